@@ -1,0 +1,293 @@
+//! Congestion control: one trait shaped like Linux `struct tcp_congestion_ops`
+//! (`include/net/tcp.h`), the shared Reno primitives from `net/ipv4/tcp_cong.c`, and the
+//! registry of built-in algorithms.
+//!
+//! The algorithm sees what a kernel module sees — the socket's congestion state
+//! (`TcpCcState`, named like `struct tcp_sock`), acked-segment counts, RTT samples, ECE
+//! and state changes — and answers by changing `snd_cwnd` / `snd_ssthresh`.
+//! Windows are in segments, as in Linux.
+//!
+//! Adding an algorithm: one file here, one variant in `Cc`, one line in `Cc::by_name`.
+
+pub mod cubic;
+pub mod reno;
+
+use crate::engine::SimTime;
+
+/// Linux `enum tcp_ca_state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    Open,
+    Disorder,
+    Cwr,
+    Recovery,
+    Loss,
+}
+
+/// Linux `enum tcp_ca_event`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaEvent {
+    /// First transmit when no packets in flight.
+    TxStart,
+    /// Congestion window restart after idle.
+    CwndRestart,
+    /// End of congestion recovery.
+    CompleteCwr,
+    /// Loss timeout (RTO).
+    Loss,
+    /// ECT set, but not CE marked (receiver side).
+    EcnNoCe,
+    /// Received CE marked IP packet (receiver side).
+    EcnIsCe,
+}
+
+/// Flags for `in_ack_event` (Linux `CA_ACK_*`).
+pub const CA_ACK_SLOWPATH: u32 = 1 << 0;
+pub const CA_ACK_WIN_UPDATE: u32 = 1 << 1;
+pub const CA_ACK_ECE: u32 = 1 << 2;
+
+/// The part of a TCP socket a congestion-control module reads and writes
+/// (the fields of Linux `struct tcp_sock` it uses, same names).
+#[derive(Clone, Debug)]
+pub struct TcpCcState {
+    /// Current time (the engine's clock).
+    pub now: SimTime,
+    pub snd_cwnd: u32,
+    pub snd_ssthresh: u32,
+    /// Linear-increase credit counter used by `tcp_cong_avoid_ai`.
+    pub snd_cwnd_cnt: u32,
+    pub snd_cwnd_clamp: u32,
+    /// cwnd before the last reduction (for undo), like `tp->prior_cwnd`.
+    pub prior_cwnd: u32,
+    pub mss_cache: u32,
+    /// Sequence numbers as 64-bit byte offsets (no wrap-around in the simulator).
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// Smoothed RTT in microseconds ×8, like `tp->srtt_us` (0 = no sample yet).
+    pub srtt_us: u32,
+    /// Minimum RTT seen, microseconds (`tcp_min_rtt`), `u32::MAX` before the first sample.
+    pub min_rtt_us: u32,
+    /// Segments delivered (cumulatively or selectively acked) so far, `tp->delivered`.
+    pub delivered: u64,
+    /// Of which the receiver reported CE (ECE-acked), `tp->delivered_ce`.
+    pub delivered_ce: u64,
+    /// Segments in flight (`tcp_packets_in_flight`).
+    pub packets_in_flight: u32,
+    /// `tcp_is_cwnd_limited`: was the sender limited by cwnd (not by the app or rwnd)?
+    pub is_cwnd_limited: bool,
+    pub ca_state: CaState,
+    /// ECN negotiated on this connection (`TCP_ECN_OK`).
+    pub ecn_ok: bool,
+}
+
+impl TcpCcState {
+    pub fn new(mss: u32, init_cwnd: u32, init_ssthresh: u32) -> TcpCcState {
+        TcpCcState {
+            now: 0,
+            snd_cwnd: init_cwnd,
+            snd_ssthresh: init_ssthresh,
+            snd_cwnd_cnt: 0,
+            snd_cwnd_clamp: u32::MAX,
+            prior_cwnd: init_cwnd,
+            mss_cache: mss,
+            snd_una: 0,
+            snd_nxt: 0,
+            srtt_us: 0,
+            min_rtt_us: u32::MAX,
+            delivered: 0,
+            delivered_ce: 0,
+            packets_in_flight: 0,
+            is_cwnd_limited: true,
+            ca_state: CaState::Open,
+            ecn_ok: false,
+        }
+    }
+
+    /// `tcp_in_slow_start`.
+    #[inline]
+    pub fn in_slow_start(&self) -> bool {
+        self.snd_cwnd < self.snd_ssthresh
+    }
+
+    /// Microseconds since the start of the run (like `tcp_clock_us()`).
+    #[inline]
+    pub fn now_us(&self) -> u64 {
+        self.now / crate::engine::US
+    }
+
+    /// `tcp_slow_start`: grow by the acked segments up to ssthresh; return the leftover,
+    /// which the caller feeds to congestion avoidance.
+    pub fn slow_start(&mut self, acked: u32) -> u32 {
+        let cwnd = (self.snd_cwnd.saturating_add(acked)).min(self.snd_ssthresh);
+        let acked = acked - (cwnd - self.snd_cwnd).min(acked);
+        self.snd_cwnd = cwnd.min(self.snd_cwnd_clamp);
+        acked
+    }
+
+    /// `tcp_cong_avoid_ai`: in theory cwnd += acked/w per ACK, kept exact with the credit
+    /// counter `snd_cwnd_cnt`.
+    pub fn cong_avoid_ai(&mut self, w: u32, acked: u32) {
+        let w = w.max(1);
+        // If credits accumulated at a higher w, apply them gently now.
+        if self.snd_cwnd_cnt >= w {
+            self.snd_cwnd_cnt = 0;
+            self.snd_cwnd += 1;
+        }
+        self.snd_cwnd_cnt += acked;
+        if self.snd_cwnd_cnt >= w {
+            let delta = self.snd_cwnd_cnt / w;
+            self.snd_cwnd_cnt -= delta * w;
+            self.snd_cwnd += delta;
+        }
+        self.snd_cwnd = self.snd_cwnd.min(self.snd_cwnd_clamp);
+    }
+}
+
+/// What `pkts_acked` learns from one ACK (Linux `struct ack_sample`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AckSample {
+    /// Segments newly acked by this ACK.
+    pub pkts_acked: u32,
+    /// RTT sample in microseconds, or negative when there is none (Linux convention).
+    pub rtt_us: i64,
+    /// Segments in flight before this ACK.
+    pub in_flight: u32,
+}
+
+/// Linux `struct tcp_congestion_ops`. `ssthresh` and `cong_avoid` are required; the other
+/// hooks default to what the Linux core does when a module leaves them NULL.
+pub trait CongestionOps {
+    /// Name as in `net.ipv4.tcp_congestion_control`.
+    fn name(&self) -> &'static str;
+    /// `.init`: called when the connection is established.
+    fn init(&mut self, _tp: &mut TcpCcState) {}
+    /// `.ssthresh`: the slow-start threshold after a loss or ECN congestion event.
+    fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32;
+    /// `.cong_avoid`: grow cwnd on an ACK that acked `acked` segments.
+    fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32);
+    /// `.undo_cwnd`: the cwnd to restore when a reduction proves spurious.
+    fn undo_cwnd(&mut self, tp: &mut TcpCcState) -> u32 {
+        tp.snd_cwnd.max(tp.prior_cwnd)
+    }
+    /// `.set_state`: the congestion state machine moved to `new_state`.
+    fn set_state(&mut self, _tp: &mut TcpCcState, _new_state: CaState) {}
+    /// `.cwnd_event`.
+    fn cwnd_event(&mut self, _tp: &mut TcpCcState, _ev: CaEvent) {}
+    /// `.in_ack_event`, with `CA_ACK_*` flags.
+    fn in_ack_event(&mut self, _tp: &mut TcpCcState, _flags: u32) {}
+    /// `.pkts_acked`.
+    fn pkts_acked(&mut self, _tp: &mut TcpCcState, _sample: &AckSample) {}
+    /// Does this module need ECN (`TCP_CONG_NEEDS_ECN`)?
+    fn needs_ecn(&self) -> bool {
+        false
+    }
+    /// Extra fields for the `ss -ti` line (`.get_info`), appended after the name.
+    fn diag(&self, _out: &mut String) {}
+}
+
+/// The built-in algorithms, dispatched by `match` (no boxing in the hot path).
+#[derive(Clone, Debug)]
+pub enum Cc {
+    Reno(reno::Reno),
+    Cubic(cubic::Cubic),
+}
+
+/// Options that select variants of an algorithm from a scenario (`hystart = true`…).
+#[derive(Clone, Debug, Default)]
+pub struct CcOptions {
+    /// CUBIC: enable HyStart (Linux default: on).
+    pub hystart: Option<bool>,
+}
+
+/// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
+pub const CC_NAMES: &[&str] = &["reno", "cubic"];
+
+impl Cc {
+    /// The algorithm registered under `name`, or `None`.
+    pub fn by_name(name: &str, opts: &CcOptions) -> Option<Cc> {
+        Some(match name {
+            "reno" => Cc::Reno(reno::Reno),
+            "cubic" => {
+                let mut c = cubic::Cubic::default();
+                if let Some(h) = opts.hystart {
+                    c.hystart = h;
+                }
+                Cc::Cubic(c)
+            }
+            _ => return None,
+        })
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Cc::Reno($c) => $e,
+            Cc::Cubic($c) => $e,
+        }
+    };
+}
+
+impl CongestionOps for Cc {
+    fn name(&self) -> &'static str {
+        dispatch!(self, c => c.name())
+    }
+    fn init(&mut self, tp: &mut TcpCcState) {
+        dispatch!(self, c => c.init(tp))
+    }
+    fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32 {
+        dispatch!(self, c => c.ssthresh(tp))
+    }
+    fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {
+        dispatch!(self, c => c.cong_avoid(tp, acked))
+    }
+    fn undo_cwnd(&mut self, tp: &mut TcpCcState) -> u32 {
+        dispatch!(self, c => c.undo_cwnd(tp))
+    }
+    fn set_state(&mut self, tp: &mut TcpCcState, s: CaState) {
+        dispatch!(self, c => c.set_state(tp, s))
+    }
+    fn cwnd_event(&mut self, tp: &mut TcpCcState, ev: CaEvent) {
+        dispatch!(self, c => c.cwnd_event(tp, ev))
+    }
+    fn in_ack_event(&mut self, tp: &mut TcpCcState, flags: u32) {
+        dispatch!(self, c => c.in_ack_event(tp, flags))
+    }
+    fn pkts_acked(&mut self, tp: &mut TcpCcState, s: &AckSample) {
+        dispatch!(self, c => c.pkts_acked(tp, s))
+    }
+    fn needs_ecn(&self) -> bool {
+        dispatch!(self, c => c.needs_ecn())
+    }
+    fn diag(&self, out: &mut String) {
+        dispatch!(self, c => c.diag(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_caps_at_ssthresh_and_returns_leftover() {
+        let mut tp = TcpCcState::new(1448, 10, 15);
+        assert_eq!(tp.slow_start(3), 0);
+        assert_eq!(tp.snd_cwnd, 13);
+        assert_eq!(tp.slow_start(4), 2);
+        assert_eq!(tp.snd_cwnd, 15);
+    }
+
+    #[test]
+    fn cong_avoid_ai_adds_one_per_window() {
+        let mut tp = TcpCcState::new(1448, 10, 5);
+        for _ in 0..9 {
+            tp.cong_avoid_ai(10, 1);
+        }
+        assert_eq!(tp.snd_cwnd, 10);
+        tp.cong_avoid_ai(10, 1);
+        assert_eq!(tp.snd_cwnd, 11);
+        // Acking 25 segments at once at w = 11 gives two increments and 3 credits.
+        tp.cong_avoid_ai(11, 25);
+        assert_eq!((tp.snd_cwnd, tp.snd_cwnd_cnt), (13, 3));
+    }
+}
