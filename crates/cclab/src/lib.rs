@@ -2,5 +2,13 @@
 //! simulator. See `DESIGN.md` in the shared folder for the layering:
 //! engine → net → qdisc → tcp → cc → app → scenario → experiments → report.
 
+pub mod app;
 pub mod cc;
 pub mod engine;
+pub mod net;
+pub mod qdisc;
+pub mod results;
+pub mod scenario;
+pub mod sim;
+pub mod stats;
+pub mod tcp;

@@ -1,0 +1,232 @@
+//! The network: nodes (hosts and switches), output ports with their queue discipline, the
+//! links they feed, static shortest-path routing with ECMP, and loss injection.
+//!
+//! Components live in arenas (`Vec`) addressed by plain `u32` indices; nothing on the
+//! per-packet path allocates, hashes a string or formats.
+
+pub mod packet;
+pub mod topology;
+
+use crate::engine::{Rng, SimTime};
+use crate::qdisc::{Qdisc, QueueStats};
+use std::collections::VecDeque;
+
+pub type NodeId = u32;
+pub type PortId = u32;
+
+/// Bytes of Ethernet framing added to every IP packet for serialisation time: 14 header +
+/// 4 FCS + 8 preamble/SFD + 12 inter-frame gap. Queues count IP bytes only.
+pub const ETH_OVERHEAD: u32 = 38;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Host,
+    Switch,
+}
+
+#[derive(Debug)]
+pub struct Node {
+    pub name: String,
+    pub kind: NodeKind,
+    pub ports: Vec<PortId>,
+}
+
+/// Loss injected on a link.
+#[derive(Debug)]
+pub struct LinkLoss {
+    pub rate: f64,
+    pub rng: Rng,
+    /// (connection, n): drop the n-th data packet of that connection crossing the link.
+    pub drop_nth: Vec<(u32, u64)>,
+    /// Data packets of each listed connection seen so far (parallel to `drop_nth`).
+    pub seen: Vec<u64>,
+    pub dropped: u64,
+}
+
+/// An output port and the link it feeds.
+#[derive(Debug)]
+pub struct Port {
+    pub name: String,
+    pub node: NodeId,
+    pub peer: NodeId,
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub qdisc: Qdisc,
+    /// The link is serialising until this time.
+    pub busy_until: SimTime,
+    /// A `TxDone` event is queued for this port.
+    pub txdone_pending: bool,
+    pub stats: QueueStats,
+    pub tx_pkts: u64,
+    pub tx_bytes: u64,
+    pub loss: Option<Box<LinkLoss>>,
+}
+
+/// Routing: for every node and destination host, the set of equal-cost output ports.
+#[derive(Debug, Default)]
+pub struct Routes {
+    /// `table[node * n_nodes + dst] = (first, count)` into `ports`.
+    table: Vec<(u32, u32)>,
+    ports: Vec<PortId>,
+    n_nodes: usize,
+}
+
+impl Routes {
+    /// BFS shortest paths (hop count) from every node to every host; all next hops on a
+    /// shortest path are kept for ECMP.
+    pub fn compute(nodes: &[Node], ports: &[Port]) -> Routes {
+        let n = nodes.len();
+        let mut table = vec![(0u32, 0u32); n * n];
+        let mut out = Vec::new();
+        // Reverse adjacency: for each node, the ports that lead into it.
+        let mut into: Vec<Vec<PortId>> = vec![Vec::new(); n];
+        for (pid, p) in ports.iter().enumerate() {
+            into[p.peer as usize].push(pid as PortId);
+        }
+        let mut dist = vec![u32::MAX; n];
+        let mut q = VecDeque::new();
+        for dst in 0..n {
+            if nodes[dst].kind != NodeKind::Host {
+                continue;
+            }
+            dist.iter_mut().for_each(|d| *d = u32::MAX);
+            dist[dst] = 0;
+            q.push_back(dst);
+            while let Some(v) = q.pop_front() {
+                for &pid in &into[v] {
+                    let u = ports[pid as usize].node as usize;
+                    if dist[u] == u32::MAX {
+                        dist[u] = dist[v] + 1;
+                        q.push_back(u);
+                    }
+                }
+            }
+            for u in 0..n {
+                if u == dst || dist[u] == u32::MAX {
+                    continue;
+                }
+                let first = out.len() as u32;
+                for &pid in &nodes[u].ports {
+                    let peer = ports[pid as usize].peer as usize;
+                    if dist[peer] != u32::MAX && dist[peer] + 1 == dist[u] {
+                        out.push(pid);
+                    }
+                }
+                table[u * n + dst] = (first, out.len() as u32 - first);
+            }
+        }
+        Routes {
+            table,
+            ports: out,
+            n_nodes: n,
+        }
+    }
+
+    /// The output port at `node` towards host `dst` for a packet with ECMP hash `hash`.
+    #[inline]
+    pub fn next_port(&self, node: NodeId, dst: NodeId, hash: u32) -> Option<PortId> {
+        let (first, count) = self.table[node as usize * self.n_nodes + dst as usize];
+        match count {
+            0 => None,
+            1 => Some(self.ports[first as usize]),
+            c => Some(self.ports[(first + hash % c) as usize]),
+        }
+    }
+}
+
+/// The ECMP hash of a connection's 5-tuple (FNV-1a over the fields, computed once per
+/// connection; deterministic).
+pub fn flow_hash(src: NodeId, dst: NodeId, sport: u16, dport: u16, proto: u8) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in src
+        .to_le_bytes()
+        .iter()
+        .chain(dst.to_le_bytes().iter())
+        .chain(sport.to_le_bytes().iter())
+        .chain(dport.to_le_bytes().iter())
+        .chain(std::iter::once(&proto))
+    {
+        h ^= *b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+/// The static network.
+#[derive(Debug, Default)]
+pub struct Network {
+    pub nodes: Vec<Node>,
+    pub ports: Vec<Port>,
+    pub routes: Routes,
+}
+
+impl Network {
+    pub fn add_node(&mut self, name: &str, kind: NodeKind) -> NodeId {
+        self.nodes.push(Node {
+            name: name.to_string(),
+            kind,
+            ports: Vec::new(),
+        });
+        (self.nodes.len() - 1) as NodeId
+    }
+
+    /// Add a one-way link `from → to` whose output port at `from` runs `qdisc`.
+    pub fn add_link(
+        &mut self,
+        name: &str,
+        from: NodeId,
+        to: NodeId,
+        rate_bps: u64,
+        delay: SimTime,
+        qdisc: Qdisc,
+    ) -> PortId {
+        let id = self.ports.len() as PortId;
+        self.ports.push(Port {
+            name: name.to_string(),
+            node: from,
+            peer: to,
+            rate_bps,
+            delay,
+            qdisc,
+            busy_until: 0,
+            txdone_pending: false,
+            stats: QueueStats::default(),
+            tx_pkts: 0,
+            tx_bytes: 0,
+            loss: None,
+        });
+        self.nodes[from as usize].ports.push(id);
+        id
+    }
+
+    pub fn finish(&mut self) {
+        self.routes = Routes::compute(&self.nodes, &self.ports);
+    }
+
+    pub fn node_by_name(&self, name: &str) -> Option<NodeId> {
+        self.nodes.iter().position(|n| n.name == name).map(|i| i as NodeId)
+    }
+
+    pub fn port_by_name(&self, name: &str) -> Option<PortId> {
+        self.ports.iter().position(|p| p.name == name).map(|i| i as PortId)
+    }
+
+    /// Sum of one-way propagation delays and the bottleneck rate along the route.
+    pub fn path(&self, src: NodeId, dst: NodeId, hash: u32) -> (SimTime, u64, usize) {
+        let mut node = src;
+        let mut delay = 0;
+        let mut rate = u64::MAX;
+        let mut hops = 0;
+        while node != dst && hops < 1000 {
+            let Some(pid) = self.routes.next_port(node, dst, hash) else {
+                break;
+            };
+            let p = &self.ports[pid as usize];
+            delay += p.delay;
+            rate = rate.min(p.rate_bps);
+            node = p.peer;
+            hops += 1;
+        }
+        (delay, rate, hops)
+    }
+}

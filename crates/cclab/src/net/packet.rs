@@ -1,0 +1,160 @@
+//! Packets: small plain structs kept in a slab (`PacketPool`) and moved by id, so the hot
+//! path never allocates. Sequence numbers are 64-bit byte offsets (no wrap-around); the
+//! pcap writer maps them to 32-bit wire values.
+
+use crate::engine::SimTime;
+
+/// Index of a packet in the pool.
+pub type PktId = u32;
+
+/// ECN codepoints (RFC 3168 §5).
+pub const NOT_ECT: u8 = 0b00;
+pub const ECT1: u8 = 0b01;
+pub const ECT0: u8 = 0b10;
+pub const CE: u8 = 0b11;
+
+/// TCP flags.
+pub const FIN: u8 = 0x01;
+pub const SYN: u8 = 0x02;
+pub const RST: u8 = 0x04;
+pub const PSH: u8 = 0x08;
+pub const ACK: u8 = 0x10;
+pub const ECE: u8 = 0x40;
+pub const CWR: u8 = 0x80;
+
+/// Bytes of IPv4 + TCP headers without options.
+pub const IP_TCP_HDR: u32 = 40;
+/// Bytes of the TCP timestamps option as Linux sends it (NOP, NOP, TS).
+pub const TS_OPT: u32 = 12;
+/// Bytes of a SACK option with n blocks (2 NOPs + kind/len + 8 per block).
+#[inline]
+pub fn sack_opt_len(n: usize) -> u32 {
+    if n == 0 {
+        0
+    } else {
+        4 + 8 * n as u32
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PktKind {
+    /// A TCP segment (data and/or control).
+    Tcp,
+    /// ICMP echo request.
+    Ping,
+    /// ICMP echo reply.
+    Pong,
+}
+
+/// At most this many SACK blocks on an ACK (3 with timestamps, as Linux).
+pub const MAX_SACK: usize = 3;
+
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub kind: PktKind,
+    /// Source and destination host indices.
+    pub src: u32,
+    pub dst: u32,
+    /// Connection (or probe) index; with `from_client`, identifies the endpoint.
+    pub conn: u32,
+    /// True when sent by the connection's initiator (the data sender of a bulk flow).
+    pub from_client: bool,
+    /// IP packet length in bytes (headers + payload); what queues count.
+    pub size: u32,
+    /// TCP payload bytes.
+    pub payload: u32,
+    pub seq: u64,
+    pub ack: u64,
+    pub flags: u8,
+    pub ecn: u8,
+    pub dscp: u8,
+    /// Advertised receive window in bytes.
+    pub rwnd: u64,
+    /// Timestamps option (RFC 7323): sender's clock, echoed value.
+    pub tsval: SimTime,
+    pub tsecr: SimTime,
+    pub nsack: u8,
+    pub sack: [(u64, u64); MAX_SACK],
+    /// ECMP hash of the 5-tuple, fixed per connection.
+    pub hash: u32,
+    /// Time the packet entered its current queue (sojourn time, AQM).
+    pub enqueued_at: SimTime,
+    /// Time the packet was created (probe latency).
+    pub born: SimTime,
+    /// Is this a retransmission (for counters and pcap checks)?
+    pub retrans: bool,
+}
+
+impl Packet {
+    pub fn blank() -> Packet {
+        Packet {
+            kind: PktKind::Tcp,
+            src: 0,
+            dst: 0,
+            conn: 0,
+            from_client: true,
+            size: 0,
+            payload: 0,
+            seq: 0,
+            ack: 0,
+            flags: 0,
+            ecn: NOT_ECT,
+            dscp: 0,
+            rwnd: 0,
+            tsval: 0,
+            tsecr: 0,
+            nsack: 0,
+            sack: [(0, 0); MAX_SACK],
+            hash: 0,
+            enqueued_at: 0,
+            born: 0,
+            retrans: false,
+        }
+    }
+
+    #[inline]
+    pub fn is_ect(&self) -> bool {
+        self.ecn != NOT_ECT
+    }
+}
+
+/// A slab of packets with a free list.
+#[derive(Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<PktId>,
+}
+
+impl PacketPool {
+    /// Store `p` and return its id (reusing a freed slot when there is one).
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> PktId {
+        if let Some(id) = self.free.pop() {
+            self.slots[id as usize] = p;
+            id
+        } else {
+            self.slots.push(p);
+            (self.slots.len() - 1) as PktId
+        }
+    }
+
+    #[inline]
+    pub fn free(&mut self, id: PktId) {
+        self.free.push(id);
+    }
+
+    #[inline]
+    pub fn get(&self, id: PktId) -> &Packet {
+        &self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+
+    /// Packets currently allocated.
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}

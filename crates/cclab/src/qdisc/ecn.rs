@@ -1,0 +1,69 @@
+//! Threshold ECN marking as DCTCP switches do it (DCTCP SIGCOMM 2010 §3.1, RFC 8257 §3.1):
+//! an arriving packet sees the instantaneous queue; if the queue exceeds K, an ECT packet
+//! is marked CE and a non-ECT packet is dropped (the seed's switches: RED/ECN with
+//! min_th = max_th = K, where non-ECT traffic above the threshold is dropped). The queue
+//! still tail-drops at its limit, ECT or not.
+
+use super::{Fifo, PktMeta, Verdict};
+use crate::net::packet::PktId;
+use crate::scenario::Limit;
+
+#[derive(Debug)]
+pub struct EcnThreshold {
+    pub limit: Limit,
+    pub k: Limit,
+    pub fifo: Fifo,
+}
+
+impl EcnThreshold {
+    pub fn new(limit: Limit, k: Limit) -> EcnThreshold {
+        EcnThreshold {
+            limit,
+            k,
+            fifo: Fifo::default(),
+        }
+    }
+
+    #[inline]
+    pub fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+        let (bytes, pkts) = (self.fifo.bytes, self.fifo.len() as u64);
+        if self.limit.overflows(bytes, pkts, m.len as u64) {
+            return Verdict::Drop;
+        }
+        let above_k = self.k.exceeded_by(bytes, pkts);
+        if above_k && m.ecn == crate::net::packet::NOT_ECT {
+            return Verdict::Drop;
+        }
+        self.fifo.push(id, m.len);
+        if above_k {
+            Verdict::EnqueueMarked
+        } else {
+            Verdict::Enqueue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{ECT0, NOT_ECT};
+
+    fn meta(ecn: u8) -> PktMeta {
+        PktMeta { len: 1500, ecn, dscp: 0, hash: 0, now: 0 }
+    }
+
+    #[test]
+    fn marks_ect_and_drops_non_ect_above_k() {
+        let mut q = EcnThreshold::new(Limit::Packets(5), Limit::Packets(2));
+        assert_eq!(q.enqueue(0, &meta(ECT0)), Verdict::Enqueue);
+        assert_eq!(q.enqueue(1, &meta(ECT0)), Verdict::Enqueue);
+        // Queue holds 2 = K: not above K yet.
+        assert_eq!(q.enqueue(2, &meta(NOT_ECT)), Verdict::Enqueue);
+        // Now 3 > K.
+        assert_eq!(q.enqueue(3, &meta(ECT0)), Verdict::EnqueueMarked);
+        assert_eq!(q.enqueue(4, &meta(NOT_ECT)), Verdict::Drop);
+        assert_eq!(q.enqueue(5, &meta(ECT0)), Verdict::EnqueueMarked);
+        // Full at 5: even ECT is dropped.
+        assert_eq!(q.enqueue(6, &meta(ECT0)), Verdict::Drop);
+    }
+}

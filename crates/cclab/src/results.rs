@@ -1,0 +1,121 @@
+//! What a run produces: plain structs, serialisable, with simulated quantities only (so a
+//! summary is byte-identical across runs). Wall-clock figures live in `Perf`, apart.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowResult {
+    pub id: u32,
+    pub from: String,
+    pub to: String,
+    pub cc: String,
+    pub start_s: f64,
+    /// Payload bytes delivered in order to the receiving application.
+    pub bytes: u64,
+    pub goodput_bps: f64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub syn_retransmits: u64,
+    pub ece_acks: u64,
+    pub ce_received: u64,
+    pub data_segs_out: u64,
+    pub acks_sent: u64,
+    pub delayed_acks: u64,
+    /// Flow completion time (byte-count flows that finished).
+    pub fct_s: Option<f64>,
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_p99_s: Option<f64>,
+    pub final_cwnd: u32,
+    /// `ss -ti`-style line at the end of the run.
+    pub ss: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct QueueResult {
+    pub name: String,
+    pub max_bytes: u64,
+    pub max_pkts: u64,
+    /// Time-average of the queue length in bytes over the run.
+    pub mean_bytes: f64,
+    pub drops: u64,
+    pub marks: u64,
+    pub enqueued: u64,
+    pub tx_pkts: u64,
+    pub tx_bytes: u64,
+    pub injected_losses: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PingResult {
+    pub from: String,
+    pub to: String,
+    pub sent: u64,
+    pub received: u64,
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_median_s: Option<f64>,
+    pub rtt_p99_s: Option<f64>,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+    pub rtt_stddev_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HostResult {
+    pub host: String,
+    /// Like `netstat -s` "other TCP timeouts": RTO expiries of this host's senders.
+    pub tcp_timeouts: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineResult {
+    pub events: u64,
+    pub packet_hops: u64,
+    pub sim_time_s: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CwndSample {
+    pub t: f64,
+    pub flow: u32,
+    pub cwnd: u32,
+    pub ssthresh: u32,
+    pub srtt_s: f64,
+    pub in_flight: u32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct QueueSample {
+    pub t: f64,
+    pub queue: String,
+    pub bytes: u64,
+    pub pkts: u64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ThroughputSample {
+    pub t: f64,
+    pub flow: u32,
+    pub bps: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Series {
+    pub cwnd: Vec<CwndSample>,
+    pub queue: Vec<QueueSample>,
+    pub throughput: Vec<ThroughputSample>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub scenario: String,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub flows: Vec<FlowResult>,
+    pub queues: Vec<QueueResult>,
+    pub pings: Vec<PingResult>,
+    pub hosts: Vec<HostResult>,
+    pub engine: EngineResult,
+    #[serde(skip)]
+    pub series: Series,
+}

@@ -1,0 +1,295 @@
+//! The validated scenario: what a TOML file (or an experiment written in Rust) asks the
+//! simulator to build and run. Every field is already checked and in base units
+//! (picoseconds, bits per second, bytes); the parser in `parse.rs` produces it.
+
+use crate::engine::SimTime;
+
+/// A queue limit or threshold, in bytes or in packets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    Bytes(u64),
+    Packets(u64),
+}
+
+impl Limit {
+    /// Does a queue holding `bytes` in `pkts` packets exceed this limit?
+    #[inline]
+    pub fn exceeded_by(&self, bytes: u64, pkts: u64) -> bool {
+        match *self {
+            Limit::Bytes(b) => bytes > b,
+            Limit::Packets(p) => pkts > p,
+        }
+    }
+    /// Would admitting a packet of `len` bytes to a queue of `bytes`/`pkts` overflow it?
+    #[inline]
+    pub fn overflows(&self, bytes: u64, pkts: u64, len: u64) -> bool {
+        match *self {
+            Limit::Bytes(b) => bytes + len > b,
+            Limit::Packets(p) => pkts + 1 > p,
+        }
+    }
+}
+
+/// A queue discipline on an output port.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueSpec {
+    /// Tail drop at `limit`.
+    DropTail { limit: Limit },
+    /// DCTCP-style threshold marking: CE on ECT packets arriving while the queue exceeds
+    /// `k`; non-ECT packets arriving above `k` are dropped; tail drop at `limit`.
+    Ecn { limit: Limit, k: Limit },
+}
+
+impl QueueSpec {
+    pub fn limit(&self) -> Limit {
+        match self {
+            QueueSpec::DropTail { limit } | QueueSpec::Ecn { limit, .. } => *limit,
+        }
+    }
+}
+
+/// One link with the queue of the port that feeds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub queue: QueueSpec,
+}
+
+/// Built-in topologies. Host names (used by `[[flow]]` `from`/`to`) are given by
+/// `TopologySpec::host_names`; link names (used by `[[loss]]` and in results) by
+/// `TopologySpec::link_names`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TopologySpec {
+    /// N senders `s0…` → switch `sw0` → bottleneck → switch `sw1` → N receivers `r0…`.
+    /// Access link i has rate `access_rate_bps` and delay `access_delay[i]` (both
+    /// directions), so RTTs can differ. Link names: `bottleneck` (sw0→sw1), `bottleneck_rev`,
+    /// `s{i}_up` (s_i→sw0), `s{i}_down`, `r{i}_down` (sw1→r_i), `r{i}_up`.
+    Dumbbell {
+        senders: usize,
+        bottleneck: LinkSpec,
+        access_rate_bps: u64,
+        access_delay: Vec<SimTime>,
+        access_queue: QueueSpec,
+    },
+    /// Incast: N senders `s0…` → switch `sw0` → receiver `recv`. Every link has `link`'s
+    /// rate and delay; the port towards `recv` (link `bottleneck`) has `link.queue`, the
+    /// others `other_queue`.
+    Star {
+        senders: usize,
+        link: LinkSpec,
+        other_queue: QueueSpec,
+    },
+    /// A path `src` → `r0` → … → `dst` of hops, each with its own rate, delay and queue
+    /// (the queue of the port that sends onto that hop). Links `hop{i}` and `hop{i}_rev`
+    /// (the reverse direction has the same rate and delay and a large drop-tail queue).
+    Chain { hops: Vec<LinkSpec> },
+}
+
+impl TopologySpec {
+    pub fn host_names(&self) -> Vec<String> {
+        match self {
+            TopologySpec::Dumbbell { senders, .. } => (0..*senders)
+                .map(|i| format!("s{i}"))
+                .chain((0..*senders).map(|i| format!("r{i}")))
+                .collect(),
+            TopologySpec::Star { senders, .. } => (0..*senders)
+                .map(|i| format!("s{i}"))
+                .chain(std::iter::once("recv".to_string()))
+                .collect(),
+            TopologySpec::Chain { .. } => vec!["src".into(), "dst".into()],
+        }
+    }
+
+    pub fn link_names(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        match self {
+            TopologySpec::Dumbbell { senders, .. } => {
+                v.push("bottleneck".into());
+                v.push("bottleneck_rev".into());
+                for i in 0..*senders {
+                    for s in ["s{}_up", "s{}_down", "r{}_down", "r{}_up"] {
+                        v.push(s.replace("{}", &i.to_string()));
+                    }
+                }
+            }
+            TopologySpec::Star { senders, .. } => {
+                v.push("bottleneck".into());
+                v.push("recv_up".into());
+                for i in 0..*senders {
+                    v.push(format!("s{i}_up"));
+                    v.push(format!("s{i}_down"));
+                }
+            }
+            TopologySpec::Chain { hops } => {
+                for i in 0..hops.len() {
+                    v.push(format!("hop{i}"));
+                    v.push(format!("hop{i}_rev"));
+                }
+            }
+        }
+        v
+    }
+
+    /// The default flows when a scenario names none: one bulk flow per sender.
+    pub fn default_pairs(&self) -> Vec<(String, String)> {
+        match self {
+            TopologySpec::Dumbbell { senders, .. } => (0..*senders)
+                .map(|i| (format!("s{i}"), format!("r{i}")))
+                .collect(),
+            TopologySpec::Star { senders, .. } => (0..*senders)
+                .map(|i| (format!("s{i}"), "recv".to_string()))
+                .collect(),
+            TopologySpec::Chain { .. } => vec![("src".into(), "dst".into())],
+        }
+    }
+}
+
+/// RTO computation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoMode {
+    /// Linux `tcp_rtt_estimator` + `__tcp_set_rto`: RTO = srtt + max(mdev terms, rto_min).
+    Linux,
+    /// RFC 6298 as written: RTO = SRTT + max(G, 4·RTTVAR), at least `rto_min` (1 s in the RFC).
+    Rfc6298,
+}
+
+/// How congestion avoidance counts an ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Growth {
+    /// Linux: by acked segments (an ACK covering 2 segments counts 2).
+    Segments,
+    /// RFC 5681 per-ACK counting: every ACK counts as one segment.
+    Acks,
+}
+
+/// TCP endpoint configuration (defaults follow Linux; see `Default`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Congestion control name (`cc::CC_NAMES`).
+    pub cc: String,
+    /// CUBIC HyStart.
+    pub hystart: bool,
+    /// IP MTU in bytes; MSS = MTU − 40 (IP + TCP), payload per segment = MSS − 12
+    /// (timestamps option), as Linux with timestamps on.
+    pub mtu: u32,
+    pub sack: bool,
+    /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
+    pub ecn: bool,
+    pub init_cwnd: u32,
+    /// Initial ssthresh in segments (`None` = infinite, as Linux).
+    pub init_ssthresh: Option<u32>,
+    pub rto_min: SimTime,
+    pub rto_max: SimTime,
+    pub rto_mode: RtoMode,
+    /// Initial RTO (1 s, RFC 6298 §2.1) also used for SYN retransmission.
+    pub rto_initial: SimTime,
+    pub delayed_ack: bool,
+    /// Delayed-ACK timeout (Linux `TCP_DELACK_MIN` = 40 ms).
+    pub delack_timeout: SimTime,
+    /// ACK immediately for this many segments at the start (Linux quick-ack, up to 16).
+    pub quickack: u32,
+    pub growth: Growth,
+    /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
+    /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
+    pub prr: bool,
+    /// Send buffer in bytes: unacknowledged data never exceeds it.
+    pub sndbuf: u64,
+    /// Receive buffer in bytes: the advertised window.
+    pub rcvbuf: u64,
+    /// DSCP value to put on this flow's packets.
+    pub dscp: u8,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            cc: "cubic".into(),
+            hystart: true,
+            mtu: 1500,
+            sack: true,
+            ecn: false,
+            init_cwnd: 10,
+            init_ssthresh: None,
+            rto_min: 200 * crate::engine::MS,
+            rto_max: 120 * crate::engine::SEC,
+            rto_mode: RtoMode::Linux,
+            rto_initial: crate::engine::SEC,
+            delayed_ack: true,
+            delack_timeout: 40 * crate::engine::MS,
+            quickack: 16,
+            growth: Growth::Segments,
+            prr: true,
+            // Linux tcp_wmem / tcp_rmem maxima (4 MiB / 6 MiB): enough for ~50 Mbit/s at
+            // 100 ms. Long fat paths must raise them, as the seeds say.
+            sndbuf: 4 << 20,
+            rcvbuf: 6 << 20,
+            dscp: 0,
+        }
+    }
+}
+
+/// A bulk TCP transfer (iperf -c).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowSpec {
+    pub from: String,
+    pub to: String,
+    pub start: SimTime,
+    /// Stop sending new data at this time (iperf -t); `None` = until the end of the run.
+    pub stop: Option<SimTime>,
+    /// Send exactly this many bytes (iperf -n) and close; flow completion time is measured.
+    pub bytes: Option<u64>,
+    pub tcp: TcpConfig,
+}
+
+/// A ping probe: an echo every `interval` through the same queues.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PingSpec {
+    pub from: String,
+    pub to: String,
+    pub start: SimTime,
+    pub interval: SimTime,
+    /// IP packet size in bytes (84 = `ping` default 56 data + 8 ICMP + 20 IP).
+    pub size: u32,
+    /// Send with ECT(0) (as `ping -Q` with the ECT bit).
+    pub ect: bool,
+    pub dscp: u8,
+}
+
+/// Loss injection on a named link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossSpec {
+    pub link: String,
+    /// Each packet crossing the link is dropped with this probability.
+    pub rate: f64,
+    /// Drop the n-th (1-based) data packet of flow `flow` (index in `flows`) crossing it.
+    pub drop_nth: Vec<(usize, u64)>,
+}
+
+/// Optional time series and plots.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct OutputSpec {
+    /// Sample every flow's cwnd/ssthresh/srtt at this interval (`cwnd.csv`).
+    pub cwnd_interval: Option<SimTime>,
+    /// Sample every named queue's length at this interval (`queue.csv`).
+    pub queue_interval: Option<SimTime>,
+    /// Per-flow throughput over intervals of this length (`throughput.csv`).
+    pub throughput_interval: Option<SimTime>,
+    /// Draw SVG plots of the series that are on.
+    pub plots: bool,
+    /// Which links' queues to sample (empty = the bottleneck / every hop).
+    pub queues: Vec<String>,
+}
+
+/// A whole scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub duration: SimTime,
+    pub seed: u64,
+    pub topology: TopologySpec,
+    pub flows: Vec<FlowSpec>,
+    pub pings: Vec<PingSpec>,
+    pub losses: Vec<LossSpec>,
+    pub output: OutputSpec,
+}

@@ -1,0 +1,573 @@
+//! The simulator: builds a world from a `Scenario`, runs the event loop and collects
+//! `RunResult`. A run is a pure function (scenario, seed) → results: no global state, no
+//! wall clock in the results, no printing.
+
+use crate::app::ping::PingProbe;
+use crate::engine::{secs, EventQueue, Rng, SimTime};
+use crate::net::packet::{Packet, PacketPool, PktId, PktKind, CE, ECT0, NOT_ECT};
+use crate::net::{flow_hash, topology, LinkLoss, Network, PortId};
+use crate::qdisc::{PktMeta, Verdict};
+use crate::results::*;
+use crate::scenario::Scenario;
+use crate::stats::LogHist;
+use crate::tcp::{Addr, Receiver, Sender, TcpConn, TcpIo, TcpTimer};
+
+/// Simulator events. Small and `Copy`: the queue moves them by value.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    /// A packet reaches `node` at the far end of a link.
+    Arrive { node: u32, pkt: PktId },
+    /// A port finished serialising: start the next packet.
+    TxDone { port: PortId },
+    /// A TCP timer: `server` = the receiver half.
+    Tcp { conn: u32, server: bool, timer: TcpTimer },
+    FlowStart { conn: u32 },
+    FlowStop { conn: u32 },
+    Ping { probe: u32 },
+    /// Time-series sampling: 0 cwnd, 1 queue, 2 throughput.
+    Sample { kind: u8 },
+}
+
+/// Stream ids for `Rng::new(seed, stream)`.
+const STREAM_LINK_LOSS: u64 = 1 << 32;
+
+pub struct Sim {
+    pub scenario: Scenario,
+    pub q: EventQueue<Ev>,
+    pub net: Network,
+    pub pool: PacketPool,
+    pub conns: Vec<TcpConn>,
+    pub flow_meta: Vec<FlowMeta>,
+    pub pings: Vec<PingProbe>,
+    io: TcpIo,
+    pub packet_hops: u64,
+    rtt_hist: Vec<LogHist>,
+    series: Series,
+    last_delivered: Vec<u64>,
+    sampled_ports: Vec<PortId>,
+}
+
+/// Per-flow facts the results need.
+pub struct FlowMeta {
+    pub from: String,
+    pub to: String,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+}
+
+impl Sim {
+    /// Build the world. Errors name what is wrong (unknown host or link).
+    pub fn new(sc: &Scenario) -> Result<Sim, String> {
+        let mut net = topology::build(&sc.topology);
+        // Loss injection.
+        for (i, l) in sc.losses.iter().enumerate() {
+            let pid = net
+                .port_by_name(&l.link)
+                .ok_or_else(|| format!("loss: unknown link '{}'", l.link))?;
+            net.ports[pid as usize].loss = Some(Box::new(LinkLoss {
+                rate: l.rate,
+                rng: Rng::new(sc.seed, STREAM_LINK_LOSS + i as u64),
+                drop_nth: l.drop_nth.iter().map(|&(f, n)| (f as u32, n)).collect(),
+                seen: vec![0; l.drop_nth.len()],
+                dropped: 0,
+            }));
+        }
+        let host = |name: &str| {
+            net.node_by_name(name)
+                .ok_or_else(|| format!("unknown host '{name}'"))
+        };
+        let mut conns = Vec::new();
+        let mut flow_meta = Vec::new();
+        let mut q = EventQueue::new();
+        for (i, f) in sc.flows.iter().enumerate() {
+            let (c, s) = (host(&f.from)?, host(&f.to)?);
+            if crate::cc::Cc::by_name(&f.tcp.cc, &Default::default()).is_none() {
+                return Err(format!(
+                    "flow {i}: unknown congestion control '{}' (allowed: {})",
+                    f.tcp.cc,
+                    crate::cc::CC_NAMES.join(", ")
+                ));
+            }
+            let addr = Addr {
+                client: c,
+                server: s,
+                conn: i as u32,
+                hash: flow_hash(c, s, 10000 + i as u16, 5201, 6),
+                dscp: f.tcp.dscp,
+            };
+            conns.push(TcpConn {
+                sender: Sender::new(addr, &f.tcp, f.start, f.bytes),
+                receiver: Receiver::new(addr, &f.tcp),
+            });
+            flow_meta.push(FlowMeta {
+                from: f.from.clone(),
+                to: f.to.clone(),
+                start: f.start,
+                stop: f.stop,
+            });
+            q.schedule(f.start, Ev::FlowStart { conn: i as u32 });
+            if let Some(stop) = f.stop {
+                q.schedule(stop, Ev::FlowStop { conn: i as u32 });
+            }
+        }
+        let mut pings = Vec::new();
+        for (i, p) in sc.pings.iter().enumerate() {
+            pings.push(PingProbe {
+                from: host(&p.from)?,
+                to: host(&p.to)?,
+                from_name: p.from.clone(),
+                to_name: p.to.clone(),
+                start: p.start,
+                interval: p.interval,
+                size: p.size,
+                ect: p.ect,
+                dscp: p.dscp,
+                sent: 0,
+                rtts: Vec::new(),
+            });
+            q.schedule(p.start, Ev::Ping { probe: i as u32 });
+        }
+        let o = &sc.output;
+        for (k, iv) in [o.cwnd_interval, o.queue_interval, o.throughput_interval]
+            .iter()
+            .enumerate()
+        {
+            if iv.is_some() {
+                q.schedule(0, Ev::Sample { kind: k as u8 });
+            }
+        }
+        let sampled_ports = if o.queues.is_empty() {
+            net.ports
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.name == "bottleneck" || (p.name.starts_with("hop") && !p.name.ends_with("_rev")))
+                .map(|(i, _)| i as PortId)
+                .collect()
+        } else {
+            o.queues
+                .iter()
+                .map(|n| net.port_by_name(n).ok_or_else(|| format!("output.queues: unknown link '{n}'")))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let n = conns.len();
+        Ok(Sim {
+            scenario: sc.clone(),
+            q,
+            net,
+            pool: PacketPool::default(),
+            conns,
+            flow_meta,
+            pings,
+            io: TcpIo::new(0),
+            packet_hops: 0,
+            rtt_hist: vec![LogHist::default(); n],
+            series: Series::default(),
+            last_delivered: vec![0; n],
+            sampled_ports,
+        })
+    }
+
+    /// Run until the scenario's duration.
+    pub fn run(&mut self) {
+        let end = self.scenario.duration;
+        self.run_until(end);
+    }
+
+    /// Process every event up to and including time `until`.
+    pub fn run_until(&mut self, until: SimTime) {
+        while let Some((_, ev)) = self.q.pop_until(until) {
+            self.dispatch(ev);
+        }
+        self.q.advance_to(until);
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Ev) {
+        match ev {
+            Ev::Arrive { node, pkt } => self.arrive(node, pkt),
+            Ev::TxDone { port } => self.tx_done(port),
+            Ev::Tcp { conn, server, timer } => {
+                self.io.now = self.q.now();
+                let c = &mut self.conns[conn as usize];
+                match (server, timer) {
+                    (false, _) => c.sender.on_timer(&mut self.io),
+                    (true, _) => c.receiver.on_timer(&mut self.io),
+                }
+                self.flush(conn, server);
+            }
+            Ev::FlowStart { conn } => {
+                self.io.now = self.q.now();
+                self.conns[conn as usize].sender.connect(&mut self.io);
+                self.flush(conn, false);
+            }
+            Ev::FlowStop { conn } => {
+                self.conns[conn as usize].sender.app_stop();
+            }
+            Ev::Ping { probe } => self.send_ping(probe),
+            Ev::Sample { kind } => self.sample(kind),
+        }
+    }
+
+    /// Hand the packets and timers an endpoint produced to the network and the queue.
+    fn flush(&mut self, conn: u32, server: bool) {
+        for t in self.io.timers.drain(..) {
+            self.q.schedule(t.0, Ev::Tcp { conn, server, timer: t.1 });
+        }
+        let mut tx = std::mem::take(&mut self.io.tx);
+        for p in tx.drain(..) {
+            let src = p.src;
+            let id = self.pool.alloc(p);
+            self.forward(src, id);
+        }
+        self.io.tx = tx;
+    }
+
+    /// Send packet `id` out of `node` towards its destination.
+    #[inline]
+    fn forward(&mut self, node: u32, id: PktId) {
+        let p = self.pool.get(id);
+        match self.net.routes.next_port(node, p.dst, p.hash) {
+            Some(port) => self.enqueue(port, id),
+            None => self.pool.free(id),
+        }
+    }
+
+    fn enqueue(&mut self, port: PortId, id: PktId) {
+        let now = self.q.now();
+        let pr = &mut self.net.ports[port as usize];
+        if pr.busy_until <= now && pr.qdisc.pkts() == 0 {
+            pr.stats.enqueued += 1;
+            self.start_tx(port, id);
+            return;
+        }
+        let p = self.pool.get_mut(id);
+        let meta = PktMeta {
+            len: p.size,
+            ecn: p.ecn,
+            dscp: p.dscp,
+            hash: p.hash,
+            now,
+        };
+        let before = pr.qdisc.bytes();
+        match pr.qdisc.enqueue(id, &meta) {
+            Verdict::Drop => {
+                pr.stats.drops += 1;
+                self.pool.free(id);
+                return;
+            }
+            Verdict::EnqueueMarked => {
+                p.ecn = CE;
+                pr.stats.marks += 1;
+            }
+            Verdict::Enqueue => {}
+        }
+        p.enqueued_at = now;
+        pr.stats.enqueued += 1;
+        let st = &mut pr.stats;
+        st.byte_time += before as u128 * (now - st.last_change) as u128;
+        st.last_change = now;
+        let bytes = pr.qdisc.bytes();
+        st.max_bytes = st.max_bytes.max(bytes);
+        st.max_pkts = st.max_pkts.max(pr.qdisc.pkts() as u64);
+        if !pr.txdone_pending {
+            pr.txdone_pending = true;
+            let at = pr.busy_until.max(now);
+            self.q.schedule(at, Ev::TxDone { port });
+        }
+    }
+
+    fn tx_done(&mut self, port: PortId) {
+        let now = self.q.now();
+        let pr = &mut self.net.ports[port as usize];
+        pr.txdone_pending = false;
+        let before = pr.qdisc.bytes();
+        if let Some(id) = pr.qdisc.dequeue(now) {
+            let st = &mut pr.stats;
+            st.byte_time += before as u128 * (now - st.last_change) as u128;
+            st.last_change = now;
+            self.start_tx(port, id);
+            let pr = &mut self.net.ports[port as usize];
+            if pr.qdisc.pkts() > 0 {
+                pr.txdone_pending = true;
+                let at = pr.busy_until;
+                self.q.schedule(at, Ev::TxDone { port });
+            }
+        }
+    }
+
+    /// Put packet `id` on the wire of `port` (the port is idle).
+    #[inline]
+    fn start_tx(&mut self, port: PortId, id: PktId) {
+        let now = self.q.now();
+        let pr = &mut self.net.ports[port as usize];
+        let p = self.pool.get(id);
+        let ser = crate::engine::tx_time((p.size + crate::net::ETH_OVERHEAD) as u64, pr.rate_bps);
+        let done = pr.busy_until.max(now) + ser;
+        pr.busy_until = done;
+        pr.tx_pkts += 1;
+        pr.tx_bytes += p.size as u64;
+        self.packet_hops += 1;
+        if let Some(loss) = pr.loss.as_deref_mut() {
+            let mut drop = false;
+            if p.kind == PktKind::Tcp && p.payload > 0 && p.from_client {
+                for (k, &(conn, n)) in loss.drop_nth.iter().enumerate() {
+                    if conn == p.conn {
+                        loss.seen[k] += 1;
+                        if loss.seen[k] == n {
+                            drop = true;
+                        }
+                    }
+                }
+            }
+            if loss.rate > 0.0 && loss.rng.bernoulli(loss.rate) {
+                drop = true;
+            }
+            if drop {
+                loss.dropped += 1;
+                self.pool.free(id);
+                return;
+            }
+        }
+        let peer = pr.peer;
+        self.q.schedule(done + pr.delay, Ev::Arrive { node: peer, pkt: id });
+    }
+
+    fn arrive(&mut self, node: u32, id: PktId) {
+        let dst = self.pool.get(id).dst;
+        if node != dst {
+            self.forward(node, id);
+            return;
+        }
+        // Delivered to the destination host.
+        let p = self.pool.get(id).clone();
+        self.pool.free(id);
+        let now = self.q.now();
+        match p.kind {
+            PktKind::Tcp => {
+                self.io.now = now;
+                let conn = p.conn;
+                let c = &mut self.conns[conn as usize];
+                if p.from_client {
+                    c.receiver.on_packet(&p, &mut self.io);
+                    self.flush(conn, true);
+                } else {
+                    let before = c.sender.rtt.samples;
+                    c.sender.on_packet(&p, &mut self.io);
+                    if c.sender.rtt.samples != before {
+                        self.rtt_hist[conn as usize].add(secs(c.sender.rtt.latest));
+                    }
+                    self.flush(conn, false);
+                }
+            }
+            PktKind::Ping => {
+                let mut r = p;
+                r.kind = PktKind::Pong;
+                std::mem::swap(&mut r.src, &mut r.dst);
+                r.ecn = if r.ecn == NOT_ECT { NOT_ECT } else { ECT0 };
+                let id = self.pool.alloc(r);
+                self.forward(node, id);
+            }
+            PktKind::Pong => {
+                let pr = &mut self.pings[p.conn as usize];
+                pr.rtts.push(now - p.born);
+            }
+        }
+    }
+
+    fn send_ping(&mut self, probe: u32) {
+        let now = self.q.now();
+        let pr = &mut self.pings[probe as usize];
+        let mut p = Packet::blank();
+        p.kind = PktKind::Ping;
+        p.src = pr.from;
+        p.dst = pr.to;
+        p.conn = probe;
+        p.size = pr.size;
+        p.ecn = if pr.ect { ECT0 } else { NOT_ECT };
+        p.dscp = pr.dscp;
+        p.hash = flow_hash(pr.from, pr.to, probe as u16, 0, 1);
+        p.born = now;
+        p.seq = pr.sent;
+        pr.sent += 1;
+        let next = now + pr.interval;
+        let from = pr.from;
+        self.q.schedule(next, Ev::Ping { probe });
+        let id = self.pool.alloc(p);
+        self.forward(from, id);
+    }
+
+    fn sample(&mut self, kind: u8) {
+        let now = self.q.now();
+        let t = secs(now);
+        let o = &self.scenario.output;
+        let iv = match kind {
+            0 => o.cwnd_interval,
+            1 => o.queue_interval,
+            _ => o.throughput_interval,
+        };
+        match kind {
+            0 => {
+                for (i, c) in self.conns.iter().enumerate() {
+                    let s = &c.sender;
+                    if now < self.flow_meta[i].start {
+                        continue;
+                    }
+                    self.series.cwnd.push(CwndSample {
+                        t,
+                        flow: i as u32,
+                        cwnd: s.tp.snd_cwnd,
+                        ssthresh: s.tp.snd_ssthresh.min(1 << 30),
+                        srtt_s: secs(s.rtt.srtt()),
+                        in_flight: s.in_flight(),
+                    });
+                }
+            }
+            1 => {
+                for &pid in &self.sampled_ports {
+                    let p = &self.net.ports[pid as usize];
+                    self.series.queue.push(QueueSample {
+                        t,
+                        queue: p.name.clone(),
+                        bytes: p.qdisc.bytes(),
+                        pkts: p.qdisc.pkts() as u64,
+                    });
+                }
+            }
+            _ => {
+                let dt = secs(iv.unwrap_or(1));
+                if now > 0 {
+                    for (i, c) in self.conns.iter().enumerate() {
+                        let d = c.receiver.delivered_bytes;
+                        let bps = (d - self.last_delivered[i]) as f64 * 8.0 / dt;
+                        self.last_delivered[i] = d;
+                        self.series.throughput.push(ThroughputSample { t, flow: i as u32, bps });
+                    }
+                }
+            }
+        }
+        if let Some(iv) = iv {
+            let next = now + iv;
+            if next <= self.scenario.duration {
+                self.q.schedule(next, Ev::Sample { kind });
+            }
+        }
+    }
+
+    /// Collect the results of the run so far.
+    pub fn results(&self) -> RunResult {
+        let sc = &self.scenario;
+        let end = self.q.now();
+        let mut flows = Vec::new();
+        for (i, c) in self.conns.iter().enumerate() {
+            let m = &self.flow_meta[i];
+            let s = &c.sender;
+            let r = &c.receiver;
+            let fct = s.done_at.filter(|_| s.total_bytes.is_some()).map(|t| secs(t - m.start));
+            let active_end = match (s.done_at, m.stop) {
+                (Some(d), _) if s.total_bytes.is_some() => d,
+                (_, Some(st)) => st.min(end),
+                _ => end,
+            };
+            let dur = secs(active_end.saturating_sub(m.start));
+            let h = &self.rtt_hist[i];
+            flows.push(FlowResult {
+                id: i as u32,
+                from: m.from.clone(),
+                to: m.to.clone(),
+                cc: s.cc_name().to_string(),
+                start_s: secs(m.start),
+                bytes: r.delivered_bytes,
+                goodput_bps: if dur > 0.0 { r.delivered_bytes as f64 * 8.0 / dur } else { 0.0 },
+                retransmits: s.stats.retrans_segs,
+                fast_retransmits: s.stats.fast_retrans,
+                timeouts: s.stats.timeouts,
+                syn_retransmits: s.stats.syn_retrans,
+                ece_acks: s.stats.ece_acks,
+                ce_received: r.stats.ce_segs_in,
+                data_segs_out: s.stats.data_segs_out,
+                acks_sent: r.stats.acks_sent,
+                delayed_acks: r.stats.delayed_acks,
+                fct_s: fct,
+                rtt_mean_s: h.mean(),
+                rtt_p99_s: h.quantile(0.99),
+                final_cwnd: s.tp.snd_cwnd,
+                ss: s.ss_line(),
+            });
+        }
+        let queues = self
+            .net
+            .ports
+            .iter()
+            .filter(|p| p.stats.enqueued > 0 || p.loss.is_some())
+            .map(|p| {
+                let st = &p.stats;
+                let integral = st.byte_time + p.qdisc.bytes() as u128 * (end - st.last_change) as u128;
+                QueueResult {
+                    name: p.name.clone(),
+                    max_bytes: st.max_bytes,
+                    max_pkts: st.max_pkts,
+                    mean_bytes: if end > 0 { integral as f64 / end as f64 } else { 0.0 },
+                    drops: st.drops,
+                    marks: st.marks,
+                    enqueued: st.enqueued,
+                    tx_pkts: p.tx_pkts,
+                    tx_bytes: p.tx_bytes,
+                    injected_losses: p.loss.as_ref().map_or(0, |l| l.dropped),
+                }
+            })
+            .collect();
+        let pings = self
+            .pings
+            .iter()
+            .map(|p| {
+                let s = crate::app::ping::summarize(&p.rtts);
+                PingResult {
+                    from: p.from_name.clone(),
+                    to: p.to_name.clone(),
+                    sent: p.sent,
+                    received: p.rtts.len() as u64,
+                    rtt_mean_s: s.map(|s| s[0]),
+                    rtt_median_s: s.map(|s| s[1]),
+                    rtt_p99_s: s.map(|s| s[2]),
+                    rtt_min_s: s.map(|s| s[3]),
+                    rtt_max_s: s.map(|s| s[4]),
+                    rtt_stddev_s: s.map(|s| s[5]),
+                }
+            })
+            .collect();
+        // netstat-style per-host TCP timeout counters.
+        let mut hosts: Vec<HostResult> = Vec::new();
+        for (i, c) in self.conns.iter().enumerate() {
+            let name = &self.flow_meta[i].from;
+            match hosts.iter_mut().find(|h| &h.host == name) {
+                Some(h) => h.tcp_timeouts += c.sender.stats.timeouts,
+                None => hosts.push(HostResult {
+                    host: name.clone(),
+                    tcp_timeouts: c.sender.stats.timeouts,
+                }),
+            }
+        }
+        RunResult {
+            scenario: sc.name.clone(),
+            seed: sc.seed,
+            duration_s: secs(sc.duration),
+            flows,
+            queues,
+            pings,
+            hosts,
+            engine: EngineResult {
+                events: self.q.events_processed(),
+                packet_hops: self.packet_hops,
+                sim_time_s: secs(end),
+            },
+            series: self.series.clone(),
+        }
+    }
+}
+
+/// Build, run and collect in one call.
+pub fn run(sc: &Scenario) -> Result<RunResult, String> {
+    let mut sim = Sim::new(sc)?;
+    sim.run();
+    Ok(sim.results())
+}

@@ -1,0 +1,66 @@
+//! A TCP endpoint pair for one connection: the data sender (the connection's initiator,
+//! like `iperf -c`) and the data receiver (the listener, like `iperf -s`).
+//!
+//! Defaults follow Linux; where Linux and the RFCs differ the RFC behaviour is a named
+//! option (`scenario::TcpConfig`): RTO floor and estimator (`rto_mode`, `rto_min`),
+//! delayed-ACK timer (`delack_timeout`, `quickack`), growth counting (`growth`), loss
+//! recovery cwnd (`prr`). The endpoint never touches the network directly: it writes the
+//! packets it sends and the timers it wants into a `TcpIo`, so it can be unit-tested by
+//! feeding it packets.
+
+pub mod receiver;
+pub mod rtt;
+pub mod sender;
+
+use crate::engine::SimTime;
+use crate::net::packet::Packet;
+
+pub use receiver::Receiver;
+pub use sender::Sender;
+
+/// Which timer of an endpoint fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpTimer {
+    /// Sender: retransmission timeout (also SYN retransmission).
+    Rto,
+    /// Receiver: delayed ACK.
+    DelAck,
+}
+
+/// Addressing shared by both halves: fixed per connection, copied into every packet.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Addr {
+    /// Host (node) of the data sender / initiator.
+    pub client: u32,
+    /// Host (node) of the data receiver / listener.
+    pub server: u32,
+    pub conn: u32,
+    pub hash: u32,
+    pub dscp: u8,
+}
+
+/// What an endpoint produced while handling an input.
+#[derive(Default)]
+pub struct TcpIo {
+    pub now: SimTime,
+    /// Packets to transmit, in order.
+    pub tx: Vec<Packet>,
+    /// Timers to schedule: (time, which).
+    pub timers: Vec<(SimTime, TcpTimer)>,
+}
+
+impl TcpIo {
+    pub fn new(now: SimTime) -> TcpIo {
+        TcpIo {
+            now,
+            tx: Vec::with_capacity(64),
+            timers: Vec::with_capacity(4),
+        }
+    }
+}
+
+/// One connection: both halves.
+pub struct TcpConn {
+    pub sender: Sender,
+    pub receiver: Receiver,
+}

@@ -1,0 +1,946 @@
+//! The data-sending half of a TCP connection (the initiator).
+//!
+//! - Handshake: SYN retransmitted after `rto_initial` (1 s), doubling (RFC 6298 §5.5,
+//!   Linux `tcp_retransmit_timer`); an ECN-setup SYN carries ECE|CWR (RFC 3168 §6.1.1).
+//!   After a retransmitted SYN the initial window is 1 segment and the RTO falls back to
+//!   3 s until the first sample (Linux `TCP_TIMEOUT_FALLBACK`, RFC 6298 §5.7).
+//! - Scoreboard: one entry per segment, like Linux's retransmit queue of skbs, with the
+//!   `sacked`/`lost`/`retrans` bits and Linux's counters `packets_out`, `sacked_out`,
+//!   `lost_out`, `retrans_out`; in flight = packets_out − sacked_out − lost_out + retrans_out
+//!   (`tcp_packets_in_flight`, RFC 6675's "pipe").
+//! - Loss detection with SACK (RFC 6675 `IsLost`): a segment is lost once DupThresh = 3
+//!   segments above it are SACKed. Without SACK (RFC 6582 NewReno, as Linux emulates it):
+//!   each duplicate ACK counts as one SACKed segment; the head is marked lost on the 3rd
+//!   duplicate ACK and on every partial ACK during recovery.
+//! - Cwnd during recovery and ECN reduction: PRR (RFC 6937, Linux `tcp_cwnd_reduction`)
+//!   by default; with `prr = false`, RFC 6675 §5 (cwnd = ssthresh at entry) with SACK, and
+//!   RFC 6582 §3.2 (ssthresh + 3, +1 per duplicate ACK, deflate on partial ACK) without.
+//! - RTO: Linux `tcp_enter_loss`: every un-SACKed segment is marked lost, cwnd = 1, slow
+//!   start; backoff doubles the timer up to `rto_max`.
+//! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (enter CWR), CWR set on the
+//!   next new data segment.
+//! Not modelled (yet): RACK/TLP, F-RTO, DSACK undo, TSO, pacing.
+
+use super::rtt::RttEstimator;
+use super::{Addr, TcpIo, TcpTimer};
+use crate::cc::{
+    AckSample, CaEvent, CaState, Cc, CcOptions, CongestionOps, TcpCcState, CA_ACK_ECE,
+    CA_ACK_SLOWPATH,
+};
+use crate::engine::{SimTime, Timer, TimerCheck, SEC};
+use crate::net::packet::*;
+use crate::scenario::{Growth, TcpConfig};
+use std::collections::VecDeque;
+
+const DUPTHRESH: u32 = 3;
+
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    start: u64,
+    end: u64,
+    /// Time of the latest (re)transmission.
+    sent: SimTime,
+    sacked: bool,
+    lost: bool,
+    /// A retransmission of this segment is in flight.
+    retrans: bool,
+    /// Ever retransmitted (Karn: no RTT sample from it).
+    ever_retrans: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SndState {
+    Idle,
+    SynSent,
+    Established,
+}
+
+/// Counters like `netstat -s` / `ss -ti` for one socket.
+#[derive(Clone, Debug, Default)]
+pub struct SenderStats {
+    pub data_segs_out: u64,
+    pub retrans_segs: u64,
+    pub fast_retrans: u64,
+    pub timeouts: u64,
+    pub syn_retrans: u64,
+    pub ece_acks: u64,
+    pub cwr_events: u64,
+    pub bytes_acked: u64,
+    pub recoveries: u64,
+    pub dupacks: u64,
+}
+
+pub struct Sender {
+    pub addr: Addr,
+    cfg: TcpConfig,
+    pub state: SndState,
+    pub tp: TcpCcState,
+    pub cc: Cc,
+    /// Payload bytes per full segment.
+    pub mss: u32,
+    pub rtt: RttEstimator,
+    /// Exponential backoff exponent (Linux `icsk_backoff`).
+    backoff: u32,
+    pub rto_timer: Timer,
+    pub stats: SenderStats,
+
+    // Application.
+    /// Highest sequence number the application has made available (exclusive).
+    write_seq: u64,
+    /// True once the application will add nothing more.
+    app_closed: bool,
+    /// Bytes to send in total (`None` = until stopped).
+    pub total_bytes: Option<u64>,
+    pub start_time: SimTime,
+    /// Time everything was acknowledged (byte-count flows).
+    pub done_at: Option<SimTime>,
+
+    // Scoreboard.
+    segs: VecDeque<Seg>,
+    sacked_out: u32,
+    lost_out: u32,
+    retrans_out: u32,
+    /// Lost segments not yet retransmitted; and the lowest seq where one may be.
+    lost_pending: u32,
+    lost_hint: u64,
+    /// The three highest SACKed segment starts (ascending), for RFC 6675 IsLost.
+    top_sacked: [u64; 3],
+    n_top: usize,
+    /// Segments below this have been checked for loss marking.
+    mark_cursor: u64,
+    /// Duplicate ACKs counted as SACKs without the SACK option (Linux `tcp_add_reno_sack`).
+    reno_dupacks: u32,
+    /// Highest sequence sent so far (Linux `snd_nxt`, kept in `tp.snd_nxt`).
+    /// Peer's advertised window in bytes.
+    snd_wnd: u64,
+    /// Recovery / CWR / Loss end point (Linux `high_seq`).
+    high_seq: u64,
+    cwr_pending: bool,
+    // PRR.
+    prr_delivered: u32,
+    prr_out: u32,
+    /// Sending was limited by cwnd at the last attempt.
+    cwnd_limited: bool,
+    max_packets_out: u32,
+    syn_sent_at: SimTime,
+    syn_tx: u32,
+}
+
+impl Sender {
+    pub fn new(addr: Addr, cfg: &TcpConfig, start_time: SimTime, total_bytes: Option<u64>) -> Self {
+        let mss = payload_mss(cfg.mtu);
+        let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
+        let cc = Cc::by_name(
+            &cfg.cc,
+            &CcOptions {
+                hystart: Some(cfg.hystart),
+            },
+        )
+        .unwrap_or(Cc::Reno(crate::cc::reno::Reno));
+        Sender {
+            addr,
+            cfg: cfg.clone(),
+            state: SndState::Idle,
+            tp: TcpCcState::new(mss, cfg.init_cwnd, ssthresh),
+            cc,
+            mss,
+            rtt: RttEstimator::new(cfg.rto_mode, cfg.rto_min, cfg.rto_max, cfg.rto_initial),
+            backoff: 0,
+            rto_timer: Timer::default(),
+            stats: SenderStats::default(),
+            write_seq: 1,
+            app_closed: false,
+            total_bytes,
+            start_time,
+            done_at: None,
+            segs: VecDeque::new(),
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            lost_pending: 0,
+            lost_hint: 0,
+            top_sacked: [0; 3],
+            n_top: 0,
+            mark_cursor: 0,
+            reno_dupacks: 0,
+            snd_wnd: 65535,
+            high_seq: 0,
+            cwr_pending: false,
+            prr_delivered: 0,
+            prr_out: 0,
+            cwnd_limited: false,
+            max_packets_out: 0,
+            syn_sent_at: 0,
+            syn_tx: 0,
+        }
+    }
+
+    pub fn cc_name(&self) -> &'static str {
+        self.cc.name()
+    }
+
+    /// Bytes cumulatively acknowledged (payload).
+    pub fn acked_bytes(&self) -> u64 {
+        self.tp.snd_una.saturating_sub(1)
+    }
+
+    pub fn packets_out(&self) -> u32 {
+        self.segs.len() as u32
+    }
+
+    /// `tcp_packets_in_flight`.
+    #[inline]
+    pub fn in_flight(&self) -> u32 {
+        self.packets_out() + self.retrans_out - self.sacked_out - self.lost_out
+    }
+
+    pub fn current_rto(&self) -> SimTime {
+        (self.rtt.rto() << self.backoff.min(20)).min(self.cfg.rto_max)
+    }
+
+    // ----- application -------------------------------------------------------------
+
+    /// Open the connection: send the SYN.
+    pub fn connect(&mut self, io: &mut TcpIo) {
+        self.state = SndState::SynSent;
+        self.syn_tx = 0;
+        self.send_syn(io);
+        self.write_seq = match self.total_bytes {
+            Some(b) => 1 + b,
+            None => u64::MAX / 2,
+        };
+        self.app_closed = self.total_bytes.is_some();
+    }
+
+    /// The application stops writing (iperf -t expired): nothing new after what was sent.
+    pub fn app_stop(&mut self) {
+        if !self.app_closed {
+            self.write_seq = self.tp.snd_nxt.max(1);
+            self.app_closed = true;
+            if self.state == SndState::Established && self.segs.is_empty() {
+                self.done_at.get_or_insert(self.tp.now);
+            }
+        }
+    }
+
+    fn send_syn(&mut self, io: &mut TcpIo) {
+        let mut p = self.template(io.now);
+        p.flags = SYN;
+        if self.cfg.ecn {
+            p.flags |= ECE | CWR;
+            // ECT on the SYN only for modules that need ECN (Linux `tcp_ecn_send_syn`).
+            if self.cc.needs_ecn() {
+                p.ecn = ECT0;
+            }
+        }
+        p.seq = 0;
+        p.size = IP_TCP_HDR + 20; // MSS, SACK-permitted, timestamps, wscale
+        if self.syn_tx > 0 {
+            p.retrans = true;
+            self.stats.syn_retrans += 1;
+        }
+        self.syn_tx += 1;
+        self.syn_sent_at = io.now;
+        io.tx.push(p);
+        let rto = (self.cfg.rto_initial << self.backoff.min(20)).min(self.cfg.rto_max);
+        self.arm_rto(io, io.now + rto);
+    }
+
+    fn template(&self, now: SimTime) -> Packet {
+        let mut p = Packet::blank();
+        p.kind = PktKind::Tcp;
+        p.src = self.addr.client;
+        p.dst = self.addr.server;
+        p.conn = self.addr.conn;
+        p.from_client = true;
+        p.hash = self.addr.hash;
+        p.dscp = self.addr.dscp;
+        p.tsval = now;
+        p.born = now;
+        p
+    }
+
+    fn arm_rto(&mut self, io: &mut TcpIo, at: SimTime) {
+        if let Some(t) = self.rto_timer.arm(at) {
+            io.timers.push((t, TcpTimer::Rto));
+        }
+    }
+
+    fn rearm_rto(&mut self, io: &mut TcpIo) {
+        if self.segs.is_empty() {
+            self.rto_timer.disarm();
+        } else {
+            let at = io.now + self.current_rto();
+            self.arm_rto(io, at);
+        }
+    }
+
+    // ----- sending ------------------------------------------------------------------
+
+    /// Send what cwnd, the peer's window and the send buffer allow: lost segments first
+    /// (RFC 6675 NextSeg rule 1), then new data (rule 2).
+    pub fn try_send(&mut self, io: &mut TcpIo) {
+        if self.state != SndState::Established {
+            return;
+        }
+        self.tp.now = io.now;
+        let reducing = matches!(self.tp.ca_state, CaState::Recovery | CaState::Cwr);
+        loop {
+            if self.in_flight() >= self.tp.snd_cwnd {
+                self.cwnd_limited = true;
+                break;
+            }
+            if self.lost_pending > 0 && self.retransmit_next_lost(io) {
+                if reducing {
+                    self.prr_out += 1;
+                }
+                continue;
+            }
+            let nxt = self.tp.snd_nxt;
+            if nxt >= self.write_seq {
+                self.cwnd_limited = false;
+                break;
+            }
+            let len = (self.write_seq - nxt).min(self.mss as u64);
+            let una = self.tp.snd_una;
+            if nxt + len - una > self.snd_wnd.max(self.mss as u64)
+                || nxt + len - una > self.cfg.sndbuf.max(self.mss as u64)
+            {
+                self.cwnd_limited = false;
+                break;
+            }
+            self.send_new(io, nxt, len as u32);
+            if reducing {
+                self.prr_out += 1;
+            }
+        }
+        self.max_packets_out = self.max_packets_out.max(self.packets_out());
+        self.tp.packets_in_flight = self.in_flight();
+        self.tp.is_cwnd_limited = self.is_cwnd_limited();
+    }
+
+    /// `tcp_is_cwnd_limited`.
+    fn is_cwnd_limited(&self) -> bool {
+        if self.tp.in_slow_start() {
+            return self.tp.snd_cwnd < 2 * self.max_packets_out.max(1) || self.cwnd_limited;
+        }
+        self.cwnd_limited
+    }
+
+    fn data_packet(&self, now: SimTime, start: u64, len: u32) -> Packet {
+        let mut p = self.template(now);
+        p.flags = ACK | PSH;
+        p.seq = start;
+        p.ack = 1;
+        p.payload = len;
+        p.size = len + IP_TCP_HDR + TS_OPT;
+        if self.tp.ecn_ok {
+            p.ecn = ECT0;
+        }
+        p
+    }
+
+    fn send_new(&mut self, io: &mut TcpIo, start: u64, len: u32) {
+        if self.segs.is_empty() {
+            self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
+        }
+        let mut p = self.data_packet(io.now, start, len);
+        if self.cwr_pending {
+            p.flags |= CWR;
+            self.cwr_pending = false;
+        }
+        io.tx.push(p);
+        self.segs.push_back(Seg {
+            start,
+            end: start + len as u64,
+            sent: io.now,
+            sacked: false,
+            lost: false,
+            retrans: false,
+            ever_retrans: false,
+        });
+        self.tp.snd_nxt = start + len as u64;
+        self.stats.data_segs_out += 1;
+        if !self.rto_timer.is_armed() {
+            let at = io.now + self.current_rto();
+            self.arm_rto(io, at);
+        }
+    }
+
+    /// Retransmit the lowest lost, un-SACKed segment not already retransmitted.
+    fn retransmit_next_lost(&mut self, io: &mut TcpIo) -> bool {
+        let start_idx = match self.segs.binary_search_by(|s| s.start.cmp(&self.lost_hint)) {
+            Ok(i) | Err(i) => i,
+        };
+        for i in start_idx..self.segs.len() {
+            let s = self.segs[i];
+            if s.lost && !s.retrans && !s.sacked {
+                let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
+                p.retrans = true;
+                io.tx.push(p);
+                let seg = &mut self.segs[i];
+                seg.retrans = true;
+                seg.ever_retrans = true;
+                seg.sent = io.now;
+                self.retrans_out += 1;
+                self.lost_pending -= 1;
+                self.lost_hint = s.end;
+                self.stats.retrans_segs += 1;
+                self.stats.data_segs_out += 1;
+                if !self.rto_timer.is_armed() {
+                    let at = io.now + self.current_rto();
+                    self.arm_rto(io, at);
+                }
+                return true;
+            }
+        }
+        // Nothing found: the count was stale (segments got SACKed/acked).
+        self.lost_pending = 0;
+        false
+    }
+
+    fn mark_lost(&mut self, i: usize) {
+        let s = &mut self.segs[i];
+        if !s.lost && !s.sacked {
+            s.lost = true;
+            self.lost_out += 1;
+            if !s.retrans {
+                self.lost_pending += 1;
+                self.lost_hint = self.lost_hint.min(s.start);
+            }
+        }
+    }
+
+    // ----- receiving ----------------------------------------------------------------
+
+    /// Handle a segment from the receiver.
+    pub fn on_packet(&mut self, p: &Packet, io: &mut TcpIo) {
+        self.tp.now = io.now;
+        match self.state {
+            SndState::SynSent => {
+                if p.flags & SYN != 0 && p.flags & ACK != 0 {
+                    self.on_synack(p, io);
+                }
+            }
+            SndState::Established => {
+                if p.flags & ACK != 0 && p.flags & SYN == 0 {
+                    self.on_ack(p, io);
+                } else if p.flags & SYN != 0 {
+                    // Retransmitted SYN-ACK: our ACK was lost; ACK again.
+                    self.send_pure_ack(io);
+                }
+            }
+            SndState::Idle => {}
+        }
+    }
+
+    fn send_pure_ack(&self, io: &mut TcpIo) {
+        let mut p = self.template(io.now);
+        p.flags = ACK;
+        p.seq = self.tp.snd_nxt.max(1);
+        p.ack = 1;
+        p.size = IP_TCP_HDR + TS_OPT;
+        io.tx.push(p);
+    }
+
+    fn on_synack(&mut self, p: &Packet, io: &mut TcpIo) {
+        self.state = SndState::Established;
+        self.tp.snd_una = 1;
+        self.tp.snd_nxt = 1;
+        self.snd_wnd = p.rwnd;
+        self.tp.ecn_ok = self.cfg.ecn && p.flags & ECE != 0 && p.flags & CWR == 0;
+        if self.syn_tx == 1 {
+            self.rtt.sample(io.now - self.syn_sent_at, 1, 1);
+            self.update_srtt();
+        } else {
+            // Lost SYN: IW = 1 (RFC 5681 §3.1), RTO falls back to 3 s until a sample.
+            self.tp.snd_cwnd = 1;
+            self.rtt.set_rto_no_sample(3 * SEC);
+        }
+        self.backoff = 0;
+        self.rto_timer.disarm();
+        self.cc.init(&mut self.tp);
+        self.send_pure_ack(io);
+        self.try_send(io);
+    }
+
+    fn update_srtt(&mut self) {
+        self.tp.srtt_us = ((self.rtt.srtt() / crate::engine::US) << 3).min(u32::MAX as u64) as u32;
+        self.tp.min_rtt_us = (self.rtt.min_rtt / crate::engine::US).min(u32::MAX as u64) as u32;
+    }
+
+    /// Record a newly SACKed segment in the top-3 list (ascending).
+    fn note_sacked(&mut self, start: u64) {
+        if self.n_top < 3 {
+            let mut i = self.n_top;
+            while i > 0 && self.top_sacked[i - 1] > start {
+                self.top_sacked[i] = self.top_sacked[i - 1];
+                i -= 1;
+            }
+            self.top_sacked[i] = start;
+            self.n_top += 1;
+        } else if start > self.top_sacked[0] {
+            let mut i = 0;
+            while i < 2 && self.top_sacked[i + 1] < start {
+                self.top_sacked[i] = self.top_sacked[i + 1];
+                i += 1;
+            }
+            self.top_sacked[i] = start;
+        }
+    }
+
+    /// Process SACK blocks; returns the number of newly SACKed segments.
+    fn process_sacks(&mut self, p: &Packet) -> u32 {
+        let mut newly = 0;
+        for b in 0..p.nsack as usize {
+            let (bs, be) = p.sack[b];
+            if be <= self.tp.snd_una {
+                continue; // D-SACK or stale
+            }
+            let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&bs)) {
+                Ok(i) | Err(i) => i,
+            };
+            while i < self.segs.len() && self.segs[i].end <= be {
+                let s = self.segs[i];
+                if s.start >= bs && !s.sacked {
+                    self.segs[i].sacked = true;
+                    self.sacked_out += 1;
+                    if s.lost {
+                        self.lost_out -= 1;
+                    }
+                    if s.retrans {
+                        self.retrans_out -= 1;
+                        self.segs[i].retrans = false;
+                    }
+                    newly += 1;
+                    self.note_sacked(s.start);
+                }
+                i += 1;
+            }
+        }
+        newly
+    }
+
+    /// RFC 6675 IsLost: mark every un-SACKed segment below the third-highest SACKed one.
+    fn mark_lost_by_sack(&mut self) -> u32 {
+        if self.n_top < DUPTHRESH as usize {
+            return 0;
+        }
+        let boundary = self.top_sacked[0];
+        let from = self.mark_cursor.max(self.tp.snd_una);
+        if from >= boundary {
+            return 0;
+        }
+        let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&from)) {
+            Ok(i) | Err(i) => i,
+        };
+        let before = self.lost_out;
+        while i < self.segs.len() && self.segs[i].start < boundary {
+            self.mark_lost(i);
+            i += 1;
+        }
+        self.mark_cursor = boundary;
+        self.lost_out - before
+    }
+
+    fn on_ack(&mut self, p: &Packet, io: &mut TcpIo) {
+        let ack = p.ack;
+        if ack > self.tp.snd_nxt {
+            return; // acks data never sent
+        }
+        let prior_una = self.tp.snd_una;
+        let prior_in_flight = self.in_flight();
+        let prior_delivered = self.tp.delivered;
+        let prior_wnd = self.snd_wnd;
+        self.snd_wnd = p.rwnd;
+        let ece = self.tp.ecn_ok && p.flags & ECE != 0;
+        if ece {
+            self.stats.ece_acks += 1;
+        }
+
+        // Cumulative ACK: clean the retransmit queue (Linux `tcp_clean_rtx_queue`).
+        let mut acked_segs = 0u32;
+        let mut first_ackt: Option<SimTime> = None;
+        let mut last_ackt: Option<SimTime> = None;
+        let mut newly_delivered = 0u32;
+        while let Some(s) = self.segs.front() {
+            if s.end > ack {
+                break;
+            }
+            let s = self.segs.pop_front().unwrap();
+            acked_segs += 1;
+            if s.sacked {
+                self.sacked_out -= 1;
+            } else {
+                newly_delivered += 1;
+            }
+            if s.lost {
+                self.lost_out -= 1;
+                if !s.retrans && !s.sacked {
+                    self.lost_pending = self.lost_pending.saturating_sub(1);
+                }
+            }
+            if s.retrans {
+                self.retrans_out -= 1;
+            }
+            if !s.ever_retrans && !s.sacked {
+                first_ackt.get_or_insert(s.sent);
+                last_ackt = Some(s.sent);
+            }
+        }
+        if ack > prior_una {
+            self.stats.bytes_acked += ack - prior_una;
+            self.tp.snd_una = ack;
+        }
+        let newly_sacked = if self.cfg.sack { self.process_sacks(p) } else { 0 };
+        newly_delivered += newly_sacked;
+
+        // Duplicate ACK (RFC 5681 §2 / RFC 6675 §2).
+        let is_dup = ack == prior_una
+            && !self.segs.is_empty()
+            && p.payload == 0
+            && (if self.cfg.sack { newly_sacked > 0 } else { p.rwnd == prior_wnd });
+        if is_dup {
+            self.stats.dupacks += 1;
+            if !self.cfg.sack {
+                // NewReno: each duplicate ACK means one segment has left the network.
+                if self.reno_dupacks + 1 < self.packets_out() {
+                    self.reno_dupacks += 1;
+                    self.sacked_out += 1;
+                    newly_delivered += 1;
+                }
+            }
+        } else if !self.cfg.sack && acked_segs > 0 {
+            // `tcp_remove_reno_sacks`: cumulatively acked segments consume dupack credits.
+            let d = acked_segs.min(self.reno_dupacks);
+            self.reno_dupacks -= d;
+            self.sacked_out -= d;
+            newly_delivered = newly_delivered.saturating_sub(d);
+        }
+        if !self.cfg.sack && self.segs.is_empty() {
+            self.sacked_out -= self.reno_dupacks;
+            self.reno_dupacks = 0;
+        }
+        self.tp.delivered += newly_delivered as u64;
+        if ece {
+            self.tp.delivered_ce += newly_delivered as u64;
+        }
+
+        // RTT sample (Karn: only from never-retransmitted segments) and the RTO.
+        let mut rtt_us = -1i64;
+        if let Some(t) = first_ackt {
+            self.rtt.sample(io.now - t, self.tp.snd_una, self.tp.snd_nxt);
+            self.update_srtt();
+            rtt_us = ((io.now - last_ackt.unwrap_or(t)) / crate::engine::US) as i64;
+        }
+        if ack > prior_una {
+            self.backoff = 0;
+            self.rearm_rto(io);
+        }
+        if acked_segs > 0 || newly_sacked > 0 {
+            let sample = AckSample {
+                pkts_acked: acked_segs + newly_sacked,
+                rtt_us,
+                in_flight: prior_in_flight,
+            };
+            self.cc.pkts_acked(&mut self.tp, &sample);
+        }
+        let mut flags = 0;
+        if ece {
+            flags |= CA_ACK_ECE;
+        }
+        if ack == prior_una {
+            flags |= CA_ACK_SLOWPATH;
+        }
+        self.cc.in_ack_event(&mut self.tp, flags);
+
+        // Loss detection.
+        let mut newly_lost = 0;
+        if self.cfg.sack {
+            newly_lost += self.mark_lost_by_sack();
+        }
+        let dupacks_now = if self.cfg.sack { self.sacked_out } else { self.reno_dupacks };
+
+        self.congestion_state_machine(io, ack, prior_una, ece, dupacks_now, newly_lost);
+
+        // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).
+        let delivered = (self.tp.delivered - prior_delivered) as u32;
+        match self.tp.ca_state {
+            CaState::Recovery | CaState::Cwr => {
+                if self.cfg.prr {
+                    self.prr_reduction(delivered, newly_lost > 0, ack > prior_una);
+                } else if !self.cfg.sack && self.tp.ca_state == CaState::Recovery && is_dup {
+                    // RFC 6582 §3.2 step 3: inflate by one per duplicate ACK.
+                    self.tp.snd_cwnd += 1;
+                }
+            }
+            _ => {
+                if delivered > 0 || ack > prior_una {
+                    let acked = match self.cfg.growth {
+                        Growth::Segments => delivered,
+                        Growth::Acks => 1,
+                    };
+                    self.tp.is_cwnd_limited = self.is_cwnd_limited();
+                    if acked > 0 {
+                        self.cc.cong_avoid(&mut self.tp, acked);
+                    }
+                }
+            }
+        }
+
+        // Byte-count flow finished?
+        if self.app_closed && self.segs.is_empty() && self.tp.snd_una >= self.write_seq {
+            self.done_at.get_or_insert(io.now);
+            self.rto_timer.disarm();
+        }
+        self.try_send(io);
+    }
+
+    fn set_ca_state(&mut self, s: CaState) {
+        self.cc.set_state(&mut self.tp, s);
+        self.tp.ca_state = s;
+    }
+
+    /// `tcp_init_cwnd_reduction`.
+    fn init_cwnd_reduction(&mut self) {
+        self.high_seq = self.tp.snd_nxt;
+        self.tp.prior_cwnd = self.tp.snd_cwnd;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
+        if self.tp.ecn_ok {
+            self.cwr_pending = true; // `tcp_ecn_queue_cwr`
+            self.stats.cwr_events += 1;
+        }
+    }
+
+    /// `tcp_end_cwnd_reduction`.
+    fn end_cwnd_reduction(&mut self) {
+        if self.cfg.prr || self.cfg.sack || self.tp.ca_state == CaState::Cwr {
+            self.tp.snd_cwnd = self.tp.snd_ssthresh;
+        } else {
+            // RFC 6582 §3.2 step 6 (full ACK): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+            let flight = self.in_flight().max(1);
+            self.tp.snd_cwnd = self.tp.snd_ssthresh.min(flight + 1);
+        }
+        self.tp.snd_cwnd_cnt = 0;
+        self.cc.cwnd_event(&mut self.tp, CaEvent::CompleteCwr);
+    }
+
+    fn congestion_state_machine(
+        &mut self,
+        io: &mut TcpIo,
+        ack: u64,
+        prior_una: u64,
+        ece: bool,
+        dupacks: u32,
+        _newly_lost: u32,
+    ) {
+        // Leave a finished episode.
+        match self.tp.ca_state {
+            CaState::Recovery | CaState::Cwr if ack >= self.high_seq => {
+                self.end_cwnd_reduction();
+                self.set_ca_state(CaState::Open);
+            }
+            CaState::Loss if ack >= self.high_seq => {
+                self.set_ca_state(CaState::Open);
+            }
+            CaState::Recovery if !self.cfg.sack && ack > prior_una => {
+                // NewReno partial ACK (RFC 6582 §3.2 step 5): the next hole is lost too.
+                if !self.segs.is_empty() {
+                    self.mark_lost(0);
+                }
+                if !self.cfg.prr {
+                    let acked = ((ack - prior_una) / self.mss as u64) as u32;
+                    self.tp.snd_cwnd = self.tp.snd_cwnd.saturating_sub(acked).max(1) + 1;
+                }
+                // Reset the timer on the first partial ACK only (RFC 6582 "Impatient" variant).
+            }
+            _ => {}
+        }
+
+        let head_lost = self.segs.front().is_some_and(|s| s.lost);
+        let state = self.tp.ca_state;
+        if matches!(state, CaState::Open | CaState::Disorder | CaState::Cwr)
+            && (dupacks >= DUPTHRESH || head_lost)
+            && !self.segs.is_empty()
+        {
+            // Enter fast recovery (Linux `tcp_enter_recovery`).
+            self.stats.fast_retrans += 1;
+            self.stats.recoveries += 1;
+            if !self.cfg.sack || !head_lost {
+                self.mark_lost(0);
+            }
+            if state != CaState::Cwr {
+                self.init_cwnd_reduction();
+            } else {
+                self.high_seq = self.tp.snd_nxt;
+            }
+            self.high_seq = self.tp.snd_nxt;
+            self.set_ca_state(CaState::Recovery);
+            if !self.cfg.prr {
+                self.tp.snd_cwnd = if self.cfg.sack {
+                    self.tp.snd_ssthresh // RFC 6675 §5 step 4.2
+                } else {
+                    self.tp.snd_ssthresh + DUPTHRESH // RFC 6582 §3.2 step 2
+                };
+            }
+            return;
+        }
+        if ece && matches!(self.tp.ca_state, CaState::Open | CaState::Disorder) {
+            // `tcp_enter_cwr`.
+            self.init_cwnd_reduction();
+            self.set_ca_state(CaState::Cwr);
+            if !self.cfg.prr {
+                self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
+            }
+        }
+        if self.tp.ca_state == CaState::Open && (self.sacked_out > 0 || dupacks > 0) {
+            self.tp.ca_state = CaState::Disorder;
+        } else if self.tp.ca_state == CaState::Disorder && self.sacked_out == 0 && dupacks == 0 {
+            self.tp.ca_state = CaState::Open;
+        }
+        let _ = io;
+    }
+
+    /// PRR (RFC 6937), as Linux `tcp_cwnd_reduction`.
+    fn prr_reduction(&mut self, newly_acked_sacked: u32, newly_lost: bool, una_advanced: bool) {
+        if newly_acked_sacked == 0 || self.tp.prior_cwnd == 0 {
+            return;
+        }
+        let in_flight = self.in_flight() as i64;
+        let ssthresh = self.tp.snd_ssthresh as i64;
+        let delta = ssthresh - in_flight;
+        self.prr_delivered += newly_acked_sacked;
+        let mut sndcnt: i64 = if delta < 0 {
+            let dividend = ssthresh as u64 * self.prr_delivered as u64 + self.tp.prior_cwnd as u64 - 1;
+            (dividend / self.tp.prior_cwnd as u64) as i64 - self.prr_out as i64
+        } else if una_advanced && !newly_lost {
+            delta.min((self.prr_delivered as i64 - self.prr_out as i64).max(newly_acked_sacked as i64) + 1)
+        } else {
+            delta.min(newly_acked_sacked as i64)
+        };
+        // Force a fast retransmit upon entering fast recovery.
+        sndcnt = sndcnt.max(if self.prr_out > 0 { 0 } else { 1 });
+        self.tp.snd_cwnd = (in_flight + sndcnt).max(1) as u32;
+    }
+
+    // ----- timers -------------------------------------------------------------------
+
+    pub fn on_timer(&mut self, io: &mut TcpIo) {
+        self.tp.now = io.now;
+        match self.rto_timer.on_event(io.now) {
+            TimerCheck::Idle => {}
+            TimerCheck::Reschedule(t) => io.timers.push((t, TcpTimer::Rto)),
+            TimerCheck::Fire => self.on_rto(io),
+        }
+    }
+
+    fn on_rto(&mut self, io: &mut TcpIo) {
+        match self.state {
+            SndState::SynSent => {
+                self.backoff += 1;
+                self.send_syn(io);
+            }
+            SndState::Established => {
+                if self.segs.is_empty() {
+                    return;
+                }
+                self.stats.timeouts += 1;
+                self.enter_loss();
+                self.backoff += 1;
+                self.try_send(io);
+                let at = io.now + self.current_rto();
+                self.arm_rto(io, at);
+            }
+            SndState::Idle => {}
+        }
+    }
+
+    /// `tcp_enter_loss`.
+    fn enter_loss(&mut self) {
+        let st = self.tp.ca_state;
+        if matches!(st, CaState::Open | CaState::Disorder)
+            || self.high_seq <= self.tp.snd_una
+            || (st == CaState::Loss && self.backoff == 0)
+        {
+            self.tp.prior_cwnd = self.tp.snd_cwnd;
+            self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
+            if self.tp.ecn_ok {
+                self.cwr_pending = true;
+            }
+        }
+        self.set_ca_state(CaState::Loss);
+        self.cc.cwnd_event(&mut self.tp, CaEvent::Loss);
+        // Every un-SACKed segment is lost; outstanding retransmissions are forgotten.
+        self.retrans_out = 0;
+        self.lost_out = 0;
+        self.lost_pending = 0;
+        for s in self.segs.iter_mut() {
+            s.retrans = false;
+            s.lost = !s.sacked;
+            if s.lost {
+                self.lost_out += 1;
+                self.lost_pending += 1;
+            }
+        }
+        self.lost_hint = self.tp.snd_una;
+        self.mark_cursor = self.tp.snd_nxt;
+        self.high_seq = self.tp.snd_nxt;
+        self.tp.snd_cwnd = self.in_flight() + 1;
+        self.tp.snd_cwnd_cnt = 0;
+        self.reno_dupacks_reset();
+    }
+
+    fn reno_dupacks_reset(&mut self) {
+        if !self.cfg.sack {
+            self.sacked_out -= self.reno_dupacks;
+            self.reno_dupacks = 0;
+        }
+    }
+
+    /// An `ss -ti`-style line.
+    pub fn ss_line(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let us = |t: SimTime| t as f64 / 1e9;
+        let _ = write!(
+            s,
+            "{} rto:{:.0} rtt:{:.3}/{:.3} mss:{} cwnd:{} ssthresh:{}",
+            self.cc.name(),
+            us(self.current_rto()),
+            us(self.rtt.srtt()),
+            us(self.rtt.rttvar()),
+            self.mss,
+            self.tp.snd_cwnd,
+            if self.tp.snd_ssthresh >= u32::MAX / 2 {
+                "inf".to_string()
+            } else {
+                self.tp.snd_ssthresh.to_string()
+            }
+        );
+        self.cc.diag(&mut s);
+        let srtt = self.rtt.srtt().max(1) as f64 / 1e12;
+        let send_bps = self.tp.snd_cwnd as f64 * self.mss as f64 * 8.0 / srtt;
+        let _ = write!(
+            s,
+            " send {:.1}Mbps unacked:{} retrans:{}/{} lost:{} sacked:{} timeouts:{} ece:{} bytes_acked:{}",
+            send_bps / 1e6,
+            self.packets_out(),
+            self.retrans_out,
+            self.stats.retrans_segs,
+            self.lost_out,
+            self.sacked_out,
+            self.stats.timeouts,
+            self.stats.ece_acks,
+            self.stats.bytes_acked
+        );
+        s
+    }
+}
+
+/// Payload bytes per segment for an MTU: MSS = MTU − 40, minus 12 for timestamps (Linux
+/// `mss_cache`, e.g. 1448 for MTU 1500).
+pub fn payload_mss(mtu: u32) -> u32 {
+    mtu - IP_TCP_HDR - TS_OPT
+}
