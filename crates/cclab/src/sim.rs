@@ -16,16 +16,33 @@ use crate::tcp::{Addr, Receiver, Sender, TcpConn, TcpIo, TcpTimer};
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
     /// A packet reaches `node` at the far end of a link.
-    Arrive { node: u32, pkt: PktId },
+    Arrive {
+        node: u32,
+        pkt: PktId,
+    },
     /// A port finished serialising: start the next packet.
-    TxDone { port: PortId },
+    TxDone {
+        port: PortId,
+    },
     /// A TCP timer: `server` = the receiver half.
-    Tcp { conn: u32, server: bool, timer: TcpTimer },
-    FlowStart { conn: u32 },
-    FlowStop { conn: u32 },
-    Ping { probe: u32 },
+    Tcp {
+        conn: u32,
+        server: bool,
+        timer: TcpTimer,
+    },
+    FlowStart {
+        conn: u32,
+    },
+    FlowStop {
+        conn: u32,
+    },
+    Ping {
+        probe: u32,
+    },
     /// Time-series sampling: 0 cwnd, 1 queue, 2 throughput.
-    Sample { kind: u8 },
+    Sample {
+        kind: u8,
+    },
 }
 
 /// Stream ids for `Rng::new(seed, stream)`.
@@ -140,13 +157,19 @@ impl Sim {
             net.ports
                 .iter()
                 .enumerate()
-                .filter(|(_, p)| p.name == "bottleneck" || (p.name.starts_with("hop") && !p.name.ends_with("_rev")))
+                .filter(|(_, p)| {
+                    p.name == "bottleneck"
+                        || (p.name.starts_with("hop") && !p.name.ends_with("_rev"))
+                })
                 .map(|(i, _)| i as PortId)
                 .collect()
         } else {
             o.queues
                 .iter()
-                .map(|n| net.port_by_name(n).ok_or_else(|| format!("output.queues: unknown link '{n}'")))
+                .map(|n| {
+                    net.port_by_name(n)
+                        .ok_or_else(|| format!("output.queues: unknown link '{n}'"))
+                })
                 .collect::<Result<Vec<_>, _>>()?
         };
         let n = conns.len();
@@ -186,7 +209,11 @@ impl Sim {
         match ev {
             Ev::Arrive { node, pkt } => self.arrive(node, pkt),
             Ev::TxDone { port } => self.tx_done(port),
-            Ev::Tcp { conn, server, timer } => {
+            Ev::Tcp {
+                conn,
+                server,
+                timer,
+            } => {
                 self.io.now = self.q.now();
                 let c = &mut self.conns[conn as usize];
                 match (server, timer) {
@@ -211,7 +238,14 @@ impl Sim {
     /// Hand the packets and timers an endpoint produced to the network and the queue.
     fn flush(&mut self, conn: u32, server: bool) {
         for t in self.io.timers.drain(..) {
-            self.q.schedule(t.0, Ev::Tcp { conn, server, timer: t.1 });
+            self.q.schedule(
+                t.0,
+                Ev::Tcp {
+                    conn,
+                    server,
+                    timer: t.1,
+                },
+            );
         }
         let mut tx = std::mem::take(&mut self.io.tx);
         for p in tx.drain(..) {
@@ -329,7 +363,13 @@ impl Sim {
             }
         }
         let peer = pr.peer;
-        self.q.schedule(done + pr.delay, Ev::Arrive { node: peer, pkt: id });
+        self.q.schedule(
+            done + pr.delay,
+            Ev::Arrive {
+                node: peer,
+                pkt: id,
+            },
+        );
     }
 
     fn arrive(&mut self, node: u32, id: PktId) {
@@ -440,7 +480,11 @@ impl Sim {
                         let d = c.receiver.delivered_bytes;
                         let bps = (d - self.last_delivered[i]) as f64 * 8.0 / dt;
                         self.last_delivered[i] = d;
-                        self.series.throughput.push(ThroughputSample { t, flow: i as u32, bps });
+                        self.series.throughput.push(ThroughputSample {
+                            t,
+                            flow: i as u32,
+                            bps,
+                        });
                     }
                 }
             }
@@ -462,7 +506,10 @@ impl Sim {
             let m = &self.flow_meta[i];
             let s = &c.sender;
             let r = &c.receiver;
-            let fct = s.done_at.filter(|_| s.total_bytes.is_some()).map(|t| secs(t - m.start));
+            let fct = s
+                .done_at
+                .filter(|_| s.total_bytes.is_some())
+                .map(|t| secs(t - m.start));
             let active_end = match (s.done_at, m.stop) {
                 (Some(d), _) if s.total_bytes.is_some() => d,
                 (_, Some(st)) => st.min(end),
@@ -477,7 +524,11 @@ impl Sim {
                 cc: s.cc_name().to_string(),
                 start_s: secs(m.start),
                 bytes: r.delivered_bytes,
-                goodput_bps: if dur > 0.0 { r.delivered_bytes as f64 * 8.0 / dur } else { 0.0 },
+                goodput_bps: if dur > 0.0 {
+                    r.delivered_bytes as f64 * 8.0 / dur
+                } else {
+                    0.0
+                },
                 retransmits: s.stats.retrans_segs,
                 fast_retransmits: s.stats.fast_retrans,
                 timeouts: s.stats.timeouts,
@@ -501,12 +552,17 @@ impl Sim {
             .filter(|p| p.stats.enqueued > 0 || p.loss.is_some())
             .map(|p| {
                 let st = &p.stats;
-                let integral = st.byte_time + p.qdisc.bytes() as u128 * (end - st.last_change) as u128;
+                let integral =
+                    st.byte_time + p.qdisc.bytes() as u128 * (end - st.last_change) as u128;
                 QueueResult {
                     name: p.name.clone(),
                     max_bytes: st.max_bytes,
                     max_pkts: st.max_pkts,
-                    mean_bytes: if end > 0 { integral as f64 / end as f64 } else { 0.0 },
+                    mean_bytes: if end > 0 {
+                        integral as f64 / end as f64
+                    } else {
+                        0.0
+                    },
                     drops: st.drops,
                     marks: st.marks,
                     enqueued: st.enqueued,

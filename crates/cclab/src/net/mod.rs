@@ -204,11 +204,17 @@ impl Network {
     }
 
     pub fn node_by_name(&self, name: &str) -> Option<NodeId> {
-        self.nodes.iter().position(|n| n.name == name).map(|i| i as NodeId)
+        self.nodes
+            .iter()
+            .position(|n| n.name == name)
+            .map(|i| i as NodeId)
     }
 
     pub fn port_by_name(&self, name: &str) -> Option<PortId> {
-        self.ports.iter().position(|p| p.name == name).map(|i| i as PortId)
+        self.ports
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as PortId)
     }
 
     /// Sum of one-way propagation delays and the bottleneck rate along the route.

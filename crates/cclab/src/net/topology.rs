@@ -32,15 +32,36 @@ pub fn build(spec: &TopologySpec) -> Network {
             let sw0 = net.add_node("sw0", NodeKind::Switch);
             let sw1 = net.add_node("sw1", NodeKind::Switch);
             let b = bottleneck;
-            net.add_link("bottleneck", sw0, sw1, b.rate_bps, b.delay, Qdisc::from_spec(&b.queue));
+            net.add_link(
+                "bottleneck",
+                sw0,
+                sw1,
+                b.rate_bps,
+                b.delay,
+                Qdisc::from_spec(&b.queue),
+            );
             net.add_link("bottleneck_rev", sw1, sw0, b.rate_bps, b.delay, big_queue());
             for i in 0..n {
                 let d = access_delay[i.min(access_delay.len() - 1)];
                 let r = *access_rate_bps;
-                net.add_link(&format!("s{i}_up"), hosts_s[i], sw0, r, d, Qdisc::from_spec(access_queue));
+                net.add_link(
+                    &format!("s{i}_up"),
+                    hosts_s[i],
+                    sw0,
+                    r,
+                    d,
+                    Qdisc::from_spec(access_queue),
+                );
                 net.add_link(&format!("s{i}_down"), sw0, hosts_s[i], r, d, big_queue());
                 net.add_link(&format!("r{i}_down"), sw1, hosts_r[i], r, d, big_queue());
-                net.add_link(&format!("r{i}_up"), hosts_r[i], sw1, r, d, Qdisc::from_spec(access_queue));
+                net.add_link(
+                    &format!("r{i}_up"),
+                    hosts_r[i],
+                    sw1,
+                    r,
+                    d,
+                    Qdisc::from_spec(access_queue),
+                );
             }
         }
         TopologySpec::Star {
@@ -58,8 +79,22 @@ pub fn build(spec: &TopologySpec) -> Network {
             net.add_link("bottleneck", sw, recv, r, d, Qdisc::from_spec(&link.queue));
             net.add_link("recv_up", recv, sw, r, d, Qdisc::from_spec(other_queue));
             for (i, &h) in hosts.iter().enumerate() {
-                net.add_link(&format!("s{i}_up"), h, sw, r, d, Qdisc::from_spec(other_queue));
-                net.add_link(&format!("s{i}_down"), sw, h, r, d, Qdisc::from_spec(other_queue));
+                net.add_link(
+                    &format!("s{i}_up"),
+                    h,
+                    sw,
+                    r,
+                    d,
+                    Qdisc::from_spec(other_queue),
+                );
+                net.add_link(
+                    &format!("s{i}_down"),
+                    sw,
+                    h,
+                    r,
+                    d,
+                    Qdisc::from_spec(other_queue),
+                );
             }
         }
         TopologySpec::Chain { hops } => {
@@ -73,8 +108,22 @@ pub fn build(spec: &TopologySpec) -> Network {
             path.push(dst);
             for (i, h) in hops.iter().enumerate() {
                 let (a, b) = (path[i], path[i + 1]);
-                net.add_link(&format!("hop{i}"), a, b, h.rate_bps, h.delay, Qdisc::from_spec(&h.queue));
-                net.add_link(&format!("hop{i}_rev"), b, a, h.rate_bps, h.delay, big_queue());
+                net.add_link(
+                    &format!("hop{i}"),
+                    a,
+                    b,
+                    h.rate_bps,
+                    h.delay,
+                    Qdisc::from_spec(&h.queue),
+                );
+                net.add_link(
+                    &format!("hop{i}_rev"),
+                    b,
+                    a,
+                    h.rate_bps,
+                    h.delay,
+                    big_queue(),
+                );
             }
         }
     }
@@ -89,14 +138,20 @@ mod tests {
     use crate::scenario::LinkSpec;
 
     fn q() -> QueueSpec {
-        QueueSpec::DropTail { limit: Limit::Packets(100) }
+        QueueSpec::DropTail {
+            limit: Limit::Packets(100),
+        }
     }
 
     #[test]
     fn dumbbell_routes_through_the_bottleneck() {
         let spec = TopologySpec::Dumbbell {
             senders: 2,
-            bottleneck: LinkSpec { rate_bps: 1_000_000_000, delay: 10 * MS, queue: q() },
+            bottleneck: LinkSpec {
+                rate_bps: 1_000_000_000,
+                delay: 10 * MS,
+                queue: q(),
+            },
             access_rate_bps: 10_000_000_000,
             access_delay: vec![MS, 5 * MS],
             access_queue: q(),
@@ -112,10 +167,23 @@ mod tests {
 
     #[test]
     fn chain_has_one_router_per_inner_hop() {
-        let h = |r, d| LinkSpec { rate_bps: r, delay: d, queue: q() };
-        let spec = TopologySpec::Chain { hops: vec![h(1_000_000_000, MS), h(600_000_000, 10 * MS), h(1_000_000_000, MS)] };
+        let h = |r, d| LinkSpec {
+            rate_bps: r,
+            delay: d,
+            queue: q(),
+        };
+        let spec = TopologySpec::Chain {
+            hops: vec![
+                h(1_000_000_000, MS),
+                h(600_000_000, 10 * MS),
+                h(1_000_000_000, MS),
+            ],
+        };
         let net = build(&spec);
-        let (src, dst) = (net.node_by_name("src").unwrap(), net.node_by_name("dst").unwrap());
+        let (src, dst) = (
+            net.node_by_name("src").unwrap(),
+            net.node_by_name("dst").unwrap(),
+        );
         assert_eq!(net.path(src, dst, 7), (12 * MS, 600_000_000, 3));
     }
 }

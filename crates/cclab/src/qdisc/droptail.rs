@@ -36,7 +36,13 @@ mod tests {
     use super::*;
 
     fn meta(len: u32) -> PktMeta {
-        PktMeta { len, ecn: 0, dscp: 0, hash: 0, now: 0 }
+        PktMeta {
+            len,
+            ecn: 0,
+            dscp: 0,
+            hash: 0,
+            now: 0,
+        }
     }
 
     #[test]

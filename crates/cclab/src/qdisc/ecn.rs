@@ -49,7 +49,13 @@ mod tests {
     use crate::net::packet::{ECT0, NOT_ECT};
 
     fn meta(ecn: u8) -> PktMeta {
-        PktMeta { len: 1500, ecn, dscp: 0, hash: 0, now: 0 }
+        PktMeta {
+            len: 1500,
+            ecn,
+            dscp: 0,
+            hash: 0,
+            now: 0,
+        }
     }
 
     #[test]

@@ -8,9 +8,13 @@
 //! packets it sends and the timers it wants into a `TcpIo`, so it can be unit-tested by
 //! feeding it packets.
 
+#[cfg(test)]
+pub mod harness;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;
+#[cfg(test)]
+mod tests;
 
 use crate::engine::SimTime;
 use crate::net::packet::Packet;

@@ -56,6 +56,8 @@ pub struct Receiver {
     pub rcv_nxt: u64,
     ooo: Vec<OooRange>,
     ooo_bytes: u64,
+    /// Right edge of the advertised window.
+    rcv_right: u64,
     stamp: u64,
     /// Full segments received and not yet acknowledged.
     unacked_segs: u32,
@@ -85,6 +87,7 @@ impl Receiver {
             rcv_nxt: 0,
             ooo: Vec::new(),
             ooo_bytes: 0,
+            rcv_right: 0,
             stamp: 0,
             unacked_segs: 0,
             delack_timer: Timer::default(),
@@ -111,9 +114,13 @@ impl Receiver {
         p
     }
 
-    /// Advertised window: the receive buffer less what waits out of order.
-    fn rwnd(&self) -> u64 {
-        self.rcvbuf.saturating_sub(self.ooo_bytes)
+    /// Advertised window: the receive buffer less what waits out of order, but the right
+    /// edge never moves left (RFC 7323 §2.4, Linux `tcp_select_window`), so duplicate ACKs
+    /// during a loss carry the same window, as RFC 5681 requires of them.
+    fn rwnd(&mut self) -> u64 {
+        let free = self.rcvbuf.saturating_sub(self.ooo_bytes);
+        self.rcv_right = self.rcv_right.max(self.rcv_nxt + free);
+        self.rcv_right - self.rcv_nxt
     }
 
     pub fn on_packet(&mut self, p: &Packet, io: &mut TcpIo) {

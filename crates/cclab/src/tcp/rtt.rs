@@ -102,7 +102,7 @@ impl RttEstimator {
             if m < 0 {
                 m = -m; // m is now abs(error)
                 m -= self.mdev >> 2; // similar update on mdev
-                // Growth of the error is damped when the RTT falls (Eifel-style).
+                                     // Growth of the error is damped when the RTT falls (Eifel-style).
                 if m > 0 {
                     m >>= 3;
                 }
@@ -174,7 +174,11 @@ mod tests {
                 e.sample(rtt, i * 10 + 1, i * 10 + 10);
             }
             let want = rtt + 200 * MS;
-            assert!(e.rto().abs_diff(want) <= tol, "rtt {rtt}: rto {} want {want}", e.rto());
+            assert!(
+                e.rto().abs_diff(want) <= tol,
+                "rtt {rtt}: rto {} want {want}",
+                e.rto()
+            );
         }
     }
 

@@ -19,6 +19,7 @@
 //!   start; backoff doubles the timer up to `rto_max`.
 //! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (enter CWR), CWR set on the
 //!   next new data segment.
+//!
 //! Not modelled (yet): RACK/TLP, F-RTO, DSACK undo, TSO, pacing.
 
 use super::rtt::RttEstimator;
@@ -68,6 +69,8 @@ pub struct SenderStats {
     pub bytes_acked: u64,
     pub recoveries: u64,
     pub dupacks: u64,
+    /// When the latest cwnd reduction (recovery, CWR or RTO) began.
+    pub last_reduction_at: SimTime,
 }
 
 pub struct Sender {
@@ -503,7 +506,9 @@ impl Sender {
             while i < self.segs.len() && self.segs[i].end <= be {
                 let s = self.segs[i];
                 if s.start >= bs && !s.sacked {
+                    // `tcp_sacktag_one`: a SACKed segment is no longer lost.
                     self.segs[i].sacked = true;
+                    self.segs[i].lost = false;
                     self.sacked_out += 1;
                     if s.lost {
                         self.lost_out -= 1;
@@ -592,14 +597,22 @@ impl Sender {
             self.stats.bytes_acked += ack - prior_una;
             self.tp.snd_una = ack;
         }
-        let newly_sacked = if self.cfg.sack { self.process_sacks(p) } else { 0 };
+        let newly_sacked = if self.cfg.sack {
+            self.process_sacks(p)
+        } else {
+            0
+        };
         newly_delivered += newly_sacked;
 
         // Duplicate ACK (RFC 5681 §2 / RFC 6675 §2).
         let is_dup = ack == prior_una
             && !self.segs.is_empty()
             && p.payload == 0
-            && (if self.cfg.sack { newly_sacked > 0 } else { p.rwnd == prior_wnd });
+            && (if self.cfg.sack {
+                newly_sacked > 0
+            } else {
+                p.rwnd == prior_wnd
+            });
         if is_dup {
             self.stats.dupacks += 1;
             if !self.cfg.sack {
@@ -629,7 +642,8 @@ impl Sender {
         // RTT sample (Karn: only from never-retransmitted segments) and the RTO.
         let mut rtt_us = -1i64;
         if let Some(t) = first_ackt {
-            self.rtt.sample(io.now - t, self.tp.snd_una, self.tp.snd_nxt);
+            self.rtt
+                .sample(io.now - t, self.tp.snd_una, self.tp.snd_nxt);
             self.update_srtt();
             rtt_us = ((io.now - last_ackt.unwrap_or(t)) / crate::engine::US) as i64;
         }
@@ -659,7 +673,11 @@ impl Sender {
         if self.cfg.sack {
             newly_lost += self.mark_lost_by_sack();
         }
-        let dupacks_now = if self.cfg.sack { self.sacked_out } else { self.reno_dupacks };
+        let dupacks_now = if self.cfg.sack {
+            self.sacked_out
+        } else {
+            self.reno_dupacks
+        };
 
         self.congestion_state_machine(io, ack, prior_una, ece, dupacks_now, newly_lost);
 
@@ -703,6 +721,7 @@ impl Sender {
 
     /// `tcp_init_cwnd_reduction`.
     fn init_cwnd_reduction(&mut self) {
+        self.stats.last_reduction_at = self.tp.now;
         self.high_seq = self.tp.snd_nxt;
         self.tp.prior_cwnd = self.tp.snd_cwnd;
         self.prr_delivered = 0;
@@ -738,7 +757,14 @@ impl Sender {
     ) {
         // Leave a finished episode.
         match self.tp.ca_state {
-            CaState::Recovery | CaState::Cwr if ack >= self.high_seq => {
+            // CWR is held until something *above* high_seq is acked, so the CWR bit has
+            // reached the receiver; NewReno likewise holds recovery (RFC 6582 §3.2 step 6,
+            // Linux `tcp_try_undo_recovery`), SACK recovery ends at high_seq.
+            CaState::Cwr if ack > self.high_seq => {
+                self.end_cwnd_reduction();
+                self.set_ca_state(CaState::Open);
+            }
+            CaState::Recovery if ack > self.high_seq || (self.cfg.sack && ack == self.high_seq) => {
                 self.end_cwnd_reduction();
                 self.set_ca_state(CaState::Open);
             }
@@ -813,10 +839,14 @@ impl Sender {
         let delta = ssthresh - in_flight;
         self.prr_delivered += newly_acked_sacked;
         let mut sndcnt: i64 = if delta < 0 {
-            let dividend = ssthresh as u64 * self.prr_delivered as u64 + self.tp.prior_cwnd as u64 - 1;
+            let dividend =
+                ssthresh as u64 * self.prr_delivered as u64 + self.tp.prior_cwnd as u64 - 1;
             (dividend / self.tp.prior_cwnd as u64) as i64 - self.prr_out as i64
         } else if una_advanced && !newly_lost {
-            delta.min((self.prr_delivered as i64 - self.prr_out as i64).max(newly_acked_sacked as i64) + 1)
+            delta.min(
+                (self.prr_delivered as i64 - self.prr_out as i64).max(newly_acked_sacked as i64)
+                    + 1,
+            )
         } else {
             delta.min(newly_acked_sacked as i64)
         };
@@ -897,6 +927,44 @@ impl Sender {
             self.sacked_out -= self.reno_dupacks;
             self.reno_dupacks = 0;
         }
+    }
+
+    /// Recompute the scoreboard counters from the segments and compare (for tests).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let sacked = self.segs.iter().filter(|s| s.sacked).count() as u32;
+        let lost = self.segs.iter().filter(|s| s.lost).count() as u32;
+        let retrans = self.segs.iter().filter(|s| s.retrans).count() as u32;
+        let pending = self.segs.iter().filter(|s| s.lost && !s.retrans).count() as u32;
+        let reno = if self.cfg.sack { 0 } else { self.reno_dupacks };
+        if self.segs.iter().any(|s| s.sacked && (s.lost || s.retrans)) {
+            return Err("a SACKed segment is also lost or in retransmission".into());
+        }
+        if sacked + reno != self.sacked_out || lost != self.lost_out || retrans != self.retrans_out
+        {
+            return Err(format!(
+                "counters sacked {}/{} lost {}/{} retrans {}/{} (scoreboard/counter)",
+                sacked + reno,
+                self.sacked_out,
+                lost,
+                self.lost_out,
+                retrans,
+                self.retrans_out
+            ));
+        }
+        if pending > 0 && self.lost_pending == 0 {
+            return Err(format!(
+                "{pending} lost segments wait for retransmission but lost_pending = 0"
+            ));
+        }
+        if let Some(f) = self.segs.front() {
+            if f.start != self.tp.snd_una {
+                return Err(format!(
+                    "head segment {} != snd_una {}",
+                    f.start, self.tp.snd_una
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// An `ss -ti`-style line.

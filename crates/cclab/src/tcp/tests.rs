@@ -1,0 +1,213 @@
+//! TCP behaviour tests, packet by packet, on the two-endpoint bench.
+
+use super::harness::Bench;
+use crate::engine::{MS, SEC, US};
+use crate::net::packet::*;
+use crate::scenario::TcpConfig;
+
+const GBPS: u64 = 1_000_000_000;
+
+fn reno() -> TcpConfig {
+    TcpConfig {
+        cc: "reno".into(),
+        sndbuf: 64 << 20,
+        rcvbuf: 64 << 20,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn handshake_with_a_lost_syn_retries_after_1s_and_starts_with_iw1() {
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(100_000));
+    let mut syns = 0;
+    b.drop = Box::new(move |p, to_server, _| {
+        if to_server && p.flags & SYN != 0 {
+            syns += 1;
+            return syns == 1;
+        }
+        false
+    });
+    b.connect();
+    b.run_until(5 * SEC);
+    let syn_times: Vec<_> = b
+        .log
+        .iter()
+        .filter(|l| l.p.flags & SYN != 0 && l.to_server)
+        .map(|l| l.t)
+        .collect();
+    // RFC 6298 §2.1 / Linux TCP_TIMEOUT_INIT: the SYN is retransmitted after 1 s.
+    assert_eq!(syn_times, vec![0, SEC]);
+    assert_eq!(b.s.stats.syn_retrans, 1);
+    // RFC 5681 §3.1: after a lost SYN the initial window is one segment.
+    let first_data: Vec<_> = b.data_sent().take(3).map(|l| l.t).collect();
+    assert!(
+        first_data[0] > SEC && first_data[0] < SEC + 20 * MS,
+        "{first_data:?}"
+    );
+    assert!(
+        first_data[1] > first_data[0] + 9 * MS,
+        "second segment waits for an ACK: {first_data:?}"
+    );
+    // The whole 100 kB arrives, without any data retransmission.
+    assert_eq!(b.r.delivered_bytes, 100_000);
+    assert_eq!(b.s.stats.retrans_segs, 0);
+    assert!(b.s.done_at.is_some());
+}
+
+#[test]
+fn single_loss_in_a_large_window_is_repaired_by_fast_retransmit() {
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(3_000_000));
+    b.drop = Box::new(|_, to_server, n| to_server && n == 100);
+    b.connect();
+    b.run_until(10 * SEC);
+    assert_eq!(b.r.delivered_bytes, 3_000_000);
+    assert_eq!(b.s.stats.fast_retrans, 1);
+    assert_eq!(b.s.stats.timeouts, 0);
+    assert_eq!(b.s.stats.retrans_segs, 1);
+}
+
+#[test]
+fn loss_of_the_last_segment_needs_the_rto() {
+    // 20 segments; the last one is lost: no later segment can produce duplicate ACKs.
+    let mss = crate::tcp::sender::payload_mss(1500) as u64;
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(20 * mss));
+    b.drop = Box::new(|_, to_server, n| to_server && n == 20);
+    b.connect();
+    b.run_until(5 * SEC);
+    assert_eq!(b.r.delivered_bytes, 20 * mss);
+    assert_eq!(b.s.stats.timeouts, 1);
+    assert_eq!(b.s.stats.fast_retrans, 0);
+    assert_eq!(b.s.stats.retrans_segs, 1);
+    // The timer restarts on every ACK that advances snd_una (RFC 6298 §5.3); Linux RTO
+    // after the first samples ≈ srtt + 200 ms floor, so the retransmission leaves about
+    // 210 ms after the last such ACK arrived (RTT ≈ 10 ms; the last sample includes the
+    // 40 ms delayed ACK of the odd 19th segment, lifting srtt by up to 5 ms: 7/8·10 + 1/8·50).
+    let retrans = b.data_sent().find(|l| l.p.retrans).unwrap().t;
+    let last_ack = b.acks().filter(|l| l.t < retrans).last().unwrap().t + 5 * MS;
+    let gap = retrans - last_ack;
+    assert!(gap > 205 * MS && gap < 216 * MS, "RTO gap {} us", gap / US);
+}
+
+#[test]
+fn delayed_acks_ack_every_second_segment_after_quickack() {
+    let mss = crate::tcp::sender::payload_mss(1500) as u64;
+    let n = 200u64;
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(n * mss));
+    b.connect();
+    b.run_until(5 * SEC);
+    assert_eq!(b.r.delivered_bytes, n * mss);
+    // 16 quick ACKs (Linux TCP_MAX_QUICKACKS), then one ACK per 2 full segments:
+    // 16 + (200 − 16)/2 = 108 ACKs, none of them from the 40 ms timer (even count).
+    assert_eq!(b.acks().count(), 108);
+    assert_eq!(b.r.stats.delayed_acks, 0);
+    // One more segment: the odd one out is acknowledged by the 40 ms delayed-ACK timer.
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some((n + 1) * mss));
+    b.connect();
+    b.run_until(5 * SEC);
+    assert_eq!(b.acks().count(), 109);
+    assert_eq!(b.r.stats.delayed_acks, 1);
+    let last_data = b.data_sent().last().unwrap().t;
+    let last_ack = b.acks().last().unwrap().t;
+    let wait = last_ack - last_data;
+    assert!(
+        (40 * MS..50 * MS).contains(&wait),
+        "delayed ACK after {} us",
+        wait / US
+    );
+    // Without delayed ACKs: one ACK per segment.
+    let mut cfg = reno();
+    cfg.delayed_ack = false;
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(n * mss));
+    b.connect();
+    b.run_until(5 * SEC);
+    assert_eq!(b.acks().count(), 200);
+}
+
+#[test]
+fn ece_is_echoed_until_cwr_and_cwnd_is_reduced_once() {
+    let mut cfg = reno();
+    cfg.ecn = true;
+    cfg.delayed_ack = false;
+    let mss = crate::tcp::sender::payload_mss(1500) as u64;
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(400 * mss));
+    b.mark = Box::new(|_, n| n == 30);
+    b.connect();
+    b.run_until(5 * SEC);
+    assert!(b.s.tp.ecn_ok && b.r.ecn_ok, "ECN negotiated");
+    // Data is ECT(0); pure ACKs are not.
+    assert!(b.data_sent().all(|l| l.p.ecn == ECT0 || l.p.ecn == CE));
+    assert!(b.acks().all(|l| l.p.ecn == NOT_ECT));
+    // The CWR segment is the first new segment the sender sends after seeing ECE.
+    let cwr: Vec<_> = b.data_sent().filter(|l| l.p.flags & CWR != 0).collect();
+    assert_eq!(cwr.len(), 1, "exactly one CWR segment");
+    let cwr_seq = cwr[0].p.seq;
+    // ECE on every ACK from the CE segment's ACK up to (not including) the ACK of the CWR
+    // segment; none from then on.
+    let ece_acks: Vec<_> = b.acks().filter(|l| l.p.flags & ECE != 0).collect();
+    assert!(!ece_acks.is_empty());
+    let first_ece = ece_acks[0].t;
+    let span: Vec<_> = b
+        .acks()
+        .filter(|l| l.t >= first_ece && l.p.ack <= cwr_seq)
+        .collect();
+    assert!(
+        span.len() > 1 && span.iter().all(|l| l.p.flags & ECE != 0),
+        "ECE until CWR"
+    );
+    assert!(
+        b.acks()
+            .filter(|l| l.p.ack > cwr_seq)
+            .all(|l| l.p.flags & ECE == 0),
+        "no ECE after CWR"
+    );
+    // ECE on every ACK of that span, but a single reduction (one CWR episode).
+    assert_eq!(b.s.stats.cwr_events, 1);
+    assert!(b.s.stats.ece_acks as usize == ece_acks.len() && ece_acks.len() > 1);
+    assert_eq!(
+        b.s.stats.retrans_segs, 0,
+        "ECN reduces without retransmitting"
+    );
+    assert_eq!(b.r.delivered_bytes, 400 * mss);
+}
+
+/// Drop 3 segments of one window; returns (time from the first retransmission to the
+/// last, RTT, fast retransmits, timeouts).
+fn three_losses(sack: bool) -> (u64, u64, u64, u64) {
+    let mut cfg = reno();
+    cfg.sack = sack;
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(4_000_000));
+    b.drop = Box::new(|_, to_server, n| to_server && (n == 300 || n == 305 || n == 310));
+    b.connect();
+    b.run_until(20 * SEC);
+    assert_eq!(b.r.delivered_bytes, 4_000_000);
+    let re: Vec<_> = b.data_sent().filter(|l| l.p.retrans).map(|l| l.t).collect();
+    assert_eq!(
+        re.len(),
+        3,
+        "exactly the 3 lost segments are retransmitted: {re:?}"
+    );
+    (
+        re[2] - re[0],
+        10 * MS,
+        b.s.stats.fast_retrans,
+        b.s.stats.timeouts,
+    )
+}
+
+#[test]
+fn sack_repairs_three_losses_in_one_window_in_about_one_rtt() {
+    let (span, rtt, fr, to) = three_losses(true);
+    assert_eq!((fr, to), (1, 0));
+    // RFC 6675: all three holes are known from the SACK blocks and retransmitted within
+    // the first RTT of recovery.
+    assert!(
+        span < rtt,
+        "SACK: retransmissions spread over {} us (RTT {} us)",
+        span / US,
+        rtt / US
+    );
+    // NewReno (RFC 6582) learns one hole per partial ACK: about one RTT per loss.
+    let (span, rtt, fr, to) = three_losses(false);
+    assert_eq!((fr, to), (1, 0));
+    assert!(span >= 2 * rtt, "NewReno: {} us for 3 holes", span / US);
+}
