@@ -1,1 +1,190 @@
-fn main() {}
+//! `cclab` — the command line. Thin: every command is a library call; this file only
+//! parses arguments, prints, and maps outcomes to exit codes (0 ok, 1 failed checks,
+//! 2 bad input).
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "cclab",
+    version,
+    about = "A congestion-control laboratory: a fast, deterministic packet-level network simulator"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Reproduce a built-in experiment from the seed documents (`cclab list` names them).
+    Reproduce {
+        /// Experiment name, or `all`.
+        name: String,
+        /// Shorter runs (what the test suite uses).
+        #[arg(long)]
+        quick: bool,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Also write report.json, report.txt and plots into this directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Master random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads for variants (0 = all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
+    /// List the built-in experiments, topologies and congestion controls.
+    List,
+    /// Time a fixed workload: 16 CUBIC flows, 10 Gbit/s dumbbell, 1 s simulated.
+    Bench {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.cmd {
+        Cmd::Reproduce {
+            name,
+            quick,
+            json,
+            out,
+            seed,
+            threads,
+        } => reproduce(&name, quick, json, out, seed, threads),
+        Cmd::List => {
+            list();
+            ExitCode::SUCCESS
+        }
+        Cmd::Bench { json } => {
+            let r = cclab::bench::run();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"wall_s": r.wall_s, "events_per_s": r.events_per_s, "packet_hops_per_s": r.packet_hops_per_s})
+                );
+            } else {
+                println!(
+                    "bench: 16 CUBIC flows, 10 Gbit/s dumbbell, {} s simulated",
+                    r.sim_time_s
+                );
+                println!("  wall time      {:.3} s", r.wall_s);
+                println!(
+                    "  events         {} ({:.2} M/s)",
+                    r.events,
+                    r.events_per_s / 1e6
+                );
+                println!(
+                    "  packet-hops    {} ({:.2} M/s)",
+                    r.packet_hops,
+                    r.packet_hops_per_s / 1e6
+                );
+                println!("  goodput        {:.3} Gbit/s (all flows)", r.goodput_gbps);
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn list() {
+    println!("experiments (cclab reproduce NAME [--quick] [--json]):");
+    for e in cclab::experiments::all() {
+        println!("  {:16} [seed {}] {}", e.name, e.seed_doc, e.about);
+    }
+    println!("\ntopologies ([topology] kind = …):");
+    println!("  dumbbell         N senders s0… → sw0 → bottleneck → sw1 → N receivers r0…; per-sender access delay");
+    println!(
+        "  star             N senders s0… → sw0 → recv (incast); the port to recv is `bottleneck`"
+    );
+    println!("  chain            src → r0 → … → dst, each hop with its own rate, delay and queue");
+    println!(
+        "\ncongestion controls ([tcp] cc = …): {}",
+        cclab::cc::CC_NAMES.join(", ")
+    );
+    println!("queues: droptail, ecn (threshold marking at K)");
+}
+
+fn reproduce(
+    name: &str,
+    quick: bool,
+    json: bool,
+    out: Option<PathBuf>,
+    seed: u64,
+    threads: usize,
+) -> ExitCode {
+    let exps: Vec<_> = if name == "all" {
+        cclab::experiments::all()
+    } else {
+        match cclab::experiments::by_name(name) {
+            Some(e) => vec![e],
+            None => {
+                let names: Vec<_> = cclab::experiments::all().iter().map(|e| e.name).collect();
+                eprintln!(
+                    "error: unknown experiment '{name}'; allowed: {}, all",
+                    names.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let opts = cclab::experiments::Options {
+        quick,
+        seed,
+        threads,
+    };
+    let mut ok = true;
+    for e in exps {
+        let t0 = std::time::Instant::now();
+        let r = (e.run)(&opts);
+        let wall = t0.elapsed().as_secs_f64();
+        ok &= r.passed();
+        if json {
+            println!("{}", serde_json::to_string(&r).expect("report serialises"));
+        } else {
+            print!("{}", r.render());
+            println!("({:.2} s wall)\n", wall);
+        }
+        if let Some(dir) = &out {
+            if let Err(msg) = write_report(dir, &r) {
+                eprintln!("error: {msg}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn write_report(dir: &std::path::Path, r: &cclab::experiments::Report) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let base = dir.join(&r.experiment);
+    let write = |p: PathBuf, s: &[u8]| {
+        std::fs::write(&p, s).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    write(
+        base.with_extension("json"),
+        serde_json::to_string_pretty(r).unwrap().as_bytes(),
+    )?;
+    write(base.with_extension("txt"), r.render().as_bytes())?;
+    for (name, svg) in &r.plots {
+        write(dir.join(name), svg.as_bytes())?;
+    }
+    Ok(())
+}

@@ -3,8 +3,10 @@
 //! engine → net → qdisc → tcp → cc → app → scenario → experiments → report.
 
 pub mod app;
+pub mod bench;
 pub mod cc;
 pub mod engine;
+pub mod experiments;
 pub mod net;
 pub mod qdisc;
 pub mod results;

@@ -1,0 +1,63 @@
+//! `cclab bench`: a fixed workload — 16 CUBIC flows over a 10 Gbit/s dumbbell for 1 s of
+//! simulated time — timed on the wall clock, reported as events/s and packet-hops/s
+//! (one packet crossing one link is one hop).
+
+use crate::engine::{MS, SEC, US};
+use crate::scenario::*;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchResult {
+    pub wall_s: f64,
+    pub events_per_s: f64,
+    pub packet_hops_per_s: f64,
+    pub events: u64,
+    pub packet_hops: u64,
+    pub sim_time_s: f64,
+    pub goodput_gbps: f64,
+}
+
+/// The bench scenario: 16 senders, 10 Gbit/s bottleneck and access links, base RTT
+/// ≈ 100 µs + per-sender spread, bottleneck buffer 1000 packets.
+pub fn scenario() -> Scenario {
+    let n = 16;
+    let topo = TopologySpec::Dumbbell {
+        senders: n,
+        bottleneck: LinkSpec {
+            rate_bps: 10_000_000_000,
+            delay: 10 * US,
+            queue: QueueSpec::DropTail {
+                limit: Limit::Packets(1000),
+            },
+        },
+        access_rate_bps: 10_000_000_000,
+        access_delay: (0..n).map(|i| 10 * US + i as u64 * US).collect(),
+        access_queue: QueueSpec::DropTail {
+            limit: Limit::Packets(10_000),
+        },
+    };
+    let mut sc = Scenario::new("bench", topo, SEC);
+    sc.add_default_flows(&TcpConfig {
+        cc: "cubic".into(),
+        ..Default::default()
+    });
+    let _ = MS;
+    sc
+}
+
+pub fn run() -> BenchResult {
+    let sc = scenario();
+    let t0 = std::time::Instant::now();
+    let r = crate::sim::run(&sc).expect("bench scenario is valid");
+    let wall = t0.elapsed().as_secs_f64();
+    let goodput: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
+    BenchResult {
+        wall_s: wall,
+        events_per_s: r.engine.events as f64 / wall,
+        packet_hops_per_s: r.engine.packet_hops as f64 / wall,
+        events: r.engine.events,
+        packet_hops: r.engine.packet_hops,
+        sim_time_s: r.engine.sim_time_s,
+        goodput_gbps: goodput / 1e9,
+    }
+}
