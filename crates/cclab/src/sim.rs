@@ -15,10 +15,9 @@ use crate::tcp::{Addr, Receiver, Sender, TcpConn, TcpIo, TcpTimer};
 /// Simulator events. Small and `Copy`: the queue moves them by value.
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
-    /// A packet reaches `node` at the far end of a link.
+    /// The packet at the head of `port`'s wire reaches the far end of the link.
     Arrive {
-        node: u32,
-        pkt: PktId,
+        port: PortId,
     },
     /// A port finished serialising: start the next packet.
     TxDone {
@@ -207,7 +206,15 @@ impl Sim {
     #[inline]
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Arrive { node, pkt } => self.arrive(node, pkt),
+            Ev::Arrive { port } => {
+                let pr = &mut self.net.ports[port as usize];
+                let (_, pkt) = pr.wire.pop_front().expect("an Arrive event has a packet");
+                let node = pr.peer;
+                if let Some(&(t, _)) = pr.wire.front() {
+                    self.q.schedule(t, Ev::Arrive { port });
+                }
+                self.arrive(node, pkt);
+            }
             Ev::TxDone { port } => self.tx_done(port),
             Ev::Tcp {
                 conn,
@@ -362,14 +369,11 @@ impl Sim {
                 return;
             }
         }
-        let peer = pr.peer;
-        self.q.schedule(
-            done + pr.delay,
-            Ev::Arrive {
-                node: peer,
-                pkt: id,
-            },
-        );
+        let at = done + pr.delay;
+        if pr.wire.is_empty() {
+            self.q.schedule(at, Ev::Arrive { port });
+        }
+        pr.wire.push_back((at, id));
     }
 
     fn arrive(&mut self, node: u32, id: PktId) {

@@ -56,6 +56,9 @@ pub struct Port {
     pub busy_until: SimTime,
     /// A `TxDone` event is queued for this port.
     pub txdone_pending: bool,
+    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
+    /// delivers in FIFO order, so only its head needs an event in the queue.
+    pub wire: VecDeque<(SimTime, crate::net::packet::PktId)>,
     pub stats: QueueStats,
     pub tx_pkts: u64,
     pub tx_bytes: u64,
@@ -190,6 +193,7 @@ impl Network {
             qdisc,
             busy_until: 0,
             txdone_pending: false,
+            wire: VecDeque::new(),
             stats: QueueStats::default(),
             tx_pkts: 0,
             tx_bytes: 0,

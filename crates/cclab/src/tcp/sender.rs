@@ -568,6 +568,7 @@ impl Sender {
         let mut first_ackt: Option<SimTime> = None;
         let mut last_ackt: Option<SimTime> = None;
         let mut newly_delivered = 0u32;
+        let mut retrans_data_acked = false;
         while let Some(s) = self.segs.front() {
             if s.end > ack {
                 break;
@@ -588,7 +589,9 @@ impl Sender {
             if s.retrans {
                 self.retrans_out -= 1;
             }
-            if !s.ever_retrans && !s.sacked {
+            if s.ever_retrans {
+                retrans_data_acked = true;
+            } else if !s.sacked {
                 first_ackt.get_or_insert(s.sent);
                 last_ackt = Some(s.sent);
             }
@@ -596,6 +599,15 @@ impl Sender {
         if ack > prior_una {
             self.stats.bytes_acked += ack - prior_una;
             self.tp.snd_una = ack;
+            // SACKed segments below the new snd_una left the scoreboard: drop them from the
+            // top-3 list (ascending, so they form a prefix).
+            let keep = self.top_sacked[..self.n_top]
+                .iter()
+                .filter(|&&s| s >= ack)
+                .count();
+            let drop = self.n_top - keep;
+            self.top_sacked.copy_within(drop..self.n_top, 0);
+            self.n_top = keep;
         }
         let newly_sacked = if self.cfg.sack {
             self.process_sacks(p)
@@ -639,13 +651,21 @@ impl Sender {
             self.tp.delivered_ce += newly_delivered as u64;
         }
 
-        // RTT sample (Karn: only from never-retransmitted segments) and the RTO.
+        // RTT sample (Linux `tcp_clean_rtx_queue` + `tcp_ack_update_rtt`): from the send time
+        // of the acked segments, unless the ACK covers retransmitted data (Karn); then from
+        // the echoed timestamp (RFC 7323 §4), which names the segment that moved the edge.
         let mut rtt_us = -1i64;
-        if let Some(t) = first_ackt {
-            self.rtt
-                .sample(io.now - t, self.tp.snd_una, self.tp.snd_nxt);
+        let seq_rtt = match first_ackt {
+            Some(t) if !retrans_data_acked => Some((io.now - t, io.now - last_ackt.unwrap_or(t))),
+            _ if ack > prior_una && p.tsecr > 0 && p.tsecr <= io.now => {
+                Some((io.now - p.tsecr, io.now - p.tsecr))
+            }
+            _ => None,
+        };
+        if let Some((seq_rtt, ca_rtt)) = seq_rtt {
+            self.rtt.sample(seq_rtt, self.tp.snd_una, self.tp.snd_nxt);
             self.update_srtt();
-            rtt_us = ((io.now - last_ackt.unwrap_or(t)) / crate::engine::US) as i64;
+            rtt_us = (ca_rtt / crate::engine::US) as i64;
         }
         if ack > prior_una {
             self.backoff = 0;
@@ -954,6 +974,20 @@ impl Sender {
         if pending > 0 && self.lost_pending == 0 {
             return Err(format!(
                 "{pending} lost segments wait for retransmission but lost_pending = 0"
+            ));
+        }
+        let mut top: Vec<u64> = self
+            .segs
+            .iter()
+            .filter(|s| s.sacked)
+            .map(|s| s.start)
+            .collect();
+        let top = top.split_off(top.len().saturating_sub(3));
+        if self.cfg.sack && top[..] != self.top_sacked[..self.n_top] {
+            return Err(format!(
+                "top SACKed {:?} != scoreboard {:?}",
+                &self.top_sacked[..self.n_top],
+                top
             ));
         }
         if let Some(f) = self.segs.front() {
