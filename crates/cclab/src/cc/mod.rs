@@ -10,6 +10,7 @@
 //! Adding an algorithm: one file here, one variant in `Cc`, one line in `Cc::by_name`.
 
 pub mod cubic;
+pub mod dctcp;
 pub mod reno;
 
 use crate::engine::SimTime;
@@ -190,6 +191,7 @@ pub trait CongestionOps {
 pub enum Cc {
     Reno(reno::Reno),
     Cubic(cubic::Cubic),
+    Dctcp(dctcp::Dctcp),
 }
 
 /// Options that select variants of an algorithm from a scenario (`hystart = true`…).
@@ -197,10 +199,14 @@ pub enum Cc {
 pub struct CcOptions {
     /// CUBIC: enable HyStart (Linux default: on).
     pub hystart: Option<bool>,
+    /// DCTCP: `dctcp_shift_g` (g = 1/2^shift, Linux default 4).
+    pub dctcp_shift_g: Option<u32>,
+    /// DCTCP: `dctcp_alpha_on_init` (Linux default 1024).
+    pub dctcp_alpha_on_init: Option<u32>,
 }
 
 /// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
-pub const CC_NAMES: &[&str] = &["reno", "cubic"];
+pub const CC_NAMES: &[&str] = &["reno", "cubic", "dctcp"];
 
 impl Cc {
     /// The algorithm registered under `name`, or `None`.
@@ -214,6 +220,16 @@ impl Cc {
                 }
                 Cc::Cubic(c)
             }
+            "dctcp" => {
+                let mut d = dctcp::Dctcp::default();
+                if let Some(g) = opts.dctcp_shift_g {
+                    d.dctcp_shift_g = g.min(10);
+                }
+                if let Some(a) = opts.dctcp_alpha_on_init {
+                    d.dctcp_alpha_on_init = a;
+                }
+                Cc::Dctcp(d)
+            }
             _ => return None,
         })
     }
@@ -224,6 +240,7 @@ macro_rules! dispatch {
         match $self {
             Cc::Reno($c) => $e,
             Cc::Cubic($c) => $e,
+            Cc::Dctcp($c) => $e,
         }
     };
 }

@@ -153,6 +153,9 @@ const TCP_KEYS: &[&str] = &[
     "quickack",
     "growth",
     "prr",
+    "syn_ect",
+    "dctcp_shift_g",
+    "dctcp_alpha_on_init",
     "sndbuf",
     "rcvbuf",
     "dscp",
@@ -1088,6 +1091,15 @@ impl Checker<'_> {
         }
         if let Some(x) = self.opt(t, "prr", boolean) {
             c.prr = x;
+        }
+        if let Some(x) = self.opt(t, "syn_ect", boolean) {
+            c.syn_ect = x;
+        }
+        if let Some(x) = self.opt(t, "dctcp_shift_g", int(0, 10)) {
+            c.dctcp_shift_g = x as u32;
+        }
+        if let Some(x) = self.opt(t, "dctcp_alpha_on_init", int(0, 1024)) {
+            c.dctcp_alpha_on_init = x as u32;
         }
         if let Some(x) = self.opt(t, "sndbuf", size) {
             c.sndbuf = x;

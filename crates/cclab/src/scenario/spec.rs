@@ -193,6 +193,13 @@ pub struct TcpConfig {
     /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
     /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
     pub prr: bool,
+    /// ECT(0) on SYN and SYN-ACK when the congestion control needs ECN (DCTCP), as Linux
+    /// does (`tcp_ecn_send_syn`); `false` sends them Not-ECT (RFC 3168 §6.1.1).
+    pub syn_ect: bool,
+    /// DCTCP `dctcp_shift_g` (g = 1/2^shift, 0..=10).
+    pub dctcp_shift_g: u32,
+    /// DCTCP `dctcp_alpha_on_init` (0..=1024).
+    pub dctcp_alpha_on_init: u32,
     /// Send buffer in bytes: unacknowledged data never exceeds it.
     pub sndbuf: u64,
     /// Receive buffer in bytes: the advertised window.
@@ -220,6 +227,9 @@ impl Default for TcpConfig {
             quickack: 16,
             growth: Growth::Segments,
             prr: true,
+            syn_ect: true,
+            dctcp_shift_g: 4,
+            dctcp_alpha_on_init: 1024,
             // Linux tcp_wmem / tcp_rmem maxima (4 MiB / 6 MiB): enough for ~50 Mbit/s at
             // 100 ms. Long fat paths must raise them, as the seeds say.
             sndbuf: 4 << 20,

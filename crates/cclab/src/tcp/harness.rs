@@ -42,6 +42,18 @@ pub struct Bench {
 
 impl Bench {
     pub fn new(cfg: &TcpConfig, owd: SimTime, rate_bps: u64, bytes: Option<u64>) -> Bench {
+        Bench::pair(cfg, cfg, owd, rate_bps, bytes)
+    }
+
+    /// Sender and receiver with different configurations (e.g. a DCTCP client and a Reno
+    /// server).
+    pub fn pair(
+        cfg: &TcpConfig,
+        server: &TcpConfig,
+        owd: SimTime,
+        rate_bps: u64,
+        bytes: Option<u64>,
+    ) -> Bench {
         let addr = Addr {
             client: 0,
             server: 1,
@@ -51,7 +63,7 @@ impl Bench {
         };
         Bench {
             s: Sender::new(addr, cfg, 0, bytes),
-            r: Receiver::new(addr, cfg),
+            r: Receiver::new(addr, server),
             now: 0,
             owd,
             rate_bps,

@@ -11,6 +11,13 @@
 //!   so a delayed ACK echoes the earlier segment's time.
 //! - ECN (RFC 3168 §6.1.3): after a CE packet, ECE on every ACK until a CWR segment
 //!   arrives; the first CE also forces quick ACKs for 2 segments (Linux `tcp_ecn_check_ce`).
+//! - DCTCP receiver (RFC 8257 §3.2, Linux `tcp_dctcp.h: dctcp_ece_ack_update`): ECE on an
+//!   ACK mirrors the CE state of the latest packet; when that state flips, a pending
+//!   delayed ACK is first sent for the data before the flip with the old state, then an
+//!   immediate ACK with the new one, so the sender sees the exact marked fraction.
+//! - Listener ECN acceptance (Linux `tcp_ecn_create_request`): an ECN-setup SYN is accepted
+//!   if it is not ECT and ECN is enabled here, or if this end's module needs ECN (DCTCP);
+//!   the SYN-ACK and every ACK of a DCTCP socket are ECT(0).
 
 use super::{Addr, TcpIo, TcpTimer};
 use crate::engine::{SimTime, Timer, TimerCheck};
@@ -48,7 +55,13 @@ pub struct Receiver {
     pub state: RcvState,
     sack: bool,
     ecn_allowed: bool,
+    /// This end runs DCTCP (`tcp_ca_needs_ecn`).
+    dctcp: bool,
+    syn_ect: bool,
     pub ecn_ok: bool,
+    /// DCTCP `ce_state` and `prior_rcv_nxt`.
+    pub ce_state: bool,
+    prior_rcv_nxt: u64,
     delayed_ack: bool,
     delack_timeout: SimTime,
     quickack_left: u32,
@@ -79,7 +92,11 @@ impl Receiver {
             state: RcvState::Listen,
             sack: cfg.sack,
             ecn_allowed: cfg.ecn,
+            dctcp: cfg.cc == "dctcp",
+            syn_ect: cfg.syn_ect,
             ecn_ok: false,
+            ce_state: false,
+            prior_rcv_nxt: 0,
             delayed_ack: cfg.delayed_ack,
             delack_timeout: cfg.delack_timeout,
             quickack_left: cfg.quickack,
@@ -142,7 +159,9 @@ impl Receiver {
         if self.state == RcvState::Listen {
             self.state = RcvState::SynRcvd;
             self.rcv_nxt = 1;
-            self.ecn_ok = self.ecn_allowed && p.flags & ECE != 0 && p.flags & CWR != 0;
+            let ecn_setup = p.flags & ECE != 0 && p.flags & CWR != 0;
+            self.ecn_ok = ecn_setup && ((!p.is_ect() && self.ecn_allowed) || self.dctcp);
+            self.prior_rcv_nxt = 1;
             self.ts_recent = p.tsval;
         } else if self.state == RcvState::Established {
             return;
@@ -151,9 +170,9 @@ impl Receiver {
         a.flags = SYN | ACK;
         if self.ecn_ok {
             a.flags |= ECE;
-            // ECT on the SYN-ACK only when the SYN was ECT (an ECN-capable module, Linux
+            // ECT on the SYN-ACK only for a module that needs ECN (Linux
             // `tcp_ecn_send_synack` with `tcp_ca_needs_ecn`).
-            if p.is_ect() {
+            if self.dctcp && self.syn_ect {
                 a.ecn = ECT0;
             }
         }
@@ -170,7 +189,11 @@ impl Receiver {
         self.stats.data_segs_in += 1;
         // ECN: CWR clears the latch, then CE sets it (Linux order).
         let mut force_now = false;
-        if self.ecn_ok {
+        if self.ecn_ok && self.dctcp {
+            if p.ecn == CE {
+                self.stats.ce_segs_in += 1;
+            }
+        } else if self.ecn_ok {
             if p.flags & CWR != 0 {
                 self.ece_latch = false;
             }
@@ -204,6 +227,21 @@ impl Receiver {
             force_now = true;
         }
 
+        if self.ecn_ok && self.dctcp && p.ecn != NOT_ECT {
+            // `dctcp_ece_ack_update` (CA_EVENT_ECN_IS_CE / _NO_CE), rcv_nxt already advanced.
+            let new_state = p.ecn == CE;
+            if new_state != self.ce_state {
+                if self.delack_timer.is_armed() && self.unacked_segs > 1 {
+                    // Acknowledge the data before this packet with the old CE state.
+                    self.emit_ack(io, self.prior_rcv_nxt, self.ce_state);
+                    self.unacked_segs = 1;
+                }
+                force_now = true;
+            }
+            self.prior_rcv_nxt = self.rcv_nxt;
+            self.ce_state = new_state;
+            self.ece_latch = new_state;
+        }
         if !self.delayed_ack || force_now || self.quickack_left > 0 || self.unacked_segs >= 2 {
             if self.quickack_left > 0 {
                 self.quickack_left -= 1;
@@ -254,15 +292,26 @@ impl Receiver {
         self.ooo_bytes += ne - ns;
     }
 
-    /// Build and send an ACK now.
+    /// Build and send an ACK for everything received, now.
     pub fn send_ack(&mut self, io: &mut TcpIo) {
+        self.emit_ack(io, self.rcv_nxt, self.ece_latch);
+        self.unacked_segs = 0;
+        self.last_ack_sent = self.rcv_nxt;
+        self.delack_timer.disarm();
+    }
+
+    /// One ACK packet acknowledging `ack`, with ECE if `ece` (and ECN is on).
+    fn emit_ack(&mut self, io: &mut TcpIo, ack: u64, ece: bool) {
         let mut a = self.template(io.now);
         a.flags = ACK;
-        if self.ecn_ok && self.ece_latch {
+        if self.ecn_ok && ece {
             a.flags |= ECE;
         }
+        if self.ecn_ok && self.dctcp {
+            a.ecn = ECT0;
+        }
         a.seq = 1;
-        a.ack = self.rcv_nxt;
+        a.ack = ack;
         a.rwnd = self.rwnd();
         a.tsecr = self.ts_recent;
         if self.sack && !self.ooo.is_empty() {
@@ -292,9 +341,6 @@ impl Receiver {
         a.size = IP_TCP_HDR + TS_OPT + sack_opt_len(a.nsack as usize);
         io.tx.push(a);
         self.stats.acks_sent += 1;
-        self.unacked_segs = 0;
-        self.last_ack_sent = self.rcv_nxt;
-        self.delack_timer.disarm();
     }
 
     pub fn on_timer(&mut self, io: &mut TcpIo) {

@@ -137,6 +137,8 @@ impl Sender {
             &cfg.cc,
             &CcOptions {
                 hystart: Some(cfg.hystart),
+                dctcp_shift_g: Some(cfg.dctcp_shift_g),
+                dctcp_alpha_on_init: Some(cfg.dctcp_alpha_on_init),
             },
         )
         .unwrap_or(Cc::Reno(crate::cc::reno::Reno));
@@ -229,10 +231,11 @@ impl Sender {
     fn send_syn(&mut self, io: &mut TcpIo) {
         let mut p = self.template(io.now);
         p.flags = SYN;
-        if self.cfg.ecn {
+        // Linux `tcp_ecn_send_syn`: ECN is requested when the sysctl asks for it or the
+        // module needs it; the SYN itself is ECT only for modules that need ECN.
+        if self.cfg.ecn || self.cc.needs_ecn() {
             p.flags |= ECE | CWR;
-            // ECT on the SYN only for modules that need ECN (Linux `tcp_ecn_send_syn`).
-            if self.cc.needs_ecn() {
+            if self.cc.needs_ecn() && self.cfg.syn_ect {
                 p.ecn = ECT0;
             }
         }
@@ -343,6 +346,16 @@ impl Sender {
         p
     }
 
+    /// Linux `tcp_ecn_send`: retransmissions are Not-ECT (RFC 3168 §6.1.5) unless the
+    /// module needs ECN, whose socket keeps ECT on every packet.
+    fn retrans_ecn(&self) -> u8 {
+        if self.tp.ecn_ok && self.cc.needs_ecn() {
+            ECT0
+        } else {
+            NOT_ECT
+        }
+    }
+
     fn send_new(&mut self, io: &mut TcpIo, start: u64, len: u32) {
         if self.segs.is_empty() {
             self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
@@ -380,6 +393,7 @@ impl Sender {
             if s.lost && !s.retrans && !s.sacked {
                 let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
                 p.retrans = true;
+                p.ecn = self.retrans_ecn();
                 io.tx.push(p);
                 let seg = &mut self.segs[i];
                 seg.retrans = true;
@@ -440,6 +454,9 @@ impl Sender {
     fn send_pure_ack(&self, io: &mut TcpIo) {
         let mut p = self.template(io.now);
         p.flags = ACK;
+        if self.tp.ecn_ok && self.cc.needs_ecn() {
+            p.ecn = ECT0; // the DCTCP socket keeps ECT on everything it sends
+        }
         p.seq = self.tp.snd_nxt.max(1);
         p.ack = 1;
         p.size = IP_TCP_HDR + TS_OPT;
@@ -451,7 +468,8 @@ impl Sender {
         self.tp.snd_una = 1;
         self.tp.snd_nxt = 1;
         self.snd_wnd = p.rwnd;
-        self.tp.ecn_ok = self.cfg.ecn && p.flags & ECE != 0 && p.flags & CWR == 0;
+        self.tp.ecn_ok =
+            (self.cfg.ecn || self.cc.needs_ecn()) && p.flags & ECE != 0 && p.flags & CWR == 0;
         if self.syn_tx == 1 {
             self.rtt.sample(io.now - self.syn_sent_at, 1, 1);
             self.update_srtt();
@@ -916,12 +934,13 @@ impl Sender {
         {
             self.tp.prior_cwnd = self.tp.snd_cwnd;
             self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
+            // Linux calls CA_EVENT_LOSS here, while cwnd still has its pre-RTO value.
+            self.cc.cwnd_event(&mut self.tp, CaEvent::Loss);
             if self.tp.ecn_ok {
                 self.cwr_pending = true;
             }
         }
         self.set_ca_state(CaState::Loss);
-        self.cc.cwnd_event(&mut self.tp, CaEvent::Loss);
         // Every un-SACKed segment is lost; outstanding retransmissions are forgotten.
         self.retrans_out = 0;
         self.lost_out = 0;

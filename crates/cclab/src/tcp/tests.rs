@@ -211,3 +211,123 @@ fn sack_repairs_three_losses_in_one_window_in_about_one_rtt() {
     assert_eq!((fr, to), (1, 0));
     assert!(span >= 2 * rtt, "NewReno: {} us for 3 holes", span / US);
 }
+
+fn dctcp() -> TcpConfig {
+    TcpConfig {
+        cc: "dctcp".into(),
+        ..reno()
+    }
+}
+
+#[test]
+fn dctcp_u6_receiver_ce_state_machine_under_delayed_acks() {
+    // REFERENCE DCTCP-U6: ACK every 2 segments, quick-ack over; CE pattern of p1..p7 =
+    // N N N C C C N.
+    let mut cfg = dctcp();
+    cfg.quickack = 0;
+    let mss = crate::tcp::sender::payload_mss(1500) as u64;
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(7 * mss));
+    b.mark = Box::new(|_, n| (4..=6).contains(&n));
+    b.connect();
+    b.run_until(SEC);
+    let acks: Vec<(u64, bool)> = b
+        .acks()
+        .filter(|l| l.p.ack > 1)
+        .map(|l| ((l.p.ack - 1) / mss, l.p.flags & ECE != 0))
+        .collect();
+    assert_eq!(
+        acks,
+        vec![(2, false), (3, false), (4, true), (6, true), (7, false)],
+        "(segments acked, ECE)"
+    );
+    // The sender's CE-weighted delivered count equals the true number of CE packets.
+    assert_eq!(b.s.tp.delivered_ce, 3);
+    assert_eq!(b.s.tp.delivered, 7);
+    // DCTCP ACKs are ECT(0) (the socket keeps ECT on everything).
+    assert!(b.acks().all(|l| l.p.ecn == ECT0));
+}
+
+#[test]
+fn dctcp_u7_syn_is_ect_and_both_dctcp_ends_negotiate() {
+    // REFERENCE DCTCP-U7 / ECN-3.
+    let mut b = Bench::new(&dctcp(), 5 * MS, GBPS, Some(100_000));
+    b.connect();
+    b.run_until(SEC);
+    let syn = b
+        .log
+        .iter()
+        .find(|l| l.to_server && l.p.flags & SYN != 0)
+        .unwrap();
+    assert_eq!(syn.p.flags & (ECE | CWR), ECE | CWR);
+    assert_eq!(syn.p.ecn, ECT0);
+    let synack = b
+        .log
+        .iter()
+        .find(|l| !l.to_server && l.p.flags & SYN != 0)
+        .unwrap();
+    assert_eq!(synack.p.flags & (ECE | CWR), ECE);
+    assert_eq!(synack.p.ecn, ECT0);
+    assert!(b.s.tp.ecn_ok);
+    assert_eq!(b.s.cc_name(), "dctcp");
+    assert!(b.data_sent().all(|l| l.p.ecn == ECT0));
+    // The seed's SYN/ACK ECT test switches ECT off on the handshake only.
+    let mut cfg = dctcp();
+    cfg.syn_ect = false;
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(100_000));
+    b.connect();
+    b.run_until(SEC);
+    assert!(b
+        .log
+        .iter()
+        .filter(|l| l.p.flags & SYN != 0)
+        .all(|l| l.p.ecn == NOT_ECT));
+    assert!(b.s.tp.ecn_ok, "ECN is still negotiated");
+}
+
+#[test]
+fn dctcp_falls_back_to_reno_when_the_peer_refuses_ecn() {
+    // DCTCP-U7: a peer without ECN → dctcp-reno, data not ECT.
+    let mut b = Bench::pair(&dctcp(), &reno(), 5 * MS, GBPS, Some(100_000));
+    b.connect();
+    b.run_until(SEC);
+    assert!(!b.s.tp.ecn_ok);
+    assert_eq!(b.s.cc_name(), "dctcp-reno");
+    assert!(b.s.ss_line().contains("fallback_mode"));
+    assert!(b.data_sent().all(|l| l.p.ecn == NOT_ECT));
+    assert_eq!(b.r.delivered_bytes, 100_000);
+    // ECN-2: a Reno listener with ECN enabled refuses an ECT SYN (RFC 3168 rule).
+    let mut server = reno();
+    server.ecn = true;
+    let mut b = Bench::pair(&dctcp(), &server, 5 * MS, GBPS, Some(100_000));
+    b.connect();
+    b.run_until(SEC);
+    assert!(!b.s.tp.ecn_ok && !b.r.ecn_ok);
+    assert_eq!(b.s.cc_name(), "dctcp-reno");
+    // …but accepts a Not-ECT ECN-setup SYN from a Reno+ECN client.
+    let mut b = Bench::pair(&server, &server, 5 * MS, GBPS, Some(100_000));
+    b.connect();
+    b.run_until(SEC);
+    assert!(b.s.tp.ecn_ok && b.r.ecn_ok);
+}
+
+#[test]
+fn rfc3168_retransmissions_are_not_ect_but_dctcp_ones_are() {
+    for (cfg, want) in [
+        (
+            TcpConfig {
+                ecn: true,
+                ..reno()
+            },
+            NOT_ECT,
+        ),
+        (dctcp(), ECT0),
+    ] {
+        let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(1_000_000));
+        b.drop = Box::new(|_, to_server, n| to_server && n == 50);
+        b.connect();
+        b.run_until(5 * SEC);
+        let re: Vec<_> = b.data_sent().filter(|l| l.p.retrans).collect();
+        assert_eq!(re.len(), 1);
+        assert_eq!(re[0].p.ecn, want, "{}", cfg.cc);
+    }
+}
