@@ -19,6 +19,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Run a scenario file and write summary.json, perf.json, flows.csv, queues.csv and
+    /// the time series / plots the scenario asks for.
+    Run {
+        /// The scenario (TOML).
+        file: PathBuf,
+        /// Output directory (default: out/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Master random seed (overrides [sim] seed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Override a scenario key, e.g. --set tcp.cc=reno --set topology.bottleneck.rate=1Gbps.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+        /// Print summary.json to stdout instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Reproduce a built-in experiment from the seed documents (`cclab list` names them).
     Reproduce {
         /// Experiment name, or `all`.
@@ -58,6 +76,13 @@ fn main() -> ExitCode {
         }
     };
     match cli.cmd {
+        Cmd::Run {
+            file,
+            out,
+            seed,
+            sets,
+            json,
+        } => run(&file, out, seed, &sets, json),
         Cmd::Reproduce {
             name,
             quick,
@@ -98,6 +123,80 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+fn run(
+    file: &std::path::Path,
+    out: Option<PathBuf>,
+    seed: Option<u64>,
+    sets: &[String],
+    json: bool,
+) -> ExitCode {
+    let mut kv = Vec::new();
+    for s in sets {
+        match s.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => {
+                kv.push((k.trim().to_string(), v.trim().to_string()))
+            }
+            _ => {
+                eprintln!("error: --set '{s}': expected KEY=VALUE, e.g. --set tcp.cc=reno");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(seed) = seed {
+        kv.push(("sim.seed".to_string(), seed.to_string()));
+    }
+    let sc = match cclab::scenario::load_scenario(file, &kv) {
+        Ok(sc) => sc,
+        Err(errs) => {
+            for e in &errs {
+                eprintln!("error: {e}");
+            }
+            eprintln!(
+                "{} error{} in {}; nothing was run",
+                errs.len(),
+                if errs.len() == 1 { "" } else { "s" },
+                file.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let result = match cclab::sim::run(&sc) {
+        Ok(r) => r,
+        Err(msg) => {
+            eprintln!("error: {}: {msg}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let perf = cclab::report::Perf {
+        wall_s: t0.elapsed().as_secs_f64(),
+        events: result.engine.events,
+        packet_hops: result.engine.packet_hops,
+    };
+    let dir = out.unwrap_or_else(|| PathBuf::from("out").join(&sc.name));
+    if let Err(msg) = cclab::report::write_run(&dir, &result, &perf, sc.output.plots) {
+        eprintln!("error: {msg}");
+        return ExitCode::from(2);
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&result).expect("results serialise")
+        );
+    } else {
+        print!("{}", cclab::report::table(&result));
+        println!(
+            "\n{} events, {} packet-hops in {:.2} s wall ({:.2} M hops/s); results in {}",
+            perf.events,
+            perf.packet_hops,
+            perf.wall_s,
+            perf.packet_hops as f64 / perf.wall_s.max(1e-9) / 1e6,
+            dir.display()
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 fn list() {

@@ -297,8 +297,10 @@ mod tests {
         let mut tp = TcpCcState::new(1448, 10, u32::MAX);
         tp.ecn_ok = true;
         tp.snd_nxt = 1000;
-        let mut d = Dctcp::default();
-        d.dctcp_alpha_on_init = 0;
+        let mut d = Dctcp {
+            dctcp_alpha_on_init: 0,
+            ..Default::default()
+        };
         d.init(&mut tp);
         // Half a window acked, half marked: no update yet.
         tp.snd_una = 500;
