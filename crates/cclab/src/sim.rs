@@ -322,7 +322,8 @@ impl Sim {
         let pr = &mut self.net.ports[port as usize];
         pr.txdone_pending = false;
         let before = pr.qdisc.bytes();
-        if let Some(id) = pr.qdisc.dequeue(now) {
+        let pool = &self.pool;
+        if let Some(id) = pr.qdisc.dequeue_with(now, &|id| pool.get(id).size) {
             let st = &mut pr.stats;
             st.byte_time += before as u128 * (now - st.last_change) as u128;
             st.last_change = now;

@@ -5,6 +5,7 @@
 //! Byte counts are IP packet lengths (what a switch buffer holds); link framing overhead is
 //! added only to serialisation time (`net::port`).
 
+pub mod classful;
 pub mod droptail;
 pub mod ecn;
 
@@ -71,6 +72,10 @@ impl Fifo {
         self.q.len()
     }
     #[inline]
+    pub fn peek(&self) -> Option<PktId> {
+        self.q.front().map(|e| e.0)
+    }
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()
     }
@@ -81,6 +86,7 @@ impl Fifo {
 pub enum Qdisc {
     DropTail(droptail::DropTail),
     Ecn(ecn::EcnThreshold),
+    Classful(Box<classful::Classful>),
 }
 
 impl Qdisc {
@@ -88,6 +94,22 @@ impl Qdisc {
         match *spec {
             QueueSpec::DropTail { limit } => Qdisc::DropTail(droptail::DropTail::new(limit)),
             QueueSpec::Ecn { limit, k } => Qdisc::Ecn(ecn::EcnThreshold::new(limit, k)),
+            QueueSpec::Classes {
+                ref classes,
+                sched,
+                limit,
+            } => {
+                let cl = classes
+                    .iter()
+                    .map(|c| classful::Class {
+                        dscp: c.dscp.clone(),
+                        q: Qdisc::from_spec(&c.queue),
+                        quantum: c.weight.max(1) * 1514,
+                        deficit: 0,
+                    })
+                    .collect();
+                Qdisc::Classful(Box::new(classful::Classful::new(cl, sched, limit)))
+            }
         }
     }
 
@@ -97,17 +119,32 @@ impl Qdisc {
         match self {
             Qdisc::DropTail(q) => q.enqueue(id, m),
             Qdisc::Ecn(q) => q.enqueue(id, m),
+            Qdisc::Classful(q) => q.enqueue(id, m),
         }
     }
 
     #[inline]
     pub fn dequeue(&mut self, now: SimTime) -> Option<PktId> {
+        self.dequeue_with(now, &|_| 0)
+    }
+
+    /// Dequeue; classful disciplines need `len_of` to know a queued packet's length.
+    #[inline]
+    pub fn dequeue_with(&mut self, now: SimTime, len_of: &dyn Fn(PktId) -> u32) -> Option<PktId> {
         match self {
             Qdisc::DropTail(q) => q.fifo.pop(),
-            Qdisc::Ecn(q) => {
-                let _ = now;
-                q.fifo.pop()
-            }
+            Qdisc::Ecn(q) => q.fifo.pop(),
+            Qdisc::Classful(q) => q.dequeue(now, len_of),
+        }
+    }
+
+    /// The packet that would be sent next by a single FIFO (classful: none).
+    #[inline]
+    pub fn peek(&self) -> Option<PktId> {
+        match self {
+            Qdisc::DropTail(q) => q.fifo.peek(),
+            Qdisc::Ecn(q) => q.fifo.peek(),
+            Qdisc::Classful(_) => None,
         }
     }
 
@@ -116,6 +153,7 @@ impl Qdisc {
         match self {
             Qdisc::DropTail(q) => q.fifo.bytes,
             Qdisc::Ecn(q) => q.fifo.bytes,
+            Qdisc::Classful(q) => q.bytes,
         }
     }
 
@@ -124,6 +162,7 @@ impl Qdisc {
         match self {
             Qdisc::DropTail(q) => q.fifo.len(),
             Qdisc::Ecn(q) => q.fifo.len(),
+            Qdisc::Classful(q) => q.pkts as usize,
         }
     }
 }

@@ -38,12 +38,44 @@ pub enum QueueSpec {
     /// DCTCP-style threshold marking: CE on ECT packets arriving while the queue exceeds
     /// `k`; non-ECT packets arriving above `k` are dropped; tail drop at `limit`.
     Ecn { limit: Limit, k: Limit },
+    /// Several queues selected by DSCP with a scheduler between them and an optional
+    /// port-wide shared buffer (`limit`).
+    Classes {
+        classes: Vec<ClassSpec>,
+        sched: Sched,
+        limit: Option<Limit>,
+    },
+}
+
+/// One class of a `QueueSpec::Classes` port.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassSpec {
+    /// DSCP values (0..=63) that select this class; empty = the default class.
+    pub dscp: Vec<u8>,
+    /// The class's own queue (drop-tail or ECN threshold).
+    pub queue: QueueSpec,
+    /// DRR weight (quantum = weight × 1514 bytes).
+    pub weight: u32,
+}
+
+/// Scheduler between the classes of a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sched {
+    /// The first class with a packet goes first.
+    Strict,
+    /// Deficit round robin.
+    Drr,
 }
 
 impl QueueSpec {
     pub fn limit(&self) -> Limit {
         match self {
             QueueSpec::DropTail { limit } | QueueSpec::Ecn { limit, .. } => *limit,
+            QueueSpec::Classes { limit, classes, .. } => limit.unwrap_or_else(|| {
+                classes
+                    .first()
+                    .map_or(Limit::Packets(0), |c| c.queue.limit())
+            }),
         }
     }
 }
