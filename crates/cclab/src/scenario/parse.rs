@@ -18,8 +18,8 @@ use std::path::Path;
 use toml::{Table, Value};
 
 use super::spec::{
-    FlowSpec, Growth, Limit, LinkSpec, LossSpec, OutputSpec, PingSpec, QueueSpec, RtoMode,
-    Scenario, TcpConfig, TopologySpec,
+    ClassSpec, FlowSpec, Growth, Limit, LinkSpec, LossSpec, OutputSpec, PingSpec, QueueSpec,
+    RtoMode, Scenario, Sched, TcpConfig, TopologySpec,
 };
 use super::units;
 use crate::cc::CC_NAMES;
@@ -133,9 +133,18 @@ const DUMBBELL_KEYS: &[&str] = &[
 ];
 const STAR_KEYS: &[&str] = &["kind", "senders", "link", "other_queue"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
-const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "limit", "k"];
-const QUEUE_KEYS: &[&str] = &["queue", "limit", "k"];
-const QUEUE_KINDS: &[&str] = &["droptail", "ecn"];
+const LINK_KEYS: &[&str] = &[
+    "rate",
+    "delay",
+    "queue",
+    "limit",
+    "k",
+    "scheduler",
+    "classes",
+];
+const QUEUE_KEYS: &[&str] = &["queue", "limit", "k", "scheduler", "classes"];
+const QUEUE_KINDS: &[&str] = &["droptail", "ecn", "dscp"];
+const CLASS_KEYS: &[&str] = &["dscp", "queue", "limit", "k", "weight"];
 const TCP_KEYS: &[&str] = &[
     "cc",
     "hystart",
@@ -967,11 +976,94 @@ impl Checker<'_> {
         }
     }
 
+    /// `queue = "dscp"`: classes selected by DSCP, a scheduler, an optional port buffer.
+    fn classful_fields(&mut self, t: Tab, default_limit: Limit) -> QueueSpec {
+        for k in ["k"] {
+            if let Some(v) = t.t.get(k) {
+                self.err(&join(t.path, k), Some(v), "k belongs to a class: classes = [{ dscp = [1], queue = \"ecn\", k = \"75KB\" }, …]".into());
+            }
+        }
+        let sched = match self.opt(t, "scheduler", choice("scheduler", &["drr", "strict"])) {
+            Some("strict") => Sched::Strict,
+            _ => Sched::Drr,
+        };
+        let port_limit = self.opt(t, "limit", |v| match limit(v)? {
+            Limit::Bytes(0) | Limit::Packets(0) => {
+                Err("a queue limit must be greater than zero".into())
+            }
+            l => Ok(l),
+        });
+        let ckey = join(t.path, "classes");
+        let mut classes = Vec::new();
+        match t.t.get("classes") {
+            None => self.err(&ckey, None, "queue = \"dscp\" needs classes = [{ dscp = [1], queue = \"ecn\", limit = \"300KB\", k = \"75KB\" }, { queue = \"droptail\" }] (a class without dscp is the default)".into()),
+            Some(Value::Array(a)) => {
+                for (i, v) in a.iter().enumerate() {
+                    let path = format!("{ckey}.{i}");
+                    let Value::Table(ct) = v else {
+                        self.err(&path, Some(v), format!("expected a table {{ dscp = [1], queue = \"ecn\", … }}, found {}", type_name(v)));
+                        continue;
+                    };
+                    let ctab = Tab { path: &path, t: ct };
+                    self.unknown_keys(ctab, CLASS_KEYS, &format!("'{path}'"));
+                    let dscp = self
+                        .opt(ctab, "dscp", |v| {
+                            let one = |x: &Value| match x {
+                                Value::Integer(n) if (0..=63).contains(n) => Ok(*n as u8),
+                                _ => Err(format!("a DSCP value is an integer 0..=63 (TOS 0x04 is DSCP 1), found {}", show(x))),
+                            };
+                            match v {
+                                Value::Array(xs) => xs.iter().map(one).collect(),
+                                x => one(x).map(|d| vec![d]),
+                            }
+                        })
+                        .unwrap_or_default();
+                    let weight = self.opt(ctab, "weight", int(1, 1000)).unwrap_or(1) as u32;
+                    if let Some(Value::String(k)) = ct.get("queue") {
+                        if k == "dscp" {
+                            self.err(&join(&path, "queue"), ct.get("queue"), "a class's queue is \"droptail\" or \"ecn\", not another \"dscp\"".into());
+                            continue;
+                        }
+                    }
+                    let queue = self.queue_fields(ctab, default_limit);
+                    classes.push(ClassSpec { dscp, queue, weight });
+                }
+                let defaults = classes.iter().filter(|c| c.dscp.is_empty()).count();
+                if !classes.is_empty() && defaults != 1 {
+                    self.err(&ckey, t.t.get("classes"), format!("exactly one class must have no dscp (the default class for all other traffic); found {defaults}"));
+                }
+            }
+            Some(other) => self.err(&ckey, Some(other), format!("expected an array of class tables, found {}", type_name(other))),
+        }
+        if classes.is_empty() {
+            return QueueSpec::DropTail {
+                limit: default_limit,
+            };
+        }
+        QueueSpec::Classes {
+            classes,
+            sched,
+            limit: port_limit,
+        }
+    }
+
     /// `queue`, `limit` and `k` of a link or queue table.
     fn queue_fields(&mut self, t: Tab, default_limit: Limit) -> QueueSpec {
         let kind = self
             .opt(t, "queue", choice("queue discipline", QUEUE_KINDS))
             .unwrap_or("droptail");
+        if kind == "dscp" {
+            return self.classful_fields(t, default_limit);
+        }
+        for k in ["scheduler", "classes"] {
+            if let Some(v) = t.t.get(k) {
+                self.err(
+                    &join(t.path, k),
+                    Some(v),
+                    format!("{k} only applies to queue = \"dscp\""),
+                );
+            }
+        }
         let before = self.errors.len();
         let lim = self
             .opt(t, "limit", |v| match limit(v)? {
@@ -2008,5 +2100,61 @@ mod tests {
             name_list(&["s0".into(), "s1".into(), "r0".into(), "r1".into()]),
             "s0, s1, r0, r1"
         );
+    }
+
+    #[test]
+    fn dscp_classified_port() {
+        let text = r#"
+[sim]
+duration = "1s"
+[topology]
+kind = "star"
+senders = 3
+link = { rate = "10Gbps", delay = "10us", queue = "dscp", scheduler = "strict", limit = "600KB", classes = [
+    { dscp = [1], queue = "ecn", limit = "500KB", k = "75KB" },
+    { queue = "droptail", limit = "500KB", weight = 2 },
+] }
+"#;
+        let sc = parse(text).unwrap();
+        let TopologySpec::Star { link, .. } = &sc.topology else {
+            panic!()
+        };
+        let QueueSpec::Classes {
+            classes,
+            sched,
+            limit,
+        } = &link.queue
+        else {
+            panic!("{:?}", link.queue)
+        };
+        assert_eq!(*sched, Sched::Strict);
+        assert_eq!(*limit, Some(Limit::Bytes(600_000)));
+        assert_eq!(classes[0].dscp, vec![1]);
+        assert_eq!(
+            classes[0].queue,
+            QueueSpec::Ecn {
+                limit: Limit::Bytes(500_000),
+                k: Limit::Bytes(75_000)
+            }
+        );
+        assert_eq!((classes[1].dscp.len(), classes[1].weight), (0, 2));
+        // Two default classes, a DSCP out of range and k at port level: three errors.
+        let bad = text
+            .replace("dscp = [1], ", "dscp = [64], ")
+            .replace(
+                r#"{ queue = "droptail", limit = "500KB", weight = 2 }"#,
+                r#"{ queue = "droptail" }, { queue = "droptail" }"#,
+            )
+            .replace(
+                r#"scheduler = "strict","#,
+                r#"scheduler = "strict", k = "1KB","#,
+            );
+        let errs = parse(&bad).unwrap_err();
+        assert_eq!(errs.len(), 3, "{errs:#?}");
+        assert!(errs.iter().any(|e| e.key == "topology.link.classes.0.dscp"));
+        assert!(errs.iter().any(|e| e.key == "topology.link.k"));
+        assert!(errs
+            .iter()
+            .any(|e| e.key == "topology.link.classes" && e.message.contains("exactly one")));
     }
 }
