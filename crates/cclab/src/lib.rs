@@ -9,6 +9,7 @@ pub mod engine;
 pub mod experiments;
 pub mod net;
 pub mod qdisc;
+pub mod report;
 pub mod results;
 pub mod scenario;
 pub mod sim;

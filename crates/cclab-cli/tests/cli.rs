@@ -1,0 +1,202 @@
+//! The command line end to end: exit codes, error messages, determinism and the
+//! `reproduce --json` contract.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cclab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cclab runs")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cclab-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+#[test]
+fn five_mistakes_give_five_errors_exit_2_and_no_output() {
+    let out = tmpdir("five");
+    let o = cclab(&[
+        "run",
+        "tests/data/five_mistakes.toml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<_> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(lines.len(), 5, "stderr:\n{err}");
+    for (key, value) in [
+        ("sim.duration", "-1s"),
+        ("topology.bottleneck.rate", "10Gbs"),
+        ("tcp.cc", "cubik"),
+        ("flow.0.to", "r7"),
+        ("colour", "blue"),
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(key) && l.contains(value) && l.contains("five_mistakes.toml")),
+            "no error naming {key} = {value}:\n{err}"
+        );
+    }
+    assert!(!out.exists(), "nothing is written for bad input");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn bad_set_and_unknown_experiment_exit_2() {
+    let f = examples().join("dumbbell.toml");
+    let o = cclab(&["run", f.to_str().unwrap(), "--set", "tcp.cc"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("KEY=VALUE"));
+    let o = cclab(&["run", f.to_str().unwrap(), "--set", "tcp.nope=1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = cclab(&["reproduce", "no-such-experiment"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reno-recovery"));
+    let o = cclab(&["run", "does/not/exist.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn two_runs_give_byte_identical_summaries() {
+    let f = examples().join("dumbbell.toml");
+    let mut sums = Vec::new();
+    for i in 0..2 {
+        let out = tmpdir(&format!("det{i}"));
+        let o = cclab(&[
+            "run",
+            f.to_str().unwrap(),
+            "--set",
+            "sim.duration=3s",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for file in [
+            "summary.json",
+            "perf.json",
+            "flows.csv",
+            "cwnd.csv",
+            "queue.csv",
+            "throughput.csv",
+            "cwnd.svg",
+        ] {
+            assert!(out.join(file).exists(), "{file} written");
+        }
+        sums.push(std::fs::read(out.join("summary.json")).unwrap());
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    assert_eq!(sums[0], sums[1]);
+    let v: serde_json::Value = serde_json::from_slice(&sums[0]).unwrap();
+    assert_eq!(v["flows"].as_array().unwrap().len(), 2);
+    assert!(v["engine"]["packet_hops"].as_u64().unwrap() > 100_000);
+    // A different seed is a different (valid) run of the same scenario; with no random
+    // element in this scenario the results are the same.
+    let out = tmpdir("seed2");
+    let o = cclab(&[
+        "run",
+        f.to_str().unwrap(),
+        "--set",
+        "sim.duration=3s",
+        "--seed",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+fn reproduce_json(name: &str) -> serde_json::Value {
+    let o = cclab(&["reproduce", name, "--quick", "--json"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let v: serde_json::Value =
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(v["experiment"], name);
+    for c in v["checks"].as_array().unwrap() {
+        assert_eq!(c["pass"], true, "check failed: {c}");
+    }
+    assert_eq!(o.status.code(), Some(0));
+    v
+}
+
+fn row(v: &serde_json::Value, variant: &str, metric: &str) -> serde_json::Value {
+    v["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["variant"] == variant && r["metric"] == metric)
+        .unwrap_or_else(|| panic!("no row {variant}/{metric}"))
+        .clone()
+}
+
+#[test]
+fn reproduce_reno_recovery_quick_passes() {
+    let v = reproduce_json("reno-recovery");
+    assert_eq!(row(&v, "rtt_6ms", "recovery_s")["seed"], 1.6);
+    assert_eq!(row(&v, "rtt_25ms", "recovery_s")["seed"], 26.0);
+    assert!(row(&v, "rtt_25ms", "formula_s")["seed"].is_null());
+    assert!(v["checks"].as_array().unwrap().len() >= 4);
+}
+
+#[test]
+fn reproduce_mathis_quick_passes() {
+    let v = reproduce_json("mathis");
+    for p in ["p_1e-2", "p_1e-3", "p_1e-4", "p_1e-5"] {
+        row(&v, p, "goodput_mbps");
+        row(&v, p, "mathis_mbps");
+    }
+    assert!(v["checks"].as_array().unwrap().len() >= 3);
+}
+
+#[test]
+fn reproduce_cubic_vs_reno_quick_passes() {
+    let v = reproduce_json("cubic-vs-reno");
+    row(&v, "reno", "utilization");
+    row(&v, "cubic", "utilization");
+}
+
+#[test]
+fn list_names_experiments_topologies_and_algorithms() {
+    let o = cclab(&["list"]);
+    assert_eq!(o.status.code(), Some(0));
+    let s = String::from_utf8_lossy(&o.stdout);
+    for name in [
+        "reno-recovery",
+        "mathis",
+        "cubic-vs-reno",
+        "dumbbell",
+        "star",
+        "chain",
+        "reno",
+        "cubic",
+    ] {
+        assert!(s.contains(name), "`cclab list` lacks {name}");
+    }
+}
+
+#[test]
+fn bench_json_has_the_documented_keys() {
+    let o = cclab(&["bench", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for k in ["wall_s", "events_per_s", "packet_hops_per_s"] {
+        assert!(v[k].as_f64().unwrap() > 0.0, "{k}");
+    }
+}

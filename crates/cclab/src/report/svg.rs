@@ -1,0 +1,336 @@
+//! Minimal, dependency-free SVG line plots: axes with 1-2-5 ticks (decades on log axes),
+//! labels, a legend, and min/max decimation per pixel column so sawtooths survive.
+//! Output is deterministic (fixed decimals).
+
+use std::fmt::Write;
+
+#[derive(Clone, Debug, Default)]
+pub struct Line {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    /// Draw markers instead of a polyline.
+    pub markers: bool,
+    /// Dashed (for formulas and reference curves).
+    pub dashed: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Plot {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub log_x: bool,
+    pub log_y: bool,
+    pub lines: Vec<Line>,
+}
+
+const W: f64 = 800.0;
+const H: f64 = 500.0;
+const L: f64 = 80.0;
+const R: f64 = 170.0;
+const T: f64 = 40.0;
+const B: f64 = 60.0;
+const COLORS: [&str; 10] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
+
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn nice_step(span: f64) -> f64 {
+    let raw = span / 6.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    for m in [1.0, 2.0, 5.0, 10.0] {
+        if raw <= m * mag {
+            return m * mag;
+        }
+    }
+    10.0 * mag
+}
+
+fn ticks(lo: f64, hi: f64, log: bool) -> Vec<f64> {
+    if log {
+        let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+        return (a..=b)
+            .map(|e| 10f64.powi(e))
+            .filter(|v| *v >= lo * 0.999 && *v <= hi * 1.001)
+            .collect();
+    }
+    let step = nice_step(hi - lo);
+    let mut v = (lo / step).ceil() * step;
+    let mut out = Vec::new();
+    while v <= hi + step * 1e-9 {
+        out.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
+        v += step;
+    }
+    out
+}
+
+fn label(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-3..1e6).contains(&a) {
+        format!("{v:.0e}")
+    } else if a >= 100.0 || v == v.round() {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        let s = format!("{v:.4}");
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+/// Render `p` as a standalone SVG document.
+pub fn render(p: &Plot) -> String {
+    let ok = |x: f64, y: f64| {
+        x.is_finite() && y.is_finite() && (!p.log_x || x > 0.0) && (!p.log_y || y > 0.0)
+    };
+    let pts = || {
+        p.lines
+            .iter()
+            .flat_map(|l| l.points.iter())
+            .filter(|(x, y)| ok(*x, *y))
+    };
+    let (mut x0, mut x1, mut y0, mut y1) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &(x, y) in pts() {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    if !x0.is_finite() {
+        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+    }
+    if !p.log_y && y0 > 0.0 {
+        y0 = 0.0;
+    }
+    if x1 <= x0 {
+        x1 = x0 + if p.log_x { x0 * 9.0 } else { 1.0 };
+    }
+    if y1 <= y0 {
+        y1 = y0 + if p.log_y { y0 * 9.0 } else { 1.0 };
+    }
+    if p.log_x {
+        x0 = 10f64.powf(x0.log10().floor());
+        x1 = 10f64.powf(x1.log10().ceil());
+    }
+    if p.log_y {
+        y0 = 10f64.powf(y0.log10().floor());
+        y1 = 10f64.powf(y1.log10().ceil());
+    } else {
+        y1 += (y1 - y0) * 0.05;
+    }
+    let (pw, ph) = (W - L - R, H - T - B);
+    let fx = |x: f64| {
+        let f = if p.log_x {
+            (x.log10() - x0.log10()) / (x1.log10() - x0.log10())
+        } else {
+            (x - x0) / (x1 - x0)
+        };
+        L + f * pw
+    };
+    let fy = |y: f64| {
+        let f = if p.log_y {
+            (y.log10() - y0.log10()) / (y1.log10() - y0.log10())
+        } else {
+            (y - y0) / (y1 - y0)
+        };
+        T + ph - f * ph
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.1}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
+        L + pw / 2.0,
+        escape(&p.title)
+    );
+    for v in ticks(x0, x1, p.log_x) {
+        let x = fx(v);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x:.2}" y1="{T}" x2="{x:.2}" y2="{:.2}" stroke="#e0e0e0"/><text x="{x:.2}" y="{:.2}" text-anchor="middle">{}</text>"##,
+            T + ph,
+            T + ph + 16.0,
+            escape(&label(v))
+        );
+    }
+    for v in ticks(y0, y1, p.log_y) {
+        let y = fy(v);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{L}" y1="{y:.2}" x2="{:.2}" y2="{y:.2}" stroke="#e0e0e0"/><text x="{:.2}" y="{:.2}" text-anchor="end">{}</text>"##,
+            L + pw,
+            L - 6.0,
+            y + 4.0,
+            escape(&label(v))
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<rect x="{L}" y="{T}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+        L + pw / 2.0,
+        H - 15.0,
+        escape(&p.x_label)
+    );
+    let _ = writeln!(
+        s,
+        r#"<text transform="translate(18 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
+        T + ph / 2.0,
+        escape(&p.y_label)
+    );
+    for (i, line) in p.lines.iter().enumerate() {
+        let c = COLORS[i % COLORS.len()];
+        let pts: Vec<(f64, f64)> = line
+            .points
+            .iter()
+            .filter(|(x, y)| ok(*x, *y))
+            .map(|&(x, y)| (fx(x), fy(y)))
+            .collect();
+        if line.markers {
+            for (x, y) in &pts {
+                let _ = writeln!(s, r#"<circle cx="{x:.2}" cy="{y:.2}" r="3.5" fill="{c}"/>"#);
+            }
+        } else if !pts.is_empty() {
+            let dec = decimate(&pts);
+            let _ = write!(
+                s,
+                r#"<polyline fill="none" stroke="{c}" stroke-width="1.4"{} points=""#,
+                if line.dashed {
+                    r#" stroke-dasharray="6 4""#
+                } else {
+                    ""
+                }
+            );
+            for (x, y) in dec {
+                let _ = write!(s, "{x:.2},{y:.2} ");
+            }
+            let _ = writeln!(s, r#""/>"#);
+        }
+        let ly = T + 14.0 + 18.0 * i as f64;
+        let lx = L + pw + 12.0;
+        let _ = writeln!(
+            s,
+            r#"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{c}" stroke-width="3"/><text x="{:.1}" y="{:.1}">{}</text>"#,
+            ly - 4.0,
+            lx + 20.0,
+            ly - 4.0,
+            lx + 26.0,
+            ly,
+            escape(&line.name)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Keep, per pixel column, the first, min, max and last point (in order).
+fn decimate(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    if pts.len() <= 4000 {
+        return pts.to_vec();
+    }
+    let mut out = Vec::with_capacity(4000);
+    let mut i = 0;
+    while i < pts.len() {
+        let col = pts[i].0.floor();
+        let mut j = i;
+        let (mut lo, mut hi) = (i, i);
+        while j < pts.len() && pts[j].0.floor() == col {
+            if pts[j].1 < pts[lo].1 {
+                lo = j;
+            }
+            if pts[j].1 > pts[hi].1 {
+                hi = j;
+            }
+            j += 1;
+        }
+        let mut idx = vec![i, lo, hi, j - 1];
+        idx.sort_unstable();
+        idx.dedup();
+        out.extend(idx.into_iter().map(|k| pts[k]));
+        i = j;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_lines_legend_and_escapes() {
+        let p = Plot {
+            title: "a <b> & c".into(),
+            x_label: "time (s)".into(),
+            y_label: "cwnd".into(),
+            lines: vec![
+                Line {
+                    name: "flow <0>".into(),
+                    points: (0..10).map(|i| (i as f64, (i * i) as f64)).collect(),
+                    ..Default::default()
+                },
+                Line {
+                    name: "flow 1".into(),
+                    points: vec![(0.0, 1.0), (9.0, 3.0)],
+                    dashed: true,
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        };
+        let s = render(&p);
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert_eq!(s.matches("<polyline").count(), 2);
+        assert!(s.contains("flow &lt;0&gt;") && s.contains("a &lt;b&gt; &amp; c"));
+        assert!(!s.contains("flow <0>"));
+        assert_eq!(s, render(&p), "deterministic");
+    }
+
+    #[test]
+    fn log_axes_get_decade_ticks_and_skip_non_positive_points() {
+        let p = Plot {
+            log_x: true,
+            log_y: true,
+            lines: vec![Line {
+                name: "x".into(),
+                points: vec![(1e-7, 0.5), (1e-2, 900.0), (0.0, 1.0), (1e-3, -1.0)],
+                markers: true,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let s = render(&p);
+        for t in ["1e-7", "1e-6", "0.01", "1000"] {
+            assert!(s.contains(&format!(">{t}<")), "tick {t} in {s}");
+        }
+        assert_eq!(s.matches("<circle").count(), 2);
+    }
+
+    #[test]
+    fn decimation_keeps_extremes() {
+        let pts: Vec<(f64, f64)> = (0..100_000)
+            .map(|i| (i as f64 / 1000.0, if i % 1000 == 500 { 99.0 } else { 1.0 }))
+            .collect();
+        let d = decimate(&pts);
+        assert!(d.len() < 1000);
+        assert_eq!(d.iter().filter(|p| p.1 == 99.0).count(), 100);
+    }
+}
