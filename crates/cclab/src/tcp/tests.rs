@@ -331,3 +331,44 @@ fn rfc3168_retransmissions_are_not_ect_but_dctcp_ones_are() {
         assert_eq!(re[0].p.ecn, want, "{}", cfg.cc);
     }
 }
+
+#[test]
+fn ss_line_has_the_seeds_dctcp_fields_in_order() {
+    let mut b = Bench::new(&dctcp(), 50 * US, GBPS, Some(2_000_000));
+    b.mark = Box::new(|_, n| n % 10 == 0);
+    b.connect();
+    b.run_until(SEC);
+    let line = b.s.ss_line();
+    let fields = [
+        "dctcp ",
+        "wscale:",
+        "rto:",
+        "rtt:",
+        "mss:1448",
+        "cwnd:",
+        "ssthresh:",
+        "ce_state ",
+        "alpha ",
+        "ab_ecn ",
+        "ab_tot ",
+        "send ",
+        "pacing_rate ",
+        "unacked:",
+        "retrans:",
+    ];
+    let mut at = 0;
+    for f in fields {
+        let i = line[at..]
+            .find(f)
+            .unwrap_or_else(|| panic!("'{f}' missing or out of order in: {line}"));
+        at += i + f.len();
+    }
+    // The fallback form (seed: "dctcp-reno wscale:7,7 rto:201 … ssthresh:1102 fallback_mode send …").
+    let mut b = Bench::pair(&dctcp(), &reno(), 50 * US, GBPS, Some(100_000));
+    b.connect();
+    b.run_until(SEC);
+    let line = b.s.ss_line();
+    assert!(line.starts_with("dctcp-reno wscale:7,7 rto:"), "{line}");
+    assert!(line.contains(" fallback_mode send "), "{line}");
+    assert!(!line.contains("alpha"), "{line}");
+}
