@@ -5,6 +5,8 @@
 
 pub mod common;
 pub mod cubic_vs_reno;
+pub mod dctcp_common;
+pub mod dctcp_incast;
 pub mod mathis;
 pub mod reno_recovery;
 
@@ -199,6 +201,7 @@ pub fn all() -> Vec<Experiment> {
         reno_recovery::EXPERIMENT,
         mathis::EXPERIMENT,
         cubic_vs_reno::EXPERIMENT,
+        dctcp_incast::EXPERIMENT,
     ]
 }
 
