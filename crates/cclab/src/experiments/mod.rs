@@ -6,6 +6,7 @@
 pub mod common;
 pub mod cubic_vs_reno;
 pub mod dctcp_common;
+pub mod dctcp_convergence;
 pub mod dctcp_incast;
 pub mod mathis;
 pub mod reno_recovery;
@@ -202,6 +203,7 @@ pub fn all() -> Vec<Experiment> {
         mathis::EXPERIMENT,
         cubic_vs_reno::EXPERIMENT,
         dctcp_incast::EXPERIMENT,
+        dctcp_convergence::EXPERIMENT,
     ]
 }
 

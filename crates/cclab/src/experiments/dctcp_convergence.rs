@@ -1,0 +1,259 @@
+//! `dctcp-convergence` — seed 000 table 4: one flow sends at full rate to a receiver; a
+//! second flow from another server joins after 1 s and stops 10 s later; the first sends
+//! one more second. Both flows' throughput every 0.5 s, CUBIC vs DCTCP, printed in the
+//! seed's layout beside the seed's columns.
+//!
+//! Definitions (applied to the seed's table and to the simulation alike):
+//! - `join_converge_s`: from the join until both flows are within 10% of the fair share
+//!   (half the single-flow rate) in every interval up to the leave; the leave−join time
+//!   (10 s) when that never happens.
+//! - `leave_recover_s`: from the leave until flow 1 is within 10% of the single-flow rate in
+//!   every interval up to the end.
+//! Intervals are labelled by their start, as the seed's "Seconds" column.
+
+use super::dctcp_common::*;
+use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
+use super::{Experiment, Options, Report};
+use crate::engine::*;
+use crate::scenario::*;
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "dctcp-convergence",
+    seed_doc: "000 table 4",
+    about: "Two flows at 10 Gbit/s, the second joining for 10 s: convergence and recovery, CUBIC vs DCTCP",
+    run,
+};
+
+const JOIN: f64 = 1.0;
+const LEAVE: f64 = 11.0;
+const END: f64 = 12.0;
+const STEP: f64 = 0.5;
+
+/// Seed table 4: (seconds, flow 1, flow 2) in Gbit/s.
+const SEED_CUBIC: &[(f64, f64, f64)] = &[
+    (0.0, 9.93, 0.0),
+    (0.5, 9.87, 0.0),
+    (1.0, 8.73, 2.25),
+    (1.5, 7.29, 2.8),
+    (2.0, 6.96, 3.1),
+    (2.5, 6.67, 3.34),
+    (3.0, 6.39, 3.57),
+    (3.5, 6.24, 3.75),
+    (4.0, 6.0, 3.94),
+    (4.5, 5.88, 4.09),
+    (5.0, 5.27, 4.98),
+    (5.5, 4.93, 5.04),
+    (6.0, 4.9, 4.99),
+    (6.5, 4.93, 5.1),
+    (7.0, 4.28, 5.8),
+    (7.5, 4.62, 4.91),
+    (8.0, 5.05, 4.45),
+    (8.5, 5.93, 4.09),
+    (9.0, 5.73, 4.2),
+    (9.5, 5.62, 4.32),
+    (10.0, 6.12, 3.2),
+    (10.5, 6.91, 3.11),
+    (11.0, 8.48, 0.0),
+    (11.5, 9.87, 0.0),
+];
+const SEED_DCTCP: &[(f64, f64, f64)] = &[
+    (0.0, 9.92, 0.0),
+    (0.5, 9.86, 0.0),
+    (1.0, 6.46, 4.88),
+    (1.5, 4.9, 4.99),
+    (2.0, 4.92, 4.94),
+    (2.5, 4.93, 5.0),
+    (3.0, 4.92, 4.99),
+    (3.5, 4.94, 4.74),
+    (4.0, 5.34, 4.71),
+    (4.5, 4.99, 4.97),
+    (5.0, 4.83, 5.01),
+    (5.5, 4.89, 4.99),
+    (6.0, 4.92, 5.04),
+    (6.5, 4.91, 4.97),
+    (7.0, 4.97, 4.97),
+    (7.5, 4.99, 4.82),
+    (8.0, 5.16, 4.76),
+    (8.5, 4.94, 4.98),
+    (9.0, 4.92, 5.02),
+    (9.5, 4.87, 5.03),
+    (10.0, 4.91, 5.01),
+    (10.5, 4.87, 5.04),
+    (11.0, 8.49, 4.94),
+    (11.5, 9.9, 0.0),
+];
+
+/// (join_converge_s, leave_recover_s) of a table of (interval start, flow 1, flow 2).
+pub fn convergence(rows: &[(f64, f64, f64)], full: f64) -> (f64, f64) {
+    let within = |x: f64, want: f64| (x - want).abs() <= 0.1 * want;
+    let fair = full / 2.0;
+    let during: Vec<_> = rows
+        .iter()
+        .filter(|r| r.0 >= JOIN - 1e-9 && r.0 < LEAVE - 1e-9)
+        .collect();
+    let mut join = LEAVE - JOIN;
+    for (i, r) in during.iter().enumerate() {
+        if during[i..]
+            .iter()
+            .all(|q| within(q.1, fair) && within(q.2, fair))
+        {
+            join = r.0 - JOIN;
+            break;
+        }
+    }
+    let after: Vec<_> = rows
+        .iter()
+        .filter(|r| r.0 >= LEAVE - 1e-9 && r.0 < END - 1e-9)
+        .collect();
+    let mut leave = END - LEAVE;
+    for (i, r) in after.iter().enumerate() {
+        if after[i..].iter().all(|q| within(q.1, full)) {
+            leave = r.0 - LEAVE;
+            break;
+        }
+    }
+    (join, leave)
+}
+
+pub fn scenario(cc: &str, seed: u64, interval: SimTime) -> Scenario {
+    let topo = TopologySpec::Star {
+        senders: 2,
+        link: LinkSpec {
+            rate_bps: RATE,
+            delay: LINK_DELAY,
+            queue: seed_port(K, BUFFER),
+        },
+        other_queue: seed_port(K, BUFFER),
+    };
+    let mut sc = Scenario::new(&format!("dctcp-convergence-{cc}"), topo, from_secs(END));
+    sc.seed = seed;
+    let tcp = endpoint(cc);
+    sc.add_flow("s0", "recv", tcp.clone());
+    let f = sc.add_flow("s1", "recv", tcp);
+    sc.flows[f].start = from_secs(JOIN);
+    sc.flows[f].stop = Some(from_secs(LEAVE));
+    sc.output.throughput_interval = Some(interval);
+    sc
+}
+
+fn run(o: &Options) -> Report {
+    let variants = ["cubic", "dctcp"];
+    let iv = from_secs(STEP);
+    let runs = super::par_map(&variants, o.threads, |cc| {
+        crate::sim::run(&scenario(cc, o.seed, iv)).expect("valid scenario")
+    });
+    let mut r = Report::new("dctcp-convergence");
+    let full_sim = super::common::max_goodput(RATE, 1500) / 1e9;
+    let mut tables = Vec::new();
+    for (cc, res) in variants.iter().zip(&runs) {
+        // Throughput samples are stamped at the interval end; label by the start.
+        let mut rows: Vec<(f64, f64, f64)> = Vec::new();
+        for s in &res.series.throughput {
+            let start = ((s.t - STEP) / STEP).round() * STEP;
+            if start < 0.0 {
+                continue;
+            }
+            match rows.iter_mut().find(|r| (r.0 - start).abs() < 1e-9) {
+                Some(row) => {
+                    if s.flow == 0 {
+                        row.1 = s.bps / 1e9
+                    } else {
+                        row.2 = s.bps / 1e9
+                    }
+                }
+                None => rows.push(if s.flow == 0 {
+                    (start, s.bps / 1e9, 0.0)
+                } else {
+                    (start, 0.0, s.bps / 1e9)
+                }),
+            }
+        }
+        tables.push(rows);
+        let _ = cc;
+    }
+    for (i, cc) in variants.iter().enumerate() {
+        let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
+        let (sj, sl) = convergence(seed_rows, seed_rows[0].1.max(seed_rows[1].1));
+        let (j, l) = convergence(&tables[i], full_sim);
+        r.row(cc, "join_converge_s", Some(sj), j);
+        r.row(cc, "leave_recover_s", Some(sl), l);
+    }
+    let get = |v: &str, m: &str| {
+        r.table
+            .iter()
+            .find(|x| x.variant == v && x.metric == m)
+            .unwrap()
+            .sim
+    };
+    let (dj, dl, cj, cl) = (
+        get("dctcp", "join_converge_s"),
+        get("dctcp", "leave_recover_s"),
+        get("cubic", "join_converge_s"),
+        get("cubic", "leave_recover_s"),
+    );
+    r.check(
+        "DCTCP converges within 1 s of the join",
+        dj <= 1.0,
+        format!("{dj} s (seed 0.5 s)"),
+    );
+    r.check(
+        "DCTCP recovers within 1 s of the leave",
+        dl <= 1.0,
+        format!("{dl} s (seed 0.5 s)"),
+    );
+    r.check(
+        "DCTCP converges faster than CUBIC",
+        dj < cj,
+        format!("DCTCP {dj} s vs CUBIC {cj} s (seed 0.5 vs never within 10 s)"),
+    );
+    r.check(
+        "DCTCP recovers no slower than CUBIC",
+        dl <= cl,
+        format!("DCTCP {dl} s vs CUBIC {cl} s (seed 0.5 vs 0.5)"),
+    );
+    // The seed's layout: seconds, flow 1, flow 2 for CUBIC then DCTCP, seed beside sim.
+    use std::fmt::Write;
+    let mut t = String::new();
+    let _ = writeln!(t, "Gbit/s every 0.5 s (seed | simulated)");
+    let _ = writeln!(
+        t,
+        "{:>7}  {:>21}  {:>21}    {:>21}  {:>21}",
+        "", "CUBIC flow 1", "CUBIC flow 2", "DCTCP flow 1", "DCTCP flow 2"
+    );
+    for (k, (sec, c1, c2)) in SEED_CUBIC.iter().enumerate() {
+        let (_, d1, d2) = SEED_DCTCP[k];
+        let sim = |i: usize, f: usize| {
+            tables[i]
+                .iter()
+                .find(|r| (r.0 - sec).abs() < 1e-9)
+                .map(|r| if f == 1 { r.1 } else { r.2 })
+                .unwrap_or(f64::NAN)
+        };
+        let _ = writeln!(
+            t,
+            "{sec:>7.1}  {c1:>9.2} | {:>9.2}  {c2:>9.2} | {:>9.2}    {d1:>9.2} | {:>9.2}  {d2:>9.2} | {:>9.2}",
+            sim(0, 1),
+            sim(0, 2),
+            sim(1, 1),
+            sim(1, 2)
+        );
+    }
+    r.text = t;
+    r.note(format!("single-flow reference: the seed's own first interval (9.93 / 9.92 Gbit/s); for the simulation the TCP payload capacity of 10 GbE, {full_sim:.2} Gbit/s"));
+    r.note("the seed measured the two flows 'near the same time, but not simultaneously' (its DCTCP row at 11 s still shows flow 2); the simulation samples both at once");
+    r.note("same switch as dctcp-incast: 5 MB shared port buffer, DCTCP queue marking at K = 75 KB, CUBIC in the drop-tail queue");
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn definitions_on_the_seed_table() {
+        // DCTCP: fair from 1.5 s on (0.5 s after the join); flow 1 back at 11.5 s.
+        assert_eq!(convergence(SEED_DCTCP, 9.92), (0.5, 0.5));
+        // CUBIC: never within 10% of fair share for good before the leave.
+        assert_eq!(convergence(SEED_CUBIC, 9.93), (10.0, 0.5));
+    }
+}
