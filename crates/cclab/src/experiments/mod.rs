@@ -8,6 +8,7 @@ pub mod cubic_vs_reno;
 pub mod dctcp_common;
 pub mod dctcp_convergence;
 pub mod dctcp_incast;
+pub mod dctcp_syn_ect;
 pub mod mathis;
 pub mod reno_recovery;
 
@@ -204,6 +205,7 @@ pub fn all() -> Vec<Experiment> {
         cubic_vs_reno::EXPERIMENT,
         dctcp_incast::EXPERIMENT,
         dctcp_convergence::EXPERIMENT,
+        dctcp_syn_ect::EXPERIMENT,
     ]
 }
 

@@ -71,6 +71,8 @@ pub struct SenderStats {
     pub dupacks: u64,
     /// When the latest cwnd reduction (recovery, CWR or RTO) began.
     pub last_reduction_at: SimTime,
+    /// When the handshake completed (SYN-ACK received).
+    pub established_at: Option<SimTime>,
 }
 
 pub struct Sender {
@@ -465,6 +467,7 @@ impl Sender {
 
     fn on_synack(&mut self, p: &Packet, io: &mut TcpIo) {
         self.state = SndState::Established;
+        self.stats.established_at = Some(io.now);
         self.tp.snd_una = 1;
         self.tp.snd_nxt = 1;
         self.snd_wnd = p.rwnd;
