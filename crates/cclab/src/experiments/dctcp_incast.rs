@@ -173,6 +173,7 @@ fn run(o: &Options) -> Report {
         LINK_DELAY / US,
         secs(dur)
     ));
+    r.note("difference: CUBIC's timeouts are two orders of magnitude below the seed's (seed: ~5.7 per flow per second). In the simulation the drop-tail overflows are repaired by SACK fast recovery and only lost retransmissions end in an RTO. The seed's hosts sent TSO/GSO bursts of up to 64 KB into a full 5 MB buffer, losing whole bursts including the tail of the window (no duplicate ACKs, so an RTO), on a 2014 kernel without RACK, where every lost retransmission also meant an RTO. cclab models neither TSO bursts nor that kernel's recovery; the checks (DCTCP far below CUBIC) still hold because DCTCP drops nothing");
     r.note("timeouts: the seed counted all 'other TCP timeouts' on the hosts, including non-test traffic (it says DCTCP's 25 are likely all non-test); the simulation has only the test traffic");
     r
 }

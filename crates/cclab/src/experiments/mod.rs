@@ -8,6 +8,7 @@ pub mod cubic_vs_reno;
 pub mod dctcp_common;
 pub mod dctcp_convergence;
 pub mod dctcp_incast;
+pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod mathis;
 pub mod reno_recovery;
@@ -206,6 +207,7 @@ pub fn all() -> Vec<Experiment> {
         dctcp_incast::EXPERIMENT,
         dctcp_convergence::EXPERIMENT,
         dctcp_syn_ect::EXPERIMENT,
+        dctcp_queue::EXPERIMENT,
     ]
 }
 
