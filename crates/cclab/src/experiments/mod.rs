@@ -8,6 +8,7 @@ pub mod cubic_vs_reno;
 pub mod dctcp_common;
 pub mod dctcp_convergence;
 pub mod dctcp_incast;
+pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod mathis;
@@ -207,6 +208,7 @@ pub fn all() -> Vec<Experiment> {
         dctcp_incast::EXPERIMENT,
         dctcp_convergence::EXPERIMENT,
         dctcp_syn_ect::EXPERIMENT,
+        dctcp_k::EXPERIMENT,
         dctcp_queue::EXPERIMENT,
     ]
 }
