@@ -60,6 +60,21 @@ pub struct PingResult {
     pub rtt_stddev_s: Option<f64>,
 }
 
+/// A partition/aggregate app: query completion times.
+#[derive(Clone, Debug, Serialize)]
+pub struct AggregateResult {
+    pub aggregator: String,
+    pub workers: u32,
+    pub response_bytes: u64,
+    pub queries_done: u32,
+    pub qct_mean_s: Option<f64>,
+    pub qct_median_s: Option<f64>,
+    pub qct_p99_s: Option<f64>,
+    pub qct_max_s: Option<f64>,
+    /// RTO expiries on the workers' connections.
+    pub timeouts: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct HostResult {
     pub host: String,
@@ -114,6 +129,7 @@ pub struct RunResult {
     pub flows: Vec<FlowResult>,
     pub queues: Vec<QueueResult>,
     pub pings: Vec<PingResult>,
+    pub aggregates: Vec<AggregateResult>,
     pub hosts: Vec<HostResult>,
     pub engine: EngineResult,
     #[serde(skip)]

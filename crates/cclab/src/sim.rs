@@ -38,6 +38,10 @@ pub enum Ev {
     Ping {
         probe: u32,
     },
+    /// Partition/aggregate: the aggregator sends the next query.
+    Query {
+        agg: u32,
+    },
     /// Time-series sampling: 0 cwnd, 1 queue, 2 throughput.
     Sample {
         kind: u8,
@@ -58,9 +62,31 @@ pub struct Sim {
     io: TcpIo,
     pub packet_hops: u64,
     rtt_hist: Vec<LogHist>,
+    pub aggs: Vec<AggState>,
+    /// For each connection, the partition/aggregate app it serves.
+    conn_agg: Vec<Option<u32>>,
     series: Series,
     last_delivered: Vec<u64>,
     sampled_ports: Vec<PortId>,
+}
+
+/// A running partition/aggregate app.
+pub struct AggState {
+    pub aggregator: u32,
+    pub conns: Vec<u32>,
+    /// Bytes each connection must have delivered for the current query to be answered.
+    pub targets: Vec<u64>,
+    pub response_bytes: u64,
+    pub queries: u32,
+    pub think: SimTime,
+    pub request_size: u32,
+    /// Queries finished so far, and the start time of the current one.
+    pub done: u32,
+    pub issued_at: SimTime,
+    pub pending: usize,
+    /// For each connection, 1 + the index of the last query it answered.
+    pub answered_q: Vec<u32>,
+    pub qcts: Vec<SimTime>,
 }
 
 /// Per-flow facts the results need.
@@ -126,6 +152,51 @@ impl Sim {
                 q.schedule(stop, Ev::FlowStop { conn: i as u32 });
             }
         }
+        let mut aggs = Vec::new();
+        let mut conn_agg = vec![None; conns.len()];
+        for (ai, a) in sc.aggregates.iter().enumerate() {
+            let agg_node = host(&a.aggregator)?;
+            let mut ids = Vec::new();
+            for w in &a.workers {
+                let c = host(w)?;
+                let i = conns.len();
+                let addr = Addr {
+                    client: c,
+                    server: agg_node,
+                    conn: i as u32,
+                    hash: flow_hash(c, agg_node, 20000 + i as u16, 80, 6),
+                    dscp: a.tcp.dscp,
+                };
+                conns.push(TcpConn {
+                    sender: Sender::new(addr, &a.tcp, a.start, Some(0)),
+                    receiver: Receiver::new(addr, &a.tcp),
+                });
+                flow_meta.push(FlowMeta {
+                    from: w.clone(),
+                    to: a.aggregator.clone(),
+                    start: a.start,
+                    stop: None,
+                });
+                conn_agg.push(Some(ai as u32));
+                q.schedule(a.start, Ev::FlowStart { conn: i as u32 });
+                ids.push(i as u32);
+            }
+            aggs.push(AggState {
+                aggregator: agg_node,
+                targets: vec![0; ids.len()],
+                conns: ids,
+                response_bytes: a.response_bytes,
+                queries: a.queries,
+                think: a.think,
+                request_size: a.request_size,
+                done: 0,
+                issued_at: 0,
+                pending: 0,
+                answered_q: vec![0; a.workers.len()],
+                qcts: Vec::new(),
+            });
+            q.schedule(a.start, Ev::Query { agg: ai as u32 });
+        }
         let mut pings = Vec::new();
         for (i, p) in sc.pings.iter().enumerate() {
             pings.push(PingProbe {
@@ -183,6 +254,8 @@ impl Sim {
             io: TcpIo::new(0),
             packet_hops: 0,
             rtt_hist: vec![LogHist::default(); n],
+            aggs,
+            conn_agg,
             series: Series::default(),
             last_delivered: vec![0; n],
             sampled_ports,
@@ -238,6 +311,7 @@ impl Sim {
                 self.conns[conn as usize].sender.app_stop();
             }
             Ev::Ping { probe } => self.send_ping(probe),
+            Ev::Query { agg } => self.send_query(agg),
             Ev::Sample { kind } => self.sample(kind),
         }
     }
@@ -394,7 +468,11 @@ impl Sim {
                 let c = &mut self.conns[conn as usize];
                 if p.from_client {
                     c.receiver.on_packet(&p, &mut self.io);
+                    let delivered = c.receiver.delivered_bytes;
                     self.flush(conn, true);
+                    if let Some(a) = self.conn_agg[conn as usize] {
+                        self.check_answer(a, conn, delivered);
+                    }
                 } else {
                     let before = c.sender.rtt.samples;
                     c.sender.on_packet(&p, &mut self.io);
@@ -412,9 +490,75 @@ impl Sim {
                 let id = self.pool.alloc(r);
                 self.forward(node, id);
             }
+            PktKind::Request => {
+                let a = self.conn_agg[p.conn as usize].expect("requests belong to an aggregate")
+                    as usize;
+                let bytes = self.aggs[a].response_bytes;
+                self.io.now = now;
+                self.conns[p.conn as usize]
+                    .sender
+                    .app_write(bytes, &mut self.io);
+                self.flush(p.conn, false);
+            }
             PktKind::Pong => {
                 let pr = &mut self.pings[p.conn as usize];
                 pr.rtts.push(now - p.born);
+            }
+        }
+    }
+
+    /// The aggregator asks every worker for its answer to the next query.
+    fn send_query(&mut self, agg: u32) {
+        let now = self.q.now();
+        let a = &mut self.aggs[agg as usize];
+        a.issued_at = now;
+        a.pending = a.conns.len();
+        let mut reqs = Vec::with_capacity(a.conns.len());
+        for (k, &c) in a.conns.iter().enumerate() {
+            a.targets[k] += a.response_bytes;
+            let s = &self.conns[c as usize].sender;
+            let mut p = Packet::blank();
+            p.kind = PktKind::Request;
+            p.src = a.aggregator;
+            p.dst = s.addr.client;
+            p.conn = c;
+            p.from_client = false;
+            p.size = a.request_size;
+            p.hash = s.addr.hash;
+            p.dscp = s.addr.dscp;
+            p.born = now;
+            reqs.push(p);
+        }
+        let from = a.aggregator;
+        for p in reqs {
+            let id = self.pool.alloc(p);
+            self.forward(from, id);
+        }
+    }
+
+    /// A worker's connection delivered data: is its answer to the current query complete?
+    fn check_answer(&mut self, agg: u32, conn: u32, delivered: u64) {
+        let now = self.q.now();
+        let a = &mut self.aggs[agg as usize];
+        let k = a
+            .conns
+            .iter()
+            .position(|&c| c == conn)
+            .expect("conn belongs to agg");
+        // Each connection counts once per query: its target moves on only with the next one.
+        if a.pending == 0 || delivered < a.targets[k] || a.done >= a.queries {
+            return;
+        }
+        if a.answered_q[k] <= a.done {
+            a.answered_q[k] = a.done + 1;
+            a.pending -= 1;
+            if a.pending == 0 {
+                a.qcts.push(now - a.issued_at);
+                a.done += 1;
+                if a.done < a.queries {
+                    let at = now + a.think;
+                    self.q.schedule(at, Ev::Query { agg });
+                }
             }
         }
     }
@@ -608,8 +752,32 @@ impl Sim {
                 }),
             }
         }
+        let aggregates = self
+            .aggs
+            .iter()
+            .zip(&sc.aggregates)
+            .map(|(a, spec)| {
+                let s = crate::app::ping::summarize(&a.qcts);
+                AggregateResult {
+                    aggregator: spec.aggregator.clone(),
+                    workers: a.conns.len() as u32,
+                    response_bytes: a.response_bytes,
+                    queries_done: a.done,
+                    qct_mean_s: s.map(|s| s[0]),
+                    qct_median_s: s.map(|s| s[1]),
+                    qct_p99_s: s.map(|s| s[2]),
+                    qct_max_s: s.map(|s| s[4]),
+                    timeouts: a
+                        .conns
+                        .iter()
+                        .map(|&c| self.conns[c as usize].sender.stats.timeouts)
+                        .sum(),
+                }
+            })
+            .collect();
         RunResult {
             scenario: sc.name.clone(),
+            aggregates,
             seed: sc.seed,
             duration_s: secs(sc.duration),
             flows,

@@ -9,6 +9,7 @@
 //!   (10 s) when that never happens.
 //! - `leave_recover_s`: from the leave until flow 1 is within 10% of the single-flow rate in
 //!   every interval up to the end.
+//!
 //! Intervals are labelled by their start, as the seed's "Seconds" column.
 
 use super::dctcp_common::*;

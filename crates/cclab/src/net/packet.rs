@@ -44,6 +44,9 @@ pub enum PktKind {
     Ping,
     /// ICMP echo reply.
     Pong,
+    /// A partition/aggregate query from the aggregator to one worker (`conn` names the
+    /// worker's connection).
+    Request,
 }
 
 /// At most this many SACK blocks on an ACK (3 with timestamps, as Linux).

@@ -76,6 +76,21 @@ pub fn table(r: &RunResult) -> String {
             ms(p.rtt_max_s)
         );
     }
+    for a in &r.aggregates {
+        let _ = writeln!(
+            s,
+            "\nqueries at {} ({} workers × {} B): {} done, completion time mean/median/p99/max = {}/{}/{}/{} ms, {} timeouts",
+            a.aggregator,
+            a.workers,
+            a.response_bytes,
+            a.queries_done,
+            ms(a.qct_mean_s),
+            ms(a.qct_median_s),
+            ms(a.qct_p99_s),
+            ms(a.qct_max_s),
+            a.timeouts
+        );
+    }
     let to: Vec<_> = r
         .hosts
         .iter()

@@ -14,6 +14,7 @@ impl Scenario {
             topology,
             flows: Vec::new(),
             pings: Vec::new(),
+            aggregates: Vec::new(),
             losses: Vec::new(),
             output: OutputSpec::default(),
         }

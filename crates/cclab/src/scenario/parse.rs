@@ -17,6 +17,7 @@ use std::path::Path;
 
 use toml::{Table, Value};
 
+use super::spec::AggregateSpec;
 use super::spec::{
     ClassSpec, FlowSpec, Growth, Limit, LinkSpec, LossSpec, OutputSpec, PingSpec, QueueSpec,
     RtoMode, Scenario, Sched, TcpConfig, TopologySpec,
@@ -120,7 +121,25 @@ pub fn parse_scenario(
 // ---------------------------------------------------------------------------------------
 // The schema: allowed keys per table.
 
-const TOP_KEYS: &[&str] = &["sim", "topology", "tcp", "flow", "ping", "loss", "output"];
+const TOP_KEYS: &[&str] = &[
+    "sim",
+    "topology",
+    "tcp",
+    "flow",
+    "ping",
+    "aggregate",
+    "loss",
+    "output",
+];
+const AGG_KEYS: &[&str] = &[
+    "aggregator",
+    "workers",
+    "response",
+    "queries",
+    "start",
+    "think",
+    "request_size",
+];
 const SIM_KEYS: &[&str] = &["name", "duration", "seed"];
 const KINDS: &[&str] = &["dumbbell", "star", "chain"];
 const DUMBBELL_KEYS: &[&str] = &[
@@ -735,6 +754,7 @@ impl Checker<'_> {
 
         let flows = self.flows(root, topology.as_ref(), hosts.as_deref(), &tcp, duration);
         let pings = self.pings(root, hosts.as_deref(), duration);
+        let aggregates = self.aggregates(root, hosts.as_deref(), &tcp);
         let losses = self.losses(root, links.as_deref(), flows.as_ref().map(Vec::len));
         let output = self.output(root, links.as_deref());
 
@@ -745,6 +765,7 @@ impl Checker<'_> {
             topology: topology?,
             flows: flows?,
             pings,
+            aggregates,
             losses,
             output,
         })
@@ -1401,6 +1422,86 @@ impl Checker<'_> {
             });
         }
         pings
+    }
+
+    /// `[[aggregate]]`: partition/aggregate queries; `workers = "all"` means every host
+    /// except the aggregator. Any `[tcp]` key may be set for the workers' connections.
+    fn aggregates(
+        &mut self,
+        root: Tab,
+        hosts: Option<&[String]>,
+        tcp: &TcpConfig,
+    ) -> Vec<AggregateSpec> {
+        let tables = self.array_of_tables(root, "aggregate").unwrap_or_default();
+        let mut out = Vec::new();
+        for (path, t) in &tables {
+            let t = Tab { path, t };
+            let allowed: Vec<&str> = AGG_KEYS.iter().chain(TCP_KEYS.iter()).copied().collect();
+            self.unknown_keys(t, &allowed, "[[aggregate]]");
+            let agg = self.req(t, "aggregator", "\"recv\"", name_in("host", hosts));
+            let workers = match t.t.get("workers") {
+                None => hosts
+                    .map(|h| {
+                        h.iter()
+                            .filter(|x| Some(*x) != agg.as_ref())
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                Some(Value::String(w)) if w == "all" => hosts
+                    .map(|h| {
+                        h.iter()
+                            .filter(|x| Some(*x) != agg.as_ref())
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                Some(Value::Array(a)) => {
+                    let check = name_in("host", hosts);
+                    let mut ws = Vec::new();
+                    for (i, v) in a.iter().enumerate() {
+                        match check(v) {
+                            Ok(w) if Some(&w) == agg.as_ref() => self.err(
+                                &format!("{path}.workers.{i}"),
+                                Some(v),
+                                "the aggregator cannot be its own worker".into(),
+                            ),
+                            Ok(w) => ws.push(w),
+                            Err(m) => self.err(&format!("{path}.workers.{i}"), Some(v), m),
+                        }
+                    }
+                    ws
+                }
+                Some(v) => {
+                    self.err(
+                        &join(t.path, "workers"),
+                        Some(v),
+                        "expected \"all\" or a list of host names".into(),
+                    );
+                    Vec::new()
+                }
+            };
+            let response = self.req(t, "response", "\"64KB\"", size);
+            let queries = self.opt(t, "queries", int(1, 10_000_000)).unwrap_or(1) as u32;
+            let start = self.opt(t, "start", time).unwrap_or(0);
+            let think = self.opt(t, "think", time).unwrap_or(0);
+            let request_size = self
+                .opt(t, "request_size", bytes_in(40, 65_535))
+                .map_or(100, |s| s as u32);
+            let mut c = tcp.clone();
+            self.tcp_fields(t, &mut c);
+            out.push(AggregateSpec {
+                aggregator: agg.unwrap_or_default(),
+                workers,
+                response_bytes: response.unwrap_or(1),
+                queries,
+                start,
+                think,
+                request_size,
+                tcp: c,
+            });
+        }
+        out
     }
 
     fn losses(

@@ -298,6 +298,23 @@ pub struct PingSpec {
     pub dscp: u8,
 }
 
+/// Partition/aggregate traffic (the DCTCP paper's query pattern): `aggregator` sends a
+/// small request to every worker at once; each answers `response_bytes` over its own
+/// persistent TCP connection; the query completes when every answer has arrived; the next
+/// query follows `think` later.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggregateSpec {
+    pub aggregator: String,
+    pub workers: Vec<String>,
+    pub response_bytes: u64,
+    pub queries: u32,
+    pub start: SimTime,
+    pub think: SimTime,
+    /// IP size of a request packet.
+    pub request_size: u32,
+    pub tcp: TcpConfig,
+}
+
 /// Loss injection on a named link.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LossSpec {
@@ -332,6 +349,7 @@ pub struct Scenario {
     pub topology: TopologySpec,
     pub flows: Vec<FlowSpec>,
     pub pings: Vec<PingSpec>,
+    pub aggregates: Vec<AggregateSpec>,
     pub losses: Vec<LossSpec>,
     pub output: OutputSpec,
 }

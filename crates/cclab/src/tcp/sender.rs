@@ -219,6 +219,17 @@ impl Sender {
         self.app_closed = self.total_bytes.is_some();
     }
 
+    /// The application writes `bytes` more (a request/response server answering a query).
+    /// Only for byte-count connections (`total_bytes = Some(_)`), whose writes are finite.
+    pub fn app_write(&mut self, bytes: u64, io: &mut TcpIo) {
+        if self.total_bytes.is_none() || bytes == 0 {
+            return;
+        }
+        self.write_seq += bytes;
+        self.done_at = None;
+        self.try_send(io);
+    }
+
     /// The application stops writing (iperf -t expired): nothing new after what was sent.
     pub fn app_stop(&mut self) {
         if !self.app_closed {
