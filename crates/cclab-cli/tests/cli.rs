@@ -200,3 +200,73 @@ fn bench_json_has_the_documented_keys() {
         assert!(v[k].as_f64().unwrap() > 0.0, "{k}");
     }
 }
+
+#[test]
+fn reproduce_dctcp_incast_quick_passes() {
+    let v = reproduce_json("dctcp-incast");
+    for variant in ["cubic", "dctcp"] {
+        for m in [
+            "timeouts_total",
+            "timeouts_mean",
+            "timeouts_max",
+            "throughput_mean_mbps",
+            "throughput_median_mbps",
+            "throughput_min_mbps",
+            "throughput_max_mbps",
+            "throughput_stddev_mbps",
+            "fairness",
+            "latency_mean_ms",
+            "latency_max_ms",
+        ] {
+            assert!(
+                row(&v, variant, m)["seed"].is_number(),
+                "{variant}/{m} has the seed's value"
+            );
+        }
+    }
+    assert_eq!(row(&v, "cubic", "timeouts_total")["seed"], 3227.0);
+}
+
+#[test]
+fn reproduce_dctcp_convergence_quick_passes() {
+    let v = reproduce_json("dctcp-convergence");
+    assert_eq!(row(&v, "dctcp", "join_converge_s")["seed"], 0.5);
+    row(&v, "cubic", "leave_recover_s");
+}
+
+#[test]
+fn reproduce_dctcp_syn_ect_quick_passes() {
+    let v = reproduce_json("dctcp-syn-ect");
+    assert_eq!(row(&v, "no_ect", "p_conn_2")["seed"], 0.67);
+    assert!(row(&v, "ect", "p_conn_16")["seed"].is_null());
+}
+
+#[test]
+fn reproduce_dctcp_k_and_queue_quick_pass() {
+    let v = reproduce_json("dctcp-k");
+    assert_eq!(row(&v, "10gbps", "k_heuristic_pkts")["seed"], 65.0);
+    let v = reproduce_json("dctcp-queue");
+    row(&v, "10gbps_n2", "q_max_pkts");
+    row(&v, "1gbps_n10", "alpha");
+}
+
+#[test]
+fn markdown_output_is_deterministic() {
+    let a = tmpdir("md-a").with_extension("md");
+    let b = tmpdir("md-b").with_extension("md");
+    for p in [&a, &b] {
+        let o = cclab(&[
+            "reproduce",
+            "dctcp-k",
+            "--quick",
+            "--markdown",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+    }
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(x, y);
+    assert!(String::from_utf8_lossy(&x).contains("| 10gbps | k_heuristic_pkts | 65.00 |"));
+    let _ = std::fs::remove_file(a);
+    let _ = std::fs::remove_file(b);
+}

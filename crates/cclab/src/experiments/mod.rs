@@ -48,6 +48,10 @@ pub struct Report {
     /// SVG plots: (file name, contents).
     #[serde(skip)]
     pub plots: Vec<(String, String)>,
+    /// Wall-clock observations (speed): shown on the terminal only, never in JSON or the
+    /// generated docs, which must be identical run to run.
+    #[serde(skip)]
+    pub perf: Vec<String>,
 }
 
 impl Report {
@@ -154,6 +158,48 @@ impl Report {
                 c.detail
             );
         }
+        s
+    }
+}
+
+impl Report {
+    /// The report as a Markdown section (for `docs/reproductions.md`).
+    pub fn markdown(&self, about: &str) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "## `{}`\n\n{about}\n", self.experiment);
+        let _ = writeln!(s, "| variant | metric | seed | sim |\n|---|---|---:|---:|");
+        for r in &self.table {
+            let seed = r.seed.map(fmt_num).unwrap_or_else(|| "–".into());
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                r.variant,
+                r.metric,
+                seed,
+                fmt_num(r.sim)
+            );
+        }
+        if !self.text.is_empty() {
+            let _ = writeln!(s, "\n```text\n{}\n```", self.text.trim_end());
+        }
+        let _ = writeln!(s, "\nChecks:\n");
+        for c in &self.checks {
+            let _ = writeln!(
+                s,
+                "- **{}** {}: {}",
+                if c.pass { "PASS" } else { "FAIL" },
+                c.name,
+                c.detail
+            );
+        }
+        if !self.notes.is_empty() {
+            let _ = writeln!(s, "\nNotes:\n");
+            for n in &self.notes {
+                let _ = writeln!(s, "- {n}");
+            }
+        }
+        s.push('\n');
         s
     }
 }

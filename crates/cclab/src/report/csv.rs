@@ -68,7 +68,11 @@ impl Csv {
     /// Appends one row of already-formatted cells (see [`CsvCell`]); they are quoted here.
     /// The row must have as many cells as the header.
     pub fn row(&mut self, cells: Vec<String>) {
-        debug_assert_eq!(cells.len(), self.cols, "CSV row width differs from the header");
+        debug_assert_eq!(
+            cells.len(),
+            self.cols,
+            "CSV row width differs from the header"
+        );
         self.push(cells.into_iter());
     }
 
@@ -95,7 +99,10 @@ mod tests {
     #[test]
     fn quoting() {
         assert_eq!(quote("plain"), "plain");
-        assert_eq!(quote("cwnd:10 ssthresh:7 rtt:1.2/0.3"), "cwnd:10 ssthresh:7 rtt:1.2/0.3");
+        assert_eq!(
+            quote("cwnd:10 ssthresh:7 rtt:1.2/0.3"),
+            "cwnd:10 ssthresh:7 rtt:1.2/0.3"
+        );
         assert_eq!(quote("a,b"), "\"a,b\"");
         assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(quote("two\nlines"), "\"two\nlines\"");

@@ -1,9 +1,10 @@
 //! Output files of a run: `summary.json` (simulated quantities only: byte-identical for the
 //! same scenario and seed), `perf.json` (wall clock), tidy CSV tables (one row per flow,
 //! queue or sample, loadable with `pandas.read_csv`), and SVG plots of the time series.
-//! A run's directory is written whole or not at all: files go to a temporary sibling
-//! directory that is renamed into place at the end.
+//! A run's files are written whole or not at all: they all go to a temporary directory
+//! first and are renamed into place only once every one of them was written.
 
+pub mod csv;
 pub mod human;
 pub mod svg;
 
@@ -23,36 +24,72 @@ pub struct Perf {
 }
 
 impl Perf {
-    fn json(&self) -> String {
-        let w = self.wall_s.max(1e-12);
-        serde_json::to_string_pretty(&serde_json::json!({
-            "wall_s": self.wall_s,
-            "events_per_s": self.events as f64 / w,
-            "packet_hops_per_s": self.packet_hops as f64 / w,
-            "events": self.events,
-            "packet_hops": self.packet_hops,
-        }))
+    pub fn events_per_s(&self) -> f64 {
+        self.events as f64 / self.wall_s.max(1e-12)
+    }
+
+    pub fn packet_hops_per_s(&self) -> f64 {
+        self.packet_hops as f64 / self.wall_s.max(1e-12)
+    }
+
+    /// `perf.json`: `{"wall_s", "events_per_s", "packet_hops_per_s", "events", "packet_hops"}`
+    /// in that order (a struct, since `json!` would sort the keys).
+    pub fn json(&self) -> String {
+        #[derive(Serialize)]
+        struct PerfJson {
+            wall_s: f64,
+            events_per_s: f64,
+            packet_hops_per_s: f64,
+            events: u64,
+            packet_hops: u64,
+        }
+        serde_json::to_string_pretty(&PerfJson {
+            wall_s: self.wall_s,
+            events_per_s: self.events_per_s(),
+            packet_hops_per_s: self.packet_hops_per_s(),
+            events: self.events,
+            packet_hops: self.packet_hops,
+        })
         .expect("perf serialises")
     }
 }
 
-/// Write `contents` to `path` through a temporary file and a rename.
+/// A name for a temporary sibling of `path`, unique within this process (threads may write
+/// side by side) and across processes.
+fn tmp_name(path: &Path, what: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    parent.join(format!(".{name}.{what}-{}-{n}", std::process::id()))
+}
+
+/// Write `contents` to `path` through a temporary file in the same directory and a rename,
+/// so readers see the old file or the new one, never half of one.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::write(&tmp, contents).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    if path.file_name().is_none() {
+        return Err(format!("cannot write {}: not a file name", path.display()));
+    }
+    let tmp = tmp_name(path, "tmp");
+    if let Err(e) = std::fs::write(&tmp, contents) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write {}: {e}", path.display()));
+    }
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         format!("cannot write {}: {e}", path.display())
     })
 }
 
-/// One CSV field: quoted when it holds a comma, a quote or a line break.
+/// One CSV field: quoted when it holds a comma, a quote, a line break or edge whitespace.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    csv::quote(s).into_owned()
 }
 
 fn opt(x: Option<f64>) -> String {
@@ -225,53 +262,117 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
     files
 }
 
-/// Write a run's files into `dir` (created or replaced whole). Returns the paths written.
+/// Every name [`run_files`] can produce: a rewrite of a run directory removes those of them
+/// this run did not produce (a stale `cwnd.svg` from an earlier run with plots on), and
+/// leaves every other file there alone.
+pub const RUN_FILE_NAMES: [&str; 10] = [
+    "summary.json",
+    "perf.json",
+    "flows.csv",
+    "queues.csv",
+    "cwnd.csv",
+    "cwnd.svg",
+    "queue.csv",
+    "queue.svg",
+    "throughput.csv",
+    "throughput.svg",
+];
+
+/// Write a run's files into `dir` (created if missing; in an existing directory the run's
+/// files are replaced and stale ones removed). Returns the paths written.
 pub fn write_run(
     dir: &Path,
     r: &RunResult,
     perf: &Perf,
     plots: bool,
 ) -> Result<Vec<PathBuf>, String> {
-    write_dir(dir, &run_files(r, perf, plots))
+    install(dir, &run_files(r, perf, plots), &RUN_FILE_NAMES)
 }
 
-/// Write `files` into a fresh temporary sibling of `dir`, then put it in `dir`'s place.
+/// Write `files` into `dir`, all or nothing: every file is first written into a fresh
+/// temporary directory (beside `dir` if `dir` is new, else inside it); only when all were
+/// written does that directory become `dir`, or are its files renamed into the existing
+/// `dir`, replacing files of the same names. Other files already in `dir` are left alone. On error the temporary
+/// directory is removed and the message names the path and the OS error.
 pub fn write_dir(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>, String> {
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let parent = dir
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)
-        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    install(dir, files, &[])
+}
+
+fn install(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    stale: &[&str],
+) -> Result<Vec<PathBuf>, String> {
+    if dir.as_os_str().is_empty() {
+        return Err("the output directory path is empty".into());
+    }
+    for (f, _) in files {
+        let p = Path::new(f);
+        if p.file_name() != Some(p.as_os_str()) {
+            return Err(format!(
+                "cannot write {}: {f:?} is not a plain file name",
+                dir.display()
+            ));
+        }
+    }
+    let existed = match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => true,
+        Ok(_) => {
+            return Err(format!(
+                "cannot write {}: it exists and is not a directory",
+                dir.display()
+            ))
+        }
+        Err(_) => false,
+    };
+    // The temporary directory lives beside `dir` when `dir` is new (so one rename puts it in
+    // place) and inside it otherwise (same file system even if `dir` is a mount point).
+    let tmp = if existed {
+        tmp_name(&dir.join("run"), "tmp")
+    } else {
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(parent) = parent {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create directory {}: {e}", parent.display()))?;
+        }
+        tmp_name(dir, "tmp")
+    };
     let result = (|| {
-        std::fs::create_dir(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+        std::fs::create_dir(&tmp)
+            .map_err(|e| format!("cannot create directory {}: {e}", tmp.display()))?;
         for (f, data) in files {
-            let p = tmp.join(f);
-            std::fs::write(&p, data).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+            std::fs::write(tmp.join(f), data)
+                .map_err(|e| format!("cannot write {}: {e}", dir.join(f).display()))?;
         }
-        if dir.exists() {
-            let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-            std::fs::rename(dir, &old)
-                .map_err(|e| format!("cannot replace {}: {e}", dir.display()))?;
-            std::fs::rename(&tmp, dir)
-                .map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
-            let _ = std::fs::remove_dir_all(&old);
-        } else {
-            std::fs::rename(&tmp, dir)
-                .map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
+        if !existed {
+            match std::fs::rename(&tmp, dir) {
+                Ok(()) => return Ok(()),
+                // `dir` appeared meanwhile: move the files in as below.
+                Err(_) if dir.is_dir() => {}
+                Err(e) => return Err(format!("cannot create directory {}: {e}", dir.display())),
+            }
         }
-        Ok(files.iter().map(|(f, _)| dir.join(f)).collect())
+        for (f, _) in files {
+            std::fs::rename(tmp.join(f), dir.join(f))
+                .map_err(|e| format!("cannot write {}: {e}", dir.join(f).display()))?;
+        }
+        for name in stale {
+            if files.iter().all(|(f, _)| f != name) {
+                let p = dir.join(name);
+                match std::fs::remove_file(&p) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(format!("cannot remove stale {}: {e}", p.display()))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
     })();
-    if result.is_err() {
+    if tmp.exists() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    result
+    result.map(|()| files.iter().map(|(f, _)| dir.join(f)).collect())
 }
 
 #[cfg(test)]
@@ -298,6 +399,7 @@ mod tests {
                 injected_losses: 0,
             }],
             pings: vec![],
+            aggregates: vec![],
             hosts: vec![],
             engine: EngineResult {
                 events: 1,
@@ -377,6 +479,213 @@ mod tests {
         let f = base.join("file");
         std::fs::write(&f, b"x").unwrap();
         assert!(write_run(&f.join("run"), &sample(), &perf, false).is_err());
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    fn flow(id: u32) -> FlowResult {
+        FlowResult {
+            id,
+            from: "s0".into(),
+            to: "r0".into(),
+            cc: "reno".into(),
+            start_s: 0.1,
+            bytes: 1_000_000,
+            goodput_bps: 8e6 / 3.0,
+            retransmits: 1,
+            fast_retransmits: 1,
+            timeouts: 0,
+            syn_retransmits: 0,
+            ece_acks: 0,
+            ce_received: 0,
+            data_segs_out: 700,
+            acks_sent: 350,
+            delayed_acks: 300,
+            fct_s: None,
+            rtt_mean_s: Some(0.0123),
+            rtt_p99_s: Some(0.02),
+            final_cwnd: 42,
+            ss: "reno wscale:7,7 rto:204 rtt:12.3/0.4 cwnd:42".into(),
+        }
+    }
+
+    fn full() -> RunResult {
+        let mut r = sample();
+        r.flows = vec![flow(0), flow(1)];
+        r.series.queue = (0..50)
+            .map(|i| QueueSample {
+                t: i as f64 * 0.01,
+                queue: "bottleneck".into(),
+                bytes: (i % 10) * 1500,
+                pkts: i % 10,
+            })
+            .collect();
+        r.series.throughput = (0..100)
+            .map(|i| ThroughputSample {
+                t: (i / 2) as f64 * 0.01,
+                flow: i % 2,
+                bps: 5e6,
+            })
+            .collect();
+        r
+    }
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cclab-report-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn listing(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn flows_csv_has_every_field() {
+        let csv = flows_csv(&full());
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let v = serde_json::to_value(flow(0)).unwrap();
+        let mut fields: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        let mut sorted = header.clone();
+        sorted.sort();
+        fields.sort();
+        assert_eq!(
+            sorted, fields,
+            "flows.csv has one column per FlowResult field"
+        );
+        let row = lines.next().unwrap();
+        assert!(
+            row.starts_with("0,s0,r0,reno,0.1,1000000,2666666.6666666665,"),
+            "{row}"
+        );
+        // None is an empty cell, the ss line (with a comma here) is quoted.
+        assert!(
+            row.ends_with(",,0.0123,0.02,42,\"reno wscale:7,7 rto:204 rtt:12.3/0.4 cwnd:42\""),
+            "{row}"
+        );
+        assert_eq!(csv.lines().count(), 3);
+    }
+
+    #[test]
+    fn perf_json_keys_in_documented_order() {
+        let j = Perf {
+            wall_s: 2.0,
+            events: 10,
+            packet_hops: 6,
+        }
+        .json();
+        let keys: Vec<usize> = [
+            "\"wall_s\"",
+            "\"events_per_s\": 5.0",
+            "\"packet_hops_per_s\": 3.0",
+            "\"events\": 10",
+            "\"packet_hops\": 6",
+        ]
+        .iter()
+        .map(|k| j.find(k).unwrap_or_else(|| panic!("{k} in {j}")))
+        .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{j}");
+    }
+
+    #[test]
+    fn write_run_file_sets() {
+        let base = tmp("sets");
+        let perf = Perf {
+            wall_s: 1.0,
+            events: 1,
+            packet_hops: 1,
+        };
+        let mut bare = full();
+        bare.series = Series::default();
+        let dir = base.join("bare");
+        let written = write_run(&dir, &bare, &perf, true).unwrap();
+        assert_eq!(written.len(), 4);
+        assert_eq!(
+            listing(&dir),
+            ["flows.csv", "perf.json", "queues.csv", "summary.json"]
+        );
+        let dir = base.join("all");
+        let written = write_run(&dir, &full(), &perf, true).unwrap();
+        let mut all: Vec<String> = RUN_FILE_NAMES.iter().map(|s| s.to_string()).collect();
+        all.sort();
+        assert_eq!(listing(&dir), all);
+        assert_eq!(written.len(), 10);
+        assert!(written.iter().all(|p| p.starts_with(&dir) && p.is_file()));
+        let q = std::fs::read_to_string(dir.join("queue.csv")).unwrap();
+        assert!(
+            q.starts_with("t,queue,bytes,pkts\n0,bottleneck,0,0\n"),
+            "{q}"
+        );
+        let svg = std::fs::read_to_string(dir.join("throughput.svg")).unwrap();
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(svg.contains("flow 1 (reno)"));
+        assert_eq!(listing(&base), ["all", "bare"], "no temporary siblings");
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn rewrite_keeps_foreign_files_and_is_byte_identical() {
+        let base = tmp("rewrite");
+        let dir = base.join("run");
+        let perf = Perf {
+            wall_s: 1.0,
+            events: 1,
+            packet_hops: 1,
+        };
+        write_run(&dir, &full(), &perf, true).unwrap();
+        let first = std::fs::read(dir.join("summary.json")).unwrap();
+        std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
+        write_run(&dir, &full(), &perf, false).unwrap();
+        assert_eq!(first, std::fs::read(dir.join("summary.json")).unwrap());
+        let files = listing(&dir);
+        assert!(files.contains(&"notes.txt".to_string()), "{files:?}");
+        assert!(
+            !files
+                .iter()
+                .any(|f| f.ends_with(".svg") || f.contains("tmp")),
+            "{files:?}"
+        );
+        assert_eq!(listing(&base), ["run"]);
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn unwritable_places_fail_cleanly() {
+        let base = tmp("fail");
+        let f = base.join("file");
+        std::fs::write(&f, b"x").unwrap();
+        let perf = Perf {
+            wall_s: 1.0,
+            events: 1,
+            packet_hops: 1,
+        };
+        let e = write_run(&f.join("run"), &full(), &perf, true).unwrap_err();
+        assert!(e.contains(&f.display().to_string()), "{e}");
+        let e = write_run(&f, &full(), &perf, true).unwrap_err();
+        assert!(e.contains("not a directory"), "{e}");
+        assert!(write_atomic(&f.join("x.json"), b"{}").is_err());
+        assert_eq!(listing(&base), ["file"], "nothing left behind");
+        assert_eq!(std::fs::read(&f).unwrap(), b"x");
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn write_atomic_replaces_and_leaves_no_temporary() {
+        let base = tmp("atomic");
+        let a = base.join("a.json");
+        let b = base.join("a.csv");
+        write_atomic(&a, b"1").unwrap();
+        write_atomic(&a, b"2").unwrap();
+        write_atomic(&b, b"3").unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"2");
+        assert_eq!(std::fs::read(&b).unwrap(), b"3");
+        assert_eq!(listing(&base), ["a.csv", "a.json"]);
         let _ = std::fs::remove_dir_all(&base);
     }
 }

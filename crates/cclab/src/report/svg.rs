@@ -53,22 +53,46 @@ fn nice_step(span: f64) -> f64 {
     10.0 * mag
 }
 
-fn ticks(lo: f64, hi: f64, log: bool) -> Vec<f64> {
+/// Tick values in `[lo, hi]` with their labels: decades on a log axis, 1-2-5 steps on a
+/// linear one.
+fn ticks(lo: f64, hi: f64, log: bool) -> Vec<(f64, String)> {
     if log {
         let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
         return (a..=b)
             .map(|e| 10f64.powi(e))
             .filter(|v| *v >= lo * 0.999 && *v <= hi * 1.001)
+            .map(|v| (v, label(v)))
             .collect();
     }
     let step = nice_step(hi - lo);
-    let mut v = (lo / step).ceil() * step;
-    let mut out = Vec::new();
-    while v <= hi + step * 1e-9 {
-        out.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
-        v += step;
-    }
-    out
+    let (k0, k1) = (
+        (lo / step - 1e-9).ceil() as i64,
+        (hi / step + 1e-9).floor() as i64,
+    );
+    let vals: Vec<f64> = (k0..=k1).map(|k| k as f64 * step).collect();
+    let labels = linear_labels(&vals, step);
+    vals.into_iter().zip(labels).collect()
+}
+
+/// Labels for ticks `step` apart, all with the same number of digits, enough to tell
+/// neighbours apart: plain decimals, or `m.me6` style when the largest is ≥ 10^6 or < 10^-3.
+fn linear_labels(vals: &[f64], step: f64) -> Vec<String> {
+    let exp = |x: f64| (x.abs().log10() + 1e-9).floor() as i32;
+    let max = vals.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let sci = max != 0.0 && !(1e-3..1e6).contains(&max);
+    vals.iter()
+        .map(|&v| {
+            if v.abs() < step * 1e-6 {
+                "0".to_string()
+            } else if sci {
+                let d = (exp(max) - exp(step)).max(0) as usize;
+                format!("{v:.d$e}")
+            } else {
+                let d = (-exp(step)).max(0) as usize;
+                format!("{v:.d$}")
+            }
+        })
+        .collect()
 }
 
 fn label(v: f64) -> String {
@@ -159,17 +183,17 @@ pub fn render(p: &Plot) -> String {
         L + pw / 2.0,
         escape(&p.title)
     );
-    for v in ticks(x0, x1, p.log_x) {
+    for (v, text) in ticks(x0, x1, p.log_x) {
         let x = fx(v);
         let _ = writeln!(
             s,
             r##"<line x1="{x:.2}" y1="{T}" x2="{x:.2}" y2="{:.2}" stroke="#e0e0e0"/><text x="{x:.2}" y="{:.2}" text-anchor="middle">{}</text>"##,
             T + ph,
             T + ph + 16.0,
-            escape(&label(v))
+            escape(&text)
         );
     }
-    for v in ticks(y0, y1, p.log_y) {
+    for (v, text) in ticks(y0, y1, p.log_y) {
         let y = fy(v);
         let _ = writeln!(
             s,
@@ -177,7 +201,7 @@ pub fn render(p: &Plot) -> String {
             L + pw,
             L - 6.0,
             y + 4.0,
-            escape(&label(v))
+            escape(&text)
         );
     }
     let _ = writeln!(
@@ -225,8 +249,20 @@ pub fn render(p: &Plot) -> String {
             }
             let _ = writeln!(s, r#""/>"#);
         }
+        // Legend, right of the plot: as many rows as fit, then "+N more".
+        let rows = ((ph - 14.0) / 18.0) as usize;
         let ly = T + 14.0 + 18.0 * i as f64;
         let lx = L + pw + 12.0;
+        if p.lines.len() > rows && i + 1 >= rows {
+            if i + 1 == rows {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{lx:.1}" y="{ly:.1}">+{} more</text>"#,
+                    p.lines.len() - i
+                );
+            }
+            continue;
+        }
         let _ = writeln!(
             s,
             r#"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{c}" stroke-width="3"/><text x="{:.1}" y="{:.1}">{}</text>"#,
@@ -235,11 +271,21 @@ pub fn render(p: &Plot) -> String {
             ly - 4.0,
             lx + 26.0,
             ly,
-            escape(&line.name)
+            escape(&legend_name(&line.name))
         );
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// A legend entry fits beside the plot: long names are cut with an ellipsis.
+fn legend_name(name: &str) -> String {
+    const MAX: usize = 20;
+    if name.chars().count() <= MAX {
+        name.to_string()
+    } else {
+        name.chars().take(MAX - 1).chain(['…']).collect()
+    }
 }
 
 /// Keep, per pixel column, the first, min, max and last point (in order).
@@ -322,6 +368,53 @@ mod tests {
             assert!(s.contains(&format!(">{t}<")), "tick {t} in {s}");
         }
         assert_eq!(s.matches("<circle").count(), 2);
+    }
+
+    #[test]
+    fn linear_tick_labels_are_distinct_and_exact() {
+        let l = |lo: f64, hi: f64| -> Vec<String> {
+            ticks(lo, hi, false).into_iter().map(|t| t.1).collect()
+        };
+        assert_eq!(
+            l(0.0, 3e6),
+            ["0", "5.0e5", "1.0e6", "1.5e6", "2.0e6", "2.5e6", "3.0e6"]
+        );
+        assert_eq!(
+            l(0.0, 3e-4),
+            ["0", "5.0e-5", "1.0e-4", "1.5e-4", "2.0e-4", "2.5e-4", "3.0e-4"]
+        );
+        assert_eq!(
+            l(1.0, 1.25),
+            ["1.00", "1.05", "1.10", "1.15", "1.20", "1.25"]
+        );
+        assert_eq!(l(0.0, 1.0), ["0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
+        assert_eq!(
+            l(0.0, 600.0),
+            ["0", "100", "200", "300", "400", "500", "600"]
+        );
+        assert_eq!(l(-2.0, 2.0), ["-2", "-1", "0", "1", "2"]);
+    }
+
+    #[test]
+    fn many_lines_keep_the_legend_on_the_canvas() {
+        let p = Plot {
+            lines: (0..40)
+                .map(|i| Line {
+                    name: format!("flow {i} with a rather long legend name"),
+                    points: vec![(0.0, i as f64), (1.0, i as f64)],
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let s = render(&p);
+        assert_eq!(s.matches("<polyline").count(), 40);
+        assert!(s.contains("more</text>"));
+        assert!(s.contains("flow 0 with a rathe…"));
+        for y in s.split(" y=\"").skip(1) {
+            let y: f64 = y.split('"').next().unwrap().parse().unwrap();
+            assert!(y <= H, "{y}");
+        }
     }
 
     #[test]
