@@ -114,8 +114,20 @@ pub struct ThroughputSample {
     pub bps: f64,
 }
 
+/// One event of a time-sequence trace (tcptrace): `kind` 0 = data segment [seq, end),
+/// 1 = retransmission [seq, end), 2 = ACK received (seq = ack, end = ack + window).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TsgSample {
+    pub t: f64,
+    pub flow: u32,
+    pub kind: u8,
+    pub seq: u64,
+    pub end: u64,
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Series {
+    pub tsg: Vec<TsgSample>,
     pub cwnd: Vec<CwndSample>,
     pub queue: Vec<QueueSample>,
     pub throughput: Vec<ThroughputSample>,

@@ -65,6 +65,8 @@ pub struct Sim {
     pub aggs: Vec<AggState>,
     /// For each connection, the partition/aggregate app it serves.
     conn_agg: Vec<Option<u32>>,
+    /// Connections traced for time-sequence graphs.
+    tsg: Vec<bool>,
     series: Series,
     last_delivered: Vec<u64>,
     sampled_ports: Vec<PortId>,
@@ -111,6 +113,8 @@ impl Sim {
                 rng: Rng::new(sc.seed, STREAM_LINK_LOSS + i as u64),
                 drop_nth: l.drop_nth.iter().map(|&(f, n)| (f as u32, n)).collect(),
                 seen: vec![0; l.drop_nth.len()],
+                every: l.every,
+                data_seen: 0,
                 dropped: 0,
             }));
         }
@@ -255,6 +259,19 @@ impl Sim {
             packet_hops: 0,
             rtt_hist: vec![LogHist::default(); n],
             aggs,
+            tsg: {
+                let mut v = vec![false; n];
+                for &f in &o.tsg {
+                    if f >= n {
+                        return Err(format!(
+                            "output.tsg: no flow {f} (flows 0..{})",
+                            n.saturating_sub(1)
+                        ));
+                    }
+                    v[f] = true;
+                }
+                v
+            },
             conn_agg,
             series: Series::default(),
             last_delivered: vec![0; n],
@@ -329,6 +346,18 @@ impl Sim {
             );
         }
         let mut tx = std::mem::take(&mut self.io.tx);
+        if !server && self.tsg[conn as usize] {
+            let t = secs(self.q.now());
+            for p in tx.iter().filter(|p| p.payload > 0) {
+                self.series.tsg.push(TsgSample {
+                    t,
+                    flow: conn,
+                    kind: p.retrans as u8,
+                    seq: p.seq,
+                    end: p.seq + p.payload as u64,
+                });
+            }
+        }
         for p in tx.drain(..) {
             let src = p.src;
             let id = self.pool.alloc(p);
@@ -426,6 +455,12 @@ impl Sim {
         if let Some(loss) = pr.loss.as_deref_mut() {
             let mut drop = false;
             if p.kind == PktKind::Tcp && p.payload > 0 && p.from_client {
+                if loss.every > 0 {
+                    loss.data_seen += 1;
+                    if loss.data_seen % loss.every == 0 {
+                        drop = true;
+                    }
+                }
                 for (k, &(conn, n)) in loss.drop_nth.iter().enumerate() {
                     if conn == p.conn {
                         loss.seen[k] += 1;
@@ -474,6 +509,15 @@ impl Sim {
                         self.check_answer(a, conn, delivered);
                     }
                 } else {
+                    if self.tsg[conn as usize] && p.flags & crate::net::packet::ACK != 0 {
+                        self.series.tsg.push(TsgSample {
+                            t: secs(now),
+                            flow: conn,
+                            kind: 2,
+                            seq: p.ack,
+                            end: p.ack + p.rwnd,
+                        });
+                    }
                     let before = c.sender.rtt.samples;
                     c.sender.on_packet(&p, &mut self.io);
                     if c.sender.rtt.samples != before {

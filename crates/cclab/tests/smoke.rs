@@ -45,11 +45,13 @@ fn every_byte_arrives_under_heavy_random_loss_in_every_recovery_mode() {
                         link: "hop1".into(),
                         rate: p,
                         drop_nth: vec![],
+                        every: 0,
                     });
                     sc.losses.push(LossSpec {
                         link: "hop1_rev".into(),
                         rate: p / 2.0,
                         drop_nth: vec![],
+                        every: 0,
                     });
                     let mut sim = Sim::new(&sc).unwrap();
                     let mut t = 0;

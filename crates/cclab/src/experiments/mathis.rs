@@ -67,6 +67,7 @@ fn run(o: &Options) -> Report {
             link: "hop0".into(),
             rate: p,
             drop_nth: vec![],
+            every: 0,
         });
         // Goodput after a warm-up of 10% of the run (the slow-start overshoot is not part of
         // the steady state the law describes).

@@ -65,6 +65,7 @@ pub fn simulate(rtt: SimTime, seed: u64) -> Outcome {
         link: "hop0".into(),
         rate: 0.0,
         drop_nth: vec![(0, bdp_pkts + bdp_pkts / 2)],
+        every: 0,
     });
     let wall = std::time::Instant::now();
     let mut sim = Sim::new(&sc).expect("valid scenario");

@@ -40,6 +40,9 @@ pub struct LinkLoss {
     pub drop_nth: Vec<(u32, u64)>,
     /// Data packets of each listed connection seen so far (parallel to `drop_nth`).
     pub seen: Vec<u64>,
+    /// Drop every n-th data packet (0 = off), and the data packets counted so far.
+    pub every: u64,
+    pub data_seen: u64,
     pub dropped: u64,
 }
 

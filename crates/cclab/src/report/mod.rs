@@ -259,13 +259,30 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
             files.push(("throughput.svg".into(), svg::render(&p).into_bytes()));
         }
     }
+    if !se.tsg.is_empty() {
+        let mut s = String::from("t,flow,kind,seq,end\n");
+        for x in &se.tsg {
+            let kind = ["data", "retrans", "ack"][x.kind.min(2) as usize];
+            let _ = writeln!(s, "{},{},{},{},{}", x.t, x.flow, kind, x.seq, x.end);
+        }
+        files.push(("tsg.csv".into(), s.into_bytes()));
+        if plots {
+            let mut flows: Vec<u32> = se.tsg.iter().map(|x| x.flow).collect();
+            flows.sort_unstable();
+            flows.dedup();
+            for f in flows {
+                files.push((format!("tsg_flow{f}.svg"), tsg_svg(r, f).into_bytes()));
+            }
+        }
+    }
     files
 }
 
 /// Every name [`run_files`] can produce: a rewrite of a run directory removes those of them
 /// this run did not produce (a stale `cwnd.svg` from an earlier run with plots on), and
 /// leaves every other file there alone.
-pub const RUN_FILE_NAMES: [&str; 10] = [
+pub const RUN_FILE_NAMES: [&str; 11] = [
+    "tsg.csv",
     "summary.json",
     "perf.json",
     "flows.csv",
@@ -688,4 +705,51 @@ mod tests {
         assert_eq!(listing(&base), ["a.csv", "a.json"]);
         let _ = std::fs::remove_dir_all(&base);
     }
+}
+
+/// A tcptrace/xplot-style time-sequence graph of flow `f`: sequence number (MB sent) against
+/// time — data segments, retransmissions (marked), the ACK line and the receive-window line.
+pub fn tsg_svg(r: &RunResult, f: u32) -> String {
+    let mb = |x: u64| x as f64 / 1e6;
+    let ev: Vec<&crate::results::TsgSample> = r.series.tsg.iter().filter(|x| x.flow == f).collect();
+    let pick = |k: u8| ev.iter().filter(move |x| x.kind == k);
+    let line = |name: &str, points: Vec<(f64, f64)>, markers: bool, dashed: bool| svg::Line {
+        name: name.into(),
+        points,
+        markers,
+        dashed,
+    };
+    let p = svg::Plot {
+        title: format!("{}: time-sequence graph of flow {f}", r.scenario),
+        x_label: "time (s)".into(),
+        y_label: "sequence number (MB)".into(),
+        lines: vec![
+            line(
+                "data segments",
+                pick(0).map(|x| (x.t, mb(x.end))).collect(),
+                false,
+                false,
+            ),
+            line(
+                "ACK",
+                pick(2).map(|x| (x.t, mb(x.seq))).collect(),
+                false,
+                false,
+            ),
+            line(
+                "receive window",
+                pick(2).map(|x| (x.t, mb(x.end))).collect(),
+                false,
+                true,
+            ),
+            line(
+                "retransmissions (R)",
+                pick(1).map(|x| (x.t, mb(x.end))).collect(),
+                true,
+                false,
+            ),
+        ],
+        ..Default::default()
+    };
+    svg::render(&p)
 }

@@ -190,9 +190,9 @@ const TCP_KEYS: &[&str] = &[
 ];
 const FLOW_KEYS: &[&str] = &["from", "to", "start", "stop", "bytes"];
 const PING_KEYS: &[&str] = &["from", "to", "start", "interval", "size", "ect", "dscp"];
-const LOSS_KEYS: &[&str] = &["link", "rate", "drop_nth"];
+const LOSS_KEYS: &[&str] = &["link", "rate", "drop_nth", "every"];
 const DROP_KEYS: &[&str] = &["flow", "n"];
-const OUTPUT_KEYS: &[&str] = &["cwnd", "queue", "throughput", "plots", "queues"];
+const OUTPUT_KEYS: &[&str] = &["cwnd", "queue", "throughput", "plots", "queues", "tsg"];
 
 const MAX_SENDERS: i64 = 100_000;
 
@@ -1534,10 +1534,12 @@ impl Checker<'_> {
                 }
             });
             let drop_nth = self.drop_nth(t, n_flows);
+            let every = self.opt(t, "every", int(1, i64::MAX)).unwrap_or(0) as u64;
             losses.push(LossSpec {
                 link: link.unwrap_or_default(),
                 rate: rate.unwrap_or(0.0),
                 drop_nth,
+                every,
             });
         }
         losses
@@ -1621,6 +1623,27 @@ impl Checker<'_> {
                     type_name(v)
                 ),
             ),
+        }
+        if let Some(v) = t.t.get("tsg") {
+            match v {
+                Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate() {
+                        match int(0, 1_000_000)(x) {
+                            Ok(f) => o.tsg.push(f as usize),
+                            Err(m) => self.err(
+                                &format!("output.tsg.{i}"),
+                                Some(x),
+                                format!("{m} (a flow index)"),
+                            ),
+                        }
+                    }
+                }
+                _ => self.err(
+                    "output.tsg",
+                    Some(v),
+                    "expected a list of flow indices, e.g. tsg = [0]".into(),
+                ),
+            }
         }
         o
     }

@@ -323,6 +323,9 @@ pub struct LossSpec {
     pub rate: f64,
     /// Drop the n-th (1-based) data packet of flow `flow` (index in `flows`) crossing it.
     pub drop_nth: Vec<(usize, u64)>,
+    /// Drop every n-th data packet crossing the link (a periodic dropper, as the kernel
+    /// module of seed 003's "drop 1 in 25,000" tests); 0 = off.
+    pub every: u64,
 }
 
 /// Optional time series and plots.
@@ -338,6 +341,9 @@ pub struct OutputSpec {
     pub plots: bool,
     /// Which links' queues to sample (empty = the bottleneck / every hop).
     pub queues: Vec<String>,
+    /// Flows (indices) to trace for tcptrace-style time-sequence graphs (`tsg.csv`,
+    /// `tsg_flow<i>.svg`): every data segment, retransmission and ACK.
+    pub tsg: Vec<usize>,
 }
 
 /// A whole scenario.
