@@ -392,6 +392,53 @@ fn install(
     result.map(|()| files.iter().map(|(f, _)| dir.join(f)).collect())
 }
 
+/// A tcptrace/xplot-style time-sequence graph of flow `f`: sequence number (MB sent) against
+/// time — data segments, retransmissions (marked), the ACK line and the receive-window line.
+pub fn tsg_svg(r: &RunResult, f: u32) -> String {
+    let mb = |x: u64| x as f64 / 1e6;
+    let ev: Vec<&crate::results::TsgSample> = r.series.tsg.iter().filter(|x| x.flow == f).collect();
+    let pick = |k: u8| ev.iter().filter(move |x| x.kind == k);
+    let line = |name: &str, points: Vec<(f64, f64)>, markers: bool, dashed: bool| svg::Line {
+        name: name.into(),
+        points,
+        markers,
+        dashed,
+    };
+    let p = svg::Plot {
+        title: format!("{}: time-sequence graph of flow {f}", r.scenario),
+        x_label: "time (s)".into(),
+        y_label: "sequence number (MB)".into(),
+        lines: vec![
+            line(
+                "data segments",
+                pick(0).map(|x| (x.t, mb(x.end))).collect(),
+                false,
+                false,
+            ),
+            line(
+                "ACK",
+                pick(2).map(|x| (x.t, mb(x.seq))).collect(),
+                false,
+                false,
+            ),
+            line(
+                "receive window",
+                pick(2).map(|x| (x.t, mb(x.end))).collect(),
+                false,
+                true,
+            ),
+            line(
+                "retransmissions (R)",
+                pick(1).map(|x| (x.t, mb(x.end))).collect(),
+                true,
+                false,
+            ),
+        ],
+        ..Default::default()
+    };
+    svg::render(&p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -705,51 +752,4 @@ mod tests {
         assert_eq!(listing(&base), ["a.csv", "a.json"]);
         let _ = std::fs::remove_dir_all(&base);
     }
-}
-
-/// A tcptrace/xplot-style time-sequence graph of flow `f`: sequence number (MB sent) against
-/// time — data segments, retransmissions (marked), the ACK line and the receive-window line.
-pub fn tsg_svg(r: &RunResult, f: u32) -> String {
-    let mb = |x: u64| x as f64 / 1e6;
-    let ev: Vec<&crate::results::TsgSample> = r.series.tsg.iter().filter(|x| x.flow == f).collect();
-    let pick = |k: u8| ev.iter().filter(move |x| x.kind == k);
-    let line = |name: &str, points: Vec<(f64, f64)>, markers: bool, dashed: bool| svg::Line {
-        name: name.into(),
-        points,
-        markers,
-        dashed,
-    };
-    let p = svg::Plot {
-        title: format!("{}: time-sequence graph of flow {f}", r.scenario),
-        x_label: "time (s)".into(),
-        y_label: "sequence number (MB)".into(),
-        lines: vec![
-            line(
-                "data segments",
-                pick(0).map(|x| (x.t, mb(x.end))).collect(),
-                false,
-                false,
-            ),
-            line(
-                "ACK",
-                pick(2).map(|x| (x.t, mb(x.seq))).collect(),
-                false,
-                false,
-            ),
-            line(
-                "receive window",
-                pick(2).map(|x| (x.t, mb(x.end))).collect(),
-                false,
-                true,
-            ),
-            line(
-                "retransmissions (R)",
-                pick(1).map(|x| (x.t, mb(x.end))).collect(),
-                true,
-                false,
-            ),
-        ],
-        ..Default::default()
-    };
-    svg::render(&p)
 }
