@@ -243,3 +243,54 @@ impl Network {
         (delay, rate, hops)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::Qdisc;
+    use crate::scenario::{Limit, QueueSpec};
+
+    fn q() -> Qdisc {
+        Qdisc::from_spec(&QueueSpec::DropTail {
+            limit: Limit::Packets(10),
+        })
+    }
+
+    /// h0 — a — {b, c} — d — h1: two equal-cost paths between a and d.
+    #[test]
+    fn ecmp_splits_flows_over_equal_cost_paths_and_keeps_each_flow_on_one() {
+        let mut net = Network::default();
+        let h0 = net.add_node("h0", NodeKind::Host);
+        let h1 = net.add_node("h1", NodeKind::Host);
+        let [a, b, c, d] = ["a", "b", "c", "d"].map(|n| net.add_node(n, NodeKind::Switch));
+        for (x, y) in [(h0, a), (a, b), (a, c), (b, d), (c, d), (d, h1)] {
+            net.add_link("l", x, y, 1_000_000_000, 1000, q());
+            net.add_link("l", y, x, 1_000_000_000, 1000, q());
+        }
+        net.finish();
+        // At a, towards h1: two next hops (b and c); at b only one.
+        let peers: std::collections::BTreeSet<_> = (0..64u32)
+            .map(|hsh| net.ports[net.routes.next_port(a, h1, hsh).unwrap() as usize].peer)
+            .collect();
+        assert_eq!(peers, [b, c].into_iter().collect());
+        assert_eq!(
+            net.ports[net.routes.next_port(b, h1, 7).unwrap() as usize].peer,
+            d
+        );
+        // The 5-tuple hash is deterministic per connection, and spreads connections.
+        let hashes: Vec<u32> = (0..100)
+            .map(|i| flow_hash(h0, h1, 10000 + i, 5201, 6))
+            .collect();
+        assert_eq!(hashes[3], flow_hash(h0, h1, 10003, 5201, 6));
+        let via_b = hashes
+            .iter()
+            .filter(|&&h| net.ports[net.routes.next_port(a, h1, h).unwrap() as usize].peer == b)
+            .count();
+        assert!(
+            (30..=70).contains(&via_b),
+            "{via_b} of 100 connections via b"
+        );
+        // Every path is 4 hops.
+        assert_eq!(net.path(h0, h1, hashes[0]).2, 4);
+    }
+}

@@ -303,7 +303,16 @@ pub fn write_run(
     perf: &Perf,
     plots: bool,
 ) -> Result<Vec<PathBuf>, String> {
-    install(dir, &run_files(r, perf, plots), &RUN_FILE_NAMES)
+    install(dir, &run_files(r, perf, plots), &is_run_file)
+}
+
+/// Is `name` a file [`run_files`] can produce (a fixed name or a per-flow `tsg_flow<i>.svg`)?
+pub fn is_run_file(name: &str) -> bool {
+    RUN_FILE_NAMES.contains(&name)
+        || name
+            .strip_prefix("tsg_flow")
+            .and_then(|x| x.strip_suffix(".svg"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Write `files` into `dir`, all or nothing: every file is first written into a fresh
@@ -312,13 +321,13 @@ pub fn write_run(
 /// `dir`, replacing files of the same names. Other files already in `dir` are left alone. On error the temporary
 /// directory is removed and the message names the path and the OS error.
 pub fn write_dir(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>, String> {
-    install(dir, files, &[])
+    install(dir, files, &|_| false)
 }
 
 fn install(
     dir: &Path,
     files: &[(String, Vec<u8>)],
-    stale: &[&str],
+    stale: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<PathBuf>, String> {
     if dir.as_os_str().is_empty() {
         return Err("the output directory path is empty".into());
@@ -373,7 +382,14 @@ fn install(
             std::fs::rename(tmp.join(f), dir.join(f))
                 .map_err(|e| format!("cannot write {}: {e}", dir.join(f).display()))?;
         }
-        for name in stale {
+        let present: Vec<String> = std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for name in present.iter().filter(|n| stale(n)) {
             if files.iter().all(|(f, _)| f != name) {
                 let p = dir.join(name);
                 match std::fs::remove_file(&p) {
@@ -590,6 +606,15 @@ mod tests {
                 bps: 5e6,
             })
             .collect();
+        r.series.tsg = (0..20)
+            .map(|i| TsgSample {
+                t: i as f64 * 0.01,
+                flow: 0,
+                kind: (i % 3) as u8,
+                seq: 1 + i * 1448,
+                end: 1 + (i + 1) * 1448,
+            })
+            .collect();
         r
     }
 
@@ -677,9 +702,15 @@ mod tests {
         let dir = base.join("all");
         let written = write_run(&dir, &full(), &perf, true).unwrap();
         let mut all: Vec<String> = RUN_FILE_NAMES.iter().map(|s| s.to_string()).collect();
+        all.push("tsg_flow0.svg".into());
         all.sort();
         assert_eq!(listing(&dir), all);
-        assert_eq!(written.len(), 10);
+        assert_eq!(written.len(), 12);
+        let tsg = std::fs::read_to_string(dir.join("tsg.csv")).unwrap();
+        assert!(
+            tsg.starts_with("t,flow,kind,seq,end\n0,0,data,1,1449\n0.01,0,retrans,"),
+            "{tsg}"
+        );
         assert!(written.iter().all(|p| p.starts_with(&dir) && p.is_file()));
         let q = std::fs::read_to_string(dir.join("queue.csv")).unwrap();
         assert!(
