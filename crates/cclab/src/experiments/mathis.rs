@@ -9,7 +9,6 @@
 use super::common::*;
 use super::{Experiment, Options, Report};
 use crate::engine::*;
-use crate::scenario::*;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "mathis",
@@ -53,32 +52,7 @@ fn run(o: &Options) -> Report {
     ];
     let cases: &[(&str, f64, f64)] = if o.quick { &quick } else { &full };
     let outs = super::par_map(cases, o.threads, |&(_, p, dur)| {
-        let topo = one_hop(
-            RATE,
-            RTT / 2,
-            QueueSpec::DropTail {
-                limit: Limit::Packets(100_000),
-            },
-        );
-        let mut sc = Scenario::new("mathis", topo, from_secs(dur));
-        sc.seed = o.seed;
-        sc.add_default_flows(&tcp("reno"));
-        sc.losses.push(LossSpec {
-            link: "hop0".into(),
-            rate: p,
-            drop_nth: vec![],
-            every: 0,
-        });
-        // Goodput after a warm-up of 10% of the run (the slow-start overshoot is not part of
-        // the steady state the law describes).
-        let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
-        let warm = sc.duration / 10;
-        sim.run_until(warm);
-        let b0 = sim.conns[0].receiver.delivered_bytes;
-        sim.run();
-        let steady =
-            (sim.conns[0].receiver.delivered_bytes - b0) as f64 * 8.0 / secs(sc.duration - warm);
-        (sim.results(), steady)
+        lossy_path("reno", RATE, RTT, p, from_secs(dur), o.seed)
     });
     let mut r = Report::new("mathis");
     for (&(v, p, _), (res, steady)) in cases.iter().zip(&outs) {

@@ -43,6 +43,27 @@ pub struct Addr {
     pub dscp: u8,
 }
 
+impl Addr {
+    /// A blank TCP segment of this connection, from the initiator (`from_client`) or the
+    /// listener, stamped with the timestamp option's clock.
+    pub fn segment(&self, from_client: bool, now: SimTime) -> Packet {
+        let mut p = Packet::blank();
+        p.kind = crate::net::packet::PktKind::Tcp;
+        (p.src, p.dst) = if from_client {
+            (self.client, self.server)
+        } else {
+            (self.server, self.client)
+        };
+        p.conn = self.conn;
+        p.from_client = from_client;
+        p.hash = self.hash;
+        p.dscp = self.dscp;
+        p.tsval = now;
+        p.born = now;
+        p
+    }
+}
+
 /// What an endpoint produced while handling an input.
 #[derive(Default)]
 pub struct TcpIo {

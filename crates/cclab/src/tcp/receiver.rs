@@ -118,17 +118,7 @@ impl Receiver {
     }
 
     fn template(&self, now: SimTime) -> Packet {
-        let mut p = Packet::blank();
-        p.kind = PktKind::Tcp;
-        p.src = self.addr.server;
-        p.dst = self.addr.client;
-        p.conn = self.addr.conn;
-        p.from_client = false;
-        p.hash = self.addr.hash;
-        p.dscp = self.addr.dscp;
-        p.tsval = now;
-        p.born = now;
-        p
+        self.addr.segment(false, now)
     }
 
     /// Advertised window: the receive buffer less what waits out of order, but the right

@@ -266,17 +266,7 @@ impl Sender {
     }
 
     fn template(&self, now: SimTime) -> Packet {
-        let mut p = Packet::blank();
-        p.kind = PktKind::Tcp;
-        p.src = self.addr.client;
-        p.dst = self.addr.server;
-        p.conn = self.addr.conn;
-        p.from_client = true;
-        p.hash = self.addr.hash;
-        p.dscp = self.addr.dscp;
-        p.tsval = now;
-        p.born = now;
-        p
+        self.addr.segment(true, now)
     }
 
     fn arm_rto(&mut self, io: &mut TcpIo, at: SimTime) {
