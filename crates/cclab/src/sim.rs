@@ -492,18 +492,21 @@ impl Sim {
             self.forward(node, id);
             return;
         }
-        // Delivered to the destination host.
-        let p = self.pool.get(id).clone();
-        self.pool.free(id);
+        // Delivered to the destination host: handled in place, no copy of the packet.
         let now = self.q.now();
-        match p.kind {
+        let (kind, conn) = {
+            let p = self.pool.get(id);
+            (p.kind, p.conn)
+        };
+        match kind {
             PktKind::Tcp => {
                 self.io.now = now;
-                let conn = p.conn;
                 let c = &mut self.conns[conn as usize];
+                let p = self.pool.get(id);
                 if p.from_client {
-                    c.receiver.on_packet(&p, &mut self.io);
+                    c.receiver.on_packet(p, &mut self.io);
                     let delivered = c.receiver.delivered_bytes;
+                    self.pool.free(id);
                     self.flush(conn, true);
                     if let Some(a) = self.conn_agg[conn as usize] {
                         self.check_answer(a, conn, delivered);
@@ -519,34 +522,37 @@ impl Sim {
                         });
                     }
                     let before = c.sender.rtt.samples;
-                    c.sender.on_packet(&p, &mut self.io);
+                    c.sender.on_packet(p, &mut self.io);
                     if c.sender.rtt.samples != before {
                         self.rtt_hist[conn as usize].add(secs(c.sender.rtt.latest));
                     }
+                    self.pool.free(id);
                     self.flush(conn, false);
                 }
             }
             PktKind::Ping => {
-                let mut r = p;
+                // The echo reply reuses the request's slot.
+                let r = self.pool.get_mut(id);
                 r.kind = PktKind::Pong;
                 std::mem::swap(&mut r.src, &mut r.dst);
                 r.ecn = if r.ecn == NOT_ECT { NOT_ECT } else { ECT0 };
-                let id = self.pool.alloc(r);
                 self.forward(node, id);
             }
             PktKind::Request => {
-                let a = self.conn_agg[p.conn as usize].expect("requests belong to an aggregate")
-                    as usize;
+                self.pool.free(id);
+                let a =
+                    self.conn_agg[conn as usize].expect("requests belong to an aggregate") as usize;
                 let bytes = self.aggs[a].response_bytes;
                 self.io.now = now;
-                self.conns[p.conn as usize]
+                self.conns[conn as usize]
                     .sender
                     .app_write(bytes, &mut self.io);
-                self.flush(p.conn, false);
+                self.flush(conn, false);
             }
             PktKind::Pong => {
-                let pr = &mut self.pings[p.conn as usize];
-                pr.rtts.push(now - p.born);
+                let born = self.pool.get(id).born;
+                self.pool.free(id);
+                self.pings[conn as usize].rtts.push(now - born);
             }
         }
     }
