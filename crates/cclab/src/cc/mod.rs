@@ -11,7 +11,10 @@
 
 pub mod cubic;
 pub mod dctcp;
+pub mod fast;
+pub mod htcp;
 pub mod reno;
+pub mod vegas;
 
 use crate::engine::SimTime;
 
@@ -192,6 +195,9 @@ pub enum Cc {
     Reno(reno::Reno),
     Cubic(cubic::Cubic),
     Dctcp(dctcp::Dctcp),
+    Htcp(htcp::Htcp),
+    Vegas(vegas::Vegas),
+    Fast(fast::Fast),
 }
 
 /// Options that select variants of an algorithm from a scenario (`hystart = true`…).
@@ -206,7 +212,7 @@ pub struct CcOptions {
 }
 
 /// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
-pub const CC_NAMES: &[&str] = &["reno", "cubic", "dctcp"];
+pub const CC_NAMES: &[&str] = &["reno", "cubic", "dctcp", "htcp", "vegas", "fast"];
 
 impl Cc {
     /// The algorithm registered under `name`, or `None`.
@@ -230,6 +236,9 @@ impl Cc {
                 }
                 Cc::Dctcp(d)
             }
+            "htcp" => Cc::Htcp(htcp::Htcp::default()),
+            "vegas" => Cc::Vegas(vegas::Vegas::default()),
+            "fast" => Cc::Fast(fast::Fast::default()),
             _ => return None,
         })
     }
@@ -241,6 +250,9 @@ macro_rules! dispatch {
             Cc::Reno($c) => $e,
             Cc::Cubic($c) => $e,
             Cc::Dctcp($c) => $e,
+            Cc::Htcp($c) => $e,
+            Cc::Vegas($c) => $e,
+            Cc::Fast($c) => $e,
         }
     };
 }
