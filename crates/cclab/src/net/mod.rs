@@ -5,6 +5,7 @@
 //! per-packet path allocates, hashes a string or formats.
 
 pub mod packet;
+pub mod pcap;
 pub mod topology;
 
 use crate::engine::{Rng, SimTime};
