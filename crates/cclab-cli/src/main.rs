@@ -36,6 +36,10 @@ enum Cmd {
         /// Print summary.json to stdout instead of the table.
         #[arg(long)]
         json: bool,
+        /// Capture a host (what it sends and receives) or a link (what leaves its port)
+        /// into <out>/<NAME>.pcap; repeatable; adds to [output] pcap.
+        #[arg(long = "pcap", value_name = "NAME")]
+        pcap: Vec<String>,
     },
     /// Reproduce a built-in experiment from the seed documents (`cclab list` names them).
     Reproduce {
@@ -86,7 +90,8 @@ fn main() -> ExitCode {
             seed,
             sets,
             json,
-        } => run(&file, out, seed, &sets, json),
+            pcap,
+        } => run(&file, out, seed, &sets, json, &pcap),
         Cmd::Reproduce {
             name,
             quick,
@@ -136,6 +141,7 @@ fn run(
     seed: Option<u64>,
     sets: &[String],
     json: bool,
+    pcap: &[String],
 ) -> ExitCode {
     let mut kv = Vec::new();
     for s in sets {
@@ -152,7 +158,7 @@ fn run(
     if let Some(seed) = seed {
         kv.push(("sim.seed".to_string(), seed.to_string()));
     }
-    let sc = match cclab::scenario::load_scenario(file, &kv) {
+    let mut sc = match cclab::scenario::load_scenario(file, &kv) {
         Ok(sc) => sc,
         Err(errs) => {
             for e in &errs {
@@ -167,8 +173,14 @@ fn run(
             return ExitCode::from(2);
         }
     };
+    for name in pcap {
+        if !sc.output.pcap.contains(name) {
+            sc.output.pcap.push(name.clone());
+        }
+    }
+    let dir = out.unwrap_or_else(|| PathBuf::from("out").join(&sc.name));
     let t0 = std::time::Instant::now();
-    let result = match cclab::sim::run(&sc) {
+    let result = match cclab::sim::run_to(&sc, &dir) {
         Ok(r) => r,
         Err(msg) => {
             eprintln!("error: {}: {msg}", file.display());
@@ -180,7 +192,6 @@ fn run(
         events: result.engine.events,
         packet_hops: result.engine.packet_hops,
     };
-    let dir = out.unwrap_or_else(|| PathBuf::from("out").join(&sc.name));
     if let Err(msg) = cclab::report::write_run(&dir, &result, &perf, sc.output.plots) {
         eprintln!("error: {msg}");
         return ExitCode::from(2);

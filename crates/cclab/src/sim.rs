@@ -5,6 +5,7 @@
 use crate::app::ping::PingProbe;
 use crate::engine::{secs, EventQueue, Rng, SimTime};
 use crate::net::packet::{Packet, PacketPool, PktId, PktKind, CE, ECT0, NOT_ECT};
+use crate::net::pcap::{Capture, CaptureStats, ConnPorts};
 use crate::net::{flow_hash, topology, LinkLoss, Network, PortId};
 use crate::qdisc::{PktMeta, Verdict};
 use crate::results::*;
@@ -70,6 +71,8 @@ pub struct Sim {
     series: Series,
     last_delivered: Vec<u64>,
     sampled_ports: Vec<PortId>,
+    /// pcap capture (`[output] pcap`, `--pcap`); `None` costs one branch per hop.
+    pub capture: Option<Box<Capture>>,
 }
 
 /// A running partition/aggregate app.
@@ -276,7 +279,46 @@ impl Sim {
             series: Series::default(),
             last_delivered: vec![0; n],
             sampled_ports,
+            capture: None,
         })
+    }
+
+    /// Capture into `<dir>/<name>.pcap` for each host or link in `names` (`net::pcap`),
+    /// with each connection's own ports (as `flow_hash` uses them) and MSS.
+    pub fn attach_pcap(
+        &mut self,
+        names: &[String],
+        dir: &std::path::Path,
+        snaplen: u32,
+    ) -> Result<(), String> {
+        let mut cap = Capture::open(&self.net, names, dir, snaplen)?;
+        let n_flows = self.scenario.flows.len();
+        for (i, c) in self.conns.iter().enumerate() {
+            let (client, server) = if i < n_flows {
+                (10000 + i as u16, 5201)
+            } else {
+                (20000 + i as u16, 80)
+            };
+            let mss = (c.sender.mss + crate::net::packet::TS_OPT) as u16;
+            cap.set_conn(
+                i as u32,
+                ConnPorts {
+                    client,
+                    server,
+                    mss,
+                },
+            );
+        }
+        self.capture = Some(Box::new(cap));
+        Ok(())
+    }
+
+    /// Flush and close the pcap files; their names and counters.
+    pub fn finish_pcap(&mut self) -> Result<Vec<(String, CaptureStats)>, String> {
+        match self.capture.take() {
+            Some(c) => c.finish(),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Run until the scenario's duration.
@@ -302,6 +344,9 @@ impl Sim {
                 let node = pr.peer;
                 if let Some(&(t, _)) = pr.wire.front() {
                     self.q.schedule(t, Ev::Arrive { port });
+                }
+                if let Some(cap) = self.capture.as_deref_mut() {
+                    cap.on_rx(self.q.now(), node, self.pool.get(pkt));
                 }
                 self.arrive(node, pkt);
             }
@@ -452,6 +497,9 @@ impl Sim {
         pr.tx_pkts += 1;
         pr.tx_bytes += p.size as u64;
         self.packet_hops += 1;
+        if let Some(cap) = self.capture.as_deref_mut() {
+            cap.on_tx(now, port, p);
+        }
         if let Some(loss) = pr.loss.as_deref_mut() {
             let mut drop = false;
             if p.kind == PktKind::Tcp && p.payload > 0 && p.from_client {
@@ -848,5 +896,16 @@ impl Sim {
 pub fn run(sc: &Scenario) -> Result<RunResult, String> {
     let mut sim = Sim::new(sc)?;
     sim.run();
+    Ok(sim.results())
+}
+
+/// `run`, writing the captures `[output] pcap` asks for into `out` as `<name>.pcap`.
+pub fn run_to(sc: &Scenario, out: &std::path::Path) -> Result<RunResult, String> {
+    let mut sim = Sim::new(sc)?;
+    if !sc.output.pcap.is_empty() {
+        sim.attach_pcap(&sc.output.pcap, out, crate::net::pcap::DEFAULT_SNAPLEN)?;
+    }
+    sim.run();
+    sim.finish_pcap()?;
     Ok(sim.results())
 }

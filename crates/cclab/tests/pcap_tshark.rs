@@ -507,3 +507,43 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pcap_hook_writes_the_same_bytes_as_the_tap() {
+    let sc = scenario();
+    // Through the hook in sim.rs.
+    let d1 = out_dir("hook");
+    let mut sim = Sim::new(&sc).unwrap();
+    sim.attach_pcap(&["src".into(), "dst".into(), "hop1".into()], &d1, 128)
+        .unwrap();
+    sim.run();
+    let st_hook = sim.finish_pcap().unwrap();
+    // Through the tap.
+    let d2 = out_dir("tap");
+    let mut sim2 = Sim::new(&sc).unwrap();
+    let mut cap = Capture::new(&sim2.net);
+    for n in ["src", "dst"] {
+        let f = std::fs::File::create(d2.join(format!("{n}.pcap"))).unwrap();
+        cap.add(&sim2.net, n, Box::new(std::io::BufWriter::new(f)), 128)
+            .unwrap();
+    }
+    let mut tap = WireTap::new(&sim2, &["src", "dst"]);
+    tap.run(&mut sim2, &mut cap);
+    let st_tap = cap.finish().unwrap();
+    for n in ["src", "dst"] {
+        let a = std::fs::read(d1.join(format!("{n}.pcap"))).unwrap();
+        let b = std::fs::read(d2.join(format!("{n}.pcap"))).unwrap();
+        assert_eq!(a.len(), b.len(), "{n}");
+        assert!(a == b, "{n}: bytes differ");
+    }
+    println!("hook: {st_hook:?}\ntap: {st_tap:?}");
+    let hop1 = &sim.net.ports[sim.net.port_by_name("hop1").unwrap() as usize];
+    assert_eq!(st_hook[2].1.packets, hop1.tx_pkts);
+    assert_eq!(st_hook[2].1.ce, hop1.stats.marks);
+    // Same simulation with or without capture.
+    assert_eq!(
+        format!("{:?}", sim.results().flows),
+        format!("{:?}", sim2.results().flows)
+    );
+    println!("{}", d1.display());
+}

@@ -192,7 +192,15 @@ const FLOW_KEYS: &[&str] = &["from", "to", "start", "stop", "bytes"];
 const PING_KEYS: &[&str] = &["from", "to", "start", "interval", "size", "ect", "dscp"];
 const LOSS_KEYS: &[&str] = &["link", "rate", "drop_nth", "every"];
 const DROP_KEYS: &[&str] = &["flow", "n"];
-const OUTPUT_KEYS: &[&str] = &["cwnd", "queue", "throughput", "plots", "queues", "tsg"];
+const OUTPUT_KEYS: &[&str] = &[
+    "cwnd",
+    "queue",
+    "throughput",
+    "plots",
+    "queues",
+    "tsg",
+    "pcap",
+];
 
 const MAX_SENDERS: i64 = 100_000;
 
@@ -756,7 +764,7 @@ impl Checker<'_> {
         let pings = self.pings(root, hosts.as_deref(), duration);
         let aggregates = self.aggregates(root, hosts.as_deref(), &tcp);
         let losses = self.losses(root, links.as_deref(), flows.as_ref().map(Vec::len));
-        let output = self.output(root, links.as_deref());
+        let output = self.output(root, hosts.as_deref(), links.as_deref());
 
         Some(Scenario {
             name,
@@ -1595,7 +1603,12 @@ impl Checker<'_> {
         out
     }
 
-    fn output(&mut self, root: Tab, links: Option<&[String]>) -> OutputSpec {
+    fn output(
+        &mut self,
+        root: Tab,
+        hosts: Option<&[String]>,
+        links: Option<&[String]>,
+    ) -> OutputSpec {
         let mut o = OutputSpec::default();
         let Some(t) = self.table(root, "output", "output") else {
             return o;
@@ -1644,6 +1657,32 @@ impl Checker<'_> {
                     "expected a list of flow indices, e.g. tsg = [0]".into(),
                 ),
             }
+        }
+        match t.t.get("pcap") {
+            None => {}
+            Some(Value::Array(a)) => {
+                let names: Option<Vec<String>> =
+                    hosts.zip(links).map(|(h, l)| h.iter().chain(l).cloned().collect());
+                for (i, v) in a.iter().enumerate() {
+                    match name_in("host or link", names.as_deref())(v) {
+                        Ok(n) if o.pcap.contains(&n) => self.err(
+                            &format!("output.pcap.{i}"),
+                            Some(v),
+                            format!("'{n}' is listed twice"),
+                        ),
+                        Ok(n) => o.pcap.push(n),
+                        Err(m) => self.err(&format!("output.pcap.{i}"), Some(v), m),
+                    }
+                }
+            }
+            Some(v) => self.err(
+                "output.pcap",
+                Some(v),
+                format!(
+                    "expected an array of host or link names (e.g. pcap = [\"s0\", \"bottleneck\"]), found {}",
+                    type_name(v)
+                ),
+            ),
         }
         o
     }
@@ -1770,6 +1809,9 @@ fn schema_path(segs: &[&str]) -> Result<(), String> {
         "output" => match rest {
             ["queues", more @ ..] => {
                 indexed(more, "output.queues", |r| leaf(r, &[], "a queue name"))
+            }
+            ["pcap", more @ ..] => {
+                indexed(more, "output.pcap", |r| leaf(r, &[], "a host or link name"))
             }
             _ => leaf(rest, OUTPUT_KEYS, "[output]"),
         },

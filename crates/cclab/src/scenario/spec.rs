@@ -344,6 +344,9 @@ pub struct OutputSpec {
     /// Flows (indices) to trace for tcptrace-style time-sequence graphs (`tsg.csv`,
     /// `tsg_flow<i>.svg`): every data segment, retransmission and ACK.
     pub tsg: Vec<usize>,
+    /// Hosts (what they send and receive) and links (what leaves their port) to capture
+    /// as `<out>/<name>.pcap` (`net::pcap`).
+    pub pcap: Vec<String>,
 }
 
 /// A whole scenario.
