@@ -270,3 +270,14 @@ fn markdown_output_is_deterministic() {
     let _ = std::fs::remove_file(a);
     let _ = std::fs::remove_file(b);
 }
+
+#[test]
+fn reproduce_rtt_and_mtu_fairness_quick_pass() {
+    let v = reproduce_json("rtt-fairness");
+    assert_eq!(row(&v, "reno", "long_rtt_mbps")["seed"], 202.0);
+    assert_eq!(row(&v, "reno", "utilization")["seed"], 0.716);
+    row(&v, "htcp", "short_rtt_mbps");
+    let v = reproduce_json("mtu-fairness");
+    assert_eq!(row(&v, "reno", "mtu9000_mbps")["seed"], 464.0);
+    row(&v, "cubic", "mtu3000_mbps");
+}

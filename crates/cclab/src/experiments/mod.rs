@@ -11,6 +11,7 @@ pub mod dctcp_incast;
 pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
+pub mod fairness;
 pub mod mathis;
 pub mod reno_recovery;
 
@@ -256,6 +257,8 @@ pub fn all() -> Vec<Experiment> {
         dctcp_syn_ect::EXPERIMENT,
         dctcp_k::EXPERIMENT,
         dctcp_queue::EXPERIMENT,
+        fairness::RTT_FAIRNESS,
+        fairness::MTU_FAIRNESS,
     ]
 }
 
