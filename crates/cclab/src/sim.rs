@@ -128,36 +128,31 @@ impl Sim {
         let mut conns = Vec::new();
         let mut flow_meta = Vec::new();
         let mut q = EventQueue::new();
-        for (i, f) in sc.flows.iter().enumerate() {
+        for f in &sc.flows {
             let (c, s) = (host(&f.from)?, host(&f.to)?);
-            if crate::cc::Cc::by_name(&f.tcp.cc, &Default::default()).is_none() {
-                return Err(format!(
-                    "flow {i}: unknown congestion control '{}' (allowed: {})",
-                    f.tcp.cc,
-                    crate::cc::CC_NAMES.join(", ")
-                ));
-            }
+            let i = conns.len() as u32;
             let addr = Addr {
                 client: c,
                 server: s,
-                conn: i as u32,
+                conn: i,
                 hash: flow_hash(c, s, 10000 + i as u16, 5201, 6),
                 dscp: f.tcp.dscp,
             };
-            conns.push(TcpConn {
-                sender: Sender::new(addr, &f.tcp, f.start, f.bytes),
-                receiver: Receiver::new(addr, &f.tcp),
-            });
-            flow_meta.push(FlowMeta {
+            let meta = FlowMeta {
                 from: f.from.clone(),
                 to: f.to.clone(),
                 start: f.start,
                 stop: f.stop,
-            });
-            q.schedule(f.start, Ev::FlowStart { conn: i as u32 });
-            if let Some(stop) = f.stop {
-                q.schedule(stop, Ev::FlowStop { conn: i as u32 });
-            }
+            };
+            new_conn(
+                &mut conns,
+                &mut flow_meta,
+                &mut q,
+                addr,
+                &f.tcp,
+                f.bytes,
+                meta,
+            )?;
         }
         let mut aggs = Vec::new();
         let mut conn_agg = vec![None; conns.len()];
@@ -174,18 +169,23 @@ impl Sim {
                     hash: flow_hash(c, agg_node, 20000 + i as u16, 80, 6),
                     dscp: a.tcp.dscp,
                 };
-                conns.push(TcpConn {
-                    sender: Sender::new(addr, &a.tcp, a.start, Some(0)),
-                    receiver: Receiver::new(addr, &a.tcp),
-                });
-                flow_meta.push(FlowMeta {
+                let meta = FlowMeta {
                     from: w.clone(),
                     to: a.aggregator.clone(),
                     start: a.start,
                     stop: None,
-                });
+                };
+                // A worker's connection writes only when asked: a byte count of 0 to start.
+                new_conn(
+                    &mut conns,
+                    &mut flow_meta,
+                    &mut q,
+                    addr,
+                    &a.tcp,
+                    Some(0),
+                    meta,
+                )?;
                 conn_agg.push(Some(ai as u32));
-                q.schedule(a.start, Ev::FlowStart { conn: i as u32 });
                 ids.push(i as u32);
             }
             aggs.push(AggState {
@@ -890,6 +890,38 @@ impl Sim {
             series: self.series.clone(),
         }
     }
+}
+
+/// Create one connection (both halves) and schedule its start and stop.
+fn new_conn(
+    conns: &mut Vec<TcpConn>,
+    flow_meta: &mut Vec<FlowMeta>,
+    q: &mut EventQueue<Ev>,
+    addr: Addr,
+    tcp: &crate::scenario::TcpConfig,
+    bytes: Option<u64>,
+    meta: FlowMeta,
+) -> Result<(), String> {
+    if crate::cc::Cc::by_name(&tcp.cc, &Default::default()).is_none() {
+        return Err(format!(
+            "connection {} ({} → {}): unknown congestion control '{}' (allowed: {})",
+            addr.conn,
+            meta.from,
+            meta.to,
+            tcp.cc,
+            crate::cc::CC_NAMES.join(", ")
+        ));
+    }
+    conns.push(TcpConn {
+        sender: Sender::new(addr, tcp, meta.start, bytes),
+        receiver: Receiver::new(addr, tcp),
+    });
+    q.schedule(meta.start, Ev::FlowStart { conn: addr.conn });
+    if let Some(stop) = meta.stop {
+        q.schedule(stop, Ev::FlowStop { conn: addr.conn });
+    }
+    flow_meta.push(meta);
+    Ok(())
 }
 
 /// Build, run and collect in one call.
