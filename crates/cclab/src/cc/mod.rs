@@ -9,11 +9,14 @@
 //!
 //! Adding an algorithm: one file here, one variant in `Cc`, one line in `Cc::by_name`.
 
+pub mod bic;
 pub mod cubic;
 pub mod dctcp;
 pub mod fast;
+pub mod highspeed;
 pub mod htcp;
 pub mod reno;
+pub mod scalable;
 pub mod vegas;
 
 use crate::engine::SimTime;
@@ -198,6 +201,9 @@ pub enum Cc {
     Htcp(htcp::Htcp),
     Vegas(vegas::Vegas),
     Fast(fast::Fast),
+    Highspeed(highspeed::Highspeed),
+    Scalable(scalable::Scalable),
+    Bic(bic::Bic),
 }
 
 /// Options that select variants of an algorithm from a scenario (`hystart = true`…).
@@ -212,7 +218,17 @@ pub struct CcOptions {
 }
 
 /// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
-pub const CC_NAMES: &[&str] = &["reno", "cubic", "dctcp", "htcp", "vegas", "fast"];
+pub const CC_NAMES: &[&str] = &[
+    "reno",
+    "cubic",
+    "dctcp",
+    "highspeed",
+    "scalable",
+    "htcp",
+    "bic",
+    "vegas",
+    "fast",
+];
 
 impl Cc {
     /// The algorithm registered under `name`, or `None`.
@@ -239,6 +255,9 @@ impl Cc {
             "htcp" => Cc::Htcp(htcp::Htcp::default()),
             "vegas" => Cc::Vegas(vegas::Vegas::default()),
             "fast" => Cc::Fast(fast::Fast::default()),
+            "highspeed" => Cc::Highspeed(highspeed::Highspeed::default()),
+            "scalable" => Cc::Scalable(scalable::Scalable),
+            "bic" => Cc::Bic(bic::Bic::default()),
             _ => return None,
         })
     }
@@ -253,6 +272,9 @@ macro_rules! dispatch {
             Cc::Htcp($c) => $e,
             Cc::Vegas($c) => $e,
             Cc::Fast($c) => $e,
+            Cc::Highspeed($c) => $e,
+            Cc::Scalable($c) => $e,
+            Cc::Bic($c) => $e,
         }
     };
 }
