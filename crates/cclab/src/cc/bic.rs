@@ -201,16 +201,10 @@ impl CongestionOps for Bic {
     }
 
     /// `bictcp_cong_avoid`.
-    fn cong_avoid(&mut self, tp: &mut TcpCcState, mut acked: u32) {
-        if !tp.is_cwnd_limited {
+    fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {
+        let Some(acked) = tp.ca_acked(acked) else {
             return;
-        }
-        if tp.in_slow_start() {
-            acked = tp.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        };
         self.bictcp_update(tp.snd_cwnd, tp.now_us());
         tp.cong_avoid_ai(self.cnt, acked);
     }

@@ -131,6 +131,22 @@ impl TcpCcState {
         acked
     }
 
+    /// The opening every Linux `cong_avoid` shares: nothing unless `tcp_is_cwnd_limited`;
+    /// in slow start, `tcp_slow_start`. Returns the acked segments left for congestion
+    /// avoidance, or `None` when there are none.
+    #[inline]
+    pub fn ca_acked(&mut self, acked: u32) -> Option<u32> {
+        if !self.is_cwnd_limited {
+            return None;
+        }
+        let acked = if self.in_slow_start() {
+            self.slow_start(acked)
+        } else {
+            acked
+        };
+        (acked > 0).then_some(acked)
+    }
+
     /// `tcp_cong_avoid_ai`: in theory cwnd += acked/w per ACK, kept exact with the credit
     /// counter `snd_cwnd_cnt`.
     pub fn cong_avoid_ai(&mut self, w: u32, acked: u32) {

@@ -25,17 +25,10 @@ impl CongestionOps for Reno {
 }
 
 /// `tcp_reno_cong_avoid`, shared by modules that grow like Reno (DCTCP, Vegas fallback…).
-pub fn reno_cong_avoid(tp: &mut TcpCcState, mut acked: u32) {
-    if !tp.is_cwnd_limited {
+pub fn reno_cong_avoid(tp: &mut TcpCcState, acked: u32) {
+    let Some(acked) = tp.ca_acked(acked) else {
         return;
-    }
-    // In "safe" area, increase.
-    if tp.in_slow_start() {
-        acked = tp.slow_start(acked);
-        if acked == 0 {
-            return;
-        }
-    }
+    };
     // In dangerous area, increase slowly.
     let w = tp.snd_cwnd;
     tp.cong_avoid_ai(w, acked);

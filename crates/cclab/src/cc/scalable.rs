@@ -40,16 +40,10 @@ impl CongestionOps for Scalable {
     }
 
     /// `tcp_scalable_cong_avoid`.
-    fn cong_avoid(&mut self, tp: &mut TcpCcState, mut acked: u32) {
-        if !tp.is_cwnd_limited {
+    fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {
+        let Some(acked) = tp.ca_acked(acked) else {
             return;
-        }
-        if tp.in_slow_start() {
-            acked = tp.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        };
         let w = tp.snd_cwnd.min(TCP_SCALABLE_AI_CNT);
         tp.cong_avoid_ai(w, acked);
     }
