@@ -46,9 +46,10 @@ pub struct ReceiverStats {
 struct OooRange {
     start: u64,
     end: u64,
-    /// Last time this range grew (for SACK block order).
-    stamp: u64,
 }
+
+/// Linux `TCP_NUM_SACKS`: SACK blocks remembered (at most `MAX_SACK` fit beside timestamps).
+const TCP_NUM_SACKS: usize = 4;
 
 pub struct Receiver {
     pub addr: Addr,
@@ -69,9 +70,13 @@ pub struct Receiver {
     pub rcv_nxt: u64,
     ooo: Vec<OooRange>,
     ooo_bytes: u64,
+    /// Linux `tp->selective_acks[]` / `rx_opt.num_sacks`: the SACK blocks to report, most
+    /// recently changed first, kept up to date per segment (`tcp_sack_new_ofo_skb`,
+    /// `tcp_sack_remove`) so an ACK never scans the out-of-order queue.
+    sacks: [(u64, u64); TCP_NUM_SACKS],
+    num_sacks: usize,
     /// Right edge of the advertised window.
     rcv_right: u64,
-    stamp: u64,
     /// Full segments received and not yet acknowledged.
     unacked_segs: u32,
     pub delack_timer: Timer,
@@ -104,8 +109,9 @@ impl Receiver {
             rcv_nxt: 0,
             ooo: Vec::new(),
             ooo_bytes: 0,
+            sacks: [(0, 0); TCP_NUM_SACKS],
+            num_sacks: 0,
             rcv_right: 0,
-            stamp: 0,
             unacked_segs: 0,
             delack_timer: Timer::default(),
             ece_latch: false,
@@ -214,6 +220,9 @@ impl Receiver {
         } else {
             self.stats.ooo_segs_in += 1;
             self.insert_ooo(s, e);
+            if self.sack {
+                self.sack_new_ofo(s, e);
+            }
             force_now = true;
         }
 
@@ -246,39 +255,88 @@ impl Receiver {
         let old = self.rcv_nxt;
         self.rcv_nxt = e;
         // Pull in out-of-order ranges that are now contiguous.
-        while let Some(r) = self.ooo.first().copied() {
+        let mut k = 0;
+        while let Some(r) = self.ooo.get(k).copied() {
             if r.start > self.rcv_nxt {
                 break;
             }
-            self.ooo.remove(0);
             self.ooo_bytes -= r.end - r.start;
             self.rcv_nxt = self.rcv_nxt.max(r.end);
+            k += 1;
+        }
+        if k > 0 {
+            self.ooo.drain(..k);
         }
         self.delivered_bytes += self.rcv_nxt - old;
         self.last_delivery = now;
+        if self.num_sacks > 0 {
+            self.sack_remove();
+        }
+    }
+
+    /// `tcp_sack_new_ofo_skb`: an out-of-order segment [s, e) arrived (new or not). If it
+    /// touches a block, that block grows and moves to the front (then absorbs any block it
+    /// now reaches, `tcp_sack_maybe_coalesce`); otherwise it becomes a new front block,
+    /// pushing out the oldest when all `TCP_NUM_SACKS` are in use.
+    fn sack_new_ofo(&mut self, s: u64, e: u64) {
+        let extends = |b: (u64, u64), s: u64, e: u64| s <= b.1 && b.0 <= e;
+        for i in 0..self.num_sacks {
+            if extends(self.sacks[i], s, e) {
+                let b = self.sacks[i];
+                self.sacks.copy_within(0..i, 1);
+                self.sacks[0] = (b.0.min(s), b.1.max(e));
+                let mut j = 1;
+                while j < self.num_sacks {
+                    let w = self.sacks[j];
+                    if extends(self.sacks[0], w.0, w.1) {
+                        self.sacks[0] = (self.sacks[0].0.min(w.0), self.sacks[0].1.max(w.1));
+                        self.sacks.copy_within(j + 1..self.num_sacks, j);
+                        self.num_sacks -= 1;
+                    } else {
+                        j += 1;
+                    }
+                }
+                return;
+            }
+        }
+        let n = self.num_sacks.min(TCP_NUM_SACKS - 1);
+        self.sacks.copy_within(0..n, 1);
+        self.sacks[0] = (s, e);
+        self.num_sacks = n + 1;
+    }
+
+    /// `tcp_sack_remove`: blocks now covered by rcv_nxt are dropped.
+    fn sack_remove(&mut self) {
+        if self.ooo.is_empty() {
+            self.num_sacks = 0;
+            return;
+        }
+        let mut j = 0;
+        while j < self.num_sacks {
+            if self.sacks[j].0 <= self.rcv_nxt {
+                debug_assert!(self.sacks[j].1 <= self.rcv_nxt, "rcv_nxt covers the block");
+                self.sacks.copy_within(j + 1..self.num_sacks, j);
+                self.num_sacks -= 1;
+            } else {
+                j += 1;
+            }
+        }
     }
 
     fn insert_ooo(&mut self, s: u64, e: u64) {
-        self.stamp += 1;
-        let stamp = self.stamp;
         // Find ranges overlapping or touching [s, e) and merge them.
         let i = self.ooo.partition_point(|r| r.end < s);
         let mut ns = s;
         let mut ne = e;
-        while i < self.ooo.len() && self.ooo[i].start <= ne {
-            let r = self.ooo.remove(i);
+        let mut j = i;
+        while j < self.ooo.len() && self.ooo[j].start <= ne {
+            let r = self.ooo[j];
             ns = ns.min(r.start);
             ne = ne.max(r.end);
             self.ooo_bytes -= r.end - r.start;
+            j += 1;
         }
-        self.ooo.insert(
-            i,
-            OooRange {
-                start: ns,
-                end: ne,
-                stamp,
-            },
-        );
+        self.ooo.splice(i..j, [OooRange { start: ns, end: ne }]);
         self.ooo_bytes += ne - ns;
     }
 
@@ -304,30 +362,10 @@ impl Receiver {
         a.ack = ack;
         a.rwnd = self.rwnd();
         a.tsecr = self.ts_recent;
-        if self.sack && !self.ooo.is_empty() {
-            // Most recently changed ranges first (RFC 2018 §4).
-            let mut best: [(u64, usize); MAX_SACK] = [(0, usize::MAX); MAX_SACK];
-            for (idx, r) in self.ooo.iter().enumerate() {
-                let mut k = MAX_SACK;
-                while k > 0 && (best[k - 1].1 == usize::MAX || best[k - 1].0 < r.stamp) {
-                    k -= 1;
-                }
-                if k < MAX_SACK {
-                    for j in (k + 1..MAX_SACK).rev() {
-                        best[j] = best[j - 1];
-                    }
-                    best[k] = (r.stamp, idx);
-                }
-            }
-            let mut n = 0;
-            for (_, idx) in best.iter() {
-                if *idx != usize::MAX {
-                    a.sack[n] = (self.ooo[*idx].start, self.ooo[*idx].end);
-                    n += 1;
-                }
-            }
-            a.nsack = n as u8;
-        }
+        // `tcp_established_options`: as many blocks as fit beside the timestamp option.
+        let n = self.num_sacks.min(MAX_SACK);
+        a.sack[..n].copy_from_slice(&self.sacks[..n]);
+        a.nsack = n as u8;
         a.size = IP_TCP_HDR + TS_OPT + sack_opt_len(a.nsack as usize);
         io.tx.push(a);
         self.stats.acks_sent += 1;
@@ -344,5 +382,82 @@ impl Receiver {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    fn established() -> Receiver {
+        let cfg = TcpConfig {
+            delayed_ack: false,
+            ..Default::default()
+        };
+        let addr = Addr {
+            client: 0,
+            server: 1,
+            conn: 0,
+            hash: 0,
+            dscp: 0,
+        };
+        let mut r = Receiver::new(addr, &cfg);
+        let mut io = TcpIo::new(0);
+        let mut syn = Packet::blank();
+        syn.flags = SYN;
+        r.on_packet(&syn, &mut io);
+        let mut ack = Packet::blank();
+        ack.flags = ACK;
+        r.on_packet(&ack, &mut io);
+        r
+    }
+
+    /// Deliver segment `n` (bytes [1 + n·MSS, 1 + (n+1)·MSS)); return the ACK's
+    /// (ack, SACK blocks) in segment numbers.
+    fn seg(r: &mut Receiver, n: u64) -> (u64, Vec<(u64, u64)>) {
+        let mut p = Packet::blank();
+        p.flags = ACK;
+        p.seq = 1 + n * MSS;
+        p.payload = MSS as u32;
+        let mut io = TcpIo::new(1);
+        r.on_packet(&p, &mut io);
+        let a = io.tx.last().expect("an immediate ACK");
+        let blocks = a.sack[..a.nsack as usize]
+            .iter()
+            .map(|&(s, e)| ((s - 1) / MSS, (e - 1) / MSS))
+            .collect();
+        ((a.ack - 1) / MSS, blocks)
+    }
+
+    #[test]
+    fn sack_blocks_follow_linux_selective_acks() {
+        // Holes at 1, 3, 5, 7, 9: each new out-of-order segment opens a block at the
+        // front (RFC 2018 §4: the most recent first); 3 fit beside timestamps, 4 are kept.
+        let mut r = established();
+        assert_eq!(seg(&mut r, 0), (1, vec![]));
+        assert_eq!(seg(&mut r, 2), (1, vec![(2, 3)]));
+        assert_eq!(seg(&mut r, 4), (1, vec![(4, 5), (2, 3)]));
+        assert_eq!(seg(&mut r, 6), (1, vec![(6, 7), (4, 5), (2, 3)]));
+        assert_eq!(seg(&mut r, 8), (1, vec![(8, 9), (6, 7), (4, 5)]));
+        // A fifth block pushes out the oldest remembered one, [2, 3).
+        assert_eq!(seg(&mut r, 10), (1, vec![(10, 11), (8, 9), (6, 7)]));
+        // Extending a block moves it to the front (`tcp_sack_extend`); the forgotten
+        // [2, 3) is not reported although it is in the out-of-order queue (as Linux).
+        assert_eq!(seg(&mut r, 3), (1, vec![(3, 5), (10, 11), (8, 9)]));
+        // Filling 7 joins [6, 7) and [8, 9) (`tcp_sack_maybe_coalesce`).
+        assert_eq!(seg(&mut r, 7), (1, vec![(6, 9), (3, 5), (10, 11)]));
+        // Filling the first hole: rcv_nxt jumps to 5 and the covered block goes
+        // (`tcp_sack_remove`).
+        assert_eq!(seg(&mut r, 1), (5, vec![(6, 9), (10, 11)]));
+        assert_eq!(seg(&mut r, 5), (9, vec![(10, 11)]));
+        assert_eq!(seg(&mut r, 9), (11, vec![]));
+        assert_eq!(r.delivered_bytes, 11 * MSS);
+        // A duplicate out-of-order segment is reported again as the front block.
+        let mut r = established();
+        seg(&mut r, 2);
+        seg(&mut r, 4);
+        assert_eq!(seg(&mut r, 2), (0, vec![(2, 3), (4, 5)]));
     }
 }

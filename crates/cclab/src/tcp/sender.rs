@@ -108,6 +108,9 @@ pub struct Sender {
     /// Lost segments not yet retransmitted; and the lowest seq where one may be.
     lost_pending: u32,
     lost_hint: u64,
+    /// The previous ACK's SACK blocks (Linux `recv_sack_cache`).
+    sack_cache: [(u64, u64); MAX_SACK],
+    n_sack_cache: usize,
     /// The three highest SACKed segment starts (ascending), for RFC 6675 IsLost.
     top_sacked: [u64; 3],
     n_top: usize,
@@ -167,6 +170,8 @@ impl Sender {
             lost_pending: 0,
             lost_hint: 0,
             top_sacked: [0; 3],
+            sack_cache: [(0, 0); MAX_SACK],
+            n_sack_cache: 0,
             n_top: 0,
             mark_cursor: 0,
             reno_dupacks: 0,
@@ -515,35 +520,70 @@ impl Sender {
     }
 
     /// Process SACK blocks; returns the number of newly SACKed segments.
+    ///
+    /// Like Linux `tcp_sacktag_write_queue` with its `recv_sack_cache`: the parts of a block
+    /// that the previous ACK already reported are skipped, so an ACK costs the segments it
+    /// newly SACKs, not the size of its blocks (a block can span tens of thousands of
+    /// segments after a slow-start overshoot). The cache is ignored when nothing is SACKed.
     fn process_sacks(&mut self, p: &Packet) -> u32 {
         let mut newly = 0;
+        let mut cache = [(0u64, 0u64); MAX_SACK];
+        let n_cache = if self.sacked_out > 0 {
+            self.n_sack_cache
+        } else {
+            0
+        };
+        cache[..n_cache].copy_from_slice(&self.sack_cache[..n_cache]);
+        cache[..n_cache].sort_unstable();
         for b in 0..p.nsack as usize {
             let (bs, be) = p.sack[b];
             if be <= self.tp.snd_una {
                 continue; // D-SACK or stale
             }
-            let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&bs)) {
-                Ok(i) | Err(i) => i,
-            };
-            while i < self.segs.len() && self.segs[i].end <= be {
-                let s = self.segs[i];
-                if s.start >= bs && !s.sacked {
-                    // `tcp_sacktag_one`: a SACKed segment is no longer lost.
-                    self.segs[i].sacked = true;
-                    self.segs[i].lost = false;
-                    self.sacked_out += 1;
-                    if s.lost {
-                        self.lost_out -= 1;
-                    }
-                    if s.retrans {
-                        self.retrans_out -= 1;
-                        self.segs[i].retrans = false;
-                    }
-                    newly += 1;
-                    self.note_sacked(s.start);
+            // Walk [bs, be) minus the cached blocks.
+            let mut cur = bs;
+            for &(cs, ce) in &cache[..n_cache] {
+                if ce <= cur || cs >= be {
+                    continue;
                 }
-                i += 1;
+                if cs > cur {
+                    newly += self.sacktag_range(cur, cs, be);
+                }
+                cur = cur.max(ce);
             }
+            if cur < be {
+                newly += self.sacktag_range(cur, be, be);
+            }
+        }
+        self.n_sack_cache = p.nsack as usize;
+        self.sack_cache[..self.n_sack_cache].copy_from_slice(&p.sack[..self.n_sack_cache]);
+        newly
+    }
+
+    /// Tag the segments starting in [from, to) that end by `block_end` as SACKed
+    /// (`tcp_sacktag_one`: a SACKed segment is no longer lost or in flight).
+    fn sacktag_range(&mut self, from: u64, to: u64, block_end: u64) -> u32 {
+        let mut newly = 0;
+        let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&from)) {
+            Ok(i) | Err(i) => i,
+        };
+        while i < self.segs.len() && self.segs[i].start < to && self.segs[i].end <= block_end {
+            let s = self.segs[i];
+            if !s.sacked {
+                self.segs[i].sacked = true;
+                self.segs[i].lost = false;
+                self.sacked_out += 1;
+                if s.lost {
+                    self.lost_out -= 1;
+                }
+                if s.retrans {
+                    self.retrans_out -= 1;
+                    self.segs[i].retrans = false;
+                }
+                newly += 1;
+                self.note_sacked(s.start);
+            }
+            i += 1;
         }
         newly
     }
