@@ -281,3 +281,49 @@ fn reproduce_rtt_and_mtu_fairness_quick_pass() {
     assert_eq!(row(&v, "reno", "mtu9000_mbps")["seed"], 464.0);
     row(&v, "cubic", "mtu3000_mbps");
 }
+
+#[test]
+fn reproduce_response_function_quick_passes() {
+    let v = reproduce_json("response-function");
+    for a in ["reno", "highspeed", "scalable", "htcp", "bic", "cubic"] {
+        for p in ["p1e-3", "p1e-4", "p1e-5"] {
+            let r = row(&v, a, &format!("goodput_mbps_{p}"));
+            assert!(r["sim"].as_f64().unwrap() > 0.0, "{a} {p}");
+        }
+    }
+    let names: Vec<String> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    // The three checks are all present (and passed, per reproduce_json).
+    for want in [
+        "reno vs Mathis at p = 1e-4",
+        "highspeed vs RFC 3649 at p = 1e-5",
+        "highspeed above reno at p = 1e-5",
+        "scalable above reno at p = 1e-5",
+    ] {
+        assert!(names.iter().any(|n| n == want), "missing check {want}");
+    }
+}
+
+#[test]
+fn reproduce_recovery_mbng_and_datatag_quick_pass() {
+    let v = reproduce_json("recovery-mbng");
+    assert_eq!(row(&v, "reno", "recovery_s")["seed"], 1.6);
+    for a in ["reno", "highspeed", "scalable"] {
+        row(&v, a, "throughput_mbps");
+    }
+    let v = reproduce_json("recovery-datatag");
+    let names: Vec<&str> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["highspeed ≥ 2× standard", "scalable ≥ 2× standard"]
+    );
+}

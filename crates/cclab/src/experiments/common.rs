@@ -38,39 +38,105 @@ pub fn max_goodput(rate_bps: u64, mtu: u32) -> f64 {
     rate_bps as f64 * crate::tcp::sender::payload_mss(mtu) as f64 / wire_bytes(mtu) as f64
 }
 
-/// One `cc` flow over a single hop at `rate` with round trip `rtt` and Bernoulli loss `p`
-/// on the data direction, for `dur`: returns the run's results and the goodput (bit/s)
-/// after a warm-up of 10% of the run (the slow-start overshoot is not the steady state).
-pub fn lossy_path(
-    cc: &str,
-    rate: u64,
-    rtt: SimTime,
-    p: f64,
-    dur: SimTime,
-    seed: u64,
-) -> (crate::results::RunResult, f64) {
-    let topo = one_hop(
-        rate,
-        rtt / 2,
-        QueueSpec::DropTail {
-            limit: Limit::Packets(100_000),
-        },
-    );
-    let mut sc = Scenario::new("lossy-path", topo, dur);
-    sc.seed = seed;
-    sc.add_default_flows(&tcp(cc));
-    sc.losses.push(LossSpec {
-        link: "hop0".into(),
-        rate: p,
-        drop_nth: vec![],
-        every: 0,
-    });
-    let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
-    let warm = dur / 10;
-    sim.run_until(warm);
-    let b0 = sim.conns[0].receiver.delivered_bytes;
-    sim.run();
-    let steady =
-        (sim.conns[0].receiver.delivered_bytes - b0) as f64 * 8.0 / crate::engine::secs(dur - warm);
-    (sim.results(), steady)
+/// How a lossy path drops data packets.
+#[derive(Clone, Copy, Debug)]
+pub enum Loss {
+    /// Each data packet independently with probability p (Bernoulli).
+    Random(f64),
+    /// Every n-th data packet (the seeds' kernel dropper: "drop 1 in 25,000").
+    Every(u64),
+}
+
+impl Loss {
+    /// The loss rate.
+    pub fn p(&self) -> f64 {
+        match *self {
+            Loss::Random(p) => p,
+            Loss::Every(n) => 1.0 / n as f64,
+        }
+    }
+}
+
+/// One flow over a single hop at `rate` with round trip `rtt`, losing data packets on the
+/// way (never ACKs), behind a drop-tail buffer of one bandwidth-delay product (at least
+/// 100 packets) so that a window larger than the pipe meets a real router's limit.
+#[derive(Clone, Debug)]
+pub struct LossyPath {
+    pub tcp: TcpConfig,
+    pub rate: u64,
+    pub rtt: SimTime,
+    pub loss: Loss,
+    pub dur: SimTime,
+    /// Goodput is measured after this (the slow-start overshoot is not the steady state).
+    pub warm: SimTime,
+    pub seed: u64,
+    /// Sample cwnd at this interval (`RunResult::series.cwnd`).
+    pub cwnd_interval: Option<SimTime>,
+}
+
+/// What a lossy-path run gives.
+pub struct LossyOutcome {
+    pub result: crate::results::RunResult,
+    /// Goodput (bit/s) from `warm` to the end.
+    pub steady_bps: f64,
+    /// Goodput (bit/s) over the whole run, slow start included (what iperf reports).
+    pub mean_bps: f64,
+}
+
+impl LossyPath {
+    /// `cc` with large socket buffers, a 10% warm-up, no cwnd samples.
+    pub fn new(cc: &str, rate: u64, rtt: SimTime, loss: Loss, dur: SimTime) -> LossyPath {
+        LossyPath {
+            tcp: tcp(cc),
+            rate,
+            rtt,
+            loss,
+            dur,
+            warm: dur / 10,
+            seed: 1,
+            cwnd_interval: None,
+        }
+    }
+
+    /// The buffer: one BDP of full-sized packets at this path's MTU, at least 100.
+    pub fn buffer_pkts(&self) -> u64 {
+        let bdp = self.rate as f64 * crate::engine::secs(self.rtt)
+            / (8.0 * wire_bytes(self.tcp.mtu) as f64);
+        (bdp.round() as u64).max(100)
+    }
+
+    pub fn run(&self) -> LossyOutcome {
+        let topo = one_hop(
+            self.rate,
+            self.rtt / 2,
+            QueueSpec::DropTail {
+                limit: Limit::Packets(self.buffer_pkts()),
+            },
+        );
+        let mut sc = Scenario::new("lossy-path", topo, self.dur);
+        sc.seed = self.seed;
+        sc.add_default_flows(&self.tcp);
+        let (rate, every) = match self.loss {
+            Loss::Random(p) => (p, 0),
+            Loss::Every(n) => (0.0, n),
+        };
+        sc.losses.push(LossSpec {
+            link: "hop0".into(),
+            rate,
+            drop_nth: vec![],
+            every,
+        });
+        sc.output.cwnd_interval = self.cwnd_interval;
+        let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
+        sim.run_until(self.warm);
+        let b0 = sim.conns[0].receiver.delivered_bytes;
+        sim.run();
+        let b1 = sim.conns[0].receiver.delivered_bytes;
+        let secs = crate::engine::secs;
+        LossyOutcome {
+            steady_bps: (b1 - b0) as f64 * 8.0 / secs(self.dur - self.warm),
+            mean_bps: b1 as f64 * 8.0 / secs(self.dur),
+            result: sim.results(),
+        }
+    }
 }

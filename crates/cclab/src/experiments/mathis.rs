@@ -52,7 +52,10 @@ fn run(o: &Options) -> Report {
     ];
     let cases: &[(&str, f64, f64)] = if o.quick { &quick } else { &full };
     let outs = super::par_map(cases, o.threads, |&(_, p, dur)| {
-        lossy_path("reno", RATE, RTT, p, from_secs(dur), o.seed)
+        let mut path = LossyPath::new("reno", RATE, RTT, Loss::Random(p), from_secs(dur));
+        path.seed = o.seed;
+        let out = path.run();
+        (out.result, out.steady_bps)
     });
     let mut r = Report::new("mathis");
     for (&(v, p, _), (res, steady)) in cases.iter().zip(&outs) {

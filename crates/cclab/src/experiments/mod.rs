@@ -13,7 +13,9 @@ pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
 pub mod mathis;
+pub mod recovery_hs;
 pub mod reno_recovery;
+pub mod response_function;
 
 use serde::Serialize;
 
@@ -259,6 +261,9 @@ pub fn all() -> Vec<Experiment> {
         dctcp_queue::EXPERIMENT,
         fairness::RTT_FAIRNESS,
         fairness::MTU_FAIRNESS,
+        response_function::EXPERIMENT,
+        recovery_hs::MBNG,
+        recovery_hs::DATATAG,
     ]
 }
 

@@ -46,6 +46,11 @@ pub fn formula_s(rtt_s: f64) -> f64 {
 
 /// Simulate one RTT; stop as soon as cwnd is back (or at 3× the formula).
 pub fn simulate(rtt: SimTime, seed: u64) -> Outcome {
+    simulate_with(rtt, tcp("reno"), seed)
+}
+
+/// As `simulate`, with another TCP configuration (e.g. per-ACK growth, `growth = "acks"`).
+pub fn simulate_with(rtt: SimTime, mut t: TcpConfig, seed: u64) -> Outcome {
     let bdp_pkts = (RATE as f64 * secs(rtt) / (8.0 * wire_bytes(1500) as f64)).round() as u64;
     let topo = one_hop(
         RATE,
@@ -55,11 +60,10 @@ pub fn simulate(rtt: SimTime, seed: u64) -> Outcome {
         },
     );
     let limit = from_secs(3.0 * formula_s(secs(rtt))) + 10 * SEC;
-    let mut sc = Scenario::new("reno-recovery", topo, limit);
-    sc.seed = seed;
-    let mut t = tcp("reno");
     t.init_cwnd = bdp_pkts as u32;
     t.init_ssthresh = Some(bdp_pkts as u32);
+    let mut sc = Scenario::new("reno-recovery", topo, limit);
+    sc.seed = seed;
     sc.add_default_flows(&t);
     sc.losses.push(LossSpec {
         link: "hop0".into(),

@@ -45,6 +45,15 @@ impl Bench {
         Bench::pair(cfg, cfg, owd, rate_bps, bytes)
     }
 
+    /// The one connection's address: client host 0, server host 1.
+    pub const ADDR: Addr = Addr {
+        client: 0,
+        server: 1,
+        conn: 0,
+        hash: 0,
+        dscp: 0,
+    };
+
     /// Sender and receiver with different configurations (e.g. a DCTCP client and a Reno
     /// server).
     pub fn pair(
@@ -54,13 +63,7 @@ impl Bench {
         rate_bps: u64,
         bytes: Option<u64>,
     ) -> Bench {
-        let addr = Addr {
-            client: 0,
-            server: 1,
-            conn: 0,
-            hash: 0,
-            dscp: 0,
-        };
+        let addr = Bench::ADDR;
         Bench {
             s: Sender::new(addr, cfg, 0, bytes),
             r: Receiver::new(addr, server),

@@ -396,14 +396,7 @@ mod tests {
             delayed_ack: false,
             ..Default::default()
         };
-        let addr = Addr {
-            client: 0,
-            server: 1,
-            conn: 0,
-            hash: 0,
-            dscp: 0,
-        };
-        let mut r = Receiver::new(addr, &cfg);
+        let mut r = Receiver::new(crate::tcp::harness::Bench::ADDR, &cfg);
         let mut io = TcpIo::new(0);
         let mut syn = Packet::blank();
         syn.flags = SYN;
