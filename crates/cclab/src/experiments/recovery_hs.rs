@@ -194,6 +194,7 @@ fn run_datatag(o: &Options) -> Report {
             super::reno_recovery::formula_s(0.177)
         ));
     }
+    r.note("HighSpeed stays below the link here because Linux adds a(w)/w per ACK whatever the ACK covers: with delayed ACKs (Linux's default, used here) it grows a(w)/2 per RTT, so its periodic-loss window is about 0.56× RFC 3649's (response-function's highspeed_delack measures ×0.57-0.58); with an ACK per segment it fills the link at p = 1e-6");
     r.note("Standard TCP spends the run decaying from its slow-start window: every 10^6 packets halve cwnd, and regaining the BDP would take far longer than the gap between drops; HighSpeed (b ≈ 0.2, a ≈ 30 per RTT near the BDP) and Scalable (×0.875, +1% per RTT) return to the link rate within seconds");
     if o.quick {
         r.note("--quick: 300 s instead of 1200 s, and no single-loss recovery runs (about 11 and 23 minutes of simulated time)");

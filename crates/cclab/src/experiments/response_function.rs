@@ -178,7 +178,7 @@ fn run(o: &Options) -> Report {
         plot.lines.push(svg::Line {
             name: a.into(),
             points: ps.iter().map(|&p| (p, g(a, p))).collect(),
-            markers: true,
+            markers: false,
             dashed: false,
         });
     }
@@ -192,10 +192,7 @@ fn run(o: &Options) -> Report {
         .map(|i| 10f64.powf(-2.0 - 5.0 * i as f64 / 60.0))
         .collect();
     type Curve = (&'static str, fn(f64) -> f64);
-    let curves: [Curve; 2] = [
-        ("Mathis sqrt(1.5/p)", mathis_window),
-        ("RFC 3649 0.12/p^0.835", hstcp_window),
-    ];
+    let curves: [Curve; 2] = [("Mathis", mathis_window), ("RFC 3649", hstcp_window)];
     for (name, w) in curves {
         plot.lines.push(svg::Line {
             name: name.into(),
