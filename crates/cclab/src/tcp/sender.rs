@@ -903,10 +903,12 @@ impl Sender {
                 self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
             }
         }
+        // `tcp_try_keep_open`: Open ↔ Disorder goes through `tcp_set_ca_state`, so the
+        // module's `set_state` hears of it (Vegas stops its RTT sampling in Disorder).
         if self.tp.ca_state == CaState::Open && (self.sacked_out > 0 || dupacks > 0) {
-            self.tp.ca_state = CaState::Disorder;
+            self.set_ca_state(CaState::Disorder);
         } else if self.tp.ca_state == CaState::Disorder && self.sacked_out == 0 && dupacks == 0 {
-            self.tp.ca_state = CaState::Open;
+            self.set_ca_state(CaState::Open);
         }
         let _ = io;
     }

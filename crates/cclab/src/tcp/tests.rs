@@ -372,3 +372,36 @@ fn ss_line_has_the_seeds_dctcp_fields_in_order() {
     assert!(line.contains(" fallback_mode send "), "{line}");
     assert!(!line.contains("alpha"), "{line}");
 }
+
+#[test]
+fn open_disorder_transitions_reach_the_congestion_module() {
+    // Linux `tcp_try_keep_open` moves Open ↔ Disorder through `tcp_set_ca_state`, so
+    // Vegas (`tcp_vegas_state`) stops measuring while SACKs show a hole.
+    let cfg = TcpConfig {
+        cc: "vegas".into(),
+        ..reno()
+    };
+    let mut b = Bench::new(&cfg, 5 * MS, 10_000_000, Some(3_000_000));
+    b.drop = Box::new(|_, to_server, n| to_server && n == 300);
+    b.connect();
+    let (mut disorder, mut open_vegas) = (0, 0);
+    let mut t = 0;
+    while t < 5 * SEC {
+        t += 200 * US;
+        b.run_until(t);
+        let crate::cc::Cc::Vegas(v) = &b.s.cc else {
+            panic!("vegas")
+        };
+        match b.s.tp.ca_state {
+            crate::cc::CaState::Disorder => {
+                disorder += 1;
+                assert!(!v.doing_vegas_now, "Vegas off in Disorder at {t}");
+            }
+            crate::cc::CaState::Open if v.doing_vegas_now => open_vegas += 1,
+            _ => {}
+        }
+    }
+    assert!(disorder > 0, "the hole was seen in Disorder");
+    assert!(open_vegas > 0, "Vegas back on in Open");
+    assert_eq!(b.r.delivered_bytes, 3_000_000);
+}
