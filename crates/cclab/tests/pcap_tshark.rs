@@ -338,6 +338,14 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
             0,
             "{name}: expert errors"
         );
+        // Every segment after the SYN echoes a timestamp (RFC 7323 §3.2: TSecr is valid
+        // whenever ACK is set).
+        assert!(count(f, "tcp.flags.ack == 1 && tcp.options.timestamp.tsecr > 0") > 1000);
+        assert_eq!(
+            count(f, "tcp.flags.ack == 1 && tcp.options.timestamp.tsecr == 0"),
+            0,
+            "{name}: an ACK-bearing segment with TSecr = 0"
+        );
         // tshark does not validate checksums by default; `fields` turns it on for IP
         // and TCP (ICMP is always checked). 0 = bad, 1 = good, 2 = not verifiable (cut).
         let rows = fields(

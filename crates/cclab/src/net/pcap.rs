@@ -18,7 +18,7 @@
 //!   SACK-permitted, timestamps, NOP + window scale [`WSCALE`] = 7) and an unscaled window;
 //!   other segments carry NOP NOP timestamps and, with SACK blocks, NOP NOP SACK, and a
 //!   window of `rwnd >> 7`, so tools that saw the handshake scale it back. Timestamps are
-//!   microsecond ticks (32 bits). The options fill exactly the bytes the simulator
+//!   microsecond ticks (32 bits) plus a fixed offset per direction ([`CLIENT_TS_OFFSET`]). The options fill exactly the bytes the simulator
 //!   accounted for (`size − 40 − payload`), so tshark's segment length equals
 //!   `Packet::payload`. The sim's data sender receives no data and advertises no window
 //!   (`rwnd` 0); its segments carry [`CLIENT_RWND`] instead, so tools flag no zero window.
@@ -56,6 +56,10 @@ pub const WSCALE: u8 = 7;
 /// Initial sequence numbers on the wire: 64-bit offset 0 (the SYN) maps to these.
 pub const CLIENT_ISN: u32 = 0x1000_0000;
 pub const SERVER_ISN: u32 = 0x5000_0000;
+/// Timestamp clock offsets per direction (Linux draws a per-connection `tsoffset`, RFC 7323
+/// §5.4), so a SYN sent at t = 0 does not carry TSval 0, which tools read as "no echo".
+pub const CLIENT_TS_OFFSET: u32 = 0x0100_0000;
+pub const SERVER_TS_OFFSET: u32 = 0x0300_0000;
 /// Default ports: client `CLIENT_PORT_BASE + conn`, server `SERVER_PORT` (iperf3).
 pub const CLIENT_PORT_BASE: u16 = 10000;
 pub const SERVER_PORT: u16 = 5201;
@@ -337,10 +341,12 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
 
 /// The TCP header with `opt` (a multiple of 4, ≤ 40) bytes of options; checksum zero.
 fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
-    let (sport, dport, isn, peer_isn) = if p.from_client {
-        (cp.client, cp.server, CLIENT_ISN, SERVER_ISN)
+    let (sport, dport, isn, peer_isn, tso, peer_tso) = if p.from_client {
+        let (c, s) = (CLIENT_TS_OFFSET, SERVER_TS_OFFSET);
+        (cp.client, cp.server, CLIENT_ISN, SERVER_ISN, c, s)
     } else {
-        (cp.server, cp.client, SERVER_ISN, CLIENT_ISN)
+        let (c, s) = (CLIENT_TS_OFFSET, SERVER_TS_OFFSET);
+        (cp.server, cp.client, SERVER_ISN, CLIENT_ISN, s, c)
     };
     let syn = p.flags & SYN != 0;
     h[0..2].copy_from_slice(&sport.to_be_bytes());
@@ -365,7 +371,13 @@ fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
     h[16..20].fill(0); // checksum, urgent pointer
     let o = &mut h[20..20 + opt];
     o.fill(1); // NOP padding for whatever is not used below
-    let (tsval, tsecr) = (ts_ticks(p.tsval), ts_ticks(p.tsecr));
+               // TSecr is meaningful only with ACK set (RFC 7323 §3.2); it echoes the peer's clock.
+    let tsval = ts_ticks(p.tsval).wrapping_add(tso);
+    let tsecr = if p.flags & ACK != 0 {
+        ts_ticks(p.tsecr).wrapping_add(peer_tso)
+    } else {
+        0
+    };
     let mut ts = [0u8; 10];
     ts[0] = 8;
     ts[1] = 10;
@@ -825,8 +837,8 @@ mod tests {
         assert_eq!(u16be(t, 14), (1 << 20 >> WSCALE) as u16);
         // NOP NOP TS with microsecond ticks.
         assert_eq!(&t[20..24], &[1, 1, 8, 10]);
-        assert_eq!(u32be(t, 24), 5000);
-        assert_eq!(u32be(t, 28), 2000);
+        assert_eq!(u32be(t, 24), 5000 + CLIENT_TS_OFFSET);
+        assert_eq!(u32be(t, 28), 2000 + SERVER_TS_OFFSET);
         // TCP checksum over pseudo-header + segment verifies.
         let s = sum16(&ip[12..20]) + 6 + 1480 + sum16(t);
         assert_eq!(fold(s), 0);
@@ -855,7 +867,7 @@ mod tests {
             &[
                 2, 4, 0x05, 0xb4, // MSS 1460
                 4, 2, // SACK permitted
-                8, 10, 0, 0, 0x13, 0x88, 0, 0, 0, 0, // TS 5000, 0
+                8, 10, 1, 0, 0x13, 0x88, 0, 0, 0, 0, // TS 5000 + offset, 0
                 1, 3, 3, 7, // NOP, window scale 7
             ]
         );
@@ -870,6 +882,8 @@ mod tests {
         assert_eq!(u16be(t, 14), 0xffff);
         assert_eq!(&t[20..24], &[2, 4, 0x05, 0xb4]);
         assert_eq!(&t[36..40], &[1, 3, 3, 7]);
+        // Its TSecr echoes the client's clock, offset included.
+        assert_eq!(u32be(t, 32), 2000 + CLIENT_TS_OFFSET);
     }
 
     #[test]

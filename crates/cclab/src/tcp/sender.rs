@@ -132,6 +132,8 @@ pub struct Sender {
     max_packets_out: u32,
     syn_sent_at: SimTime,
     syn_tx: u32,
+    /// The peer's latest TSval, echoed as TSecr.
+    ts_recent: SimTime,
 }
 
 impl Sender {
@@ -184,6 +186,7 @@ impl Sender {
             max_packets_out: 0,
             syn_sent_at: 0,
             syn_tx: 0,
+            ts_recent: 0,
         }
     }
 
@@ -270,8 +273,11 @@ impl Sender {
         self.arm_rto(io, io.now + rto);
     }
 
+    /// A segment from this end; it echoes the peer's latest timestamp (RFC 7323 §3.2).
     fn template(&self, now: SimTime) -> Packet {
-        self.addr.segment(true, now)
+        let mut p = self.addr.segment(true, now);
+        p.tsecr = self.ts_recent;
+        p
     }
 
     fn arm_rto(&mut self, io: &mut TcpIo, at: SimTime) {
@@ -441,6 +447,9 @@ impl Sender {
     /// Handle a segment from the receiver.
     pub fn on_packet(&mut self, p: &Packet, io: &mut TcpIo) {
         self.tp.now = io.now;
+        // TS.Recent (RFC 7323 §4.3): the peer sends no data, so every in-window ACK
+        // qualifies; keep the newest.
+        self.ts_recent = self.ts_recent.max(p.tsval);
         match self.state {
             SndState::SynSent => {
                 if p.flags & SYN != 0 && p.flags & ACK != 0 {
