@@ -199,6 +199,15 @@ fn bench_json_has_the_documented_keys() {
     for k in ["wall_s", "events_per_s", "packet_hops_per_s"] {
         assert!(v[k].as_f64().unwrap() > 0.0, "{k}");
     }
+    let w = v["workloads"].as_array().unwrap();
+    let names: Vec<&str> = w.iter().map(|x| x["workload"].as_str().unwrap()).collect();
+    assert_eq!(names, ["cubic16", "dctcp10"]);
+    for x in w {
+        // Both keep a 10 Gbit/s bottleneck busy (payload share of 1538-byte frames: 9.41).
+        let g = x["goodput_gbps"].as_f64().unwrap();
+        assert!(g > 9.0 && g < 9.42, "{x}");
+        assert!(x["packet_hops"].as_u64().unwrap() > 3_000_000, "{x}");
+    }
 }
 
 #[test]

@@ -1,6 +1,9 @@
-//! `cclab bench`: a fixed workload — 16 CUBIC flows over a 10 Gbit/s dumbbell for 1 s of
-//! simulated time — timed on the wall clock, reported as events/s and packet-hops/s
-//! (one packet crossing one link is one hop).
+//! `cclab bench`: fixed workloads timed on the wall clock, reported as events/s and
+//! packet-hops/s (one packet crossing one link is one hop):
+//! - `cubic16`: 16 CUBIC flows over a 10 Gbit/s dumbbell for 1 s of simulated time;
+//! - `dctcp10`: the workload the project brief times ns-3 3.37 (~30 s) and htsim (~0.5 s)
+//!   on, on this machine: 10 DCTCP flows, 10 Gbit/s dumbbell, ECN marking at K = 65
+//!   packets (the seed's 10 Gbit/s heuristic), 1 s.
 
 use crate::engine::{MS, SEC, US};
 use crate::scenario::*;
@@ -8,6 +11,8 @@ use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchResult {
+    pub workload: &'static str,
+    pub about: &'static str,
     pub wall_s: f64,
     pub events_per_s: f64,
     pub packet_hops_per_s: f64,
@@ -45,13 +50,53 @@ pub fn scenario() -> Scenario {
     sc
 }
 
-pub fn run() -> BenchResult {
-    let sc = scenario();
+/// The ns-3/htsim comparison workload (`dctcp10`).
+pub fn scenario_dctcp10() -> Scenario {
+    let n = 10;
+    let topo = TopologySpec::Dumbbell {
+        senders: n,
+        bottleneck: LinkSpec {
+            rate_bps: 10_000_000_000,
+            delay: 10 * US,
+            queue: QueueSpec::Ecn {
+                limit: Limit::Packets(1000),
+                k: Limit::Packets(65),
+            },
+        },
+        access_rate_bps: 10_000_000_000,
+        access_delay: vec![10 * US],
+        access_queue: QueueSpec::DropTail {
+            limit: Limit::Packets(10_000),
+        },
+    };
+    let mut sc = Scenario::new("bench-dctcp10", topo, SEC);
+    sc.add_default_flows(&TcpConfig {
+        cc: "dctcp".into(),
+        ..Default::default()
+    });
+    sc
+}
+
+/// Every workload, the first being the headline figure.
+pub fn run_all() -> Vec<BenchResult> {
+    vec![
+        run_one("cubic16", "16 CUBIC flows, 10 Gbit/s dumbbell", &scenario()),
+        run_one(
+            "dctcp10",
+            "10 DCTCP flows, 10 Gbit/s dumbbell, K = 65 packets (ns-3 ~30 s, htsim ~0.5 s here)",
+            &scenario_dctcp10(),
+        ),
+    ]
+}
+
+fn run_one(workload: &'static str, about: &'static str, sc: &Scenario) -> BenchResult {
     let t0 = std::time::Instant::now();
-    let r = crate::sim::run(&sc).expect("bench scenario is valid");
+    let r = crate::sim::run(sc).expect("bench scenario is valid");
     let wall = t0.elapsed().as_secs_f64();
     let goodput: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
     BenchResult {
+        workload,
+        about,
         wall_s: wall,
         events_per_s: r.engine.events as f64 / wall,
         packet_hops_per_s: r.engine.packet_hops as f64 / wall,
