@@ -67,7 +67,7 @@ enum Cmd {
     },
     /// List the built-in experiments, topologies and congestion controls.
     List,
-    /// Time a fixed workload: 16 CUBIC flows, 10 Gbit/s dumbbell, 1 s simulated.
+    /// Time fixed workloads: 16 CUBIC flows and 10 DCTCP flows (the ns-3/htsim comparison) on a 10 Gbit/s dumbbell, 1 s simulated each.
     Bench {
         #[arg(long)]
         json: bool,
