@@ -423,18 +423,26 @@ fn bare_number_message(v: &Value, what: &str, hint: &str) -> String {
     }
 }
 
-fn rate(v: &Value) -> Result<u64, String> {
+/// A quantity written as a string with a unit, parsed by `parse`; anything else is
+/// refused with a message saying how to write a `what`.
+fn with_unit<T>(
+    v: &Value,
+    what: &str,
+    hint: &str,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<T, String> {
     match v {
-        Value::String(s) => units::parse_rate(s),
-        _ => Err(bare_number_message(v, "rate", units::RATE_HINT)),
+        Value::String(s) => parse(s),
+        _ => Err(bare_number_message(v, what, hint)),
     }
 }
 
+fn rate(v: &Value) -> Result<u64, String> {
+    with_unit(v, "rate", units::RATE_HINT, units::parse_rate)
+}
+
 fn time(v: &Value) -> Result<SimTime, String> {
-    match v {
-        Value::String(s) => units::parse_time(s),
-        _ => Err(bare_number_message(v, "time", units::TIME_HINT)),
-    }
+    with_unit(v, "time", units::TIME_HINT, units::parse_time)
 }
 
 fn positive_time(v: &Value) -> Result<SimTime, String> {
@@ -445,17 +453,11 @@ fn positive_time(v: &Value) -> Result<SimTime, String> {
 }
 
 fn size(v: &Value) -> Result<u64, String> {
-    match v {
-        Value::String(s) => units::parse_size(s),
-        _ => Err(bare_number_message(v, "size", units::SIZE_HINT)),
-    }
+    with_unit(v, "size", units::SIZE_HINT, units::parse_size)
 }
 
 fn limit(v: &Value) -> Result<Limit, String> {
-    match v {
-        Value::String(s) => units::parse_limit(s),
-        _ => Err(bare_number_message(v, "queue limit", units::LIMIT_HINT)),
-    }
+    with_unit(v, "queue limit", units::LIMIT_HINT, units::parse_limit)
 }
 
 fn boolean(v: &Value) -> Result<bool, String> {
@@ -625,6 +627,19 @@ impl Checker<'_> {
                 self.err(&join(tab.path, k), Some(v), m);
                 None
             }
+        }
+    }
+
+    /// Optional key `k` straight into `slot` (left as it is when absent or invalid).
+    fn set<T>(
+        &mut self,
+        tab: Tab,
+        k: &str,
+        conv: impl Fn(&Value) -> Result<T, String>,
+        slot: &mut T,
+    ) {
+        if let Some(x) = self.opt(tab, k, conv) {
+            *slot = x;
         }
     }
 
@@ -895,15 +910,7 @@ impl Checker<'_> {
                 }
             },
         };
-        let access_queue = match self.table(t, "access_queue", "topology.access_queue") {
-            Some(q) => {
-                self.unknown_keys(q, QUEUE_KEYS, "topology.access_queue");
-                self.queue_fields(q, Limit::Packets(10_000))
-            }
-            None => QueueSpec::DropTail {
-                limit: Limit::Packets(10_000),
-            },
-        };
+        let access_queue = self.side_queue(t, "access_queue");
         Some(TopologySpec::Dumbbell {
             senders: senders?,
             bottleneck,
@@ -913,18 +920,25 @@ impl Checker<'_> {
         })
     }
 
-    fn star(&mut self, t: Tab) -> Option<TopologySpec> {
-        let senders = self.senders(t);
-        let link = self.link_table(t, "link", "topology.link", Limit::Packets(1000));
-        let other_queue = match self.table(t, "other_queue", "topology.other_queue") {
+    /// The queue of the uncongested ports (`topology.KEY`): drop-tail, 10,000 packets
+    /// unless the table says otherwise.
+    fn side_queue(&mut self, t: Tab, key: &str) -> QueueSpec {
+        let path = format!("topology.{key}");
+        match self.table(t, key, &path) {
             Some(q) => {
-                self.unknown_keys(q, QUEUE_KEYS, "topology.other_queue");
+                self.unknown_keys(q, QUEUE_KEYS, &path);
                 self.queue_fields(q, Limit::Packets(10_000))
             }
             None => QueueSpec::DropTail {
                 limit: Limit::Packets(10_000),
             },
-        };
+        }
+    }
+
+    fn star(&mut self, t: Tab) -> Option<TopologySpec> {
+        let senders = self.senders(t);
+        let link = self.link_table(t, "link", "topology.link", Limit::Packets(1000));
+        let other_queue = self.side_queue(t, "other_queue");
         Some(TopologySpec::Star {
             senders: senders?,
             link,
@@ -1152,21 +1166,13 @@ impl Checker<'_> {
     /// Apply every `[tcp]` key present in `t` to `c`, then check the combinations.
     fn tcp_fields(&mut self, t: Tab, c: &mut TcpConfig) {
         let before = self.errors.len();
-        if let Some(x) = self.opt(t, "cc", cc_name) {
-            c.cc = x;
-        }
-        if let Some(x) = self.opt(t, "hystart", boolean) {
-            c.hystart = x;
-        }
+        self.set(t, "cc", cc_name, &mut c.cc);
+        self.set(t, "hystart", boolean, &mut c.hystart);
         if let Some(x) = self.opt(t, "mtu", bytes_in(576, 65_535)) {
             c.mtu = x as u32;
         }
-        if let Some(x) = self.opt(t, "sack", boolean) {
-            c.sack = x;
-        }
-        if let Some(x) = self.opt(t, "ecn", boolean) {
-            c.ecn = x;
-        }
+        self.set(t, "sack", boolean, &mut c.sack);
+        self.set(t, "ecn", boolean, &mut c.ecn);
         if let Some(x) = self.opt(t, "init_cwnd", int(1, i64::from(u32::MAX))) {
             c.init_cwnd = x as u32;
         }
@@ -1178,12 +1184,8 @@ impl Checker<'_> {
         }) {
             c.init_ssthresh = x;
         }
-        if let Some(x) = self.opt(t, "rto_min", time) {
-            c.rto_min = x;
-        }
-        if let Some(x) = self.opt(t, "rto_max", positive_time) {
-            c.rto_max = x;
-        }
+        self.set(t, "rto_min", time, &mut c.rto_min);
+        self.set(t, "rto_max", positive_time, &mut c.rto_max);
         if let Some(x) = self.opt(t, "rto_mode", choice("rto_mode", &["linux", "rfc6298"])) {
             c.rto_mode = if x == "linux" {
                 RtoMode::Linux
@@ -1191,15 +1193,9 @@ impl Checker<'_> {
                 RtoMode::Rfc6298
             };
         }
-        if let Some(x) = self.opt(t, "rto_initial", positive_time) {
-            c.rto_initial = x;
-        }
-        if let Some(x) = self.opt(t, "delayed_ack", boolean) {
-            c.delayed_ack = x;
-        }
-        if let Some(x) = self.opt(t, "delack_timeout", positive_time) {
-            c.delack_timeout = x;
-        }
+        self.set(t, "rto_initial", positive_time, &mut c.rto_initial);
+        self.set(t, "delayed_ack", boolean, &mut c.delayed_ack);
+        self.set(t, "delack_timeout", positive_time, &mut c.delack_timeout);
         if let Some(x) = self.opt(t, "quickack", int(0, i64::from(u32::MAX))) {
             c.quickack = x as u32;
         }
@@ -1210,24 +1206,16 @@ impl Checker<'_> {
                 Growth::Acks
             };
         }
-        if let Some(x) = self.opt(t, "prr", boolean) {
-            c.prr = x;
-        }
-        if let Some(x) = self.opt(t, "syn_ect", boolean) {
-            c.syn_ect = x;
-        }
+        self.set(t, "prr", boolean, &mut c.prr);
+        self.set(t, "syn_ect", boolean, &mut c.syn_ect);
         if let Some(x) = self.opt(t, "dctcp_shift_g", int(0, 10)) {
             c.dctcp_shift_g = x as u32;
         }
         if let Some(x) = self.opt(t, "dctcp_alpha_on_init", int(0, 1024)) {
             c.dctcp_alpha_on_init = x as u32;
         }
-        if let Some(x) = self.opt(t, "sndbuf", size) {
-            c.sndbuf = x;
-        }
-        if let Some(x) = self.opt(t, "rcvbuf", size) {
-            c.rcvbuf = x;
-        }
+        self.set(t, "sndbuf", size, &mut c.sndbuf);
+        self.set(t, "rcvbuf", size, &mut c.rcvbuf);
         if let Some(x) = self.opt(t, "dscp", int(0, 63)) {
             c.dscp = x as u8;
         }
