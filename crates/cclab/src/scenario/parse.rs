@@ -208,6 +208,11 @@ fn flow_keys() -> Vec<&'static str> {
     FLOW_KEYS.iter().chain(TCP_KEYS).copied().collect()
 }
 
+/// An `[[aggregate]]` takes its own keys and any `[tcp]` key for its connections.
+fn aggregate_keys() -> Vec<&'static str> {
+    AGG_KEYS.iter().chain(TCP_KEYS).copied().collect()
+}
+
 fn topology_keys(kind: &str) -> &'static [&'static str] {
     match kind {
         "dumbbell" => DUMBBELL_KEYS,
@@ -1063,7 +1068,7 @@ impl Checker<'_> {
                         .unwrap_or_default();
                     let weight = self.opt(ctab, "weight", int(1, 1000)).unwrap_or(1) as u32;
                     if let Some(Value::String(k)) = ct.get("queue") {
-                        if k == "dscp" {
+                        if k.eq_ignore_ascii_case("dscp") {
                             self.err(&join(&path, "queue"), ct.get("queue"), "a class's queue is \"droptail\" or \"ecn\", not another \"dscp\"".into());
                             continue;
                         }
@@ -1145,9 +1150,6 @@ impl Checker<'_> {
                         "the marking threshold must be below the queue limit ({})",
                         units::format_limit(lim)
                     ))
-                }
-                (Limit::Packets(0), Limit::Bytes(_)) | (Limit::Bytes(0), Limit::Packets(_)) => {
-                    Some("must be greater than zero".to_string())
                 }
                 _ => None,
             };
@@ -1432,7 +1434,7 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for (path, t) in &tables {
             let t = Tab { path, t };
-            let allowed: Vec<&str> = AGG_KEYS.iter().chain(TCP_KEYS.iter()).copied().collect();
+            let allowed = aggregate_keys();
             self.unknown_keys(t, &allowed, "[[aggregate]]");
             let agg = self.req(t, "aggregator", "\"recv\"", name_in("host", hosts));
             let workers = match t.t.get("workers") {
@@ -1788,6 +1790,9 @@ fn schema_path(segs: &[&str]) -> Result<(), String> {
         }
         "flow" => indexed(rest, "flow", |r| leaf(r, &flow_keys(), "[[flow]]")),
         "ping" => indexed(rest, "ping", |r| leaf(r, PING_KEYS, "[[ping]]")),
+        "aggregate" => indexed(rest, "aggregate", |r| {
+            leaf(r, &aggregate_keys(), "[[aggregate]]")
+        }),
         "loss" => indexed(rest, "loss", |r| match r {
             ["drop_nth", more @ ..] => {
                 indexed(more, "drop_nth", |r2| leaf(r2, DROP_KEYS, "drop_nth"))
@@ -2072,6 +2077,44 @@ mod tests {
     }
 
     #[test]
+    fn set_reaches_aggregates_and_their_tcp_keys() {
+        let file = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/incast.toml"
+        ))
+        .unwrap();
+        let s = parse_scenario(
+            &file,
+            "incast.toml",
+            &sets(&[("aggregate.0.queries", "3"), ("aggregate.0.cc", "cubic")]),
+        )
+        .unwrap();
+        assert_eq!(s.aggregates[0].queries, 3);
+        assert_eq!(s.aggregates[0].tcp.cc, "cubic");
+        let e = parse_scenario(
+            &file,
+            "incast.toml",
+            &sets(&[("aggregate.0.colour", "red")]),
+        )
+        .unwrap_err();
+        assert!(e[0].message.contains("unknown key 'colour'"), "{}", e[0]);
+    }
+
+    #[test]
+    fn ecn_k_zero_is_allowed_in_any_unit_and_nested_dscp_is_refused_in_any_case() {
+        for (k, limit) in [("0pkts", "100pkts"), ("0B", "100pkts"), ("0pkts", "150KB")] {
+            let s = parse(&format!(
+                "[sim]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Gbps\", delay = \"1ms\", queue = \"ecn\", limit = \"{limit}\", k = \"{k}\" }}]\n"
+            ));
+            assert!(s.is_ok(), "k = {k}, limit = {limit}: {s:?}");
+        }
+        let e = errors("[sim]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Gbps\", delay = \"1ms\", queue = \"dscp\", classes = [{ queue = \"DSCP\" }] }]\n");
+        assert_eq!(e.len(), 1, "{e:#?}");
+        assert_eq!(e[0].key, "topology.hops.0.classes.0.queue");
+        assert!(e[0].message.contains("not another"), "{}", e[0]);
+    }
+
+    #[test]
     fn bad_set_paths_and_values() {
         let errs = parse_scenario(
             MINIMAL,
@@ -2310,5 +2353,58 @@ link = { rate = "10Gbps", delay = "10us", queue = "dscp", scheduler = "strict", 
         assert!(errs
             .iter()
             .any(|e| e.key == "topology.link.classes" && e.message.contains("exactly one")));
+    }
+
+    /// docs/scenario.md names every key the parser accepts (written `key`) and every
+    /// topology kind, queue discipline and congestion control: a key added to a list here
+    /// without a line in the reference fails this test.
+    #[test]
+    fn scenario_doc_names_every_key() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scenario.md");
+        let doc =
+            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+        let key_lists: [(&str, &[&str]); 15] = [
+            ("TOP_KEYS", TOP_KEYS),
+            ("SIM_KEYS", SIM_KEYS),
+            ("DUMBBELL_KEYS", DUMBBELL_KEYS),
+            ("STAR_KEYS", STAR_KEYS),
+            ("CHAIN_KEYS", CHAIN_KEYS),
+            ("LINK_KEYS", LINK_KEYS),
+            ("QUEUE_KEYS", QUEUE_KEYS),
+            ("CLASS_KEYS", CLASS_KEYS),
+            ("TCP_KEYS", TCP_KEYS),
+            ("FLOW_KEYS", FLOW_KEYS),
+            ("PING_KEYS", PING_KEYS),
+            ("AGG_KEYS", AGG_KEYS),
+            ("LOSS_KEYS", LOSS_KEYS),
+            ("DROP_KEYS", DROP_KEYS),
+            ("OUTPUT_KEYS", OUTPUT_KEYS),
+        ];
+        let mut missing = Vec::new();
+        for (list, keys) in key_lists {
+            for k in keys {
+                if !doc.contains(&format!("`{k}`")) {
+                    missing.push(format!("key `{k}` (from {list})"));
+                }
+            }
+        }
+        // Values may be written bare (`cubic`) or as TOML strings (`"cubic"`).
+        let value_lists: [(&str, &[&str]); 3] = [
+            ("KINDS", KINDS),
+            ("QUEUE_KINDS", QUEUE_KINDS),
+            ("CC_NAMES", crate::cc::CC_NAMES),
+        ];
+        for (list, values) in value_lists {
+            for v in values {
+                if !doc.contains(&format!("`{v}`")) && !doc.contains(&format!("`\"{v}\"`")) {
+                    missing.push(format!("value \"{v}\" (from {list})"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "docs/scenario.md does not document:\n{}",
+            missing.join("\n")
+        );
     }
 }

@@ -219,7 +219,8 @@ pub struct TcpConfig {
     pub delayed_ack: bool,
     /// Delayed-ACK timeout (Linux `TCP_DELACK_MIN` = 40 ms).
     pub delack_timeout: SimTime,
-    /// ACK immediately for this many segments at the start (Linux quick-ack, up to 16).
+    /// ACK immediately for this many segments at the start (Linux quick-ack mode; the
+    /// kernel uses at most `TCP_MAX_QUICKACKS` = 16, larger values are allowed for study).
     pub quickack: u32,
     pub growth: Growth,
     /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives

@@ -17,7 +17,7 @@ pub const RATE_HINT: &str = "use bps, Kbps, Mbps, Gbps or Tbps (e.g. \"10Gbps\")
 pub const TIME_HINT: &str = "use ps, ns, us, ms, s or min (e.g. \"100us\", \"1.5ms\")";
 /// What a size may look like; appended to size errors.
 pub const SIZE_HINT: &str =
-    "use B, KB, KiB, MB, MiB, GB or GiB (KB = 1000 B, KiB = 1024 B; e.g. \"75KB\", \"64KiB\")";
+    "use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB (KB = 1000 B, KiB = 1024 B; e.g. \"75KB\", \"64KiB\")";
 /// What a queue limit may look like; appended to limit errors.
 pub const LIMIT_HINT: &str = "use a packet count (e.g. \"100pkts\") or a size in B, KB, KiB, \
                               MB, MiB, GB or GiB (e.g. \"1MB\", \"64KiB\")";
