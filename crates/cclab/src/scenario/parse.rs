@@ -141,6 +141,8 @@ const AGG_KEYS: &[&str] = &[
     "request_size",
 ];
 const SIM_KEYS: &[&str] = &["name", "duration", "seed"];
+/// Most points one time series (or pings of one probe) may hold over a run.
+const MAX_SAMPLES: u64 = 10_000_000;
 const KINDS: &[&str] = &["dumbbell", "star", "chain"];
 const DUMBBELL_KEYS: &[&str] = &[
     "kind",
@@ -635,6 +637,33 @@ impl Checker<'_> {
         }
     }
 
+    /// Check that a series sampled every `iv` (key `k` of `t`) stays within
+    /// [`MAX_SAMPLES`] over the run; a finer interval would fill memory.
+    fn check_samples(&mut self, t: Tab, k: &str, iv: SimTime, duration: Option<SimTime>) {
+        let Some(d) = duration else { return };
+        let n = d / iv;
+        if n > MAX_SAMPLES {
+            self.err(
+                &join(t.path, k),
+                t.t.get(k),
+                format!(
+                    "{n} samples over sim.duration = {}; at most {MAX_SAMPLES} per series (an interval of at least {})",
+                    units::format_time(d),
+                    units::format_time(d.div_ceil(MAX_SAMPLES))
+                ),
+            );
+        }
+    }
+
+    /// Optional sampling interval `k`: positive, and not so fine that the series would
+    /// hold more than [`MAX_SAMPLES`] points.
+    fn interval(&mut self, t: Tab, k: &str, duration: Option<SimTime>) -> Option<SimTime> {
+        let iv = self.opt(t, k, positive_time)?;
+        let before = self.errors.len();
+        self.check_samples(t, k, iv, duration);
+        (self.errors.len() == before).then_some(iv)
+    }
+
     /// Optional key `k` straight into `slot` (left as it is when absent or invalid).
     fn set<T>(
         &mut self,
@@ -784,7 +813,7 @@ impl Checker<'_> {
         let pings = self.pings(root, hosts.as_deref(), duration);
         let aggregates = self.aggregates(root, hosts.as_deref(), &tcp);
         let losses = self.losses(root, links.as_deref(), flows.as_ref().map(Vec::len));
-        let output = self.output(root, hosts.as_deref(), links.as_deref());
+        let output = self.output(root, hosts.as_deref(), links.as_deref(), duration);
 
         Some(Scenario {
             name,
@@ -1406,6 +1435,9 @@ impl Checker<'_> {
                 }
             }
             let interval = self.req(t, "interval", "\"200ms\"", positive_time);
+            if let Some(iv) = interval {
+                self.check_samples(t, "interval", iv, duration);
+            }
             let size = self.opt(t, "size", bytes_in(28, 65_535));
             let ect = self.opt(t, "ect", boolean);
             let dscp = self.opt(t, "dscp", int(0, 63));
@@ -1598,15 +1630,16 @@ impl Checker<'_> {
         root: Tab,
         hosts: Option<&[String]>,
         links: Option<&[String]>,
+        duration: Option<SimTime>,
     ) -> OutputSpec {
         let mut o = OutputSpec::default();
         let Some(t) = self.table(root, "output", "output") else {
             return o;
         };
         self.unknown_keys(t, OUTPUT_KEYS, "[output]");
-        o.cwnd_interval = self.opt(t, "cwnd", positive_time);
-        o.queue_interval = self.opt(t, "queue", positive_time);
-        o.throughput_interval = self.opt(t, "throughput", positive_time);
+        o.cwnd_interval = self.interval(t, "cwnd", duration);
+        o.queue_interval = self.interval(t, "queue", duration);
+        o.throughput_interval = self.interval(t, "throughput", duration);
         o.plots = self.opt(t, "plots", boolean).unwrap_or(false);
         match t.t.get("queues") {
             None => {}
@@ -2112,6 +2145,28 @@ mod tests {
         assert_eq!(e.len(), 1, "{e:#?}");
         assert_eq!(e[0].key, "topology.hops.0.classes.0.queue");
         assert!(e[0].message.contains("not another"), "{}", e[0]);
+    }
+
+    #[test]
+    fn sampling_intervals_are_bounded_by_memory() {
+        // 2 s at 200 ns = 10^7 samples: allowed; at 199 ns: too many per series.
+        let ok = parse(&format!("{MINIMAL}\n[output]\ncwnd = \"200ns\"\n"));
+        assert!(ok.is_ok(), "{ok:?}");
+        let e = errors(&format!(
+            "{MINIMAL}\n[output]\ncwnd = \"199ns\"\nqueue = \"1ps\"\n[[ping]]\nfrom = \"s0\"\nto = \"r0\"\ninterval = \"1ns\"\n"
+        ));
+        let keys: Vec<&str> = e.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["ping.0.interval", "output.cwnd", "output.queue"],
+            "{e:#?}"
+        );
+        assert!(
+            e[1].message.contains("at most 10000000 per series"),
+            "{}",
+            e[1]
+        );
+        assert!(e[1].message.contains("at least 200ns"), "{}", e[1]);
     }
 
     #[test]
