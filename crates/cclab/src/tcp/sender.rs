@@ -871,7 +871,9 @@ impl Sender {
                     let acked = ((ack - prior_una) / self.mss as u64) as u32;
                     self.tp.snd_cwnd = self.tp.snd_cwnd.saturating_sub(acked).max(1) + 1;
                 }
-                // Reset the timer on the first partial ACK only (RFC 6582 "Impatient" variant).
+                // The RTO was re-armed by this ACK (on_ack re-arms on every advance of
+                // snd_una, as Linux `tcp_rearm_rto`): RFC 6582 §4's "Slow-but-Steady"
+                // variant, so a window with N holes takes N RTTs and no timeout.
             }
             _ => {}
         }
