@@ -6,7 +6,7 @@
 //!   development machine: cclab 0.29 s; htsim (841d9e7, a matching dumbbell main, ACK per
 //!   packet) 0.74 s measured in the same session; ns-3 3.37 ~30 s per the brief.
 
-use crate::engine::{MS, SEC, US};
+use crate::engine::{SimTime, SEC, US};
 use crate::scenario::*;
 use serde::Serialize;
 
@@ -23,59 +23,48 @@ pub struct BenchResult {
     pub goodput_gbps: f64,
 }
 
-/// The bench scenario: 16 senders, 10 Gbit/s bottleneck and access links, base RTT
-/// ≈ 100 µs + per-sender spread, bottleneck buffer 1000 packets.
-pub fn scenario() -> Scenario {
-    let n = 16;
+/// A 10 Gbit/s dumbbell of `n` senders, 10 µs links (access delay per sender), the given
+/// bottleneck queue, each sender running `cc` for 1 s.
+fn dumbbell(name: &str, cc: &str, access_delay: Vec<SimTime>, queue: QueueSpec) -> Scenario {
     let topo = TopologySpec::Dumbbell {
-        senders: n,
+        senders: access_delay.len(),
         bottleneck: LinkSpec {
             rate_bps: 10_000_000_000,
             delay: 10 * US,
-            queue: QueueSpec::DropTail {
-                limit: Limit::Packets(1000),
-            },
+            queue,
         },
         access_rate_bps: 10_000_000_000,
-        access_delay: (0..n).map(|i| 10 * US + i as u64 * US).collect(),
+        access_delay,
         access_queue: QueueSpec::DropTail {
             limit: Limit::Packets(10_000),
         },
     };
-    let mut sc = Scenario::new("bench", topo, SEC);
+    let mut sc = Scenario::new(name, topo, SEC);
     sc.add_default_flows(&TcpConfig {
-        cc: "cubic".into(),
+        cc: cc.into(),
         ..Default::default()
     });
-    let _ = MS;
     sc
 }
 
-/// The ns-3/htsim comparison workload (`dctcp10`).
-pub fn scenario_dctcp10() -> Scenario {
-    let n = 10;
-    let topo = TopologySpec::Dumbbell {
-        senders: n,
-        bottleneck: LinkSpec {
-            rate_bps: 10_000_000_000,
-            delay: 10 * US,
-            queue: QueueSpec::Ecn {
-                limit: Limit::Packets(1000),
-                k: Limit::Packets(65),
-            },
-        },
-        access_rate_bps: 10_000_000_000,
-        access_delay: vec![10 * US],
-        access_queue: QueueSpec::DropTail {
-            limit: Limit::Packets(10_000),
-        },
+/// The headline workload (`cubic16`): 16 CUBIC senders, access delays 10-25 µs (RTTs
+/// ≈ 80-140 µs), drop-tail bottleneck of 1000 packets.
+pub fn scenario() -> Scenario {
+    let delays = (0..16).map(|i| 10 * US + i * US).collect();
+    let queue = QueueSpec::DropTail {
+        limit: Limit::Packets(1000),
     };
-    let mut sc = Scenario::new("bench-dctcp10", topo, SEC);
-    sc.add_default_flows(&TcpConfig {
-        cc: "dctcp".into(),
-        ..Default::default()
-    });
-    sc
+    dumbbell("bench", "cubic", delays, queue)
+}
+
+/// The ns-3/htsim comparison workload (`dctcp10`): 10 DCTCP senders, 10 µs access links,
+/// ECN marking at K = 65 packets in a 1000-packet bottleneck queue.
+pub fn scenario_dctcp10() -> Scenario {
+    let queue = QueueSpec::Ecn {
+        limit: Limit::Packets(1000),
+        k: Limit::Packets(65),
+    };
+    dumbbell("bench-dctcp10", "dctcp", vec![10 * US; 10], queue)
 }
 
 /// Every workload, the first being the headline figure.
