@@ -265,7 +265,7 @@ fn run(o: &Options) -> Report {
     r.note(format!(
         "path: 1 Gbit/s, RTT 120 ms, BDP {bdp:.0} packets, drop-tail buffer of one BDP; every (1/p)-th data packet dropped; MSS 1448 (MTU 1500, timestamps); goodput counts payload delivered in order after the warm-up"
     ));
-    r.note("Mathis (periodic loss, C = sqrt(3/2)) is checked wherever the Reno sawtooth stays below the pipe (all six rates here: at 1e-7 its peak is 5,140 of 9,753 packets). The high-speed stacks reach the link's payload capacity (941 Mbit/s) at small p; the formulas are drawn capped at that line");
+    r.note("Mathis (periodic loss, C = sqrt(3/2)) is checked wherever the Reno sawtooth stays below the pipe (all six rates here: at 1e-7 its peak is 5,164 of 9,753 packets). The high-speed stacks reach the link's payload capacity (941 Mbit/s) at small p; the formulas are drawn capped at that line");
     r.note("RFC 3649's w = 0.12/p^0.835 is checked inside its region (p < Low_P = 1e-3, w < BDP). Linux's table uses a = row + 1 over each step, the upper end of a(w) on the step, which puts HighSpeed above the formula: most at p = 1e-3, where the sawtooth straddles Low_Window 38 and the first row above it already adds 2 per RTT (RFC: 1.0 at w = 38). The hstcp_table rows are the Linux table's own sawtooth (fluid, per RTT), checked at ±15% wherever it is below the pipe");
     r.note("the seed's kernel (2.6.6) and receivers are not described beyond 'drop packets in kernel'; with Linux's default delayed ACKs HighSpeed's increase halves (highspeed_delack); the other five do not depend on the ACK ratio (BIC's packets-per-ACK estimate settles at 31/16 even with an ACK per segment)");
     if o.quick {
