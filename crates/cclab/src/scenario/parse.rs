@@ -1367,8 +1367,8 @@ impl Checker<'_> {
         (from, to)
     }
 
-    /// `start` and optional `stop` of a flow, checked against the run's duration.
-    fn start_stop(&mut self, t: Tab, duration: Option<SimTime>) -> (SimTime, Option<SimTime>) {
+    /// Optional `start`, which must come before the end of the run.
+    fn start(&mut self, t: Tab, duration: Option<SimTime>) -> Option<SimTime> {
         let start = self.opt(t, "start", time);
         if let (Some(s), Some(d)) = (start, duration) {
             if s >= d {
@@ -1382,6 +1382,12 @@ impl Checker<'_> {
                 );
             }
         }
+        start
+    }
+
+    /// `start` and optional `stop` of a flow, checked against the run's duration.
+    fn start_stop(&mut self, t: Tab, duration: Option<SimTime>) -> (SimTime, Option<SimTime>) {
+        let start = self.start(t, duration);
         let stop = self.opt(t, "stop", time);
         if let Some(e) = stop {
             let k = join(t.path, "stop");
@@ -1421,19 +1427,7 @@ impl Checker<'_> {
             let t = Tab { path, t };
             self.unknown_keys(t, PING_KEYS, "[[ping]]");
             let (from, to) = self.endpoints(t, hosts, "s0", "r0");
-            let start = self.opt(t, "start", time);
-            if let (Some(s), Some(d)) = (start, duration) {
-                if s >= d {
-                    self.err(
-                        &join(t.path, "start"),
-                        t.t.get("start"),
-                        format!(
-                            "starts at or after the end of the run (sim.duration = {})",
-                            units::format_time(d)
-                        ),
-                    );
-                }
-            }
+            let start = self.start(t, duration);
             let interval = self.req(t, "interval", "\"200ms\"", positive_time);
             if let Some(iv) = interval {
                 self.check_samples(t, "interval", iv, duration);
