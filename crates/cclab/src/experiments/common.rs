@@ -38,6 +38,19 @@ pub fn max_goodput(rate_bps: u64, mtu: u32) -> f64 {
     rate_bps as f64 * crate::tcp::sender::payload_mss(mtu) as f64 / wire_bytes(mtu) as f64
 }
 
+/// Mathis et al. (1997) for periodic loss: the average window is sqrt(3/2)/sqrt(p)
+/// segments per round trip.
+pub fn mathis_window(p: f64) -> f64 {
+    1.5f64.sqrt() / p.sqrt()
+}
+
+/// A window of `w` full segments per round trip `rtt` as TCP goodput in bit/s (payload of
+/// the MTU's MSS), capped at the link's payload capacity.
+pub fn window_bps(w: f64, rate: u64, rtt: SimTime, mtu: u32) -> f64 {
+    let mss_bits = crate::tcp::sender::payload_mss(mtu) as f64 * 8.0;
+    (w * mss_bits / crate::engine::secs(rtt)).min(max_goodput(rate, mtu))
+}
+
 /// How a lossy path drops data packets.
 #[derive(Clone, Copy, Debug)]
 pub enum Loss {

@@ -22,8 +22,7 @@ const RTT: SimTime = 100 * MS;
 
 /// Mathis: (MSS/RTT)·sqrt(3/2)/sqrt(p) in bit/s, capped at the link's goodput.
 pub fn mathis_bps(p: f64) -> f64 {
-    let mss = crate::tcp::sender::payload_mss(1500) as f64 * 8.0;
-    (mss / secs(RTT) * (1.5f64).sqrt() / p.sqrt()).min(max_goodput(RATE, 1500))
+    window_bps(mathis_window(p), RATE, RTT, 1500)
 }
 
 /// PFTK (Padhye et al. 1998) approximate model, b = 1 (Linux counts segments), T0 = RTO.

@@ -102,9 +102,7 @@ fn run_case(o: &Options, name: &str, rtt: SimTime, every: u64, dur: SimTime) -> 
 
 /// Reno's deterministic sawtooth under periodic loss (Mathis, C = sqrt(3/2)), Mbit/s.
 fn mathis_mbps(rtt: SimTime, every: u64) -> f64 {
-    let mss_bits = crate::tcp::sender::payload_mss(1500) as f64 * 8.0;
-    let w = (1.5 * every as f64).sqrt();
-    (w * mss_bits / secs(rtt)).min(max_goodput(RATE, 1500)) / 1e6
+    window_bps(mathis_window(1.0 / every as f64), RATE, rtt, 1500) / 1e6
 }
 
 fn run_mbng(o: &Options) -> Report {

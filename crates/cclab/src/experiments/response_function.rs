@@ -34,22 +34,9 @@ pub const ALGOS: [&str; 6] = ["reno", "highspeed", "scalable", "htcp", "bic", "c
 /// Linux HighSpeed with delayed ACKs (the kernel default), to show their effect.
 const HS_DELACK: &str = "highspeed_delack";
 
-fn mss_bits() -> f64 {
-    crate::tcp::sender::payload_mss(1500) as f64 * 8.0
-}
-
-fn link_mbps() -> f64 {
-    max_goodput(RATE, 1500) / 1e6
-}
-
 /// Full-sized packets in flight when the pipe is exactly full.
 fn bdp_pkts() -> f64 {
     RATE as f64 * secs(RTT) / (8.0 * wire_bytes(1500) as f64)
-}
-
-/// Mathis et al. for periodic loss: W = sqrt(3/2)/sqrt(p) segments per RTT.
-pub fn mathis_window(p: f64) -> f64 {
-    1.5f64.sqrt() / p.sqrt()
 }
 
 /// RFC 3649 §5: W = 0.12/p^0.835 segments per RTT.
@@ -98,7 +85,7 @@ pub fn hstcp_table_window(p: f64) -> f64 {
 
 /// A window (segments per RTT) as goodput, capped at the link's payload capacity.
 fn window_mbps(w: f64) -> f64 {
-    (w * mss_bits() / secs(RTT) / 1e6).min(link_mbps())
+    window_bps(w, RATE, RTT, 1500) / 1e6
 }
 
 /// One Reno sawtooth at loss rate p: 1/p packets at the Mathis rate (or the link's).
