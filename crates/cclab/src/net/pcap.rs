@@ -341,12 +341,25 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
 
 /// The TCP header with `opt` (a multiple of 4, ≤ 40) bytes of options; checksum zero.
 fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
+    // (own port, peer port, own ISN, peer ISN, own TS offset, peer TS offset).
     let (sport, dport, isn, peer_isn, tso, peer_tso) = if p.from_client {
-        let (c, s) = (CLIENT_TS_OFFSET, SERVER_TS_OFFSET);
-        (cp.client, cp.server, CLIENT_ISN, SERVER_ISN, c, s)
+        (
+            cp.client,
+            cp.server,
+            CLIENT_ISN,
+            SERVER_ISN,
+            CLIENT_TS_OFFSET,
+            SERVER_TS_OFFSET,
+        )
     } else {
-        let (c, s) = (CLIENT_TS_OFFSET, SERVER_TS_OFFSET);
-        (cp.server, cp.client, SERVER_ISN, CLIENT_ISN, s, c)
+        (
+            cp.server,
+            cp.client,
+            SERVER_ISN,
+            CLIENT_ISN,
+            SERVER_TS_OFFSET,
+            CLIENT_TS_OFFSET,
+        )
     };
     let syn = p.flags & SYN != 0;
     h[0..2].copy_from_slice(&sport.to_be_bytes());

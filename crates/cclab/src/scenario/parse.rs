@@ -638,9 +638,9 @@ impl Checker<'_> {
     }
 
     /// Check that a series sampled every `iv` (key `k` of `t`) stays within
-    /// [`MAX_SAMPLES`] over the run; a finer interval would fill memory.
-    fn check_samples(&mut self, t: Tab, k: &str, iv: SimTime, duration: Option<SimTime>) {
-        let Some(d) = duration else { return };
+    /// [`MAX_SAMPLES`] over the run; a finer interval would fill memory. False if not.
+    fn check_samples(&mut self, t: Tab, k: &str, iv: SimTime, duration: Option<SimTime>) -> bool {
+        let Some(d) = duration else { return true };
         let n = d / iv;
         if n > MAX_SAMPLES {
             self.err(
@@ -652,16 +652,16 @@ impl Checker<'_> {
                     units::format_time(d.div_ceil(MAX_SAMPLES))
                 ),
             );
+            return false;
         }
+        true
     }
 
     /// Optional sampling interval `k`: positive, and not so fine that the series would
     /// hold more than [`MAX_SAMPLES`] points.
     fn interval(&mut self, t: Tab, k: &str, duration: Option<SimTime>) -> Option<SimTime> {
         let iv = self.opt(t, k, positive_time)?;
-        let before = self.errors.len();
-        self.check_samples(t, k, iv, duration);
-        (self.errors.len() == before).then_some(iv)
+        self.check_samples(t, k, iv, duration).then_some(iv)
     }
 
     /// Optional key `k` straight into `slot` (left as it is when absent or invalid).
