@@ -4,10 +4,9 @@
 
 use crate::app::ping::PingProbe;
 use crate::engine::{secs, EventQueue, Rng, SimTime};
-use crate::net::packet::{Packet, PacketPool, PktId, PktKind, CE, ECT0, NOT_ECT};
+use crate::net::packet::{Packet, PacketPool, PktId, PktKind, ECT0, NOT_ECT};
 use crate::net::pcap::{Capture, CaptureStats, ConnPorts};
-use crate::net::{flow_hash, topology, LinkLoss, Network, PortId};
-use crate::qdisc::{PktMeta, Verdict};
+use crate::net::{flow_hash, topology, LinkLoss, NetCtx, NetEv, Network, NoTap, PortId};
 use crate::results::*;
 use crate::scenario::Scenario;
 use crate::stats::LogHist;
@@ -16,14 +15,8 @@ use crate::tcp::{Addr, Receiver, Sender, TcpConn, TcpIo, TcpTimer};
 /// Simulator events. Small and `Copy`: the queue moves them by value.
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
-    /// The packet at the head of `port`'s wire reaches the far end of the link.
-    Arrive {
-        port: PortId,
-    },
-    /// A port finished serialising: start the next packet.
-    TxDone {
-        port: PortId,
-    },
+    /// The network's own events (arrivals, transmitters).
+    Net(NetEv),
     /// A TCP timer: `server` = the receiver half.
     Tcp {
         conn: u32,
@@ -49,6 +42,13 @@ pub enum Ev {
     },
 }
 
+impl From<NetEv> for Ev {
+    #[inline]
+    fn from(e: NetEv) -> Ev {
+        Ev::Net(e)
+    }
+}
+
 /// Stream ids for `Rng::new(seed, stream)`.
 const STREAM_LINK_LOSS: u64 = 1 << 32;
 
@@ -61,7 +61,6 @@ pub struct Sim {
     pub flow_meta: Vec<FlowMeta>,
     pub pings: Vec<PingProbe>,
     io: TcpIo,
-    pub packet_hops: u64,
     rtt_hist: Vec<LogHist>,
     pub aggs: Vec<AggState>,
     /// For each connection, the partition/aggregate app it serves.
@@ -259,7 +258,6 @@ impl Sim {
             flow_meta,
             pings,
             io: TcpIo::new(0),
-            packet_hops: 0,
             rtt_hist: vec![LogHist::default(); n],
             aggs,
             tsg: {
@@ -338,19 +336,29 @@ impl Sim {
     #[inline]
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Arrive { port } => {
-                let pr = &mut self.net.ports[port as usize];
-                let (_, pkt) = pr.wire.pop_front().expect("an Arrive event has a packet");
-                let node = pr.peer;
-                if let Some(&(t, _)) = pr.wire.front() {
-                    self.q.schedule(t, Ev::Arrive { port });
+            Ev::Net(e) => {
+                let delivered = match self.capture.as_deref_mut() {
+                    Some(cap) => {
+                        let mut cx = NetCtx {
+                            pool: &mut self.pool,
+                            q: &mut self.q,
+                            tap: cap,
+                        };
+                        self.net.on_event(e, &mut cx)
+                    }
+                    None => {
+                        let mut cx = NetCtx {
+                            pool: &mut self.pool,
+                            q: &mut self.q,
+                            tap: &mut NoTap,
+                        };
+                        self.net.on_event(e, &mut cx)
+                    }
+                };
+                if let Some((node, id)) = delivered {
+                    self.arrive(node, id);
                 }
-                if let Some(cap) = self.capture.as_deref_mut() {
-                    cap.on_rx(self.q.now(), node, self.pool.get(pkt));
-                }
-                self.arrive(node, pkt);
             }
-            Ev::TxDone { port } => self.tx_done(port),
             Ev::Tcp {
                 conn,
                 server,
@@ -414,132 +422,27 @@ impl Sim {
     /// Send packet `id` out of `node` towards its destination.
     #[inline]
     fn forward(&mut self, node: u32, id: PktId) {
-        let p = self.pool.get(id);
-        match self.net.routes.next_port(node, p.dst, p.hash) {
-            Some(port) => self.enqueue(port, id),
-            None => self.pool.free(id),
-        }
-    }
-
-    fn enqueue(&mut self, port: PortId, id: PktId) {
-        let now = self.q.now();
-        let pr = &mut self.net.ports[port as usize];
-        if pr.busy_until <= now && pr.qdisc.pkts() == 0 {
-            pr.stats.enqueued += 1;
-            self.start_tx(port, id);
-            return;
-        }
-        let p = self.pool.get_mut(id);
-        let meta = PktMeta {
-            len: p.size,
-            ecn: p.ecn,
-            dscp: p.dscp,
-            hash: p.hash,
-            now,
-        };
-        let before = pr.qdisc.bytes();
-        match pr.qdisc.enqueue(id, &meta) {
-            Verdict::Drop => {
-                pr.stats.drops += 1;
-                self.pool.free(id);
-                return;
+        match self.capture.as_deref_mut() {
+            Some(cap) => {
+                let mut cx = NetCtx {
+                    pool: &mut self.pool,
+                    q: &mut self.q,
+                    tap: cap,
+                };
+                self.net.forward(node, id, &mut cx)
             }
-            Verdict::EnqueueMarked => {
-                p.ecn = CE;
-                pr.stats.marks += 1;
-            }
-            Verdict::Enqueue => {}
-        }
-        p.enqueued_at = now;
-        pr.stats.enqueued += 1;
-        let st = &mut pr.stats;
-        st.byte_time += before as u128 * (now - st.last_change) as u128;
-        st.last_change = now;
-        let bytes = pr.qdisc.bytes();
-        st.max_bytes = st.max_bytes.max(bytes);
-        st.max_pkts = st.max_pkts.max(pr.qdisc.pkts() as u64);
-        if !pr.txdone_pending {
-            pr.txdone_pending = true;
-            let at = pr.busy_until.max(now);
-            self.q.schedule(at, Ev::TxDone { port });
-        }
-    }
-
-    fn tx_done(&mut self, port: PortId) {
-        let now = self.q.now();
-        let pr = &mut self.net.ports[port as usize];
-        pr.txdone_pending = false;
-        let before = pr.qdisc.bytes();
-        let pool = &self.pool;
-        if let Some(id) = pr.qdisc.dequeue_with(now, &|id| pool.get(id).size) {
-            let st = &mut pr.stats;
-            st.byte_time += before as u128 * (now - st.last_change) as u128;
-            st.last_change = now;
-            self.start_tx(port, id);
-            let pr = &mut self.net.ports[port as usize];
-            if pr.qdisc.pkts() > 0 {
-                pr.txdone_pending = true;
-                let at = pr.busy_until;
-                self.q.schedule(at, Ev::TxDone { port });
+            None => {
+                let mut cx = NetCtx {
+                    pool: &mut self.pool,
+                    q: &mut self.q,
+                    tap: &mut NoTap,
+                };
+                self.net.forward(node, id, &mut cx)
             }
         }
-    }
-
-    /// Put packet `id` on the wire of `port` (the port is idle).
-    #[inline]
-    fn start_tx(&mut self, port: PortId, id: PktId) {
-        let now = self.q.now();
-        let pr = &mut self.net.ports[port as usize];
-        let p = self.pool.get(id);
-        let ser = crate::engine::tx_time((p.size + crate::net::ETH_OVERHEAD) as u64, pr.rate_bps);
-        let done = pr.busy_until.max(now) + ser;
-        pr.busy_until = done;
-        pr.tx_pkts += 1;
-        pr.tx_bytes += p.size as u64;
-        self.packet_hops += 1;
-        if let Some(cap) = self.capture.as_deref_mut() {
-            cap.on_tx(now, port, p);
-        }
-        if let Some(loss) = pr.loss.as_deref_mut() {
-            let mut drop = false;
-            if p.kind == PktKind::Tcp && p.payload > 0 && p.from_client {
-                if loss.every > 0 {
-                    loss.data_seen += 1;
-                    if loss.data_seen % loss.every == 0 {
-                        drop = true;
-                    }
-                }
-                for (k, &(conn, n)) in loss.drop_nth.iter().enumerate() {
-                    if conn == p.conn {
-                        loss.seen[k] += 1;
-                        if loss.seen[k] == n {
-                            drop = true;
-                        }
-                    }
-                }
-            }
-            if loss.rate > 0.0 && loss.rng.bernoulli(loss.rate) {
-                drop = true;
-            }
-            if drop {
-                loss.dropped += 1;
-                self.pool.free(id);
-                return;
-            }
-        }
-        let at = done + pr.delay;
-        if pr.wire.is_empty() {
-            self.q.schedule(at, Ev::Arrive { port });
-        }
-        pr.wire.push_back((at, id));
     }
 
     fn arrive(&mut self, node: u32, id: PktId) {
-        let dst = self.pool.get(id).dst;
-        if node != dst {
-            self.forward(node, id);
-            return;
-        }
         // Delivered to the destination host: handled in place, no copy of the packet.
         let now = self.q.now();
         let (kind, conn) = {
@@ -597,6 +500,8 @@ impl Sim {
                     .app_write(bytes, &mut self.io);
                 self.flush(conn, false);
             }
+            // No endpoint for these protocols yet: the host discards them.
+            PktKind::Udp | PktKind::Flow => self.pool.free(id),
             PktKind::Pong => {
                 let born = self.pool.get(id).born;
                 self.pool.free(id);
@@ -716,7 +621,7 @@ impl Sim {
                         t,
                         queue: p.name.clone(),
                         bytes: p.qdisc.bytes(),
-                        pkts: p.qdisc.pkts() as u64,
+                        pkts: p.qdisc.pkts(),
                     });
                 }
             }
@@ -799,17 +704,11 @@ impl Sim {
             .filter(|p| p.stats.enqueued > 0 || p.loss.is_some())
             .map(|p| {
                 let st = &p.stats;
-                let integral =
-                    st.byte_time + p.qdisc.bytes() as u128 * (end - st.last_change) as u128;
                 QueueResult {
                     name: p.name.clone(),
                     max_bytes: st.max_bytes,
                     max_pkts: st.max_pkts,
-                    mean_bytes: if end > 0 {
-                        integral as f64 / end as f64
-                    } else {
-                        0.0
-                    },
+                    mean_bytes: p.mean_bytes(end),
                     drops: st.drops,
                     marks: st.marks,
                     enqueued: st.enqueued,
@@ -884,7 +783,7 @@ impl Sim {
             hosts,
             engine: EngineResult {
                 events: self.q.events_processed(),
-                packet_hops: self.packet_hops,
+                packet_hops: self.net.packet_hops,
                 sim_time_s: secs(end),
             },
             series: self.series.clone(),

@@ -96,7 +96,7 @@ pub fn simulate_with(rtt: SimTime, mut t: TcpConfig, seed: u64) -> Outcome {
         window: bdp_pkts,
         pre_loss_cwnd: loss.map_or(0, |l| l.1),
         wall_s: wall.elapsed().as_secs_f64(),
-        packet_hops: sim.packet_hops,
+        packet_hops: sim.net.packet_hops,
     }
 }
 

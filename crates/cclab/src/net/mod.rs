@@ -4,20 +4,21 @@
 //! Components live in arenas (`Vec`) addressed by plain `u32` indices; nothing on the
 //! per-packet path allocates, hashes a string or formats.
 
+pub mod forward;
 pub mod packet;
 pub mod pcap;
+pub mod port;
 pub mod topology;
 
-use crate::engine::{Rng, SimTime};
-use crate::qdisc::{Qdisc, QueueStats};
+use crate::engine::SimTime;
+use crate::qdisc::Qdisc;
 use std::collections::VecDeque;
+
+pub use forward::{NetCtx, NetEv, NoTap, Tap};
+pub use port::{Framing, LinkLoss, Port, QueueStats, ETH_OVERHEAD};
 
 pub type NodeId = u32;
 pub type PortId = u32;
-
-/// Bytes of Ethernet framing added to every IP packet for serialisation time: 14 header +
-/// 4 FCS + 8 preamble/SFD + 12 inter-frame gap. Queues count IP bytes only.
-pub const ETH_OVERHEAD: u32 = 38;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -30,43 +31,6 @@ pub struct Node {
     pub name: String,
     pub kind: NodeKind,
     pub ports: Vec<PortId>,
-}
-
-/// Loss injected on a link.
-#[derive(Debug)]
-pub struct LinkLoss {
-    pub rate: f64,
-    pub rng: Rng,
-    /// (connection, n): drop the n-th data packet of that connection crossing the link.
-    pub drop_nth: Vec<(u32, u64)>,
-    /// Data packets of each listed connection seen so far (parallel to `drop_nth`).
-    pub seen: Vec<u64>,
-    /// Drop every n-th data packet (0 = off), and the data packets counted so far.
-    pub every: u64,
-    pub data_seen: u64,
-    pub dropped: u64,
-}
-
-/// An output port and the link it feeds.
-#[derive(Debug)]
-pub struct Port {
-    pub name: String,
-    pub node: NodeId,
-    pub peer: NodeId,
-    pub rate_bps: u64,
-    pub delay: SimTime,
-    pub qdisc: Qdisc,
-    /// The link is serialising until this time.
-    pub busy_until: SimTime,
-    /// A `TxDone` event is queued for this port.
-    pub txdone_pending: bool,
-    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
-    /// delivers in FIFO order, so only its head needs an event in the queue.
-    pub wire: VecDeque<(SimTime, crate::net::packet::PktId)>,
-    pub stats: QueueStats,
-    pub tx_pkts: u64,
-    pub tx_bytes: u64,
-    pub loss: Option<Box<LinkLoss>>,
 }
 
 /// Routing: for every node and destination host, the set of equal-cost output ports.
@@ -159,12 +123,19 @@ pub fn flow_hash(src: NodeId, dst: NodeId, sport: u16, dport: u16, proto: u8) ->
     h
 }
 
-/// The static network.
+/// The network: nodes, ports (each with its qdisc, transmitter and link), routes, and the
+/// counters of what moved through it.
 #[derive(Debug, Default)]
 pub struct Network {
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
     pub routes: Routes,
+    /// Packets put on a wire (one packet crossing one link is one hop).
+    pub packet_hops: u64,
+    /// Packets dropped because no route leads to their destination.
+    pub unroutable: u64,
+    /// Scratch space for packets a qdisc drops at dequeue (reused: no allocation).
+    drops: Vec<packet::PktId>,
 }
 
 impl Network {
@@ -188,21 +159,8 @@ impl Network {
         qdisc: Qdisc,
     ) -> PortId {
         let id = self.ports.len() as PortId;
-        self.ports.push(Port {
-            name: name.to_string(),
-            node: from,
-            peer: to,
-            rate_bps,
-            delay,
-            qdisc,
-            busy_until: 0,
-            txdone_pending: false,
-            wire: VecDeque::new(),
-            stats: QueueStats::default(),
-            tx_pkts: 0,
-            tx_bytes: 0,
-            loss: None,
-        });
+        self.ports
+            .push(Port::new(name, from, to, rate_bps, delay, qdisc));
         self.nodes[from as usize].ports.push(id);
         id
     }

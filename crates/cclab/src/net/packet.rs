@@ -36,10 +36,16 @@ pub fn sack_opt_len(n: usize) -> u32 {
     }
 }
 
+/// The protocol of a packet, and for ICMP and application messages, what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PktKind {
     /// A TCP segment (data and/or control).
     Tcp,
+    /// A UDP datagram.
+    Udp,
+    /// An Ouroboros flow packet (seed 002): unreliable, unordered, no ACKs; its congestion
+    /// signal is the one-octet `cong` field.
+    Flow,
     /// ICMP echo request.
     Ping,
     /// ICMP echo reply.
@@ -69,7 +75,11 @@ pub struct Packet {
     pub seq: u64,
     pub ack: u64,
     pub flags: u8,
+    /// IP ECN codepoint (2 bits).
     pub ecn: u8,
+    /// One-octet congestion value of flow packets (multi-bit ECN, seed 002), OR-ed in by
+    /// the queues on the path; 0 for other packets.
+    pub cong: u8,
     pub dscp: u8,
     /// Advertised receive window in bytes.
     pub rwnd: u64,
@@ -80,8 +90,9 @@ pub struct Packet {
     pub sack: [(u64, u64); MAX_SACK],
     /// ECMP hash of the 5-tuple, fixed per connection.
     pub hash: u32,
-    /// Time the packet entered its current queue (sojourn time, AQM).
-    pub enqueued_at: SimTime,
+    /// Earliest departure time (Linux `skb->tstamp` under EDT pacing): the host's egress
+    /// stage does not send the packet before it; 0 = as soon as possible.
+    pub edt: SimTime,
     /// Time the packet was created (probe latency).
     pub born: SimTime,
     /// Is this a retransmission (for counters and pcap checks)?
@@ -102,6 +113,7 @@ impl Packet {
             ack: 0,
             flags: 0,
             ecn: NOT_ECT,
+            cong: 0,
             dscp: 0,
             rwnd: 0,
             tsval: 0,
@@ -109,7 +121,7 @@ impl Packet {
             nsack: 0,
             sack: [(0, 0); MAX_SACK],
             hash: 0,
-            enqueued_at: 0,
+            edt: 0,
             born: 0,
             retrans: false,
         }
@@ -118,6 +130,17 @@ impl Packet {
     #[inline]
     pub fn is_ect(&self) -> bool {
         self.ecn != NOT_ECT
+    }
+
+    /// The IP protocol number (TCP 6, UDP 17, ICMP 1; flow packets use 253, RFC 3692's
+    /// number for experiments; an application request travels as a UDP datagram).
+    pub fn ip_proto(&self) -> u8 {
+        match self.kind {
+            PktKind::Tcp => 6,
+            PktKind::Udp | PktKind::Request => 17,
+            PktKind::Flow => 253,
+            PktKind::Ping | PktKind::Pong => 1,
+        }
     }
 }
 

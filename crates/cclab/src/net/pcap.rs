@@ -303,7 +303,12 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
             h[2..4].copy_from_slice(&c.to_be_bytes());
             (1u8, 8, size)
         }
-        PktKind::Request => {
+        PktKind::Flow => {
+            // No transport header of a registered protocol: the IP payload follows.
+            let size = (p.size as usize).clamp(IP_HDR, 65_535);
+            (p.ip_proto(), 0, size)
+        }
+        PktKind::Request | PktKind::Udp => {
             let size = (p.size as usize).clamp(IP_HDR + 8, 65_535);
             let udp_len = (size - IP_HDR) as u16;
             let h = &mut out[l4..l4 + 8];
@@ -749,6 +754,17 @@ impl Capture {
             Some(e) => Err(e),
             None => Ok(out),
         }
+    }
+}
+
+impl crate::net::Tap for Capture {
+    #[inline]
+    fn on_tx(&mut self, now: SimTime, port: PortId, p: &Packet) {
+        Capture::on_tx(self, now, port, p)
+    }
+    #[inline]
+    fn on_rx(&mut self, now: SimTime, node: NodeId, p: &Packet) {
+        Capture::on_rx(self, now, node, p)
     }
 }
 

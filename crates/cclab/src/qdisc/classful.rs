@@ -7,7 +7,8 @@
 //! (Shreedhar & Varghese 1995) with a per-class quantum in bytes (weight × MTU-sized
 //! quantum), the usual WRR/DRR of data-centre switch ASICs.
 
-use super::{PktMeta, Qdisc, Verdict};
+use super::{Backlog, Deq, Offer, PktMeta, Qdisc, QueueDisc, Verdict};
+use crate::engine::SimTime;
 use crate::net::packet::PktId;
 use crate::scenario::{Limit, Sched};
 
@@ -32,8 +33,8 @@ pub struct Classful {
     /// DRR: the class whose turn it is, and whether its quantum is still to be added.
     pub next: usize,
     fresh: bool,
-    pub bytes: u64,
-    pub pkts: u64,
+    /// The sum of the classes' backlogs.
+    held: Backlog,
 }
 
 impl Classful {
@@ -56,8 +57,7 @@ impl Classful {
             by_dscp,
             next: 0,
             fresh: true,
-            bytes: 0,
-            pkts: 0,
+            held: Backlog::default(),
         }
     }
 
@@ -66,60 +66,133 @@ impl Classful {
         self.by_dscp[(dscp & 63) as usize] as usize
     }
 
-    pub fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+    /// Dequeue from class `c`, keeping the port's sum of backlogs in step (the class may
+    /// also drop packets on the way).
+    fn take(&mut self, c: usize, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        let q = &mut self.classes[c].q;
+        let before = q.backlog();
+        let d = q.dequeue(now, drops);
+        let after = q.backlog();
+        self.held.bytes -= before.bytes - after.bytes;
+        self.held.pkts -= before.pkts - after.pkts;
+        d
+    }
+
+    fn strict(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        let mut wake: Option<SimTime> = None;
+        for c in 0..self.classes.len() {
+            if self.classes[c].q.pkts() == 0 {
+                continue;
+            }
+            match self.take(c, now, drops) {
+                Deq::Packet(id, m) => return Deq::Packet(id, m),
+                Deq::NotBefore(t) => wake = Some(wake.map_or(t, |w| w.min(t))),
+                Deq::Empty => {}
+            }
+        }
+        wake.map_or(Deq::Empty, Deq::NotBefore)
+    }
+
+    /// Deficit round robin as Linux `sch_drr.c`: the class at the head of the round sends
+    /// while its deficit covers its head packet, else it gains a quantum and the turn
+    /// passes on; an empty class loses its deficit. A class whose queue will not give up
+    /// its head now (a shaper inside it) ends the call, as Linux returns NULL there.
+    fn drr(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        let n = self.classes.len();
+        // Consecutive classes with nothing to show; a full round of them ends the search.
+        let mut headless = 0;
+        while headless < n {
+            let c = &mut self.classes[self.next];
+            let Some(head_len) = c.q.peek_len() else {
+                c.deficit = 0;
+                self.next = (self.next + 1) % n;
+                self.fresh = true;
+                headless += 1;
+                continue;
+            };
+            headless = 0;
+            if self.fresh {
+                c.deficit += c.quantum as i64;
+                self.fresh = false;
+            }
+            if c.deficit >= head_len as i64 {
+                let cur = self.next;
+                let d = self.take(cur, now, drops);
+                if let Deq::Packet(..) = d {
+                    self.classes[cur].deficit -= head_len as i64;
+                }
+                return d;
+            }
+            self.next = (self.next + 1) % n;
+            self.fresh = true;
+        }
+        Deq::Empty
+    }
+}
+
+// Not inlined: a class's own qdisc dispatches back through `Qdisc`, and stopping the
+// recursion here lets the single-queue disciplines inline into the port.
+impl QueueDisc for Classful {
+    #[inline(never)]
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
         if let Some(l) = self.limit {
-            if l.overflows(self.bytes, self.pkts, m.len as u64) {
+            if l.overflows(self.held.bytes, self.held.pkts, m.len as u64) {
                 return Verdict::Drop;
             }
         }
         let c = self.class_of(m.dscp);
         let v = self.classes[c].q.enqueue(id, m);
         if v != Verdict::Drop {
-            self.bytes += m.len as u64;
-            self.pkts += 1;
+            self.held.bytes += m.len as u64;
+            self.held.pkts += 1;
         }
         v
     }
 
-    /// Dequeue per the scheduler; `len_of` gives a queued packet's length.
-    pub fn dequeue(
-        &mut self,
-        now: crate::engine::SimTime,
-        len_of: &dyn Fn(PktId) -> u32,
-    ) -> Option<PktId> {
-        if self.pkts == 0 {
-            return None;
+    /// The port buffer and every class are empty: the packet's class decides.
+    #[inline(never)]
+    fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
+        if let Some(l) = self.limit {
+            if l.overflows(0, 0, m.len as u64) {
+                return Offer::Drop;
+            }
         }
-        let id = match self.sched {
-            Sched::Strict => self.classes.iter_mut().find_map(|c| c.q.dequeue(now))?,
-            Sched::Drr => loop {
-                let n = self.classes.len();
-                let c = &mut self.classes[self.next];
-                if c.q.pkts() == 0 {
-                    // An empty class loses its deficit (DRR) and the turn passes on.
-                    c.deficit = 0;
-                    self.next = (self.next + 1) % n;
-                    self.fresh = true;
-                    continue;
-                }
-                if self.fresh {
-                    c.deficit += c.quantum as i64;
-                    self.fresh = false;
-                }
-                let head_len = c.q.peek().map(len_of).unwrap_or(0) as i64;
-                if c.deficit >= head_len {
-                    let id = c.q.dequeue(now)?;
-                    c.deficit -= head_len;
-                    break id;
-                }
-                self.next = (self.next + 1) % n;
-                self.fresh = true;
-            },
-        };
-        let len = len_of(id) as u64;
-        self.bytes -= len;
-        self.pkts -= 1;
-        Some(id)
+        let c = self.class_of(m.dscp);
+        let o = self.classes[c].q.offer_idle(id, m);
+        if let Offer::Queued(_) = o {
+            self.held.bytes += m.len as u64;
+            self.held.pkts += 1;
+        }
+        o
+    }
+
+    /// Dequeue per the scheduler.
+    #[inline(never)]
+    fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        if self.held.pkts == 0 {
+            return Deq::Empty;
+        }
+        match self.sched {
+            Sched::Strict => self.strict(now, drops),
+            Sched::Drr => self.drr(now, drops),
+        }
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        self.held
+    }
+
+    #[inline(never)]
+    fn peek_len(&self) -> Option<u32> {
+        match self.sched {
+            Sched::Strict => self.classes.iter().find_map(|c| c.q.peek_len()),
+            // The class DRR serves next depends on deficits; report the next non-empty
+            // class's head, which is what a DRR parent needs to know that data waits.
+            Sched::Drr => (0..self.classes.len())
+                .map(|i| (self.next + i) % self.classes.len())
+                .find_map(|i| self.classes[i].q.peek_len()),
+        }
     }
 }
 
@@ -127,6 +200,13 @@ impl Classful {
 mod tests {
     use super::*;
     use crate::qdisc::droptail::DropTail;
+
+    fn deq(q: &mut Classful) -> Option<PktId> {
+        match q.dequeue(0, &mut Vec::new()) {
+            Deq::Packet(id, _) => Some(id),
+            _ => None,
+        }
+    }
 
     fn meta(dscp: u8, len: u32) -> PktMeta {
         PktMeta {
@@ -164,7 +244,7 @@ mod tests {
         for id in 10..13 {
             q.enqueue(id, &meta(1, 1500));
         }
-        let order: Vec<_> = std::iter::from_fn(|| q.dequeue(0, &|_| 1500)).collect();
+        let order: Vec<_> = std::iter::from_fn(|| deq(&mut q)).collect();
         assert_eq!(order, vec![10, 11, 12, 0, 1, 2]);
     }
 
@@ -175,7 +255,7 @@ mod tests {
             q.enqueue(i, &meta(1, 1500));
             q.enqueue(100 + i, &meta(0, 1500));
         }
-        let first: Vec<_> = (0..40).map(|_| q.dequeue(0, &|_| 1500).unwrap()).collect();
+        let first: Vec<_> = (0..40).map(|_| deq(&mut q).unwrap()).collect();
         let a = first.iter().filter(|&&id| id < 100).count();
         assert_eq!(
             a, 30,
@@ -186,10 +266,16 @@ mod tests {
     #[test]
     fn the_port_buffer_is_shared() {
         let mut q = two_classes(Sched::Drr, (1, 1), Some(Limit::Bytes(4500)));
-        assert_eq!(q.enqueue(0, &meta(1, 1500)), Verdict::Enqueue);
-        assert_eq!(q.enqueue(1, &meta(0, 1500)), Verdict::Enqueue);
-        assert_eq!(q.enqueue(2, &meta(0, 1500)), Verdict::Enqueue);
+        assert_eq!(q.enqueue(0, &meta(1, 1500)), Verdict::ENQUEUE);
+        assert_eq!(q.enqueue(1, &meta(0, 1500)), Verdict::ENQUEUE);
+        assert_eq!(q.enqueue(2, &meta(0, 1500)), Verdict::ENQUEUE);
         assert_eq!(q.enqueue(3, &meta(1, 1500)), Verdict::Drop);
-        assert_eq!((q.bytes, q.pkts), (4500, 3));
+        assert_eq!(
+            q.backlog(),
+            Backlog {
+                bytes: 4500,
+                pkts: 3
+            }
+        );
     }
 }

@@ -1,6 +1,10 @@
-//! Drop-tail (Linux `pfifo` / `bfifo`): admit while the limit allows, else drop the arrival.
+//! Drop-tail (Linux `pfifo` / `bfifo`, `net/sched/sch_fifo.c`): admit while the limit
+//! allows, else drop the arrival. As in Linux, a packet that finds the port idle still
+//! passes through the queue: a byte limit below the packet's length drops it (`bfifo`
+//! sets `TCQ_F_CAN_BYPASS` only when its limit holds an MTU).
 
-use super::{Fifo, PktMeta, Verdict};
+use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QueueDisc, Verdict};
+use crate::engine::SimTime;
 use crate::net::packet::PktId;
 use crate::scenario::Limit;
 
@@ -17,9 +21,11 @@ impl DropTail {
             fifo: Fifo::default(),
         }
     }
+}
 
+impl QueueDisc for DropTail {
     #[inline]
-    pub fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
         if self
             .limit
             .overflows(self.fifo.bytes, self.fifo.len() as u64, m.len as u64)
@@ -27,7 +33,36 @@ impl DropTail {
             return Verdict::Drop;
         }
         self.fifo.push(id, m.len);
-        Verdict::Enqueue
+        Verdict::ENQUEUE
+    }
+
+    /// An empty queue admits anything its limit holds, unmarked (an empty queue is not
+    /// above any threshold).
+    #[inline]
+    fn offer_idle(&mut self, _id: PktId, m: &PktMeta) -> Offer {
+        if self.limit.overflows(0, 0, m.len as u64) {
+            Offer::Drop
+        } else {
+            Offer::Send(Mark::None)
+        }
+    }
+
+    #[inline]
+    fn dequeue(&mut self, _now: SimTime, _drops: &mut Vec<PktId>) -> Deq {
+        match self.fifo.pop() {
+            Some(id) => Deq::Packet(id, Mark::None),
+            None => Deq::Empty,
+        }
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        self.fifo.backlog()
+    }
+
+    #[inline]
+    fn peek_len(&self) -> Option<u32> {
+        self.fifo.peek().map(|h| h.1)
     }
 }
 
@@ -35,7 +70,7 @@ impl DropTail {
 mod tests {
     use super::*;
 
-    fn meta(len: u32) -> PktMeta {
+    pub(crate) fn meta(len: u32) -> PktMeta {
         PktMeta {
             len,
             ecn: 0,
@@ -48,14 +83,24 @@ mod tests {
     #[test]
     fn packet_and_byte_limits() {
         let mut q = DropTail::new(Limit::Packets(2));
-        assert_eq!(q.enqueue(1, &meta(1500)), Verdict::Enqueue);
-        assert_eq!(q.enqueue(2, &meta(1500)), Verdict::Enqueue);
+        assert_eq!(q.enqueue(1, &meta(1500)), Verdict::ENQUEUE);
+        assert_eq!(q.enqueue(2, &meta(1500)), Verdict::ENQUEUE);
         assert_eq!(q.enqueue(3, &meta(64)), Verdict::Drop);
         let mut q = DropTail::new(Limit::Bytes(3000));
-        assert_eq!(q.enqueue(1, &meta(1500)), Verdict::Enqueue);
-        assert_eq!(q.enqueue(2, &meta(1500)), Verdict::Enqueue);
+        assert_eq!(q.enqueue(1, &meta(1500)), Verdict::ENQUEUE);
+        assert_eq!(q.enqueue(2, &meta(1500)), Verdict::ENQUEUE);
         assert_eq!(q.enqueue(3, &meta(1)), Verdict::Drop);
-        assert_eq!(q.fifo.pop(), Some(1));
-        assert_eq!(q.fifo.bytes, 1500);
+        assert_eq!(q.peek_len(), Some(1500));
+        assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::Packet(1, Mark::None));
+        assert_eq!(
+            q.backlog(),
+            Backlog {
+                bytes: 1500,
+                pkts: 1
+            }
+        );
+        // A byte limit below one packet admits nothing, even into an empty queue.
+        let mut q = DropTail::new(Limit::Bytes(1000));
+        assert_eq!(q.enqueue(1, &meta(1500)), Verdict::Drop);
     }
 }

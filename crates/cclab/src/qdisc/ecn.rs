@@ -4,7 +4,8 @@
 //! min_th = max_th = K, where non-ECT traffic above the threshold is dropped). The queue
 //! still tail-drops at its limit, ECT or not.
 
-use super::{Fifo, PktMeta, Verdict};
+use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QueueDisc, Verdict};
+use crate::engine::SimTime;
 use crate::net::packet::PktId;
 use crate::scenario::Limit;
 
@@ -23,9 +24,11 @@ impl EcnThreshold {
             fifo: Fifo::default(),
         }
     }
+}
 
+impl QueueDisc for EcnThreshold {
     #[inline]
-    pub fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
         let (bytes, pkts) = (self.fifo.bytes, self.fifo.len() as u64);
         if self.limit.overflows(bytes, pkts, m.len as u64) {
             return Verdict::Drop;
@@ -36,10 +39,39 @@ impl EcnThreshold {
         }
         self.fifo.push(id, m.len);
         if above_k {
-            Verdict::EnqueueMarked
+            Verdict::MARK_CE
         } else {
-            Verdict::Enqueue
+            Verdict::ENQUEUE
         }
+    }
+
+    /// An empty queue admits anything its limit holds, unmarked (an empty queue is not
+    /// above any threshold).
+    #[inline]
+    fn offer_idle(&mut self, _id: PktId, m: &PktMeta) -> Offer {
+        if self.limit.overflows(0, 0, m.len as u64) {
+            Offer::Drop
+        } else {
+            Offer::Send(Mark::None)
+        }
+    }
+
+    #[inline]
+    fn dequeue(&mut self, _now: SimTime, _drops: &mut Vec<PktId>) -> Deq {
+        match self.fifo.pop() {
+            Some(id) => Deq::Packet(id, Mark::None),
+            None => Deq::Empty,
+        }
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        self.fifo.backlog()
+    }
+
+    #[inline]
+    fn peek_len(&self) -> Option<u32> {
+        self.fifo.peek().map(|h| h.1)
     }
 }
 
@@ -61,14 +93,14 @@ mod tests {
     #[test]
     fn marks_ect_and_drops_non_ect_above_k() {
         let mut q = EcnThreshold::new(Limit::Packets(5), Limit::Packets(2));
-        assert_eq!(q.enqueue(0, &meta(ECT0)), Verdict::Enqueue);
-        assert_eq!(q.enqueue(1, &meta(ECT0)), Verdict::Enqueue);
+        assert_eq!(q.enqueue(0, &meta(ECT0)), Verdict::ENQUEUE);
+        assert_eq!(q.enqueue(1, &meta(ECT0)), Verdict::ENQUEUE);
         // Queue holds 2 = K: not above K yet.
-        assert_eq!(q.enqueue(2, &meta(NOT_ECT)), Verdict::Enqueue);
+        assert_eq!(q.enqueue(2, &meta(NOT_ECT)), Verdict::ENQUEUE);
         // Now 3 > K.
-        assert_eq!(q.enqueue(3, &meta(ECT0)), Verdict::EnqueueMarked);
+        assert_eq!(q.enqueue(3, &meta(ECT0)), Verdict::MARK_CE);
         assert_eq!(q.enqueue(4, &meta(NOT_ECT)), Verdict::Drop);
-        assert_eq!(q.enqueue(5, &meta(ECT0)), Verdict::EnqueueMarked);
+        assert_eq!(q.enqueue(5, &meta(ECT0)), Verdict::MARK_CE);
         // Full at 5: even ECT is dropped.
         assert_eq!(q.enqueue(6, &meta(ECT0)), Verdict::Drop);
     }

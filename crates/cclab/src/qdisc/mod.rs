@@ -1,18 +1,38 @@
-//! Queue disciplines. A qdisc sees a packet only through `PktMeta` (length, ECN codepoint,
-//! DSCP, flow hash, time), and time is passed in, never read from a clock, so the same code
-//! can later sit in a user-space router in front of real Linux TCP.
+//! Queue disciplines: one trait, [`QueueDisc`], and the built-in disciplines behind an
+//! enum, [`Qdisc`], so the per-packet path dispatches by `match`, never through a pointer.
 //!
-//! Byte counts are IP packet lengths (what a switch buffer holds); link framing overhead is
-//! added only to serialisation time (`net::port`).
+//! A qdisc sees a packet only through [`PktMeta`] (length, ECN codepoint, DSCP, flow hash,
+//! time) and its id, and time is passed in, never read from a clock, so the same code can
+//! later sit in a user-space router in front of real Linux TCP. What it needs to remember
+//! about a queued packet (its length, its arrival time) it keeps itself.
+//!
+//! - `enqueue(id, meta)` answers [`Verdict`]: queue the packet (optionally marked: the CE
+//!   codepoint, or a one-octet congestion value OR-ed into the packet's `cong` field) or
+//!   drop it.
+//! - `dequeue(now, drops)` answers [`Deq`]: a packet (optionally marked at dequeue),
+//!   `Empty`, or `NotBefore(t)` — the head may not leave before `t` (a shaper, a paced
+//!   host). Packets the discipline drops at dequeue (CoDel) go into `drops`.
+//! - `backlog()` is what the queue holds, in IP bytes and packets.
+//!
+//! The port that owns a qdisc (`net::port`) keeps every statistic (arrivals, drops,
+//! marks, maxima, the time-average), so a discipline only decides.
+//!
+//! Byte counts are IP packet lengths (what a switch buffer holds); link framing overhead
+//! belongs to the port and is added only to serialisation time.
+//!
+//! Adding a discipline: one file here implementing [`QueueDisc`], and one line in the
+//! `qdiscs!` registry below.
 
 pub mod classful;
 pub mod droptail;
 pub mod ecn;
+pub mod fifo;
 
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
 use crate::scenario::QueueSpec;
-use std::collections::VecDeque;
+
+pub use fifo::Fifo;
 
 /// What a qdisc may look at.
 #[derive(Clone, Copy, Debug)]
@@ -24,69 +44,151 @@ pub struct PktMeta {
     pub now: SimTime,
 }
 
+/// A congestion signal written into a packet by a queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// Leave the packet as it is.
+    None,
+    /// Set the IP ECN field to CE (RFC 3168).
+    Ce,
+    /// OR this value into the packet's one-octet congestion field (multi-bit ECN, seed 002).
+    Cong(u8),
+}
+
 /// The qdisc's decision on an arriving packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// Queue it, marked as given.
+    Queue(Mark),
+    /// Drop it (the qdisc keeps no reference to it).
+    Drop,
+}
+
+impl Verdict {
     /// Queue it unchanged.
-    Enqueue,
-    /// Queue it with the CE codepoint set.
-    EnqueueMarked,
+    pub const ENQUEUE: Verdict = Verdict::Queue(Mark::None);
+    /// Queue it with CE set.
+    pub const MARK_CE: Verdict = Verdict::Queue(Mark::Ce);
+}
+
+/// The qdisc's answer when the transmitter asks for the next packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deq {
+    /// Send this packet, marked as given.
+    Packet(PktId, Mark),
+    /// Nothing queued.
+    Empty,
+    /// Packets are queued but none may leave before this time.
+    NotBefore(SimTime),
+}
+
+/// What a queue holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Backlog {
+    pub bytes: u64,
+    pub pkts: u64,
+}
+
+/// The qdisc's decision on a packet that finds the queue empty and the transmitter idle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Transmit it now, marked as given: the queue stays empty (Linux's qdisc bypass).
+    Send(Mark),
+    /// It was queued, marked as given; the port asks `dequeue` as usual.
+    Queued(Mark),
     /// Drop it.
     Drop,
 }
 
-/// Counters every queue keeps.
-#[derive(Clone, Debug, Default)]
-pub struct QueueStats {
-    pub enqueued: u64,
-    pub drops: u64,
-    pub marks: u64,
-    pub max_bytes: u64,
-    pub max_pkts: u64,
-    /// ∫ bytes dt, in byte·picoseconds, for the time-average.
-    pub byte_time: u128,
-    pub last_change: SimTime,
+/// A queue discipline.
+pub trait QueueDisc {
+    /// Decide on packet `id` and, unless dropped, queue it.
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict;
+    /// Decide on packet `id`, which finds the queue empty and the transmitter idle. A
+    /// work-conserving discipline answers `Send` when it would queue the packet and then
+    /// hand it straight back (what `pfifo`/`bfifo` allow with `TCQ_F_CAN_BYPASS`): the
+    /// same decision as `enqueue`, without the round trip. The default queues it.
+    #[inline]
+    fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
+        match self.enqueue(id, m) {
+            Verdict::Queue(mark) => Offer::Queued(mark),
+            Verdict::Drop => Offer::Drop,
+        }
+    }
+    /// The next packet to transmit at `now`; packets dropped on the way go into `drops`.
+    fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq;
+    /// What the queue holds now.
+    fn backlog(&self) -> Backlog;
+    /// The length of the packet `dequeue` would return next, when the discipline knows it
+    /// without dequeuing (Linux `.peek`); `None` when empty. Deficit round robin needs it.
+    fn peek_len(&self) -> Option<u32>;
 }
 
-/// A FIFO of packet ids with byte/packet accounting.
-#[derive(Debug, Default)]
-pub struct Fifo {
-    q: VecDeque<(PktId, u32)>,
-    pub bytes: u64,
+/// The registry of built-in disciplines: `Variant(type)`, one line each. It generates the
+/// `Qdisc` enum and its `QueueDisc` implementation, which dispatches by `match`.
+macro_rules! qdiscs {
+    ($($(#[$doc:meta])* $var:ident($ty:ty),)*) => {
+        /// A port's queue discipline. `Custom` holds any other implementation (tests, a
+        /// library user's own discipline) behind a pointer; the built-ins need none.
+        pub enum Qdisc {
+            $($(#[$doc])* $var($ty),)*
+            Custom(Box<dyn QueueDisc + Send>),
+        }
+
+        impl QueueDisc for Qdisc {
+            #[inline]
+            fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+                match self {
+                    $(Qdisc::$var(q) => q.enqueue(id, m),)*
+                    Qdisc::Custom(q) => q.enqueue(id, m),
+                }
+            }
+            #[inline]
+            fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
+                match self {
+                    $(Qdisc::$var(q) => q.offer_idle(id, m),)*
+                    Qdisc::Custom(q) => q.offer_idle(id, m),
+                }
+            }
+            #[inline]
+            fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+                match self {
+                    $(Qdisc::$var(q) => q.dequeue(now, drops),)*
+                    Qdisc::Custom(q) => q.dequeue(now, drops),
+                }
+            }
+            #[inline]
+            fn backlog(&self) -> Backlog {
+                match self {
+                    $(Qdisc::$var(q) => q.backlog(),)*
+                    Qdisc::Custom(q) => q.backlog(),
+                }
+            }
+            #[inline]
+            fn peek_len(&self) -> Option<u32> {
+                match self {
+                    $(Qdisc::$var(q) => q.peek_len(),)*
+                    Qdisc::Custom(q) => q.peek_len(),
+                }
+            }
+        }
+    };
 }
 
-impl Fifo {
-    #[inline]
-    pub fn push(&mut self, id: PktId, len: u32) {
-        self.q.push_back((id, len));
-        self.bytes += len as u64;
-    }
-    #[inline]
-    pub fn pop(&mut self) -> Option<PktId> {
-        let (id, len) = self.q.pop_front()?;
-        self.bytes -= len as u64;
-        Some(id)
-    }
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.q.len()
-    }
-    #[inline]
-    pub fn peek(&self) -> Option<PktId> {
-        self.q.front().map(|e| e.0)
-    }
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.q.is_empty()
-    }
-}
-
-/// The built-in disciplines, dispatched by `match`.
-#[derive(Debug)]
-pub enum Qdisc {
+qdiscs! {
+    /// Tail drop at a byte or packet limit (`droptail.rs`).
     DropTail(droptail::DropTail),
+    /// DCTCP threshold marking at K (`ecn.rs`).
     Ecn(ecn::EcnThreshold),
+    /// DSCP classes with a scheduler (`classful.rs`).
     Classful(Box<classful::Classful>),
+}
+
+impl std::fmt::Debug for Qdisc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let b = self.backlog();
+        write!(f, "Qdisc({} B, {} pkts)", b.bytes, b.pkts)
+    }
 }
 
 impl Qdisc {
@@ -113,56 +215,15 @@ impl Qdisc {
         }
     }
 
-    /// Decide on and (unless dropped) queue packet `id`.
-    #[inline]
-    pub fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
-        match self {
-            Qdisc::DropTail(q) => q.enqueue(id, m),
-            Qdisc::Ecn(q) => q.enqueue(id, m),
-            Qdisc::Classful(q) => q.enqueue(id, m),
-        }
-    }
-
-    #[inline]
-    pub fn dequeue(&mut self, now: SimTime) -> Option<PktId> {
-        self.dequeue_with(now, &|_| 0)
-    }
-
-    /// Dequeue; classful disciplines need `len_of` to know a queued packet's length.
-    #[inline]
-    pub fn dequeue_with(&mut self, now: SimTime, len_of: &dyn Fn(PktId) -> u32) -> Option<PktId> {
-        match self {
-            Qdisc::DropTail(q) => q.fifo.pop(),
-            Qdisc::Ecn(q) => q.fifo.pop(),
-            Qdisc::Classful(q) => q.dequeue(now, len_of),
-        }
-    }
-
-    /// The packet that would be sent next by a single FIFO (classful: none).
-    #[inline]
-    pub fn peek(&self) -> Option<PktId> {
-        match self {
-            Qdisc::DropTail(q) => q.fifo.peek(),
-            Qdisc::Ecn(q) => q.fifo.peek(),
-            Qdisc::Classful(_) => None,
-        }
-    }
-
+    /// Bytes queued.
     #[inline]
     pub fn bytes(&self) -> u64 {
-        match self {
-            Qdisc::DropTail(q) => q.fifo.bytes,
-            Qdisc::Ecn(q) => q.fifo.bytes,
-            Qdisc::Classful(q) => q.bytes,
-        }
+        self.backlog().bytes
     }
 
+    /// Packets queued.
     #[inline]
-    pub fn pkts(&self) -> usize {
-        match self {
-            Qdisc::DropTail(q) => q.fifo.len(),
-            Qdisc::Ecn(q) => q.fifo.len(),
-            Qdisc::Classful(q) => q.pkts as usize,
-        }
+    pub fn pkts(&self) -> u64 {
+        self.backlog().pkts
     }
 }

@@ -1,0 +1,274 @@
+//! A packet's way through the network: a node forwards it to the output port its route
+//! names; the port's qdisc takes it (or drops it); the transmitter serialises it; the wire
+//! delivers it to the next node after the link delay; at its destination host it leaves
+//! the network (the simulator hands it to the transport or the app).
+//!
+//! The network schedules its own events (`NetEv`) on the simulator's queue and reports
+//! what passes a port or reaches a node to a [`Tap`] (pcap capture), which costs one
+//! branch when nothing listens.
+
+use super::packet::{PacketPool, PktId};
+use super::{Network, NodeId, PortId};
+use crate::engine::{EventQueue, SimTime};
+use crate::net::packet::{Packet, PktKind, CE};
+use crate::qdisc::{Deq, Mark, Offer, PktMeta, QueueDisc, Verdict};
+
+/// The network's own events.
+#[derive(Clone, Copy, Debug)]
+pub enum NetEv {
+    /// The packet at the head of `port`'s wire reaches the far end of the link.
+    Arrive { port: PortId },
+    /// `port`'s transmitter finished a packet, or a wake-up it asked for is due.
+    TxDone { port: PortId },
+}
+
+/// Who watches packets pass (pcap capture).
+pub trait Tap {
+    /// Packet `p` starts serialising on `port` at `now`.
+    fn on_tx(&mut self, now: SimTime, port: PortId, p: &Packet);
+    /// Packet `p` reaches `node` at `now`.
+    fn on_rx(&mut self, now: SimTime, node: NodeId, p: &Packet);
+}
+
+/// No tap.
+pub struct NoTap;
+
+impl Tap for NoTap {
+    #[inline]
+    fn on_tx(&mut self, _: SimTime, _: PortId, _: &Packet) {}
+    #[inline]
+    fn on_rx(&mut self, _: SimTime, _: NodeId, _: &Packet) {}
+}
+
+/// What the network needs from the simulator for one step: the packets, the event queue
+/// and the tap.
+pub struct NetCtx<'a, E, T: Tap> {
+    pub pool: &'a mut PacketPool,
+    pub q: &'a mut EventQueue<E>,
+    pub tap: &'a mut T,
+}
+
+impl Network {
+    /// Send packet `id` out of `node` towards its destination; a packet with no route is
+    /// dropped (counted in `unroutable`).
+    #[inline]
+    pub fn forward<E: From<NetEv>, T: Tap>(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        let p = cx.pool.get(id);
+        match self.routes.next_port(node, p.dst, p.hash) {
+            Some(port) => self.enqueue(port, id, cx),
+            None => {
+                self.unroutable += 1;
+                cx.pool.free(id);
+            }
+        }
+    }
+
+    /// Packet `id` arrives at output port `port`: its qdisc decides, and an idle
+    /// transmitter starts at once.
+    #[inline]
+    pub fn enqueue<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        let now = cx.q.now();
+        let pr = &mut self.ports[port as usize];
+        let p = cx.pool.get_mut(id);
+        let meta = PktMeta {
+            len: p.size,
+            ecn: p.ecn,
+            dscp: p.dscp,
+            hash: p.hash,
+            now,
+        };
+        if pr.idle(now) {
+            // An idle transmitter has an empty queue (anything queued has a wake-up
+            // pending): the backlog was zero since the last change and stays so if the
+            // packet goes straight out, so the time-average needs no update.
+            match pr.qdisc.offer_idle(id, &meta) {
+                Offer::Send(mark) => {
+                    if apply(mark, p) {
+                        pr.stats.marks += 1;
+                    }
+                    pr.stats.enqueued += 1;
+                    self.start_tx(port, id, cx);
+                    return;
+                }
+                Offer::Queued(mark) => {
+                    if apply(mark, p) {
+                        pr.stats.marks += 1;
+                    }
+                    pr.stats.enqueued += 1;
+                    pr.stats.advance(now, 0);
+                    self.service(port, cx);
+                    let pr = &mut self.ports[port as usize];
+                    let b = pr.qdisc.backlog();
+                    pr.stats.note_max(b);
+                    return;
+                }
+                Offer::Drop => {
+                    pr.stats.drops += 1;
+                    cx.pool.free(id);
+                    return;
+                }
+            }
+        }
+        let before = pr.qdisc.bytes();
+        match pr.qdisc.enqueue(id, &meta) {
+            Verdict::Drop => {
+                pr.stats.drops += 1;
+                cx.pool.free(id);
+                return;
+            }
+            Verdict::Queue(mark) => {
+                if apply(mark, p) {
+                    pr.stats.marks += 1;
+                }
+            }
+        }
+        pr.stats.enqueued += 1;
+        pr.stats.advance(now, before);
+        if !pr.txdone_pending {
+            pr.txdone_pending = true;
+            let at = pr.busy_until.max(now);
+            cx.q.schedule(at, NetEv::TxDone { port }.into());
+        }
+        let b = pr.qdisc.backlog();
+        pr.stats.note_max(b);
+    }
+
+    /// `port`'s transmitter is free (or a wake-up it asked for is due).
+    pub fn tx_done<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) {
+        self.ports[port as usize].txdone_pending = false;
+        self.service(port, cx);
+    }
+
+    /// Ask the qdisc of an idle transmitter for the next packet and start it.
+    fn service<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) {
+        let now = cx.q.now();
+        let pr = &mut self.ports[port as usize];
+        let before = pr.qdisc.bytes();
+        let d = pr.qdisc.dequeue(now, &mut self.drops);
+        if !self.drops.is_empty() {
+            pr.stats.drops += self.drops.len() as u64;
+            for id in self.drops.drain(..) {
+                cx.pool.free(id);
+            }
+        }
+        match d {
+            Deq::Packet(id, mark) => {
+                if apply(mark, cx.pool.get_mut(id)) {
+                    pr.stats.marks += 1;
+                }
+                pr.stats.advance(now, before);
+                self.start_tx(port, id, cx);
+                let pr = &mut self.ports[port as usize];
+                if pr.qdisc.pkts() > 0 {
+                    pr.txdone_pending = true;
+                    let at = pr.busy_until;
+                    cx.q.schedule(at, NetEv::TxDone { port }.into());
+                }
+            }
+            Deq::Empty => {
+                if pr.qdisc.bytes() != before {
+                    pr.stats.advance(now, before);
+                }
+            }
+            Deq::NotBefore(t) => {
+                if pr.qdisc.bytes() != before {
+                    pr.stats.advance(now, before);
+                }
+                pr.txdone_pending = true;
+                cx.q.schedule(t.max(now), NetEv::TxDone { port }.into());
+            }
+        }
+    }
+
+    /// Put packet `id` on the wire of `port` (its transmitter is idle).
+    #[inline]
+    fn start_tx<E: From<NetEv>, T: Tap>(&mut self, port: PortId, id: PktId, cx: &mut NetCtx<E, T>) {
+        let now = cx.q.now();
+        let pr = &mut self.ports[port as usize];
+        let p = cx.pool.get(id);
+        let done = pr.busy_until.max(now) + pr.ser_time(p.size);
+        pr.busy_until = done;
+        pr.tx_pkts += 1;
+        pr.tx_bytes += p.size as u64;
+        self.packet_hops += 1;
+        cx.tap.on_tx(now, port, p);
+        if let Some(loss) = pr.loss.as_deref_mut() {
+            let data_of =
+                (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn);
+            if loss.loses(data_of) {
+                cx.pool.free(id);
+                return;
+            }
+        }
+        let at = done + pr.delay;
+        if pr.wire.is_empty() {
+            cx.q.schedule(at, NetEv::Arrive { port }.into());
+        }
+        pr.wire.push_back((at, id));
+    }
+
+    /// The head of `port`'s wire reaches the next node. Returns `(host, packet)` when the
+    /// node is the packet's destination: it leaves the network there.
+    #[inline]
+    pub fn arrive<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        cx: &mut NetCtx<E, T>,
+    ) -> Option<(NodeId, PktId)> {
+        let pr = &mut self.ports[port as usize];
+        let (_, id) = pr.wire.pop_front().expect("an Arrive event has a packet");
+        let node = pr.peer;
+        if let Some(&(t, _)) = pr.wire.front() {
+            cx.q.schedule(t, NetEv::Arrive { port }.into());
+        }
+        let p = cx.pool.get(id);
+        cx.tap.on_rx(cx.q.now(), node, p);
+        if node == p.dst {
+            return Some((node, id));
+        }
+        self.forward(node, id, cx);
+        None
+    }
+
+    /// Handle one of the network's events; returns a packet that reached its destination.
+    #[inline]
+    pub fn on_event<E: From<NetEv>, T: Tap>(
+        &mut self,
+        ev: NetEv,
+        cx: &mut NetCtx<E, T>,
+    ) -> Option<(NodeId, PktId)> {
+        match ev {
+            NetEv::Arrive { port } => self.arrive(port, cx),
+            NetEv::TxDone { port } => {
+                self.tx_done(port, cx);
+                None
+            }
+        }
+    }
+}
+
+/// Write `mark` into `p`; true if it marked anything.
+#[inline]
+fn apply(mark: Mark, p: &mut Packet) -> bool {
+    match mark {
+        Mark::None => false,
+        Mark::Ce => {
+            p.ecn = CE;
+            true
+        }
+        Mark::Cong(v) => {
+            p.cong |= v;
+            v != 0
+        }
+    }
+}

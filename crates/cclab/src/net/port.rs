@@ -1,0 +1,231 @@
+//! An output port and the link it feeds: arrival → qdisc → transmitter → wire → next node,
+//! for every packet, idle port or not.
+//!
+//! - **Qdisc.** Every packet is offered to the port's discipline, which queues (perhaps
+//!   marking) or drops it. When the transmitter is idle it asks the discipline at once for
+//!   the next packet, so a packet that finds the port idle and the queue empty leaves
+//!   immediately, as in Linux (`__dev_xmit_skb` → `sch_direct_xmit`), but only after the
+//!   discipline has seen it.
+//! - **Transmitter.** One packet at a time, for its serialisation time at the link rate:
+//!   (IP length + the port's framing overhead) × 8 / rate, rounded up to a picosecond. When
+//!   it finishes (`TxDone`) it asks the discipline again; an answer of "not before t"
+//!   wakes it at t.
+//! - **Wire.** Packets propagate for the link delay and arrive in order, so only the head
+//!   of the wire needs an event in the queue.
+//! - **Statistics** are kept here once, for every discipline: arrivals, drops (at enqueue
+//!   and at dequeue), marks, the largest backlog left waiting, and ∫ backlog dt for the
+//!   time-average.
+
+use super::packet::PktId;
+use super::NodeId;
+use crate::engine::{Rng, SimTime};
+use crate::qdisc::{Backlog, Qdisc, QueueDisc};
+use std::collections::VecDeque;
+
+/// Bytes of Ethernet framing added to every IP packet for serialisation time: 14 header +
+/// 4 FCS + 8 preamble/SFD + 12 inter-frame gap. Queues count IP bytes only.
+pub const ETH_OVERHEAD: u32 = 38;
+
+/// What a link adds to every IP packet on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    /// Ethernet: 38 bytes (header, FCS, preamble and SFD, inter-frame gap).
+    Ethernet,
+    /// Bare IP, as on a point-to-point path whose rate is given for IP packets: nothing.
+    Ip,
+}
+
+impl Framing {
+    /// Names in scenario files.
+    pub const NAMES: &'static [&'static str] = &["ethernet", "ip"];
+
+    #[inline]
+    pub fn overhead(self) -> u32 {
+        match self {
+            Framing::Ethernet => ETH_OVERHEAD,
+            Framing::Ip => 0,
+        }
+    }
+
+    pub fn by_name(s: &str) -> Option<Framing> {
+        match s {
+            "ethernet" => Some(Framing::Ethernet),
+            "ip" => Some(Framing::Ip),
+            _ => None,
+        }
+    }
+}
+
+/// Counters every port keeps, whatever its discipline.
+#[derive(Clone, Debug, Default)]
+pub struct QueueStats {
+    /// Packets the discipline accepted.
+    pub enqueued: u64,
+    /// Packets dropped by the discipline (at enqueue or at dequeue).
+    pub drops: u64,
+    /// Packets marked (CE or a congestion value).
+    pub marks: u64,
+    /// The largest backlog left waiting after an arrival was handled.
+    pub max_bytes: u64,
+    pub max_pkts: u64,
+    /// ∫ backlog bytes dt, in byte·picoseconds, up to `last_change`.
+    pub byte_time: u128,
+    pub last_change: SimTime,
+}
+
+impl QueueStats {
+    /// The backlog changes at `now`; it was `bytes` since the last change.
+    #[inline]
+    pub fn advance(&mut self, now: SimTime, bytes: u64) {
+        self.byte_time += bytes as u128 * (now - self.last_change) as u128;
+        self.last_change = now;
+    }
+
+    #[inline]
+    pub fn note_max(&mut self, b: Backlog) {
+        self.max_bytes = self.max_bytes.max(b.bytes);
+        self.max_pkts = self.max_pkts.max(b.pkts);
+    }
+
+    /// ∫ backlog dt from time 0 to `now`, the backlog being `bytes` since the last change.
+    #[inline]
+    pub fn integral_at(&self, now: SimTime, bytes: u64) -> u128 {
+        self.byte_time + bytes as u128 * (now.saturating_sub(self.last_change)) as u128
+    }
+
+    /// The time-average backlog in bytes over [0, now].
+    pub fn mean_bytes(&self, now: SimTime, bytes: u64) -> f64 {
+        if now == 0 {
+            return 0.0;
+        }
+        self.integral_at(now, bytes) as f64 / now as f64
+    }
+}
+
+/// Loss injected on a link.
+#[derive(Debug)]
+pub struct LinkLoss {
+    pub rate: f64,
+    pub rng: Rng,
+    /// (connection, n): drop the n-th data packet of that connection crossing the link.
+    pub drop_nth: Vec<(u32, u64)>,
+    /// Data packets of each listed connection seen so far (parallel to `drop_nth`).
+    pub seen: Vec<u64>,
+    /// Drop every n-th data packet (0 = off), and the data packets counted so far.
+    pub every: u64,
+    pub data_seen: u64,
+    pub dropped: u64,
+}
+
+impl LinkLoss {
+    /// Does the link lose this packet? `data_of` is the connection of a data packet from
+    /// the data sender (the only packets the counting droppers count), or `None`.
+    #[inline]
+    pub fn loses(&mut self, data_of: Option<u32>) -> bool {
+        let mut drop = false;
+        if let Some(conn) = data_of {
+            if self.every > 0 {
+                self.data_seen += 1;
+                if self.data_seen.is_multiple_of(self.every) {
+                    drop = true;
+                }
+            }
+            for (k, &(c, n)) in self.drop_nth.iter().enumerate() {
+                if c == conn {
+                    self.seen[k] += 1;
+                    if self.seen[k] == n {
+                        drop = true;
+                    }
+                }
+            }
+        }
+        if self.rate > 0.0 && self.rng.bernoulli(self.rate) {
+            drop = true;
+        }
+        if drop {
+            self.dropped += 1;
+        }
+        drop
+    }
+}
+
+/// An output port and the link it feeds.
+#[derive(Debug)]
+pub struct Port {
+    pub name: String,
+    pub node: NodeId,
+    pub peer: NodeId,
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    /// Bytes the link adds to every IP packet (serialisation only).
+    pub framing: u32,
+    pub qdisc: Qdisc,
+    /// The transmitter is serialising until this time.
+    pub busy_until: SimTime,
+    /// A `TxDone` event is queued for this port.
+    pub txdone_pending: bool,
+    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
+    /// delivers in FIFO order, so only its head needs an event in the queue.
+    pub wire: VecDeque<(SimTime, PktId)>,
+    pub stats: QueueStats,
+    pub tx_pkts: u64,
+    pub tx_bytes: u64,
+    pub loss: Option<Box<LinkLoss>>,
+}
+
+impl Port {
+    pub fn new(
+        name: &str,
+        node: NodeId,
+        peer: NodeId,
+        rate_bps: u64,
+        delay: SimTime,
+        qdisc: Qdisc,
+    ) -> Port {
+        Port {
+            name: name.to_string(),
+            node,
+            peer,
+            rate_bps,
+            delay,
+            framing: ETH_OVERHEAD,
+            qdisc,
+            busy_until: 0,
+            txdone_pending: false,
+            wire: VecDeque::new(),
+            stats: QueueStats::default(),
+            tx_pkts: 0,
+            tx_bytes: 0,
+            loss: None,
+        }
+    }
+
+    /// The transmitter may start a packet now: not serialising, and not waiting for a
+    /// wake-up it asked for.
+    #[inline]
+    pub fn idle(&self, now: SimTime) -> bool {
+        self.busy_until <= now && !self.txdone_pending
+    }
+
+    /// Serialisation time of an IP packet of `len` bytes on this link.
+    #[inline]
+    pub fn ser_time(&self, len: u32) -> SimTime {
+        crate::engine::tx_time((len + self.framing) as u64, self.rate_bps)
+    }
+
+    /// What the queue holds now.
+    #[inline]
+    pub fn backlog(&self) -> Backlog {
+        self.qdisc.backlog()
+    }
+
+    /// The time-average backlog in bytes over [0, now].
+    pub fn mean_bytes(&self, now: SimTime) -> f64 {
+        self.stats.mean_bytes(now, self.qdisc.bytes())
+    }
+
+    /// ∫ backlog dt over [0, now], in byte·picoseconds.
+    pub fn byte_time_at(&self, now: SimTime) -> u128 {
+        self.stats.integral_at(now, self.qdisc.bytes())
+    }
+}
