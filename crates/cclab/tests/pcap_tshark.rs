@@ -17,8 +17,8 @@
 
 use cclab::engine::*;
 use cclab::net::packet::{Packet, PktKind};
-use cclab::net::pcap::{Capture, CaptureStats, ConnPorts};
 use cclab::net::{NodeId, PortId, ETH_OVERHEAD};
+use cclab::probe::pcap::{Capture, CaptureStats, ConnPorts};
 use cclab::scenario::*;
 use cclab::sim::Sim;
 use std::path::{Path, PathBuf};
@@ -128,6 +128,19 @@ impl WireTap {
 
     fn frames(&self, host: NodeId) -> &[Frame] {
         &self.frames.iter().find(|f| f.0 == host).unwrap().1
+    }
+}
+
+/// The client port of the one connection as text (the first ephemeral port, Linux's 32768).
+const CLIENT_PORT: &str = "32768";
+
+/// The ports and MSS of connection 0, as the simulator's hook sets them.
+fn conn_ports(sim: &Sim) -> ConnPorts {
+    let s = &sim.tcp(0).sender;
+    ConnPorts {
+        client: s.addr.sport,
+        server: s.addr.dport,
+        mss: (s.mss + 12) as u16,
     }
 }
 
@@ -278,22 +291,14 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     // tshark can verify the checksums of full-size segments too.
     cap.add(net, "src", open("src"), 128).unwrap();
     cap.add(net, "dst", open("dst"), 1600).unwrap();
-    let mss = (sim.conns[0].sender.mss + 12) as u16;
-    cap.set_conn(
-        0,
-        ConnPorts {
-            client: 10000,
-            server: 5201,
-            mss,
-        },
-    );
+    cap.set_conn(0, conn_ports(&sim));
     let mut tap = WireTap::new(&sim, &["src", "dst"]);
     tap.run(&mut sim, &mut cap);
     let stats: Vec<(String, CaptureStats)> = cap.finish().unwrap();
     let st = |n: &str| stats.iter().find(|s| s.0 == n).unwrap().1.clone();
     let (st_src, st_dst) = (st("src"), st("dst"));
 
-    let c = &sim.conns[0];
+    let c = sim.tcp(0);
     let (s, r) = (&c.sender.stats, &c.receiver.stats);
     let port = |n: &str| &sim.net.ports[sim.net.port_by_name(n).unwrap() as usize];
     let (hop0, hop0_rev, hop1) = (port("hop0"), port("hop0_rev"), port("hop1"));
@@ -326,7 +331,7 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     // The scenario exercises what it should.
     assert!(s.retrans_segs >= 4 && s.fast_retrans >= 1 && s.dupacks > 0);
     assert!(r.ce_segs_in > 0 && s.ece_acks > 0 && lost_on_hop1 >= 4);
-    assert_eq!(c.receiver.delivered_bytes, 3_000_000);
+    assert_eq!(sim.tcp(0).receiver.delivered_bytes, 3_000_000);
 
     let f_src = file("src");
     let f_dst = file("dst");
@@ -388,7 +393,7 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
         ],
     );
     let has = |r: &Vec<String>, i: usize| !r[i].is_empty();
-    let from_client = |r: &Vec<String>| r[1] == "10000";
+    let from_client = |r: &Vec<String>| r[1] == CLIENT_PORT;
     let from_server = |r: &Vec<String>| r[1] == "5201";
     let n = |pred: &dyn Fn(&Vec<String>) -> bool| rows.iter().filter(|r| pred(r)).count() as u64;
 
@@ -515,7 +520,7 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     assert_eq!(rows.len() as u64, st_dst.packets);
     let ce_data = rows
         .iter()
-        .filter(|r| r[0] == "10000" && r[1] != "0" && r[2] == "3")
+        .filter(|r| r[0] == CLIENT_PORT && r[1] != "0" && r[2] == "3")
         .count() as u64;
     assert_eq!(ce_data, r.ce_segs_in, "CE-marked data at the receiver");
     assert_eq!(ce_data, st_dst.ce);
@@ -556,6 +561,7 @@ fn pcap_hook_writes_the_same_bytes_as_the_tap() {
         cap.add(&sim2.net, n, Box::new(std::io::BufWriter::new(f)), 128)
             .unwrap();
     }
+    cap.set_conn(0, conn_ports(&sim2));
     let mut tap = WireTap::new(&sim2, &["src", "dst"]);
     tap.run(&mut sim2, &mut cap);
     let st_tap = cap.finish().unwrap();

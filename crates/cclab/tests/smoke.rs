@@ -55,10 +55,10 @@ fn every_byte_arrives_under_heavy_random_loss_in_every_recovery_mode() {
                     });
                     let mut sim = Sim::new(&sc).unwrap();
                     let mut t = 0;
-                    while t < sc.duration && sim.conns[0].sender.done_at.is_none() {
+                    while t < sc.duration && sim.tcp(0).sender.done_at.is_none() {
                         t += 10 * MS;
                         sim.run_until(t);
-                        if let Err(e) = sim.conns[0].sender.check_invariants() {
+                        if let Err(e) = sim.tcp(0).sender.check_invariants() {
                             panic!("{cc} sack={sack} prr={prr} p={p}: t={}: {e}", secs(t));
                         }
                     }

@@ -1,4 +1,156 @@
-//! Traffic sources. Bulk TCP transfers are `tcp::TcpConn`s driven by the simulator
-//! (start, optional stop time or byte count, like iperf -c -t/-n); ping probes live here.
+//! Applications: what drives the transports. Each app is one file here implementing
+//! [`App`], plus one line in the `apps!` registry below:
+//!
+//! - `bulk` — an iperf-like bulk transfer over one connection: from `start`, until `stop`
+//!   or for a byte count;
+//! - `reqresp` — partition/aggregate queries (the DCTCP paper's incast): an aggregator asks
+//!   every worker at once, each answers over its own connection, the query completes when
+//!   all answers are in;
+//! - `ping` — ICMP echo probes through the same queues.
+//!
+//! An app never touches the network, the transports or the event queue: it is called with
+//! an [`AppCx`] (the time and the connections' delivery counters) and answers with
+//! commands ([`Cmd`]: open a connection, write to it, stop it, send a packet from a host,
+//! wake me at t) that the simulator carries out in order.
 
+pub mod bulk;
 pub mod ping;
+pub mod reqresp;
+
+use crate::engine::SimTime;
+use crate::net::packet::Packet;
+use crate::net::NodeId;
+use crate::results::RunResult;
+use crate::transport::Conn;
+
+/// An app's index in the simulator's app table.
+pub type AppId = u32;
+
+/// What an app asks the simulator to do.
+#[derive(Debug)]
+pub enum Cmd {
+    /// Open connection `conn` (its client connects).
+    Open(u32),
+    /// The client application of `conn` writes this many bytes more.
+    Write(u32, u64),
+    /// The client application of `conn` will write nothing more.
+    Stop(u32),
+    /// Send an application packet from `node` (its route starts there).
+    Send(NodeId, Packet),
+    /// Call `on_event(tag)` at this time.
+    Wake(SimTime, u32),
+}
+
+/// What an app sees while it runs: the time, the connections (read only) and the list
+/// of commands it appends to.
+pub struct AppCx<'a> {
+    pub now: SimTime,
+    pub conns: &'a [Conn],
+    pub cmds: &'a mut Vec<Cmd>,
+}
+
+impl AppCx<'_> {
+    #[inline]
+    pub fn open(&mut self, conn: u32) {
+        self.cmds.push(Cmd::Open(conn));
+    }
+    #[inline]
+    pub fn write(&mut self, conn: u32, bytes: u64) {
+        self.cmds.push(Cmd::Write(conn, bytes));
+    }
+    #[inline]
+    pub fn stop(&mut self, conn: u32) {
+        self.cmds.push(Cmd::Stop(conn));
+    }
+    #[inline]
+    pub fn send(&mut self, from: NodeId, p: Packet) {
+        self.cmds.push(Cmd::Send(from, p));
+    }
+    #[inline]
+    pub fn wake(&mut self, at: SimTime, tag: u32) {
+        self.cmds.push(Cmd::Wake(at, tag));
+    }
+}
+
+/// An application.
+pub trait App {
+    /// Schedule what happens at the start (`cx.wake`); called once, in app order, when the
+    /// world is built.
+    fn start(&mut self, cx: &mut AppCx);
+    /// A wake-up this app asked for.
+    fn on_event(&mut self, tag: u32, cx: &mut AppCx);
+    /// The listener of connection `conn`, which this app uses, received data in order.
+    fn on_delivered(&mut self, _conn: u32, _cx: &mut AppCx) {}
+    /// An application packet addressed to this app arrived (and is consumed).
+    fn on_message(&mut self, _p: &Packet, _cx: &mut AppCx) {}
+    /// Wants `on_delivered` calls.
+    fn wants_deliveries(&self) -> bool {
+        false
+    }
+    /// Add this app's results to `r`.
+    fn results(&self, _r: &mut RunResult, _cx: &ResultCx) {}
+}
+
+/// What an app may read when results are collected.
+pub struct ResultCx<'a> {
+    pub now: SimTime,
+    pub conns: &'a [Conn],
+}
+
+/// The registry of apps: `Variant(type)`, one line each. It generates the `AnyApp` enum
+/// and its `App` implementation, which dispatches by `match`.
+macro_rules! apps {
+    ($($(#[$doc:meta])* $var:ident($ty:ty),)*) => {
+        /// Any of the built-in apps.
+        pub enum AnyApp {
+            $($(#[$doc])* $var($ty),)*
+        }
+
+        impl App for AnyApp {
+            fn start(&mut self, cx: &mut AppCx) {
+                match self { $(AnyApp::$var(a) => a.start(cx),)* }
+            }
+            #[inline]
+            fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
+                match self { $(AnyApp::$var(a) => a.on_event(tag, cx),)* }
+            }
+            #[inline]
+            fn on_delivered(&mut self, conn: u32, cx: &mut AppCx) {
+                match self { $(AnyApp::$var(a) => a.on_delivered(conn, cx),)* }
+            }
+            #[inline]
+            fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
+                match self { $(AnyApp::$var(a) => a.on_message(p, cx),)* }
+            }
+            fn wants_deliveries(&self) -> bool {
+                match self { $(AnyApp::$var(a) => a.wants_deliveries(),)* }
+            }
+            fn results(&self, r: &mut RunResult, cx: &ResultCx) {
+                match self { $(AnyApp::$var(a) => a.results(r, cx),)* }
+            }
+        }
+    };
+}
+
+apps! {
+    /// A bulk transfer (`bulk.rs`).
+    Bulk(bulk::Bulk),
+    /// Partition/aggregate queries (`reqresp.rs`).
+    ReqResp(reqresp::ReqResp),
+    /// Ping probes (`ping.rs`).
+    Ping(ping::Ping),
+}
+
+/// Summary statistics of samples in seconds: (mean, median, p99, min, max, stddev).
+pub fn summarize(samples: &[SimTime]) -> Option<[f64; 6]> {
+    if samples.is_empty() {
+        return None;
+    }
+    let mut v: Vec<f64> = samples.iter().map(|&t| crate::engine::secs(t)).collect();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    let pct = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
+    Some([mean, pct(0.5), pct(0.99), v[0], v[v.len() - 1], var.sqrt()])
+}

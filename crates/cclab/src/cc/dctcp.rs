@@ -14,7 +14,7 @@
 //! `tcp::receiver`, where the ACKs are made.
 //! Not modelled: PLB (protective load balancing) rehashing.
 
-use super::{reno, CaEvent, CaState, CongestionOps, TcpCcState, CA_ACK_ECE};
+use super::{reno, CaEvent, CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE};
 
 pub const DCTCP_MAX_ALPHA: u32 = 1024;
 
@@ -104,6 +104,14 @@ impl CongestionOps for Dctcp {
 
     fn needs_ecn(&self) -> bool {
         true
+    }
+
+    /// The receiver runs `dctcp_ece_ack_update` (RFC 8257 §3.2).
+    fn receiver_needs(&self) -> ReceiverNeeds {
+        ReceiverNeeds {
+            ecn: true,
+            ce_state: true,
+        }
     }
 
     /// `dctcp_init`.

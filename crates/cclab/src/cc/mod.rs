@@ -204,8 +204,29 @@ pub trait CongestionOps {
     fn needs_ecn(&self) -> bool {
         false
     }
+    /// What the module needs from the receiving end of its connections. Linux runs the
+    /// listener's own module there too; a scenario gives both ends the same one.
+    fn receiver_needs(&self) -> ReceiverNeeds {
+        ReceiverNeeds {
+            ecn: self.needs_ecn(),
+            ce_state: false,
+        }
+    }
     /// Extra fields for the `ss -ti` line (`.get_info`), appended after the name.
     fn diag(&self, _out: &mut String) {}
+}
+
+/// What a congestion control needs from the TCP receiver, so the receiver never asks for
+/// an algorithm by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverNeeds {
+    /// `TCP_CONG_NEEDS_ECN`: accept an ECN-setup SYN even when the ECN sysctl is off, and
+    /// send every segment ECT (Linux `INET_ECN_xmit`), the SYN-ACK too unless `syn_ect`
+    /// is off.
+    pub ecn: bool,
+    /// The module's receiver-side CE state machine (DCTCP `dctcp_ece_ack_update`, RFC 8257
+    /// §3.2): ECE mirrors each packet's CE bit instead of latching until CWR.
+    pub ce_state: bool,
 }
 
 /// The built-in algorithms, dispatched by `match` (no boxing in the hot path).
@@ -247,6 +268,23 @@ pub const CC_NAMES: &[&str] = &[
 ];
 
 impl Cc {
+    /// The algorithm a connection's configuration names, with its options; an unknown name
+    /// is an error naming the allowed ones.
+    pub fn from_config(cfg: &crate::scenario::TcpConfig) -> Result<Cc, String> {
+        let opts = CcOptions {
+            hystart: Some(cfg.hystart),
+            dctcp_shift_g: Some(cfg.dctcp_shift_g),
+            dctcp_alpha_on_init: Some(cfg.dctcp_alpha_on_init),
+        };
+        Cc::by_name(&cfg.cc, &opts).ok_or_else(|| {
+            format!(
+                "unknown congestion control '{}' (allowed: {})",
+                cfg.cc,
+                CC_NAMES.join(", ")
+            )
+        })
+    }
+
     /// The algorithm registered under `name`, or `None`.
     pub fn by_name(name: &str, opts: &CcOptions) -> Option<Cc> {
         Some(match name {
@@ -325,6 +363,9 @@ impl CongestionOps for Cc {
     }
     fn needs_ecn(&self) -> bool {
         dispatch!(self, c => c.needs_ecn())
+    }
+    fn receiver_needs(&self) -> ReceiverNeeds {
+        dispatch!(self, c => c.receiver_needs())
     }
     fn diag(&self, out: &mut String) {
         dispatch!(self, c => c.diag(out))

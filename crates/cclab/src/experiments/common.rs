@@ -142,9 +142,9 @@ impl LossyPath {
         sc.output.cwnd_interval = self.cwnd_interval;
         let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
         sim.run_until(self.warm);
-        let b0 = sim.conns[0].receiver.delivered_bytes;
+        let b0 = sim.tcp(0).receiver.delivered_bytes;
         sim.run();
-        let b1 = sim.conns[0].receiver.delivered_bytes;
+        let b1 = sim.tcp(0).receiver.delivered_bytes;
         let secs = crate::engine::secs;
         LossyOutcome {
             steady_bps: (b1 - b0) as f64 * 8.0 / secs(self.dur - self.warm),

@@ -53,17 +53,13 @@ pub fn point(rate: u64, k: u64, dur: SimTime, seed: u64) -> (f64, f64) {
     let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
     let warm = dur / 5;
     sim.run_until(warm);
-    let b0 = sim.conns[0].receiver.delivered_bytes;
+    let b0 = sim.tcp(0).receiver.delivered_bytes;
     let port = sim.net.port_by_name("bottleneck").unwrap() as usize;
-    let q0 = sim.net.ports[port].stats.byte_time
-        + sim.net.ports[port].qdisc.bytes() as u128
-            * (warm - sim.net.ports[port].stats.last_change) as u128;
+    let q0 = sim.net.ports[port].byte_time_at(warm);
     sim.run();
-    let st = &sim.net.ports[port].stats;
-    let q1 =
-        st.byte_time + sim.net.ports[port].qdisc.bytes() as u128 * (dur - st.last_change) as u128;
+    let q1 = sim.net.ports[port].byte_time_at(dur);
     let mean_bytes = (q1 - q0) as f64 / (dur - warm) as f64;
-    let util = (sim.conns[0].receiver.delivered_bytes - b0) as f64 * 8.0
+    let util = (sim.tcp(0).receiver.delivered_bytes - b0) as f64 * 8.0
         / secs(dur - warm)
         / super::common::max_goodput(rate, 1500);
     // Queue bytes are IP bytes; on the wire each packet is 38 bytes longer.

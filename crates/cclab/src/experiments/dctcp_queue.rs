@@ -90,7 +90,7 @@ fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
     let warm = dur / 5;
     sim.run_until(warm);
     let port = sim.net.port_by_name("bottleneck").unwrap() as usize;
-    let delivered0: u64 = sim.conns.iter().map(|c| c.receiver.delivered_bytes).sum();
+    let delivered0: u64 = sim.conns.iter().map(|c| c.delivered_bytes()).sum();
     let (mut qs, mut alphas, mut trace) = (Vec::new(), Vec::new(), Vec::new());
     let mut t = warm;
     while t < dur {
@@ -102,17 +102,12 @@ fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
             trace.push((secs(t - warm) * 1e3, q));
         }
         for conn in &sim.conns {
-            if let Cc::Dctcp(d) = &conn.sender.cc {
+            if let Some(Cc::Dctcp(d)) = conn.tcp().map(|t| &t.sender.cc) {
                 alphas.push(d.dctcp_alpha as f64 / 1024.0);
             }
         }
     }
-    let delivered: u64 = sim
-        .conns
-        .iter()
-        .map(|c| c.receiver.delivered_bytes)
-        .sum::<u64>()
-        - delivered0;
+    let delivered: u64 = sim.conns.iter().map(|c| c.delivered_bytes()).sum::<u64>() - delivered0;
     let util = delivered as f64 * 8.0 / secs(dur - warm) / super::common::max_goodput(rate, 1500);
     let mut sorted = qs.clone();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());

@@ -69,7 +69,7 @@ pub fn p_connect(n: usize, syn_ect: bool, probes: usize, seed: u64) -> f64 {
     sim.run();
     let ok = (first..sim.conns.len())
         .filter(|&i| {
-            let s = &sim.conns[i].sender;
+            let s = &sim.tcp(i).sender;
             s.stats
                 .established_at
                 .is_some_and(|e| e - s.start_time <= LIMIT)

@@ -80,7 +80,7 @@ pub fn simulate_with(rtt: SimTime, mut t: TcpConfig, seed: u64) -> Outcome {
     while now < limit {
         now += step;
         sim.run_until(now);
-        let s = &sim.conns[0].sender;
+        let s = &sim.tcp(0).sender;
         if loss.is_none() && s.stats.recoveries > 0 {
             loss = Some((s.stats.last_reduction_at, s.tp.prior_cwnd));
         }

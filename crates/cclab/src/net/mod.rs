@@ -5,8 +5,8 @@
 //! per-packet path allocates, hashes a string or formats.
 
 pub mod forward;
+pub mod host;
 pub mod packet;
-pub mod pcap;
 pub mod port;
 pub mod topology;
 

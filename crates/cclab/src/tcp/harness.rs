@@ -3,10 +3,12 @@
 //! Used by the unit tests to check handshake, recovery, delayed-ACK and ECN behaviour
 //! packet by packet (whole-network behaviour is tested through `sim`).
 
-use super::{Addr, Receiver, Sender, TcpIo, TcpTimer};
+use super::{Addr, Receiver, Sender};
+use crate::cc::{Cc, CongestionOps};
 use crate::engine::{tx_time, SimTime};
 use crate::net::packet::{Packet, CE};
 use crate::scenario::TcpConfig;
+use crate::transport::{Io, TimerKind};
 
 /// One packet as it crossed the link.
 #[derive(Clone, Debug)]
@@ -50,6 +52,8 @@ impl Bench {
         client: 0,
         server: 1,
         conn: 0,
+        sport: 32768,
+        dport: 5201,
         hash: 0,
         dscp: 0,
     };
@@ -65,8 +69,12 @@ impl Bench {
     ) -> Bench {
         let addr = Bench::ADDR;
         Bench {
-            s: Sender::new(addr, cfg, 0, bytes),
-            r: Receiver::new(addr, server),
+            s: Sender::new(addr, cfg, Cc::from_config(cfg).unwrap(), 0, bytes),
+            r: Receiver::new(
+                addr,
+                server,
+                Cc::from_config(server).unwrap().receiver_needs(),
+            ),
             now: 0,
             owd,
             rate_bps,
@@ -81,7 +89,7 @@ impl Bench {
         }
     }
 
-    fn take(&mut self, io: TcpIo, server: bool) {
+    fn take(&mut self, io: Io, server: bool) {
         for (t, _which) in io.timers {
             self.order += 1;
             self.timers.push((t, self.order, server));
@@ -120,7 +128,7 @@ impl Bench {
     }
 
     pub fn connect(&mut self) {
-        let mut io = TcpIo::new(self.now);
+        let mut io = Io::new(self.now);
         self.s.connect(&mut io);
         self.take(io, false);
     }
@@ -153,7 +161,7 @@ impl Bench {
                 return true;
             }
             self.now = time;
-            let mut io = TcpIo::new(time);
+            let mut io = Io::new(time);
             if is_wire {
                 let (_, _, to_server, p) = self.wire.swap_remove(idx);
                 if to_server {
@@ -192,6 +200,6 @@ impl Bench {
 }
 
 #[allow(dead_code)]
-fn _assert_timer_kind(t: TcpTimer) -> TcpTimer {
+fn _assert_timer_kind(t: TimerKind) -> TimerKind {
     t
 }

@@ -5,8 +5,8 @@
 //! option (`scenario::TcpConfig`): RTO floor and estimator (`rto_mode`, `rto_min`),
 //! delayed-ACK timer (`delack_timeout`, `quickack`), growth counting (`growth`), loss
 //! recovery cwnd (`prr`). The endpoint never touches the network directly: it writes the
-//! packets it sends and the timers it wants into a `TcpIo`, so it can be unit-tested by
-//! feeding it packets.
+//! packets it sends and the timers it wants into a `transport::Io`, so it can be
+//! unit-tested by feeding it packets; both halves implement `transport::Endpoint`.
 
 #[cfg(test)]
 pub mod harness;
@@ -16,20 +16,14 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
+use crate::cc::{Cc, CongestionOps};
 use crate::engine::SimTime;
 use crate::net::packet::Packet;
+use crate::scenario::TcpConfig;
+use crate::transport::{Endpoint, Io, TimerKind};
 
 pub use receiver::Receiver;
 pub use sender::Sender;
-
-/// Which timer of an endpoint fired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TcpTimer {
-    /// Sender: retransmission timeout (also SYN retransmission).
-    Rto,
-    /// Receiver: delayed ACK.
-    DelAck,
-}
 
 /// Addressing shared by both halves: fixed per connection, copied into every packet.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,6 +33,9 @@ pub struct Addr {
     /// Host (node) of the data receiver / listener.
     pub server: u32,
     pub conn: u32,
+    /// Client (ephemeral) and server ports: the 4-tuple's ports, as captures show them.
+    pub sport: u16,
+    pub dport: u16,
     pub hash: u32,
     pub dscp: u8,
 }
@@ -64,28 +61,48 @@ impl Addr {
     }
 }
 
-/// What an endpoint produced while handling an input.
-#[derive(Default)]
-pub struct TcpIo {
-    pub now: SimTime,
-    /// Packets to transmit, in order.
-    pub tx: Vec<Packet>,
-    /// Timers to schedule: (time, which).
-    pub timers: Vec<(SimTime, TcpTimer)>,
-}
-
-impl TcpIo {
-    pub fn new(now: SimTime) -> TcpIo {
-        TcpIo {
-            now,
-            tx: Vec::with_capacity(64),
-            timers: Vec::with_capacity(4),
-        }
-    }
-}
-
 /// One connection: both halves.
 pub struct TcpConn {
     pub sender: Sender,
     pub receiver: Receiver,
+}
+
+impl TcpConn {
+    /// Both halves of a connection whose ends run `cfg`; an unknown congestion control is
+    /// an error.
+    pub fn new(
+        addr: Addr,
+        cfg: &TcpConfig,
+        start: SimTime,
+        bytes: Option<u64>,
+    ) -> Result<TcpConn, String> {
+        let cc = Cc::from_config(cfg)?;
+        let needs = cc.receiver_needs();
+        Ok(TcpConn {
+            sender: Sender::new(addr, cfg, cc, start, bytes),
+            receiver: Receiver::new(addr, cfg, needs),
+        })
+    }
+}
+
+impl Endpoint for Sender {
+    #[inline]
+    fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        Sender::on_packet(self, p, io)
+    }
+    #[inline]
+    fn on_timer(&mut self, _kind: TimerKind, io: &mut Io) {
+        Sender::on_timer(self, io)
+    }
+}
+
+impl Endpoint for Receiver {
+    #[inline]
+    fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        Receiver::on_packet(self, p, io)
+    }
+    #[inline]
+    fn on_timer(&mut self, _kind: TimerKind, io: &mut Io) {
+        Receiver::on_timer(self, io)
+    }
 }

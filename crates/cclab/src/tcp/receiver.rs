@@ -19,10 +19,12 @@
 //!   if it is not ECT and ECN is enabled here, or if this end's module needs ECN (DCTCP);
 //!   the SYN-ACK and every ACK of a DCTCP socket are ECT(0).
 
-use super::{Addr, TcpIo, TcpTimer};
+use super::Addr;
+use crate::cc::ReceiverNeeds;
 use crate::engine::{SimTime, Timer, TimerCheck};
 use crate::net::packet::*;
 use crate::scenario::TcpConfig;
+use crate::transport::{Io, TimerKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RcvState {
@@ -56,8 +58,8 @@ pub struct Receiver {
     pub state: RcvState,
     sack: bool,
     ecn_allowed: bool,
-    /// This end runs DCTCP (`tcp_ca_needs_ecn`).
-    dctcp: bool,
+    /// What this end's congestion control needs here (ECN; DCTCP's CE state machine).
+    needs: ReceiverNeeds,
     syn_ect: bool,
     pub ecn_ok: bool,
     /// DCTCP `ce_state` and `prior_rcv_nxt`.
@@ -91,13 +93,14 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    pub fn new(addr: Addr, cfg: &TcpConfig) -> Receiver {
+    /// The listener of a connection whose congestion control needs `needs` here.
+    pub fn new(addr: Addr, cfg: &TcpConfig, needs: ReceiverNeeds) -> Receiver {
         Receiver {
             addr,
             state: RcvState::Listen,
             sack: cfg.sack,
             ecn_allowed: cfg.ecn,
-            dctcp: cfg.cc == "dctcp",
+            needs,
             syn_ect: cfg.syn_ect,
             ecn_ok: false,
             ce_state: false,
@@ -136,7 +139,7 @@ impl Receiver {
         self.rcv_right - self.rcv_nxt
     }
 
-    pub fn on_packet(&mut self, p: &Packet, io: &mut TcpIo) {
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
         if p.flags & SYN != 0 {
             self.on_syn(p, io);
             return;
@@ -151,12 +154,12 @@ impl Receiver {
         self.on_data(p, io);
     }
 
-    fn on_syn(&mut self, p: &Packet, io: &mut TcpIo) {
+    fn on_syn(&mut self, p: &Packet, io: &mut Io) {
         if self.state == RcvState::Listen {
             self.state = RcvState::SynRcvd;
             self.rcv_nxt = 1;
             let ecn_setup = p.flags & ECE != 0 && p.flags & CWR != 0;
-            self.ecn_ok = ecn_setup && ((!p.is_ect() && self.ecn_allowed) || self.dctcp);
+            self.ecn_ok = ecn_setup && ((!p.is_ect() && self.ecn_allowed) || self.needs.ecn);
             self.prior_rcv_nxt = 1;
             self.ts_recent = p.tsval;
         } else if self.state == RcvState::Established {
@@ -168,7 +171,7 @@ impl Receiver {
             a.flags |= ECE;
             // ECT on the SYN-ACK only for a module that needs ECN (Linux
             // `tcp_ecn_send_synack` with `tcp_ca_needs_ecn`).
-            if self.dctcp && self.syn_ect {
+            if self.needs.ecn && self.syn_ect {
                 a.ecn = ECT0;
             }
         }
@@ -181,11 +184,11 @@ impl Receiver {
         self.stats.acks_sent += 1;
     }
 
-    fn on_data(&mut self, p: &Packet, io: &mut TcpIo) {
+    fn on_data(&mut self, p: &Packet, io: &mut Io) {
         self.stats.data_segs_in += 1;
         // ECN: CWR clears the latch, then CE sets it (Linux order).
         let mut force_now = false;
-        if self.ecn_ok && self.dctcp {
+        if self.ecn_ok && self.needs.ce_state {
             if p.ecn == CE {
                 self.stats.ce_segs_in += 1;
             }
@@ -226,7 +229,7 @@ impl Receiver {
             force_now = true;
         }
 
-        if self.ecn_ok && self.dctcp && p.ecn != NOT_ECT {
+        if self.ecn_ok && self.needs.ce_state && p.ecn != NOT_ECT {
             // `dctcp_ece_ack_update` (CA_EVENT_ECN_IS_CE / _NO_CE), rcv_nxt already advanced.
             let new_state = p.ecn == CE;
             if new_state != self.ce_state {
@@ -247,7 +250,7 @@ impl Receiver {
             }
             self.send_ack(io);
         } else if let Some(t) = self.delack_timer.arm(io.now + self.delack_timeout) {
-            io.timers.push((t, TcpTimer::DelAck));
+            io.timers.push((t, TimerKind::DelAck));
         }
     }
 
@@ -341,7 +344,7 @@ impl Receiver {
     }
 
     /// Build and send an ACK for everything received, now.
-    pub fn send_ack(&mut self, io: &mut TcpIo) {
+    pub fn send_ack(&mut self, io: &mut Io) {
         self.emit_ack(io, self.rcv_nxt, self.ece_latch);
         self.unacked_segs = 0;
         self.last_ack_sent = self.rcv_nxt;
@@ -349,13 +352,13 @@ impl Receiver {
     }
 
     /// One ACK packet acknowledging `ack`, with ECE if `ece` (and ECN is on).
-    fn emit_ack(&mut self, io: &mut TcpIo, ack: u64, ece: bool) {
+    fn emit_ack(&mut self, io: &mut Io, ack: u64, ece: bool) {
         let mut a = self.template(io.now);
         a.flags = ACK;
         if self.ecn_ok && ece {
             a.flags |= ECE;
         }
-        if self.ecn_ok && self.dctcp {
+        if self.ecn_ok && self.needs.ecn {
             a.ecn = ECT0;
         }
         a.seq = 1;
@@ -371,10 +374,10 @@ impl Receiver {
         self.stats.acks_sent += 1;
     }
 
-    pub fn on_timer(&mut self, io: &mut TcpIo) {
+    pub fn on_timer(&mut self, io: &mut Io) {
         match self.delack_timer.on_event(io.now) {
             TimerCheck::Idle => {}
-            TimerCheck::Reschedule(t) => io.timers.push((t, TcpTimer::DelAck)),
+            TimerCheck::Reschedule(t) => io.timers.push((t, TimerKind::DelAck)),
             TimerCheck::Fire => {
                 if self.unacked_segs > 0 {
                     self.stats.delayed_acks += 1;
@@ -396,8 +399,8 @@ mod tests {
             delayed_ack: false,
             ..Default::default()
         };
-        let mut r = Receiver::new(crate::tcp::harness::Bench::ADDR, &cfg);
-        let mut io = TcpIo::new(0);
+        let mut r = Receiver::new(crate::tcp::harness::Bench::ADDR, &cfg, Default::default());
+        let mut io = Io::new(0);
         let mut syn = Packet::blank();
         syn.flags = SYN;
         r.on_packet(&syn, &mut io);
@@ -414,7 +417,7 @@ mod tests {
         p.flags = ACK;
         p.seq = 1 + n * MSS;
         p.payload = MSS as u32;
-        let mut io = TcpIo::new(1);
+        let mut io = Io::new(1);
         r.on_packet(&p, &mut io);
         let a = io.tx.last().expect("an immediate ACK");
         let blocks = a.sack[..a.nsack as usize]

@@ -23,14 +23,14 @@
 //! Not modelled (yet): RACK/TLP, F-RTO, DSACK undo, TSO, pacing.
 
 use super::rtt::RttEstimator;
-use super::{Addr, TcpIo, TcpTimer};
+use super::Addr;
 use crate::cc::{
-    AckSample, CaEvent, CaState, Cc, CcOptions, CongestionOps, TcpCcState, CA_ACK_ECE,
-    CA_ACK_SLOWPATH,
+    AckSample, CaEvent, CaState, Cc, CongestionOps, TcpCcState, CA_ACK_ECE, CA_ACK_SLOWPATH,
 };
 use crate::engine::{SimTime, Timer, TimerCheck, SEC};
 use crate::net::packet::*;
 use crate::scenario::{Growth, TcpConfig};
+use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 
 const DUPTHRESH: u32 = 3;
@@ -137,18 +137,16 @@ pub struct Sender {
 }
 
 impl Sender {
-    pub fn new(addr: Addr, cfg: &TcpConfig, start_time: SimTime, total_bytes: Option<u64>) -> Self {
+    /// The initiator of a connection running congestion control `cc`.
+    pub fn new(
+        addr: Addr,
+        cfg: &TcpConfig,
+        cc: Cc,
+        start_time: SimTime,
+        total_bytes: Option<u64>,
+    ) -> Self {
         let mss = payload_mss(cfg.mtu);
         let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
-        let cc = Cc::by_name(
-            &cfg.cc,
-            &CcOptions {
-                hystart: Some(cfg.hystart),
-                dctcp_shift_g: Some(cfg.dctcp_shift_g),
-                dctcp_alpha_on_init: Some(cfg.dctcp_alpha_on_init),
-            },
-        )
-        .unwrap_or(Cc::Reno(crate::cc::reno::Reno));
         Sender {
             addr,
             cfg: cfg.clone(),
@@ -216,7 +214,7 @@ impl Sender {
     // ----- application -------------------------------------------------------------
 
     /// Open the connection: send the SYN.
-    pub fn connect(&mut self, io: &mut TcpIo) {
+    pub fn connect(&mut self, io: &mut Io) {
         self.state = SndState::SynSent;
         self.syn_tx = 0;
         self.send_syn(io);
@@ -229,7 +227,7 @@ impl Sender {
 
     /// The application writes `bytes` more (a request/response server answering a query).
     /// Only for byte-count connections (`total_bytes = Some(_)`), whose writes are finite.
-    pub fn app_write(&mut self, bytes: u64, io: &mut TcpIo) {
+    pub fn app_write(&mut self, bytes: u64, io: &mut Io) {
         if self.total_bytes.is_none() || bytes == 0 {
             return;
         }
@@ -249,7 +247,7 @@ impl Sender {
         }
     }
 
-    fn send_syn(&mut self, io: &mut TcpIo) {
+    fn send_syn(&mut self, io: &mut Io) {
         let mut p = self.template(io.now);
         p.flags = SYN;
         // Linux `tcp_ecn_send_syn`: ECN is requested when the sysctl asks for it or the
@@ -280,13 +278,13 @@ impl Sender {
         p
     }
 
-    fn arm_rto(&mut self, io: &mut TcpIo, at: SimTime) {
+    fn arm_rto(&mut self, io: &mut Io, at: SimTime) {
         if let Some(t) = self.rto_timer.arm(at) {
-            io.timers.push((t, TcpTimer::Rto));
+            io.timers.push((t, TimerKind::Rto));
         }
     }
 
-    fn rearm_rto(&mut self, io: &mut TcpIo) {
+    fn rearm_rto(&mut self, io: &mut Io) {
         if self.segs.is_empty() {
             self.rto_timer.disarm();
         } else {
@@ -299,7 +297,7 @@ impl Sender {
 
     /// Send what cwnd, the peer's window and the send buffer allow: lost segments first
     /// (RFC 6675 NextSeg rule 1), then new data (rule 2).
-    pub fn try_send(&mut self, io: &mut TcpIo) {
+    pub fn try_send(&mut self, io: &mut Io) {
         if self.state != SndState::Established {
             return;
         }
@@ -370,7 +368,7 @@ impl Sender {
         }
     }
 
-    fn send_new(&mut self, io: &mut TcpIo, start: u64, len: u32) {
+    fn send_new(&mut self, io: &mut Io, start: u64, len: u32) {
         if self.segs.is_empty() {
             self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
         }
@@ -398,7 +396,7 @@ impl Sender {
     }
 
     /// Retransmit the lowest lost, un-SACKed segment not already retransmitted.
-    fn retransmit_next_lost(&mut self, io: &mut TcpIo) -> bool {
+    fn retransmit_next_lost(&mut self, io: &mut Io) -> bool {
         let start_idx = match self.segs.binary_search_by(|s| s.start.cmp(&self.lost_hint)) {
             Ok(i) | Err(i) => i,
         };
@@ -445,7 +443,7 @@ impl Sender {
     // ----- receiving ----------------------------------------------------------------
 
     /// Handle a segment from the receiver.
-    pub fn on_packet(&mut self, p: &Packet, io: &mut TcpIo) {
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
         self.tp.now = io.now;
         // TS.Recent (RFC 7323 §4.3): the peer sends no data, so every in-window ACK
         // qualifies; keep the newest.
@@ -468,7 +466,7 @@ impl Sender {
         }
     }
 
-    fn send_pure_ack(&self, io: &mut TcpIo) {
+    fn send_pure_ack(&self, io: &mut Io) {
         let mut p = self.template(io.now);
         p.flags = ACK;
         if self.tp.ecn_ok && self.cc.needs_ecn() {
@@ -480,7 +478,7 @@ impl Sender {
         io.tx.push(p);
     }
 
-    fn on_synack(&mut self, p: &Packet, io: &mut TcpIo) {
+    fn on_synack(&mut self, p: &Packet, io: &mut Io) {
         self.state = SndState::Established;
         self.stats.established_at = Some(io.now);
         self.tp.snd_una = 1;
@@ -619,7 +617,7 @@ impl Sender {
         self.lost_out - before
     }
 
-    fn on_ack(&mut self, p: &Packet, io: &mut TcpIo) {
+    fn on_ack(&mut self, p: &Packet, io: &mut Io) {
         let ack = p.ack;
         if ack > self.tp.snd_nxt {
             return; // acks data never sent
@@ -839,7 +837,7 @@ impl Sender {
 
     fn congestion_state_machine(
         &mut self,
-        io: &mut TcpIo,
+        io: &mut Io,
         ack: u64,
         prior_una: u64,
         ece: bool,
@@ -952,16 +950,16 @@ impl Sender {
 
     // ----- timers -------------------------------------------------------------------
 
-    pub fn on_timer(&mut self, io: &mut TcpIo) {
+    pub fn on_timer(&mut self, io: &mut Io) {
         self.tp.now = io.now;
         match self.rto_timer.on_event(io.now) {
             TimerCheck::Idle => {}
-            TimerCheck::Reschedule(t) => io.timers.push((t, TcpTimer::Rto)),
+            TimerCheck::Reschedule(t) => io.timers.push((t, TimerKind::Rto)),
             TimerCheck::Fire => self.on_rto(io),
         }
     }
 
-    fn on_rto(&mut self, io: &mut TcpIo) {
+    fn on_rto(&mut self, io: &mut Io) {
         match self.state {
             SndState::SynSent => {
                 self.backoff += 1;

@@ -11,8 +11,10 @@
 //!   that do not change along the path (kind, endpoints, conn, seq, ack, creation time), so
 //!   the same packet has the same ID at every capture point and captures can be matched.
 //!   Header checksum correct.
-//! - TCP: ports per connection ([`ConnPorts`]; default client `10000 + conn`, server
-//!   `5201`, as `sim.rs` hashes them); 32-bit seq/ack = low 32 bits of the 64-bit offsets
+//! - TCP: ports per connection ([`ConnPorts`]): the 4-tuple the simulator gave it
+//!   (`transport::PortAllocator`: client ports from Linux's ephemeral range, server 5201
+//!   for bulk flows as iperf3, 80 for request/response; a connection never set gets
+//!   client `10000 + conn`, server `5201`); 32-bit seq/ack = low 32 bits of the 64-bit offsets
 //!   plus a fixed ISN per direction ([`CLIENT_ISN`], [`SERVER_ISN`]); flags byte as in
 //!   `packet.rs` (ECE 0x40, CWR 0x80). SYN and SYN-ACK carry Linux's options (MSS,
 //!   SACK-permitted, timestamps, NOP + window scale [`WSCALE`] = 7) and an unscaled window;
@@ -473,7 +475,7 @@ struct DirTally {
 
 /// What a capture point listens to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tap {
+pub enum TapAt {
     /// Everything a host sends and receives.
     Host(NodeId),
     /// Everything leaving a port onto its link.
@@ -482,7 +484,7 @@ pub enum Tap {
 
 struct Point {
     name: String,
-    tap: Tap,
+    tap: TapAt,
     path: Option<PathBuf>,
     w: PcapWriter<Box<dyn Write + Send>>,
     stats: CaptureStats,
@@ -602,8 +604,8 @@ impl Capture {
         let tap = Self::resolve(net, name)?;
         let idx = self.points.len() as u32;
         let slot = match tap {
-            Tap::Host(n) => &mut self.by_node[n as usize],
-            Tap::Port(p) => &mut self.by_port[p as usize],
+            TapAt::Host(n) => &mut self.by_node[n as usize],
+            TapAt::Port(p) => &mut self.by_port[p as usize],
         };
         if *slot != NONE {
             return Err(format!("pcap: '{name}' is listed twice"));
@@ -630,17 +632,17 @@ impl Capture {
 
     /// What `name` denotes in `net`: a host, else a link; switches are refused (capture
     /// one of their links instead).
-    pub fn resolve(net: &Network, name: &str) -> Result<Tap, String> {
+    pub fn resolve(net: &Network, name: &str) -> Result<TapAt, String> {
         if let Some(n) = net.node_by_name(name) {
             if net.nodes[n as usize].kind == NodeKind::Host {
-                return Ok(Tap::Host(n));
+                return Ok(TapAt::Host(n));
             }
             return Err(format!(
                 "pcap: '{name}' is a switch; capture a host or one of its links instead"
             ));
         }
         if let Some(p) = net.port_by_name(name) {
-            return Ok(Tap::Port(p));
+            return Ok(TapAt::Port(p));
         }
         let hosts = net
             .nodes
@@ -732,7 +734,7 @@ impl Capture {
     }
 
     /// (name, tap, file, counters) of every point, in the order added.
-    pub fn points(&self) -> impl Iterator<Item = (&str, Tap, Option<&Path>, &CaptureStats)> {
+    pub fn points(&self) -> impl Iterator<Item = (&str, TapAt, Option<&Path>, &CaptureStats)> {
         self.points
             .iter()
             .map(|p| (p.name.as_str(), p.tap, p.path.as_deref(), &p.stats))

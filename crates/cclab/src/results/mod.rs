@@ -1,6 +1,9 @@
 //! What a run produces: plain structs, serialisable, with simulated quantities only (so a
 //! summary is byte-identical across runs). Wall-clock figures live in `Perf`, apart.
 
+mod collect;
+
+pub use collect::collect;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]

@@ -1,0 +1,164 @@
+//! Partition/aggregate queries (the DCTCP paper's incast, SIGCOMM 2010 §2.1): the
+//! aggregator sends a small request to every worker at once; each worker answers with
+//! `response_bytes` over its own persistent TCP connection (worker → aggregator); the query
+//! completes when every answer has arrived in full, and the next follows `think` later.
+//! Query completion times are the result.
+//!
+//! The request travels as one application packet (`PktKind::Request`, a UDP datagram in
+//! captures) through the same queues as everything else.
+
+use super::{App, AppCx, ResultCx};
+use crate::engine::SimTime;
+use crate::net::packet::{Packet, PktKind};
+use crate::net::NodeId;
+use crate::results::{AggregateResult, RunResult};
+
+/// Wake-up tag of "send the next query"; tags below the number of workers open worker k's
+/// connection.
+const QUERY: u32 = u32::MAX;
+
+pub struct ReqResp {
+    pub aggregator: NodeId,
+    pub aggregator_name: String,
+    /// The workers' connections: `first_conn + k` for worker k.
+    pub first_conn: u32,
+    pub workers: u32,
+    pub start: SimTime,
+    pub response_bytes: u64,
+    pub queries: u32,
+    pub think: SimTime,
+    pub request_size: u32,
+    /// Bytes each connection must have delivered for the current query to be answered.
+    targets: Vec<u64>,
+    /// Queries finished so far, and the start time of the current one.
+    done: u32,
+    issued_at: SimTime,
+    pending: u32,
+    /// For each worker, 1 + the index of the last query it answered.
+    answered_q: Vec<u32>,
+    qcts: Vec<SimTime>,
+}
+
+impl ReqResp {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        aggregator: NodeId,
+        aggregator_name: String,
+        first_conn: u32,
+        workers: u32,
+        start: SimTime,
+        response_bytes: u64,
+        queries: u32,
+        think: SimTime,
+        request_size: u32,
+    ) -> ReqResp {
+        ReqResp {
+            aggregator,
+            aggregator_name,
+            first_conn,
+            workers,
+            start,
+            response_bytes,
+            queries,
+            think,
+            request_size,
+            targets: vec![0; workers as usize],
+            done: 0,
+            issued_at: 0,
+            pending: 0,
+            answered_q: vec![0; workers as usize],
+            qcts: Vec::new(),
+        }
+    }
+
+    /// Ask every worker for its answer to the next query.
+    fn send_query(&mut self, cx: &mut AppCx) {
+        self.issued_at = cx.now;
+        self.pending = self.workers;
+        for k in 0..self.workers {
+            let c = self.first_conn + k;
+            self.targets[k as usize] += self.response_bytes;
+            let addr = cx.conns[c as usize]
+                .tcp()
+                .expect("workers answer over TCP")
+                .sender
+                .addr;
+            let mut p = Packet::blank();
+            p.kind = PktKind::Request;
+            p.src = self.aggregator;
+            p.dst = addr.client;
+            p.conn = c;
+            p.from_client = false;
+            p.size = self.request_size;
+            p.hash = addr.hash;
+            p.dscp = addr.dscp;
+            p.born = cx.now;
+            cx.send(self.aggregator, p);
+        }
+    }
+}
+
+impl App for ReqResp {
+    fn start(&mut self, cx: &mut AppCx) {
+        for k in 0..self.workers {
+            cx.wake(self.start, k);
+        }
+        cx.wake(self.start, QUERY);
+    }
+
+    fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
+        match tag {
+            QUERY => self.send_query(cx),
+            k => cx.open(self.first_conn + k),
+        }
+    }
+
+    /// A request reached a worker: it answers over its connection.
+    fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
+        cx.write(p.conn, self.response_bytes);
+    }
+
+    fn wants_deliveries(&self) -> bool {
+        true
+    }
+
+    /// A worker's connection delivered data: is its answer to the current query complete?
+    fn on_delivered(&mut self, conn: u32, cx: &mut AppCx) {
+        let k = (conn - self.first_conn) as usize;
+        let delivered = cx.conns[conn as usize].delivered_bytes();
+        // Each connection counts once per query: its target moves on only with the next one.
+        if self.pending == 0 || delivered < self.targets[k] || self.done >= self.queries {
+            return;
+        }
+        if self.answered_q[k] <= self.done {
+            self.answered_q[k] = self.done + 1;
+            self.pending -= 1;
+            if self.pending == 0 {
+                self.qcts.push(cx.now - self.issued_at);
+                self.done += 1;
+                if self.done < self.queries {
+                    cx.wake(cx.now + self.think, QUERY);
+                }
+            }
+        }
+    }
+
+    fn results(&self, r: &mut RunResult, cx: &ResultCx) {
+        let s = super::summarize(&self.qcts);
+        let timeouts = (0..self.workers)
+            .filter_map(|k| cx.conns[(self.first_conn + k) as usize].tcp())
+            .map(|c| c.sender.stats.timeouts)
+            .sum();
+        r.aggregates.push(AggregateResult {
+            aggregator: self.aggregator_name.clone(),
+            workers: self.workers,
+            response_bytes: self.response_bytes,
+            queries_done: self.done,
+            qct_mean_s: s.map(|s| s[0]),
+            qct_median_s: s.map(|s| s[1]),
+            qct_p99_s: s.map(|s| s[2]),
+            qct_max_s: s.map(|s| s[4]),
+            timeouts,
+        });
+    }
+}

@@ -1,0 +1,34 @@
+//! Every flow's RTT samples (as the sender's estimator takes them: Karn's rule, the
+//! timestamp echo) in a log histogram of constant memory, for the mean and p99 in the
+//! results.
+
+use crate::engine::secs;
+use crate::stats::LogHist;
+use crate::tcp::TcpConn;
+
+#[derive(Default)]
+pub struct RttProbe {
+    pub hist: Vec<LogHist>,
+    /// The sender's sample count at the last look, per connection.
+    seen: Vec<u64>,
+}
+
+impl RttProbe {
+    pub fn new(n: usize) -> RttProbe {
+        RttProbe {
+            hist: vec![LogHist::default(); n],
+            seen: vec![0; n],
+        }
+    }
+
+    /// The sender of `conn` has handled a packet: record the sample it took, if any.
+    #[inline]
+    pub fn after_packet(&mut self, conn: u32, c: &TcpConn) {
+        let i = conn as usize;
+        let n = c.sender.rtt.samples;
+        if n != self.seen[i] {
+            self.seen[i] = n;
+            self.hist[i].add(secs(c.sender.rtt.latest));
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Time series sampled every fixed interval (`[output]`): each flow's cwnd, ssthresh,
+//! smoothed RTT and packets in flight (`cwnd`); the length of chosen queues (`queue`,
+//! the bottleneck or every forward hop unless `queues` names them); each flow's delivered
+//! throughput over the interval (`throughput`).
+
+use crate::engine::{secs, SimTime};
+use crate::net::{Network, PortId};
+use crate::results::{CwndSample, QueueSample, Series, ThroughputSample};
+use crate::transport::Conn;
+
+/// Which series a sampling event is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesKind {
+    Cwnd,
+    Queue,
+    Throughput,
+}
+
+impl SeriesKind {
+    pub const ALL: [SeriesKind; 3] = [SeriesKind::Cwnd, SeriesKind::Queue, SeriesKind::Throughput];
+}
+
+#[derive(Default)]
+pub struct Sampler {
+    /// Interval of each series (in `SeriesKind::ALL` order), if on.
+    pub intervals: [Option<SimTime>; 3],
+    /// No sample after this time.
+    pub end: SimTime,
+    pub ports: Vec<PortId>,
+    /// When each connection starts (no cwnd sample before).
+    pub starts: Vec<SimTime>,
+    last_delivered: Vec<u64>,
+}
+
+impl Sampler {
+    pub fn new(
+        intervals: [Option<SimTime>; 3],
+        end: SimTime,
+        ports: Vec<PortId>,
+        starts: Vec<SimTime>,
+    ) -> Sampler {
+        let n = starts.len();
+        Sampler {
+            intervals,
+            end,
+            ports,
+            starts,
+            last_delivered: vec![0; n],
+        }
+    }
+
+    pub fn interval(&self, k: SeriesKind) -> Option<SimTime> {
+        self.intervals[k as usize]
+    }
+
+    /// Take the samples of series `k` at `now`; returns when to sample next.
+    pub fn sample(
+        &mut self,
+        k: SeriesKind,
+        now: SimTime,
+        conns: &[Conn],
+        net: &Network,
+        out: &mut Series,
+    ) -> Option<SimTime> {
+        let t = secs(now);
+        let iv = self.interval(k);
+        match k {
+            SeriesKind::Cwnd => {
+                for (i, c) in conns.iter().enumerate() {
+                    let Some(c) = c.tcp() else { continue };
+                    if now < self.starts[i] {
+                        continue;
+                    }
+                    let s = &c.sender;
+                    out.cwnd.push(CwndSample {
+                        t,
+                        flow: i as u32,
+                        cwnd: s.tp.snd_cwnd,
+                        ssthresh: s.tp.snd_ssthresh.min(1 << 30),
+                        srtt_s: secs(s.rtt.srtt()),
+                        in_flight: s.in_flight(),
+                    });
+                }
+            }
+            SeriesKind::Queue => {
+                for &pid in &self.ports {
+                    let p = &net.ports[pid as usize];
+                    let b = p.backlog();
+                    out.queue.push(QueueSample {
+                        t,
+                        queue: p.name.clone(),
+                        bytes: b.bytes,
+                        pkts: b.pkts,
+                    });
+                }
+            }
+            SeriesKind::Throughput => {
+                let dt = secs(iv.unwrap_or(1));
+                if now > 0 {
+                    for (i, c) in conns.iter().enumerate() {
+                        let d = c.delivered_bytes();
+                        let bps = (d - self.last_delivered[i]) as f64 * 8.0 / dt;
+                        self.last_delivered[i] = d;
+                        out.throughput.push(ThroughputSample {
+                            t,
+                            flow: i as u32,
+                            bps,
+                        });
+                    }
+                }
+            }
+        }
+        let next = now + iv?;
+        (next <= self.end).then_some(next)
+    }
+}

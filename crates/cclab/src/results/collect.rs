@@ -1,0 +1,121 @@
+//! Collecting a run's results from the simulator: one row per connection (what its
+//! endpoints counted), per port that carried traffic (what the port counted), per host
+//! (netstat-style counters), then whatever each app reports (pings, query times).
+
+use super::*;
+use crate::app::{App, ResultCx};
+use crate::engine::secs;
+use crate::sim::Sim;
+
+pub fn collect(sim: &Sim) -> RunResult {
+    let sc = &sim.scenario;
+    let end = sim.q.now();
+    let mut flows = Vec::with_capacity(sim.conns.len());
+    for (i, c) in sim.conns.iter().enumerate() {
+        let Some(c) = c.tcp() else { continue };
+        let m = &sim.conn_meta[i];
+        let s = &c.sender;
+        let r = &c.receiver;
+        let fct = s
+            .done_at
+            .filter(|_| s.total_bytes.is_some())
+            .map(|t| secs(t - m.start));
+        let active_end = match (s.done_at, m.stop) {
+            (Some(d), _) if s.total_bytes.is_some() => d,
+            (_, Some(st)) => st.min(end),
+            _ => end,
+        };
+        let dur = secs(active_end.saturating_sub(m.start));
+        let h = &sim.probes.rtt.hist[i];
+        flows.push(FlowResult {
+            id: i as u32,
+            from: m.from.clone(),
+            to: m.to.clone(),
+            cc: s.cc_name().to_string(),
+            start_s: secs(m.start),
+            bytes: r.delivered_bytes,
+            goodput_bps: if dur > 0.0 {
+                r.delivered_bytes as f64 * 8.0 / dur
+            } else {
+                0.0
+            },
+            retransmits: s.stats.retrans_segs,
+            fast_retransmits: s.stats.fast_retrans,
+            timeouts: s.stats.timeouts,
+            syn_retransmits: s.stats.syn_retrans,
+            ece_acks: s.stats.ece_acks,
+            ce_received: r.stats.ce_segs_in,
+            data_segs_out: s.stats.data_segs_out,
+            acks_sent: r.stats.acks_sent,
+            delayed_acks: r.stats.delayed_acks,
+            fct_s: fct,
+            rtt_mean_s: h.mean(),
+            rtt_p99_s: h.quantile(0.99),
+            final_cwnd: s.tp.snd_cwnd,
+            ss: s.ss_line(),
+        });
+    }
+    let queues = sim
+        .net
+        .ports
+        .iter()
+        .filter(|p| p.stats.enqueued > 0 || p.loss.is_some())
+        .map(|p| {
+            let st = &p.stats;
+            QueueResult {
+                name: p.name.clone(),
+                max_bytes: st.max_bytes,
+                max_pkts: st.max_pkts,
+                mean_bytes: p.mean_bytes(end),
+                drops: st.drops,
+                marks: st.marks,
+                enqueued: st.enqueued,
+                tx_pkts: p.tx_pkts,
+                tx_bytes: p.tx_bytes,
+                injected_losses: p.loss.as_ref().map_or(0, |l| l.dropped),
+            }
+        })
+        .collect();
+    // netstat-style per-host TCP timeout counters, hosts in order of first appearance.
+    let mut hosts: Vec<HostResult> = Vec::new();
+    let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (i, c) in sim.conns.iter().enumerate() {
+        let Some(c) = c.tcp() else { continue };
+        let name = sim.conn_meta[i].from.as_str();
+        let t = c.sender.stats.timeouts;
+        match index.get(name) {
+            Some(&k) => hosts[k].tcp_timeouts += t,
+            None => {
+                index.insert(name, hosts.len());
+                hosts.push(HostResult {
+                    host: name.to_string(),
+                    tcp_timeouts: t,
+                });
+            }
+        }
+    }
+    let mut r = RunResult {
+        scenario: sc.name.clone(),
+        aggregates: Vec::new(),
+        seed: sc.seed,
+        duration_s: secs(sc.duration),
+        flows,
+        queues,
+        pings: Vec::new(),
+        hosts,
+        engine: EngineResult {
+            events: sim.q.events_processed(),
+            packet_hops: sim.net.packet_hops,
+            sim_time_s: secs(end),
+        },
+        series: sim.probes.series.clone(),
+    };
+    let cx = ResultCx {
+        now: end,
+        conns: &sim.conns,
+    };
+    for a in &sim.apps {
+        a.results(&mut r, &cx);
+    }
+    r
+}

@@ -1,0 +1,186 @@
+//! The transport seam: what every transport endpoint (TCP today; UDP and Ouroboros flows
+//! next) offers the simulator, and the arena the endpoints live in.
+//!
+//! An endpoint is sans-IO: it is handed a packet or a due timer together with an [`Io`],
+//! and writes into the `Io` the packets it sends and the timers it wants. It never sees
+//! the network, the event queue or another endpoint, so it can be unit-tested by feeding
+//! it packets (`tcp::harness`).
+//!
+//! Both ends of a connection live in one slot of the arena ([`Conn`], one enum variant per
+//! transport, dispatched by `match`): the initiator ([`Side::Client`], like `iperf -c`)
+//! and the listener ([`Side::Server`]). A packet names its connection and whether it comes
+//! from the client, so its destination endpoint is found without a lookup.
+
+use crate::engine::SimTime;
+use crate::net::packet::Packet;
+use crate::net::NodeId;
+use std::collections::BTreeMap;
+
+/// Which timer of an endpoint is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerKind {
+    /// Retransmission timeout (also SYN retransmission).
+    Rto,
+    /// Delayed ACK.
+    DelAck,
+}
+
+/// The end of a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The initiator (the data sender of a bulk flow).
+    Client,
+    /// The listener.
+    Server,
+}
+
+impl Side {
+    /// The side a packet is addressed to.
+    #[inline]
+    pub fn of_dst(p: &Packet) -> Side {
+        if p.from_client {
+            Side::Server
+        } else {
+            Side::Client
+        }
+    }
+}
+
+/// What an endpoint produced while handling an input.
+#[derive(Default)]
+pub struct Io {
+    pub now: SimTime,
+    /// Packets to transmit, in order.
+    pub tx: Vec<Packet>,
+    /// Timers to schedule: (time, which).
+    pub timers: Vec<(SimTime, TimerKind)>,
+}
+
+impl Io {
+    pub fn new(now: SimTime) -> Io {
+        Io {
+            now,
+            tx: Vec::with_capacity(64),
+            timers: Vec::with_capacity(4),
+        }
+    }
+}
+
+/// A transport endpoint: packet in, timer, packets out.
+pub trait Endpoint {
+    /// A packet addressed to this endpoint arrived.
+    fn on_packet(&mut self, p: &Packet, io: &mut Io);
+    /// A timer this endpoint asked for (`kind`) is due.
+    fn on_timer(&mut self, kind: TimerKind, io: &mut Io);
+}
+
+/// One connection of any transport: both of its endpoints.
+pub enum Conn {
+    Tcp(crate::tcp::TcpConn),
+}
+
+impl Conn {
+    /// Hand packet `p` to the endpoint it is addressed to.
+    #[inline]
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match self {
+            Conn::Tcp(c) => match Side::of_dst(p) {
+                Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
+                Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
+            },
+        }
+    }
+
+    /// A timer of endpoint `side` is due.
+    #[inline]
+    pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
+        match self {
+            Conn::Tcp(c) => match side {
+                Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
+                Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
+            },
+        }
+    }
+
+    /// The application opens the connection (the client connects).
+    pub fn open(&mut self, io: &mut Io) {
+        match self {
+            Conn::Tcp(c) => c.sender.connect(io),
+        }
+    }
+
+    /// The client's application writes `bytes` more.
+    pub fn write(&mut self, bytes: u64, io: &mut Io) {
+        match self {
+            Conn::Tcp(c) => c.sender.app_write(bytes, io),
+        }
+    }
+
+    /// The client's application will write nothing more.
+    pub fn stop(&mut self) {
+        match self {
+            Conn::Tcp(c) => c.sender.app_stop(),
+        }
+    }
+
+    /// Payload bytes delivered in order to the listener's application.
+    #[inline]
+    pub fn delivered_bytes(&self) -> u64 {
+        match self {
+            Conn::Tcp(c) => c.receiver.delivered_bytes,
+        }
+    }
+
+    /// The TCP connection, if this is one.
+    pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
+        match self {
+            Conn::Tcp(c) => Some(c),
+        }
+    }
+}
+
+/// The 4-tuple ports of connections, as a real host would pick them: the listener's
+/// service port, and for the initiator an ephemeral port from Linux's default range
+/// (`ip_local_port_range` 32768–60999), unique among the connections between the same
+/// two hosts to the same service. Past 28,232 connections between one pair the service
+/// port moves up by one (as a tester running several `iperf3 -s -p` would), so any number
+/// of connections gets distinct 4-tuples.
+#[derive(Default)]
+pub struct PortAllocator {
+    used: BTreeMap<(NodeId, NodeId, u16), u32>,
+}
+
+/// Linux `ip_local_port_range` defaults.
+pub const EPHEMERAL_FIRST: u16 = 32768;
+pub const EPHEMERAL_LAST: u16 = 60999;
+
+impl PortAllocator {
+    /// (client port, server port) for a new connection `client → server` to `service`.
+    pub fn allocate(&mut self, client: NodeId, server: NodeId, service: u16) -> (u16, u16) {
+        let k = self.used.entry((client, server, service)).or_insert(0);
+        let n = u32::from(EPHEMERAL_LAST - EPHEMERAL_FIRST) + 1;
+        let (sport, bump) = (EPHEMERAL_FIRST + (*k % n) as u16, *k / n);
+        *k += 1;
+        (sport, service.wrapping_add(bump as u16))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_are_unique_per_host_pair_and_never_overflow() {
+        let mut a = PortAllocator::default();
+        assert_eq!(a.allocate(0, 1, 5201), (32768, 5201));
+        assert_eq!(a.allocate(0, 1, 5201), (32769, 5201));
+        // Another pair starts again.
+        assert_eq!(a.allocate(2, 1, 5201), (32768, 5201));
+        let mut seen = std::collections::BTreeSet::new();
+        seen.insert((32768, 5201));
+        seen.insert((32769, 5201));
+        for _ in 0..70_000 {
+            assert!(seen.insert(a.allocate(0, 1, 5201)));
+        }
+    }
+}
