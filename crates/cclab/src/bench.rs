@@ -29,6 +29,7 @@ fn dumbbell(name: &str, cc: &str, access_delay: Vec<SimTime>, queue: QueueSpec) 
     let topo = TopologySpec::Dumbbell {
         senders: access_delay.len(),
         bottleneck: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: 10_000_000_000,
             delay: 10 * US,
             queue,

@@ -63,6 +63,14 @@ impl Builder {
             hash: flow_hash(client, server, sport, dport, 6),
             dscp: r.tcp.dscp,
         };
+        for (a, z) in [(client, server), (server, client)] {
+            if !sim.net.reaches(a, z, addr.hash) {
+                return Err(format!(
+                    "connection {conn} ({} → {}): no route from {} to {} (hosts do not forward; is a link missing?)",
+                    r.from, r.to, sim.net.nodes[a as usize].name, sim.net.nodes[z as usize].name
+                ));
+            }
+        }
         let c = TcpConn::new(addr, r.tcp, r.start, r.bytes)
             .map_err(|e| format!("connection {conn} ({} → {}): {e}", r.from, r.to))?;
         sim.conns.push(Conn::Tcp(c));
@@ -161,6 +169,13 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
     }
     for p in &sc.pings {
         let id = sim.apps.len() as u32;
+        let (a, z) = (b.host(&p.from)?, b.host(&p.to)?);
+        if !sim.net.reaches(a, z, 0) || !sim.net.reaches(z, a, 0) {
+            return Err(format!(
+                "ping {} → {}: no route between them (hosts do not forward; is a link missing?)",
+                p.from, p.to
+            ));
+        }
         sim.apps.push(AnyApp::Ping(Ping {
             id,
             from: b.host(&p.from)?,

@@ -20,6 +20,7 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
     let topo = TopologySpec::Star {
         senders: n,
         link: LinkSpec {
+            framing: cclab::net::Framing::Ethernet,
             rate_bps: 1_000_000_000,
             delay: 5 * US,
             queue,

@@ -21,6 +21,7 @@ pub fn tcp(cc: &str) -> TcpConfig {
 pub fn one_hop(rate: u64, owd: SimTime, queue: QueueSpec) -> TopologySpec {
     TopologySpec::Chain {
         hops: vec![LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: rate,
             delay: owd,
             queue,

@@ -120,6 +120,7 @@ pub fn scenario(cc: &str, seed: u64, interval: SimTime) -> Scenario {
     let topo = TopologySpec::Star {
         senders: 2,
         link: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: RATE,
             delay: LINK_DELAY,
             queue: seed_port(K, BUFFER),

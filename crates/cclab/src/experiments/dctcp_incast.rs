@@ -34,6 +34,7 @@ pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
     let topo = TopologySpec::Star {
         senders: SENDERS,
         link: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: RATE,
             delay: LINK_DELAY,
             queue: seed_port(K, BUFFER),

@@ -34,6 +34,7 @@ pub fn point(rate: u64, k: u64, dur: SimTime, seed: u64) -> (f64, f64) {
     let topo = TopologySpec::Dumbbell {
         senders: 1,
         bottleneck: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: rate,
             delay: RTT / 2 - 4 * US,
             queue: QueueSpec::Ecn {

@@ -66,6 +66,7 @@ fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
     let topo = TopologySpec::Dumbbell {
         senders: c.n,
         bottleneck: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: rate,
             delay: RTT / 2 - 4 * US,
             queue: QueueSpec::Ecn {

@@ -37,6 +37,7 @@ pub fn p_connect(n: usize, syn_ect: bool, probes: usize, seed: u64) -> f64 {
     let topo = TopologySpec::Star {
         senders: n + 1,
         link: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: RATE,
             delay: LINK_DELAY,
             queue: seed_port(K, BUFFER),

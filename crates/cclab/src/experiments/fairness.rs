@@ -44,6 +44,7 @@ fn two_flows(
     let topo = TopologySpec::Dumbbell {
         senders: 2,
         bottleneck: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps: RATE,
             delay: bott,
             queue: QueueSpec::DropTail {

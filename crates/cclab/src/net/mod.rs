@@ -8,14 +8,15 @@ pub mod forward;
 pub mod host;
 pub mod packet;
 pub mod port;
+pub mod routing;
 pub mod topology;
 
 use crate::engine::SimTime;
 use crate::qdisc::Qdisc;
-use std::collections::VecDeque;
 
 pub use forward::{NetCtx, NetEv, NoTap, Tap};
 pub use port::{Framing, LinkLoss, Port, QueueStats, ETH_OVERHEAD};
+pub use routing::Routes;
 
 pub type NodeId = u32;
 pub type PortId = u32;
@@ -31,78 +32,6 @@ pub struct Node {
     pub name: String,
     pub kind: NodeKind,
     pub ports: Vec<PortId>,
-}
-
-/// Routing: for every node and destination host, the set of equal-cost output ports.
-#[derive(Debug, Default)]
-pub struct Routes {
-    /// `table[node * n_nodes + dst] = (first, count)` into `ports`.
-    table: Vec<(u32, u32)>,
-    ports: Vec<PortId>,
-    n_nodes: usize,
-}
-
-impl Routes {
-    /// BFS shortest paths (hop count) from every node to every host; all next hops on a
-    /// shortest path are kept for ECMP.
-    pub fn compute(nodes: &[Node], ports: &[Port]) -> Routes {
-        let n = nodes.len();
-        let mut table = vec![(0u32, 0u32); n * n];
-        let mut out = Vec::new();
-        // Reverse adjacency: for each node, the ports that lead into it.
-        let mut into: Vec<Vec<PortId>> = vec![Vec::new(); n];
-        for (pid, p) in ports.iter().enumerate() {
-            into[p.peer as usize].push(pid as PortId);
-        }
-        let mut dist = vec![u32::MAX; n];
-        let mut q = VecDeque::new();
-        for dst in 0..n {
-            if nodes[dst].kind != NodeKind::Host {
-                continue;
-            }
-            dist.iter_mut().for_each(|d| *d = u32::MAX);
-            dist[dst] = 0;
-            q.push_back(dst);
-            while let Some(v) = q.pop_front() {
-                for &pid in &into[v] {
-                    let u = ports[pid as usize].node as usize;
-                    if dist[u] == u32::MAX {
-                        dist[u] = dist[v] + 1;
-                        q.push_back(u);
-                    }
-                }
-            }
-            for u in 0..n {
-                if u == dst || dist[u] == u32::MAX {
-                    continue;
-                }
-                let first = out.len() as u32;
-                for &pid in &nodes[u].ports {
-                    let peer = ports[pid as usize].peer as usize;
-                    if dist[peer] != u32::MAX && dist[peer] + 1 == dist[u] {
-                        out.push(pid);
-                    }
-                }
-                table[u * n + dst] = (first, out.len() as u32 - first);
-            }
-        }
-        Routes {
-            table,
-            ports: out,
-            n_nodes: n,
-        }
-    }
-
-    /// The output port at `node` towards host `dst` for a packet with ECMP hash `hash`.
-    #[inline]
-    pub fn next_port(&self, node: NodeId, dst: NodeId, hash: u32) -> Option<PortId> {
-        let (first, count) = self.table[node as usize * self.n_nodes + dst as usize];
-        match count {
-            0 => None,
-            1 => Some(self.ports[first as usize]),
-            c => Some(self.ports[(first + hash % c) as usize]),
-        }
-    }
 }
 
 /// The ECMP hash of a connection's 5-tuple (FNV-1a over the fields, computed once per
@@ -200,6 +129,21 @@ impl Network {
             hops += 1;
         }
         (delay, rate, hops)
+    }
+
+    /// Does the route from `src` lead to `dst`?
+    pub fn reaches(&self, src: NodeId, dst: NodeId, hash: u32) -> bool {
+        let mut node = src;
+        for _ in 0..=self.nodes.len() {
+            if node == dst {
+                return true;
+            }
+            match self.routes.next_port(node, dst, hash) {
+                Some(pid) => node = self.ports[pid as usize].peer,
+                None => return false,
+            }
+        }
+        false
     }
 }
 

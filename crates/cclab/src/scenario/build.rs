@@ -48,6 +48,7 @@ impl TopologySpec {
         TopologySpec::Chain {
             hops: vec![
                 LinkSpec {
+                    framing: crate::net::Framing::Ethernet,
                     rate_bps: access_rate,
                     delay: owd / 2,
                     queue: QueueSpec::DropTail {
@@ -55,6 +56,7 @@ impl TopologySpec {
                     },
                 },
                 LinkSpec {
+                    framing: crate::net::Framing::Ethernet,
                     rate_bps: rate,
                     delay: owd - owd / 2,
                     queue,

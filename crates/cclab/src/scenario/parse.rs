@@ -1047,6 +1047,7 @@ impl Checker<'_> {
         let delay = self.req(t, "delay", "\"10ms\"", time).unwrap_or(0);
         let queue = self.queue_fields(t, default_limit);
         LinkSpec {
+            framing: crate::net::Framing::Ethernet,
             rate_bps,
             delay,
             queue,
@@ -1733,6 +1734,7 @@ impl Checker<'_> {
 
 fn placeholder_link() -> LinkSpec {
     LinkSpec {
+        framing: crate::net::Framing::Ethernet,
         rate_bps: 1,
         delay: 0,
         queue: QueueSpec::DropTail {

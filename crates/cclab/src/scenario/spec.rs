@@ -3,6 +3,7 @@
 //! (picoseconds, bits per second, bytes); the parser in `parse.rs` produces it.
 
 use crate::engine::SimTime;
+pub use crate::net::{Framing, NodeKind};
 
 /// A queue limit or threshold, in bytes or in packets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,6 +87,38 @@ pub struct LinkSpec {
     pub rate_bps: u64,
     pub delay: SimTime,
     pub queue: QueueSpec,
+    /// What the link adds to every packet on the wire.
+    pub framing: Framing,
+}
+
+/// A node of a graph topology.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+/// A duplex link of a graph topology: two ports, `from → to` (named `name`) and
+/// `to → from` (named `reverse_name`), with the same rate, delay and framing and a queue
+/// each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphLinkSpec {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub framing: Framing,
+    pub queue: QueueSpec,
+    pub reverse_name: String,
+    pub reverse_queue: QueueSpec,
+}
+
+/// Any network: nodes in id order (hosts and switches), and duplex links in port order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GraphSpec {
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<GraphLinkSpec>,
 }
 
 /// Built-in topologies. Host names (used by `[[flow]]` `from`/`to`) are given by
@@ -116,54 +149,34 @@ pub enum TopologySpec {
     /// (the queue of the port that sends onto that hop). Links `hop{i}` and `hop{i}_rev`
     /// (the reverse direction has the same rate and delay and a large drop-tail queue).
     Chain { hops: Vec<LinkSpec> },
+    /// Any network written out node by node and link by link.
+    Graph(GraphSpec),
 }
 
 impl TopologySpec {
+    /// The network this topology describes (`net::topology` builds it).
+    pub fn to_graph(&self) -> GraphSpec {
+        crate::net::topology::to_graph(self)
+    }
+
+    /// Host names, in node order (used by `[[flow]]` `from`/`to`).
     pub fn host_names(&self) -> Vec<String> {
         match self {
-            TopologySpec::Dumbbell { senders, .. } => (0..*senders)
-                .map(|i| format!("s{i}"))
-                .chain((0..*senders).map(|i| format!("r{i}")))
-                .collect(),
-            TopologySpec::Star { senders, .. } => (0..*senders)
-                .map(|i| format!("s{i}"))
-                .chain(std::iter::once("recv".to_string()))
-                .collect(),
-            TopologySpec::Chain { .. } => vec!["src".into(), "dst".into()],
+            TopologySpec::Graph(g) => g.host_names(),
+            t => t.to_graph().host_names(),
         }
     }
 
+    /// Link names (each direction), in port order (used by `[[loss]]` and in results).
     pub fn link_names(&self) -> Vec<String> {
-        let mut v = Vec::new();
         match self {
-            TopologySpec::Dumbbell { senders, .. } => {
-                v.push("bottleneck".into());
-                v.push("bottleneck_rev".into());
-                for i in 0..*senders {
-                    for s in ["s{}_up", "s{}_down", "r{}_down", "r{}_up"] {
-                        v.push(s.replace("{}", &i.to_string()));
-                    }
-                }
-            }
-            TopologySpec::Star { senders, .. } => {
-                v.push("bottleneck".into());
-                v.push("recv_up".into());
-                for i in 0..*senders {
-                    v.push(format!("s{i}_up"));
-                    v.push(format!("s{i}_down"));
-                }
-            }
-            TopologySpec::Chain { hops } => {
-                for i in 0..hops.len() {
-                    v.push(format!("hop{i}"));
-                    v.push(format!("hop{i}_rev"));
-                }
-            }
+            TopologySpec::Graph(g) => g.link_names(),
+            t => t.to_graph().link_names(),
         }
-        v
     }
 
-    /// The default flows when a scenario names none: one bulk flow per sender.
+    /// The default flows when a scenario names none: one bulk flow per sender (a graph
+    /// has no senders: none).
     pub fn default_pairs(&self) -> Vec<(String, String)> {
         match self {
             TopologySpec::Dumbbell { senders, .. } => (0..*senders)
@@ -173,7 +186,25 @@ impl TopologySpec {
                 .map(|i| (format!("s{i}"), "recv".to_string()))
                 .collect(),
             TopologySpec::Chain { .. } => vec![("src".into(), "dst".into())],
+            TopologySpec::Graph(_) => Vec::new(),
         }
+    }
+}
+
+impl GraphSpec {
+    pub fn host_names(&self) -> Vec<String> {
+        self.nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Host)
+            .map(|n| n.name.clone())
+            .collect()
+    }
+
+    pub fn link_names(&self) -> Vec<String> {
+        self.links
+            .iter()
+            .flat_map(|l| [l.name.clone(), l.reverse_name.clone()])
+            .collect()
     }
 }
 
