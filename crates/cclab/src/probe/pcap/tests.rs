@@ -1,0 +1,320 @@
+//! Unit tests of `probe::pcap`: header and frame bytes of the writer, and the capture
+//! points (taps, tallies, opening files).
+
+use super::writer::{fold, sum16};
+use super::*;
+use crate::net::packet::{Packet, PktKind, ACK, CE, CWR, ECE, ECT0, PSH, SYN};
+use crate::scenario::TopologySpec;
+use std::io::{self, Write};
+
+fn tcp(from_client: bool, flags: u8, seq: u64, ack: u64, payload: u32, opt: u32) -> Packet {
+    let mut p = Packet::blank();
+    p.kind = PktKind::Tcp;
+    (p.src, p.dst) = if from_client { (0, 1) } else { (1, 0) };
+    p.conn = 3;
+    p.from_client = from_client;
+    p.flags = flags;
+    p.seq = seq;
+    p.ack = ack;
+    p.payload = payload;
+    p.size = 40 + opt + payload;
+    p.rwnd = 1 << 20;
+    p.tsval = 5 * crate::engine::MS;
+    p.tsecr = 2 * crate::engine::MS;
+    p
+}
+
+fn one(p: &Packet, snaplen: u32) -> Vec<u8> {
+    let mut w = PcapWriter::new(Vec::new(), snaplen).unwrap();
+    w.write(1_500_000_000_123_456, p).unwrap();
+    assert_eq!(w.records(), 1);
+    w.into_inner().unwrap()
+}
+
+fn u16be(b: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes([b[at], b[at + 1]])
+}
+fn u32be(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+fn u32le(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+#[test]
+fn global_header_bytes() {
+    let w = PcapWriter::new(Vec::new(), DEFAULT_SNAPLEN).unwrap();
+    assert_eq!(
+        w.get_ref().as_slice(),
+        &[
+            0x4d, 0x3c, 0xb2, 0xa1, // magic, nanosecond timestamps
+            2, 0, 4, 0, // version 2.4
+            0, 0, 0, 0, // thiszone
+            0, 0, 0, 0, // sigfigs
+            128, 0, 0, 0, // snaplen
+            1, 0, 0, 0, // LINKTYPE_ETHERNET
+        ]
+    );
+    assert!(PcapWriter::new(Vec::new(), 0).is_err());
+    assert!(PcapWriter::new(Vec::new(), MAX_SNAPLEN + 1).is_err());
+}
+
+#[test]
+fn record_header_ip_header_and_checksums() {
+    let mut p = tcp(true, ACK | PSH | CWR, 1 + 1448 * 7, 1, 1448, 12);
+    p.ecn = ECT0;
+    p.dscp = 46;
+    let b = one(&p, 65_535);
+    let r = &b[24..];
+    // 1500.000123456 s: seconds and nanoseconds; caplen = len = 14 + 1500.
+    assert_eq!(u32le(r, 0), 1500);
+    assert_eq!(u32le(r, 4), 123);
+    assert_eq!(u32le(r, 8), 1514);
+    assert_eq!(u32le(r, 12), 1514);
+    let f = &r[16..];
+    assert_eq!(f.len(), 1514);
+    assert_eq!(&f[0..6], &[2, 0, 0, 0, 0, 1]);
+    assert_eq!(&f[6..12], &[2, 0, 0, 0, 0, 0]);
+    assert_eq!(u16be(f, 12), 0x0800);
+    let ip = &f[14..34];
+    assert_eq!(ip[0], 0x45);
+    assert_eq!(ip[1], 46 << 2 | ECT0);
+    assert_eq!(u16be(ip, 2), 1500);
+    assert_eq!(u16be(ip, 6), 0x4000);
+    assert_eq!((ip[8], ip[9]), (64, 6));
+    assert_eq!(&ip[12..16], &[10, 0, 0, 1]);
+    assert_eq!(&ip[16..20], &[10, 0, 0, 2]);
+    // The header with its checksum sums to 0xffff (checksum 0).
+    assert_ne!(u16be(ip, 10), 0);
+    assert_eq!(fold(sum16(ip)), 0);
+    assert_eq!(sum16(ip) % 0xffff, 0);
+    // TCP: ports, 32-bit seq, data offset 8 words, flags, scaled window.
+    let t = &f[34..];
+    assert_eq!(u16be(t, 0), 10003);
+    assert_eq!(u16be(t, 2), 5201);
+    assert_eq!(u32be(t, 4), CLIENT_ISN + 1 + 1448 * 7);
+    assert_eq!(u32be(t, 8), SERVER_ISN + 1);
+    assert_eq!(t[12] >> 4, 8);
+    assert_eq!(t[13], ACK | PSH | CWR);
+    assert_eq!(u16be(t, 14), (1 << 20 >> WSCALE) as u16);
+    // NOP NOP TS with microsecond ticks.
+    assert_eq!(&t[20..24], &[1, 1, 8, 10]);
+    assert_eq!(u32be(t, 24), 5000 + CLIENT_TS_OFFSET);
+    assert_eq!(u32be(t, 28), 2000 + SERVER_TS_OFFSET);
+    // TCP checksum over pseudo-header + segment verifies.
+    let s = sum16(&ip[12..20]) + 6 + 1480 + sum16(t);
+    assert_eq!(fold(s), 0);
+    // The same packet gets the same IP ID; another one a different ID.
+    let b2 = one(&p, 65_535);
+    assert_eq!(u16be(&b2, 24 + 16 + 18), u16be(ip, 4));
+    let q = tcp(true, ACK | PSH, 1 + 1448 * 8, 1, 1448, 12);
+    assert_ne!(u16be(&one(&q, 128), 24 + 16 + 18), u16be(ip, 4));
+}
+
+#[test]
+fn syn_carries_mss_sackok_timestamps_and_wscale() {
+    let mut p = tcp(true, SYN | ECE | CWR, 0, 0, 0, 20);
+    p.rwnd = 0;
+    p.tsecr = 0;
+    let b = one(&p, DEFAULT_SNAPLEN);
+    let t = &b[24 + 16 + 34..];
+    assert_eq!(t.len(), 40);
+    assert_eq!(t[12] >> 4, 10);
+    assert_eq!(t[13], SYN | ECE | CWR);
+    assert_eq!(u32be(t, 4), CLIENT_ISN);
+    assert_eq!(u32be(t, 8), 0, "no ACK flag, no ack number");
+    assert_eq!(u16be(t, 14), 0xffff, "unscaled window on a SYN");
+    assert_eq!(
+        &t[20..40],
+        &[
+            2, 4, 0x05, 0xb4, // MSS 1460
+            4, 2, // SACK permitted
+            8, 10, 1, 0, 0x13, 0x88, 0, 0, 0, 0, // TS 5000 + offset, 0
+            1, 3, 3, 7, // NOP, window scale 7
+        ]
+    );
+    // SYN-ACK from the listener: its own ISN, acks the client's ISN + 1.
+    let mut sa = tcp(false, SYN | ACK | ECE, 0, 1, 0, 20);
+    sa.rwnd = 6 << 20;
+    let b = one(&sa, DEFAULT_SNAPLEN);
+    let t = &b[24 + 16 + 34..];
+    assert_eq!((u16be(t, 0), u16be(t, 2)), (5201, 10003));
+    assert_eq!(u32be(t, 4), SERVER_ISN);
+    assert_eq!(u32be(t, 8), CLIENT_ISN + 1);
+    assert_eq!(u16be(t, 14), 0xffff);
+    assert_eq!(&t[20..24], &[2, 4, 0x05, 0xb4]);
+    assert_eq!(&t[36..40], &[1, 3, 3, 7]);
+    // Its TSecr echoes the client's clock, offset included.
+    assert_eq!(u32be(t, 32), 2000 + CLIENT_TS_OFFSET);
+}
+
+#[test]
+fn sack_blocks_map_to_32_bits_and_window_scales() {
+    let mut a = tcp(false, ACK | ECE, 1, 5_000_000_001, 0, 12 + 4 + 16);
+    a.ecn = CE;
+    a.nsack = 2;
+    a.sack[0] = (5_000_002_897, 5_000_004_345);
+    a.sack[1] = (u32::MAX as u64 + 10, u32::MAX as u64 + 20);
+    a.rwnd = 3 << 20;
+    let b = one(&a, DEFAULT_SNAPLEN);
+    let f = &b[24 + 16..];
+    assert_eq!(f[15] & 3, CE);
+    let t = &f[34..];
+    assert_eq!(t[12] >> 4, 13);
+    assert_eq!(u16be(t, 14), (3 << 20 >> 7) as u16);
+    assert_eq!(
+        u32be(t, 8),
+        (5_000_000_001u64 as u32).wrapping_add(CLIENT_ISN)
+    );
+    assert_eq!(&t[32..36], &[1, 1, 5, 18]);
+    assert_eq!(
+        u32be(t, 36),
+        (5_000_002_897u64 as u32).wrapping_add(CLIENT_ISN)
+    );
+    assert_eq!(
+        u32be(t, 40),
+        (5_000_004_345u64 as u32).wrapping_add(CLIENT_ISN)
+    );
+    assert_eq!(u32be(t, 44), 9u32.wrapping_add(CLIENT_ISN));
+    assert_eq!(u32be(t, 48), 19u32.wrapping_add(CLIENT_ISN));
+    let s = sum16(&f[26..34]) + 6 + 52 + sum16(t);
+    assert_eq!(fold(s), 0);
+}
+
+#[test]
+fn caplen_truncates_to_snaplen_and_keeps_wire_length() {
+    let p = tcp(true, ACK | PSH, 1, 1, 1448, 12);
+    let b = one(&p, DEFAULT_SNAPLEN);
+    assert_eq!(b.len(), 24 + 16 + 128);
+    assert_eq!(u32le(&b, 24 + 8), 128);
+    assert_eq!(u32le(&b, 24 + 12), 1514);
+    assert!(b[24 + 16 + 66..].iter().all(|&x| x == 0), "zero payload");
+    // Shorter than the snaplen: stored whole.
+    let a = tcp(false, ACK, 1, 1449, 0, 12);
+    let b = one(&a, DEFAULT_SNAPLEN);
+    assert_eq!((u32le(&b, 32), u32le(&b, 36)), (66, 66));
+    assert_eq!(b.len(), 24 + 16 + 66);
+    // Shorter than the headers: cut inside them.
+    let b = one(&p, 40);
+    assert_eq!((u32le(&b, 32), u32le(&b, 36)), (40, 1514));
+    assert_eq!(b.len(), 24 + 16 + 40);
+}
+
+#[test]
+fn icmp_echo_and_request_headers() {
+    let mut p = Packet::blank();
+    p.kind = PktKind::Ping;
+    (p.src, p.dst, p.conn, p.seq, p.size) = (0, 1, 2, 70_001, 84);
+    let b = one(&p, DEFAULT_SNAPLEN);
+    let f = &b[24 + 16..];
+    assert_eq!(f.len(), 98);
+    assert_eq!(f[23], 1);
+    let ic = &f[34..];
+    assert_eq!((ic[0], ic[1]), (8, 0));
+    assert_eq!((u16be(ic, 4), u16be(ic, 6)), (2, 70_001u64 as u16));
+    assert_eq!(inet_checksum(ic), 0);
+    p.kind = PktKind::Pong;
+    let b = one(&p, DEFAULT_SNAPLEN);
+    assert_eq!(b[24 + 16 + 34], 0);
+    assert_eq!(inet_checksum(&b[24 + 16 + 34..]), 0);
+    p.kind = PktKind::Request;
+    p.from_client = false;
+    p.size = 100;
+    let b = one(&p, DEFAULT_SNAPLEN);
+    let f = &b[24 + 16..];
+    assert_eq!(f[23], 17);
+    assert_eq!(
+        (u16be(f, 34), u16be(f, 36), u16be(f, 38)),
+        (5201, 10002, 80)
+    );
+    let s = sum16(&f[26..34]) + 17 + 80 + sum16(&f[34..]);
+    assert_eq!(fold(s), 0);
+}
+
+#[test]
+fn capture_taps_hosts_and_links_and_tallies_dupacks() {
+    use std::sync::{Arc, Mutex};
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let spec = TopologySpec::path(
+        1_000_000_000,
+        100_000_000,
+        crate::engine::MS,
+        crate::scenario::QueueSpec::DropTail {
+            limit: crate::scenario::Limit::Packets(10),
+        },
+    );
+    let net = crate::net::topology::build(&spec);
+    let src = net.node_by_name("src").unwrap();
+    let hop0 = net.port_by_name("hop0").unwrap();
+    let hop1 = net.port_by_name("hop1").unwrap();
+    let mut cap = Capture::new(&net);
+    let (a, b) = (Shared::default(), Shared::default());
+    cap.add(&net, "src", Box::new(a.clone()), 96).unwrap();
+    cap.add(&net, "hop1", Box::new(b.clone()), 96).unwrap();
+    assert!(cap.add(&net, "src", Box::new(io::sink()), 96).is_err());
+    assert!(cap.add(&net, "r0", Box::new(io::sink()), 96).is_err());
+    assert!(Capture::resolve(&net, "nowhere")
+        .unwrap_err()
+        .contains("hop0_rev"));
+    let dst = net.node_by_name("dst").unwrap();
+    let mut d = tcp(true, ACK | PSH, 1, 1, 1448, 12);
+    (d.src, d.dst) = (src, dst);
+    cap.on_tx(10, hop0, &d); // src host
+    d.seq += 1448;
+    cap.on_tx(20, hop0, &d);
+    cap.on_tx(30, hop1, &d); // link
+    cap.on_rx(40, net.ports[hop0 as usize].peer, &d); // router: not a destination
+    let mut ack = tcp(false, ACK, 1, 1449, 0, 12);
+    (ack.src, ack.dst) = (dst, src);
+    for t in [50, 60, 70] {
+        cap.on_rx(t, src, &ack);
+    }
+    ack.ack = 2897;
+    cap.on_rx(80, src, &ack);
+    let s = cap.stats("src").unwrap().clone();
+    assert_eq!((s.packets, s.tcp_from_client, s.tcp_from_server), (6, 2, 4));
+    assert_eq!(s.dupacks, 2);
+    assert_eq!(cap.stats("hop1").unwrap().packets, 1);
+    let out = cap.finish().unwrap();
+    assert_eq!(out.len(), 2);
+    assert_eq!(a.0.lock().unwrap().len(), 24 + 6 * 16 + 2 * 96 + 4 * 66);
+    assert_eq!(b.0.lock().unwrap().len(), 24 + 16 + 96);
+}
+
+#[test]
+fn open_checks_every_name_before_creating_files() {
+    let spec = TopologySpec::path(
+        1_000_000_000,
+        100_000_000,
+        crate::engine::MS,
+        crate::scenario::QueueSpec::DropTail {
+            limit: crate::scenario::Limit::Packets(10),
+        },
+    );
+    let net = crate::net::topology::build(&spec);
+    let dir = std::env::temp_dir().join(format!("cclab-pcap-open-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for bad in [&["src", "r0"][..], &["src", "nowhere"], &["hop1", "hop1"]] {
+        assert!(Capture::open(&net, &names(bad), &dir, DEFAULT_SNAPLEN).is_err());
+        assert!(!dir.exists(), "{bad:?}: nothing created");
+    }
+    let c = Capture::open(&net, &names(&["src", "hop1"]), &dir, DEFAULT_SNAPLEN).unwrap();
+    let files: Vec<_> = c.points().map(|p| p.2.unwrap().to_path_buf()).collect();
+    assert_eq!(files, [dir.join("src.pcap"), dir.join("hop1.pcap")]);
+    assert_eq!(c.finish().unwrap().len(), 2);
+    for f in files {
+        assert_eq!(std::fs::read(f).unwrap(), global_header(DEFAULT_SNAPLEN));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

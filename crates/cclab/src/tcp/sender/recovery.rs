@@ -1,0 +1,212 @@
+//! The sender's congestion state machine (part of `Sender`, see `sender.rs`): the
+//! states Open, Disorder, CWR, Recovery and Loss, changed through Linux `tcp_set_ca_state`
+//! so the module hears of them (Open ↔ Disorder as Linux `tcp_try_keep_open`).
+//!
+//! - Fast recovery entry (Linux `tcp_enter_recovery`) on DupThresh duplicate ACKs / SACKs
+//!   or a lost head; NewReno partial ACKs mark the next hole lost (RFC 6582 §3.2 step 5).
+//! - Cwnd during recovery and ECN reduction: PRR (RFC 6937, Linux `tcp_cwnd_reduction`)
+//!   by default; with `prr = false`, RFC 6675 §5 (cwnd = ssthresh at entry) with SACK, and
+//!   RFC 6582 §3.2 (ssthresh + 3, +1 per duplicate ACK, deflate on partial ACK) without.
+//!   Entry and exit: Linux `tcp_init_cwnd_reduction` / `tcp_end_cwnd_reduction`.
+//! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (Linux `tcp_enter_cwr`).
+//! - RTO: Linux `tcp_enter_loss`: every un-SACKed segment is marked lost, cwnd = 1, slow
+//!   start.
+
+use super::{Sender, DUPTHRESH};
+use crate::cc::{CaEvent, CaState, CongestionOps};
+use crate::transport::Io;
+
+impl Sender {
+    pub(super) fn set_ca_state(&mut self, s: CaState) {
+        self.cc.set_state(&mut self.tp, s);
+        self.tp.ca_state = s;
+    }
+
+    /// `tcp_init_cwnd_reduction`.
+    fn init_cwnd_reduction(&mut self) {
+        self.stats.last_reduction_at = self.tp.now;
+        self.high_seq = self.tp.snd_nxt;
+        self.tp.prior_cwnd = self.tp.snd_cwnd;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
+        if self.tp.ecn_ok {
+            self.cwr_pending = true; // `tcp_ecn_queue_cwr`
+            self.stats.cwr_events += 1;
+        }
+    }
+
+    /// `tcp_end_cwnd_reduction`.
+    fn end_cwnd_reduction(&mut self) {
+        if self.cfg.prr || self.cfg.sack || self.tp.ca_state == CaState::Cwr {
+            self.tp.snd_cwnd = self.tp.snd_ssthresh;
+        } else {
+            // RFC 6582 §3.2 step 6 (full ACK): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+            let flight = self.in_flight().max(1);
+            self.tp.snd_cwnd = self.tp.snd_ssthresh.min(flight + 1);
+        }
+        self.tp.snd_cwnd_cnt = 0;
+        self.cc.cwnd_event(&mut self.tp, CaEvent::CompleteCwr);
+    }
+
+    pub(super) fn congestion_state_machine(
+        &mut self,
+        io: &mut Io,
+        ack: u64,
+        prior_una: u64,
+        ece: bool,
+        dupacks: u32,
+        _newly_lost: u32,
+    ) {
+        // Leave a finished episode.
+        match self.tp.ca_state {
+            // CWR is held until something *above* high_seq is acked, so the CWR bit has
+            // reached the receiver; NewReno likewise holds recovery (RFC 6582 §3.2 step 6,
+            // Linux `tcp_try_undo_recovery`), SACK recovery ends at high_seq.
+            CaState::Cwr if ack > self.high_seq => {
+                self.end_cwnd_reduction();
+                self.set_ca_state(CaState::Open);
+            }
+            CaState::Recovery if ack > self.high_seq || (self.cfg.sack && ack == self.high_seq) => {
+                self.end_cwnd_reduction();
+                self.set_ca_state(CaState::Open);
+            }
+            CaState::Loss if ack >= self.high_seq => {
+                self.set_ca_state(CaState::Open);
+            }
+            CaState::Recovery if !self.cfg.sack && ack > prior_una => {
+                // NewReno partial ACK (RFC 6582 §3.2 step 5): the next hole is lost too.
+                if !self.segs.is_empty() {
+                    self.mark_lost(0);
+                }
+                if !self.cfg.prr {
+                    let acked = ((ack - prior_una) / self.mss as u64) as u32;
+                    self.tp.snd_cwnd = self.tp.snd_cwnd.saturating_sub(acked).max(1) + 1;
+                }
+                // The RTO was re-armed by this ACK (on_ack re-arms on every advance of
+                // snd_una, as Linux `tcp_rearm_rto`): RFC 6582 §4's "Slow-but-Steady"
+                // variant, so a window with N holes takes N RTTs and no timeout.
+            }
+            _ => {}
+        }
+
+        let head_lost = self.segs.front().is_some_and(|s| s.lost);
+        let state = self.tp.ca_state;
+        if matches!(state, CaState::Open | CaState::Disorder | CaState::Cwr)
+            && (dupacks >= DUPTHRESH || head_lost)
+            && !self.segs.is_empty()
+        {
+            // Enter fast recovery (Linux `tcp_enter_recovery`).
+            self.stats.fast_retrans += 1;
+            self.stats.recoveries += 1;
+            if !self.cfg.sack || !head_lost {
+                self.mark_lost(0);
+            }
+            if state != CaState::Cwr {
+                self.init_cwnd_reduction();
+            } else {
+                self.high_seq = self.tp.snd_nxt;
+            }
+            self.high_seq = self.tp.snd_nxt;
+            self.set_ca_state(CaState::Recovery);
+            if !self.cfg.prr {
+                self.tp.snd_cwnd = if self.cfg.sack {
+                    self.tp.snd_ssthresh // RFC 6675 §5 step 4.2
+                } else {
+                    self.tp.snd_ssthresh + DUPTHRESH // RFC 6582 §3.2 step 2
+                };
+            }
+            return;
+        }
+        if ece && matches!(self.tp.ca_state, CaState::Open | CaState::Disorder) {
+            // `tcp_enter_cwr`.
+            self.init_cwnd_reduction();
+            self.set_ca_state(CaState::Cwr);
+            if !self.cfg.prr {
+                self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
+            }
+        }
+        // `tcp_try_keep_open`: Open ↔ Disorder goes through `tcp_set_ca_state`, so the
+        // module's `set_state` hears of it (Vegas stops its RTT sampling in Disorder).
+        if self.tp.ca_state == CaState::Open && (self.sacked_out > 0 || dupacks > 0) {
+            self.set_ca_state(CaState::Disorder);
+        } else if self.tp.ca_state == CaState::Disorder && self.sacked_out == 0 && dupacks == 0 {
+            self.set_ca_state(CaState::Open);
+        }
+        let _ = io;
+    }
+
+    /// PRR (RFC 6937), as Linux `tcp_cwnd_reduction`.
+    pub(super) fn prr_reduction(
+        &mut self,
+        newly_acked_sacked: u32,
+        newly_lost: bool,
+        una_advanced: bool,
+    ) {
+        if newly_acked_sacked == 0 || self.tp.prior_cwnd == 0 {
+            return;
+        }
+        let in_flight = self.in_flight() as i64;
+        let ssthresh = self.tp.snd_ssthresh as i64;
+        let delta = ssthresh - in_flight;
+        self.prr_delivered += newly_acked_sacked;
+        let mut sndcnt: i64 = if delta < 0 {
+            let dividend =
+                ssthresh as u64 * self.prr_delivered as u64 + self.tp.prior_cwnd as u64 - 1;
+            (dividend / self.tp.prior_cwnd as u64) as i64 - self.prr_out as i64
+        } else if una_advanced && !newly_lost {
+            delta.min(
+                (self.prr_delivered as i64 - self.prr_out as i64).max(newly_acked_sacked as i64)
+                    + 1,
+            )
+        } else {
+            delta.min(newly_acked_sacked as i64)
+        };
+        // Force a fast retransmit upon entering fast recovery.
+        sndcnt = sndcnt.max(if self.prr_out > 0 { 0 } else { 1 });
+        self.tp.snd_cwnd = (in_flight + sndcnt).max(1) as u32;
+    }
+
+    /// `tcp_enter_loss`.
+    pub(super) fn enter_loss(&mut self) {
+        let st = self.tp.ca_state;
+        if matches!(st, CaState::Open | CaState::Disorder)
+            || self.high_seq <= self.tp.snd_una
+            || (st == CaState::Loss && self.backoff == 0)
+        {
+            self.tp.prior_cwnd = self.tp.snd_cwnd;
+            self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
+            // Linux calls CA_EVENT_LOSS here, while cwnd still has its pre-RTO value.
+            self.cc.cwnd_event(&mut self.tp, CaEvent::Loss);
+            if self.tp.ecn_ok {
+                self.cwr_pending = true;
+            }
+        }
+        self.set_ca_state(CaState::Loss);
+        // Every un-SACKed segment is lost; outstanding retransmissions are forgotten.
+        self.retrans_out = 0;
+        self.lost_out = 0;
+        self.lost_pending = 0;
+        for s in self.segs.iter_mut() {
+            s.retrans = false;
+            s.lost = !s.sacked;
+            if s.lost {
+                self.lost_out += 1;
+                self.lost_pending += 1;
+            }
+        }
+        self.lost_hint = self.tp.snd_una;
+        self.mark_cursor = self.tp.snd_nxt;
+        self.high_seq = self.tp.snd_nxt;
+        self.tp.snd_cwnd = self.in_flight() + 1;
+        self.tp.snd_cwnd_cnt = 0;
+        self.reno_dupacks_reset();
+    }
+
+    fn reno_dupacks_reset(&mut self) {
+        if !self.cfg.sack {
+            self.sacked_out -= self.reno_dupacks;
+            self.reno_dupacks = 0;
+        }
+    }
+}

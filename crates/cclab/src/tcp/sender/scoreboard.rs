@@ -1,0 +1,190 @@
+//! The sender's SACK scoreboard and loss marking (part of `Sender`, see `sender.rs`).
+//!
+//! - Scoreboard: one entry per segment, like Linux's retransmit queue of skbs, with the
+//!   `sacked`/`lost`/`retrans` bits and Linux's counters `packets_out`, `sacked_out`,
+//!   `lost_out`, `retrans_out`; SACK blocks are tagged as Linux `tcp_sacktag_write_queue`
+//!   / `tcp_sacktag_one` do, skipping what the previous ACK reported (`recv_sack_cache`).
+//! - Loss detection with SACK (RFC 6675 `IsLost`): a segment is lost once DupThresh = 3
+//!   segments above it are SACKed (`mark_lost_by_sack`). Without SACK (RFC 6582 NewReno,
+//!   as Linux emulates it) the head is marked lost by the recovery state machine.
+//! - `check_invariants`: the counters recomputed from the segments, for tests.
+
+use super::{Sender, DUPTHRESH};
+use crate::net::packet::{Packet, MAX_SACK};
+
+impl Sender {
+    pub(super) fn mark_lost(&mut self, i: usize) {
+        let s = &mut self.segs[i];
+        if !s.lost && !s.sacked {
+            s.lost = true;
+            self.lost_out += 1;
+            if !s.retrans {
+                self.lost_pending += 1;
+                self.lost_hint = self.lost_hint.min(s.start);
+            }
+        }
+    }
+
+    /// Record a newly SACKed segment in the top-3 list (ascending).
+    fn note_sacked(&mut self, start: u64) {
+        if self.n_top < 3 {
+            let mut i = self.n_top;
+            while i > 0 && self.top_sacked[i - 1] > start {
+                self.top_sacked[i] = self.top_sacked[i - 1];
+                i -= 1;
+            }
+            self.top_sacked[i] = start;
+            self.n_top += 1;
+        } else if start > self.top_sacked[0] {
+            let mut i = 0;
+            while i < 2 && self.top_sacked[i + 1] < start {
+                self.top_sacked[i] = self.top_sacked[i + 1];
+                i += 1;
+            }
+            self.top_sacked[i] = start;
+        }
+    }
+
+    /// Process SACK blocks; returns the number of newly SACKed segments.
+    ///
+    /// Like Linux `tcp_sacktag_write_queue` with its `recv_sack_cache`: the parts of a block
+    /// that the previous ACK already reported are skipped, so an ACK costs the segments it
+    /// newly SACKs, not the size of its blocks (a block can span tens of thousands of
+    /// segments after a slow-start overshoot). The cache is ignored when nothing is SACKed.
+    pub(super) fn process_sacks(&mut self, p: &Packet) -> u32 {
+        let mut newly = 0;
+        let mut cache = [(0u64, 0u64); MAX_SACK];
+        let n_cache = if self.sacked_out > 0 {
+            self.n_sack_cache
+        } else {
+            0
+        };
+        cache[..n_cache].copy_from_slice(&self.sack_cache[..n_cache]);
+        cache[..n_cache].sort_unstable();
+        for b in 0..p.nsack as usize {
+            let (bs, be) = p.sack[b];
+            if be <= self.tp.snd_una {
+                continue; // D-SACK or stale
+            }
+            // Walk [bs, be) minus the cached blocks.
+            let mut cur = bs;
+            for &(cs, ce) in &cache[..n_cache] {
+                if ce <= cur || cs >= be {
+                    continue;
+                }
+                if cs > cur {
+                    newly += self.sacktag_range(cur, cs, be);
+                }
+                cur = cur.max(ce);
+            }
+            if cur < be {
+                newly += self.sacktag_range(cur, be, be);
+            }
+        }
+        self.n_sack_cache = p.nsack as usize;
+        self.sack_cache[..self.n_sack_cache].copy_from_slice(&p.sack[..self.n_sack_cache]);
+        newly
+    }
+
+    /// Tag the segments starting in [from, to) that end by `block_end` as SACKed
+    /// (`tcp_sacktag_one`: a SACKed segment is no longer lost or in flight).
+    fn sacktag_range(&mut self, from: u64, to: u64, block_end: u64) -> u32 {
+        let mut newly = 0;
+        let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&from)) {
+            Ok(i) | Err(i) => i,
+        };
+        while i < self.segs.len() && self.segs[i].start < to && self.segs[i].end <= block_end {
+            let s = self.segs[i];
+            if !s.sacked {
+                self.segs[i].sacked = true;
+                self.segs[i].lost = false;
+                self.sacked_out += 1;
+                if s.lost {
+                    self.lost_out -= 1;
+                }
+                if s.retrans {
+                    self.retrans_out -= 1;
+                    self.segs[i].retrans = false;
+                }
+                newly += 1;
+                self.note_sacked(s.start);
+            }
+            i += 1;
+        }
+        newly
+    }
+
+    /// RFC 6675 IsLost: mark every un-SACKed segment below the third-highest SACKed one.
+    pub(super) fn mark_lost_by_sack(&mut self) -> u32 {
+        if self.n_top < DUPTHRESH as usize {
+            return 0;
+        }
+        let boundary = self.top_sacked[0];
+        let from = self.mark_cursor.max(self.tp.snd_una);
+        if from >= boundary {
+            return 0;
+        }
+        let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&from)) {
+            Ok(i) | Err(i) => i,
+        };
+        let before = self.lost_out;
+        while i < self.segs.len() && self.segs[i].start < boundary {
+            self.mark_lost(i);
+            i += 1;
+        }
+        self.mark_cursor = boundary;
+        self.lost_out - before
+    }
+
+    /// Recompute the scoreboard counters from the segments and compare (for tests).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let sacked = self.segs.iter().filter(|s| s.sacked).count() as u32;
+        let lost = self.segs.iter().filter(|s| s.lost).count() as u32;
+        let retrans = self.segs.iter().filter(|s| s.retrans).count() as u32;
+        let pending = self.segs.iter().filter(|s| s.lost && !s.retrans).count() as u32;
+        let reno = if self.cfg.sack { 0 } else { self.reno_dupacks };
+        if self.segs.iter().any(|s| s.sacked && (s.lost || s.retrans)) {
+            return Err("a SACKed segment is also lost or in retransmission".into());
+        }
+        if sacked + reno != self.sacked_out || lost != self.lost_out || retrans != self.retrans_out
+        {
+            return Err(format!(
+                "counters sacked {}/{} lost {}/{} retrans {}/{} (scoreboard/counter)",
+                sacked + reno,
+                self.sacked_out,
+                lost,
+                self.lost_out,
+                retrans,
+                self.retrans_out
+            ));
+        }
+        if pending > 0 && self.lost_pending == 0 {
+            return Err(format!(
+                "{pending} lost segments wait for retransmission but lost_pending = 0"
+            ));
+        }
+        let mut top: Vec<u64> = self
+            .segs
+            .iter()
+            .filter(|s| s.sacked)
+            .map(|s| s.start)
+            .collect();
+        let top = top.split_off(top.len().saturating_sub(3));
+        if self.cfg.sack && top[..] != self.top_sacked[..self.n_top] {
+            return Err(format!(
+                "top SACKed {:?} != scoreboard {:?}",
+                &self.top_sacked[..self.n_top],
+                top
+            ));
+        }
+        if let Some(f) = self.segs.front() {
+            if f.start != self.tp.snd_una {
+                return Err(format!(
+                    "head segment {} != snd_una {}",
+                    f.start, self.tp.snd_una
+                ));
+            }
+        }
+        Ok(())
+    }
+}
