@@ -36,9 +36,7 @@ fn dumbbell(name: &str, cc: &str, access_delay: Vec<SimTime>, queue: QueueSpec) 
         },
         access_rate_bps: 10_000_000_000,
         access_delay,
-        access_queue: QueueSpec::DropTail {
-            limit: Limit::Packets(10_000),
-        },
+        access_queue: QueueSpec::droptail(Limit::Packets(10_000)),
     };
     let mut sc = Scenario::new(name, topo, SEC);
     sc.add_default_flows(&TcpConfig {
@@ -52,19 +50,14 @@ fn dumbbell(name: &str, cc: &str, access_delay: Vec<SimTime>, queue: QueueSpec) 
 /// ≈ 80-140 µs), drop-tail bottleneck of 1000 packets.
 pub fn scenario() -> Scenario {
     let delays = (0..16).map(|i| 10 * US + i * US).collect();
-    let queue = QueueSpec::DropTail {
-        limit: Limit::Packets(1000),
-    };
+    let queue = QueueSpec::droptail(Limit::Packets(1000));
     dumbbell("bench", "cubic", delays, queue)
 }
 
 /// The ns-3/htsim comparison workload (`dctcp10`): 10 DCTCP senders, 10 µs access links,
 /// ECN marking at K = 65 packets in a 1000-packet bottleneck queue.
 pub fn scenario_dctcp10() -> Scenario {
-    let queue = QueueSpec::Ecn {
-        limit: Limit::Packets(1000),
-        k: Limit::Packets(65),
-    };
+    let queue = QueueSpec::ecn(Limit::Packets(1000), Limit::Packets(65));
     dumbbell("bench-dctcp10", "dctcp", vec![10 * US; 10], queue)
 }
 

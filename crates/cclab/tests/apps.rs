@@ -8,14 +8,9 @@ use cclab::scenario::*;
 /// the paper's static buffer.
 fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
     let queue = if cc == "dctcp" {
-        QueueSpec::Ecn {
-            limit: Limit::Packets(100),
-            k: Limit::Packets(20),
-        }
+        QueueSpec::ecn(Limit::Packets(100), Limit::Packets(20))
     } else {
-        QueueSpec::DropTail {
-            limit: Limit::Packets(100),
-        }
+        QueueSpec::droptail(Limit::Packets(100))
     };
     let topo = TopologySpec::Star {
         senders: n,
@@ -25,9 +20,7 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
             delay: 5 * US,
             queue,
         },
-        other_queue: QueueSpec::DropTail {
-            limit: Limit::Packets(1000),
-        },
+        other_queue: QueueSpec::droptail(Limit::Packets(1000)),
     };
     let mut sc = Scenario::new("incast", topo, 30 * SEC);
     sc.aggregates.push(AggregateSpec {

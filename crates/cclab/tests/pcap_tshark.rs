@@ -149,10 +149,7 @@ fn scenario() -> Scenario {
         100_000_000,
         20_000_000,
         10 * MS,
-        QueueSpec::Ecn {
-            limit: Limit::Packets(100),
-            k: Limit::Packets(20),
-        },
+        QueueSpec::ecn(Limit::Packets(100), Limit::Packets(20)),
     );
     let mut sc = Scenario::new("pcap", topo, 4 * SEC);
     sc.seed = 7;

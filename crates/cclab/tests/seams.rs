@@ -42,9 +42,7 @@ fn path(rate: u64) -> TopologySpec {
         10_000_000_000,
         rate,
         MS,
-        QueueSpec::DropTail {
-            limit: Limit::Packets(1000),
-        },
+        QueueSpec::droptail(Limit::Packets(1000)),
     )
 }
 

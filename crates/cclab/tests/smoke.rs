@@ -10,9 +10,7 @@ fn path(rate: u64, owd: SimTime, limit: u64) -> TopologySpec {
         10 * rate,
         rate,
         owd,
-        QueueSpec::DropTail {
-            limit: Limit::Packets(limit),
-        },
+        QueueSpec::droptail(Limit::Packets(limit)),
     )
 }
 

@@ -5,12 +5,135 @@
 //! The byte count is the connection's own (`tcp::Sender::total_bytes`): the app only
 //! opens the connection and, at `stop`, closes the write side.
 
-use super::{App, AppCx};
+use super::{endpoints, App, AppCx};
 use crate::engine::SimTime;
+use crate::scenario::check::{join, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::{units, FlowSpec, TcpConfig, TopologySpec};
+use crate::tcp::config::TCP;
+use toml::Value;
+
+const FROM: Key = Key {
+    name: "from",
+    ty: Ty::Host,
+    default: REQUIRED,
+    allowed: "",
+    meaning: "the sender",
+};
+const TO: Key = Key {
+    name: "to",
+    ty: Ty::Host,
+    default: REQUIRED,
+    allowed: "a host name other than `from`",
+    meaning: "the receiver",
+};
+const START: Key = Key {
+    name: "start",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "before `sim.duration`",
+    meaning: "when the flow starts",
+};
+const STOP: Key = Key {
+    name: "stop",
+    ty: Ty::Time,
+    default: "none (until the end of the run)",
+    allowed: "later than `start`, at most `sim.duration`",
+    meaning: "stop sending new data at this time (`iperf -t`)",
+};
+const BYTES: Key = Key {
+    name: "bytes",
+    ty: Ty::Size,
+    default: "none (unlimited)",
+    allowed: "greater than zero",
+    meaning:
+        "send exactly this many bytes and close (`iperf -n`); the flow completion time is measured",
+};
+
+/// `[[flow]]`: a bulk transfer; any `[tcp]` key too, for this flow only.
+pub static KEYS: Schema = Schema {
+    title: "[[flow]]",
+    place: "[[flow]]",
+    noun: "flow",
+    keys: &[FROM, TO, START, STOP, BYTES],
+    with: &[&TCP],
+    variants: None,
+};
+
+/// Read every `[[flow]]`; without any, one flow per sender of the topology for the whole
+/// run. `None` when the flows cannot be counted (a malformed table, no topology).
+pub fn parse(
+    ck: &mut Checker,
+    root: Tab,
+    topology: Option<&TopologySpec>,
+    tcp: &TcpConfig,
+    duration: Option<SimTime>,
+) -> Option<Vec<FlowSpec>> {
+    let Some(tables) = ck.array_of_tables(root, "flow") else {
+        return topology.map(|t| {
+            t.default_pairs()
+                .into_iter()
+                .map(|(from, to)| FlowSpec {
+                    from,
+                    to,
+                    start: 0,
+                    stop: None,
+                    bytes: None,
+                    tcp: tcp.clone(),
+                })
+                .collect()
+        });
+    };
+    let mut flows = Vec::new();
+    for (path, t) in &tables {
+        let t = Tab { path, t };
+        ck.check_keys(t, &KEYS, None);
+        let (from, to) = endpoints(ck, t, &FROM, &TO);
+        let start = super::start(ck, t, &START, duration);
+        let stop: Option<SimTime> = ck.get(t, &STOP);
+        if let Some(e) = stop {
+            let (k, v) = (join(t.path, STOP.name), t.t.get(STOP.name));
+            if start.is_some_and(|s| e <= s) || (!t.t.contains_key(START.name) && e == 0) {
+                let m = format!(
+                    "must be later than start ({})",
+                    units::format_time(start.unwrap_or(0))
+                );
+                ck.err(&k, v, m);
+            } else if let Some(d) = duration.filter(|d| e > *d) {
+                let m = format!(
+                    "is after the end of the run (sim.duration = {})",
+                    units::format_time(d)
+                );
+                ck.err(&k, v, m);
+            }
+        }
+        let bytes: Option<u64> = ck.get(t, &BYTES);
+        if bytes == Some(0) {
+            ck.err(
+                &join(t.path, BYTES.name),
+                t.t.get(BYTES.name),
+                "must be greater than zero".into(),
+            );
+        }
+        let mut c = tcp.clone();
+        crate::tcp::config::parse(ck, t, &mut c);
+        flows.push(FlowSpec {
+            from: from.unwrap_or_default(),
+            to: to.unwrap_or_default(),
+            start: start.unwrap_or(0),
+            stop,
+            bytes: bytes.filter(|&b| b > 0),
+            tcp: c,
+        });
+    }
+    // A table dropped as malformed leaves the count unknown for `drop_nth` checks.
+    let complete = matches!(root.t.get("flow"), Some(Value::Array(a)) if a.len() == tables.len());
+    (topology.is_some() && complete).then_some(flows)
+}
 
 /// Wake-up tags.
-const START: u32 = 0;
-const STOP: u32 = 1;
+const TAG_START: u32 = 0;
+const TAG_STOP: u32 = 1;
 
 pub struct Bulk {
     pub conn: u32,
@@ -20,15 +143,15 @@ pub struct Bulk {
 
 impl App for Bulk {
     fn start(&mut self, cx: &mut AppCx) {
-        cx.wake(self.start, START);
+        cx.wake(self.start, TAG_START);
         if let Some(stop) = self.stop {
-            cx.wake(stop, STOP);
+            cx.wake(stop, TAG_STOP);
         }
     }
 
     fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
         match tag {
-            START => cx.open(self.conn),
+            TAG_START => cx.open(self.conn),
             _ => cx.stop(self.conn),
         }
     }

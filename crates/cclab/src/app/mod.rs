@@ -21,6 +21,9 @@ use crate::engine::SimTime;
 use crate::net::packet::Packet;
 use crate::net::NodeId;
 use crate::results::RunResult;
+use crate::scenario::check::{join, Checker, Tab};
+use crate::scenario::schema::Key;
+use crate::scenario::units;
 use crate::transport::Conn;
 
 /// An app's index in the simulator's app table.
@@ -139,6 +142,47 @@ apps! {
     ReqResp(reqresp::ReqResp),
     /// Ping probes (`ping.rs`).
     Ping(ping::Ping),
+}
+
+/// `from` and `to` of a flow or ping: both required, known hosts, different.
+pub fn endpoints(
+    ck: &mut Checker,
+    t: Tab,
+    from: &Key,
+    to: &Key,
+) -> (Option<String>, Option<String>) {
+    let f: Option<String> = ck.need(t, from, "\"s0\"");
+    let d: Option<String> = ck.need(t, to, "\"r0\"");
+    if let (Some(a), Some(b)) = (&f, &d) {
+        if a == b {
+            ck.err(
+                &join(t.path, to.name),
+                t.t.get(to.name),
+                format!(
+                    "'to' is the same host as 'from' (\"{a}\"): traffic needs two different hosts"
+                ),
+            );
+        }
+    }
+    (f, d)
+}
+
+/// Optional `start`, which must come before the end of the run.
+pub fn start(ck: &mut Checker, t: Tab, k: &Key, duration: Option<SimTime>) -> Option<SimTime> {
+    let start: Option<SimTime> = ck.get(t, k);
+    if let (Some(s), Some(d)) = (start, duration) {
+        if s >= d {
+            ck.err(
+                &join(t.path, k.name),
+                t.t.get(k.name),
+                format!(
+                    "starts at or after the end of the run (sim.duration = {})",
+                    units::format_time(d)
+                ),
+            );
+        }
+    }
+    start
 }
 
 /// Summary statistics of samples in seconds: (mean, median, p99, min, max, stddev).

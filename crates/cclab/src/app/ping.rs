@@ -2,11 +2,100 @@
 //! the same queues as the traffic (as `ping -i`). The destination host answers it
 //! (`net::host`, the kernel's echo reply); the reply's round-trip time is recorded here.
 
-use super::{App, AppCx, AppId, ResultCx};
+use super::{endpoints, App, AppCx, AppId, ResultCx};
 use crate::engine::SimTime;
 use crate::net::packet::{Packet, PktKind, ECT0, NOT_ECT};
 use crate::net::{flow_hash, NodeId};
 use crate::results::{PingResult, RunResult};
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::PingSpec;
+
+const FROM: Key = Key {
+    name: "from",
+    ty: Ty::Host,
+    default: REQUIRED,
+    allowed: "",
+    meaning: "the pinging host",
+};
+const TO: Key = Key {
+    name: "to",
+    ty: Ty::Host,
+    default: REQUIRED,
+    allowed: "a host name other than `from`",
+    meaning: "the echoing host",
+};
+const START: Key = Key {
+    name: "start",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "before `sim.duration`",
+    meaning: "first request",
+};
+const INTERVAL: Key = Key {
+    name: "interval",
+    ty: Ty::Interval,
+    default: REQUIRED,
+    allowed: "greater than zero; at most 10,000,000 probes over the run",
+    meaning: "time between requests",
+};
+const SIZE: Key = Key {
+    name: "size",
+    ty: Ty::Bytes(28, 65_535),
+    default: "`84`",
+    allowed: "",
+    meaning: "IP packet size (84 = `ping`'s default: 56 data + 8 ICMP + 20 IP)",
+};
+const ECT: Key = Key {
+    name: "ect",
+    ty: Ty::Bool,
+    default: "`false`",
+    allowed: "",
+    meaning: "send with ECT(0) (as `ping -Q` with the ECT bit)",
+};
+const DSCP: Key = Key {
+    name: "dscp",
+    ty: Ty::Int(0, 63),
+    default: "`0`",
+    allowed: "",
+    meaning: "DSCP value of the probes",
+};
+
+/// `[[ping]]`.
+pub static KEYS: Schema = Schema {
+    title: "[[ping]]",
+    place: "[[ping]]",
+    noun: "ping",
+    keys: &[FROM, TO, START, INTERVAL, SIZE, ECT, DSCP],
+    with: &[],
+    variants: None,
+};
+
+/// Read every `[[ping]]`.
+pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> Vec<PingSpec> {
+    let tables = ck.array_of_tables(root, "ping").unwrap_or_default();
+    let mut pings = Vec::new();
+    for (path, t) in &tables {
+        let t = Tab { path, t };
+        ck.check_keys(t, &KEYS, None);
+        let (from, to) = endpoints(ck, t, &FROM, &TO);
+        let start = super::start(ck, t, &START, duration);
+        let interval: Option<SimTime> = ck.need(t, &INTERVAL, "\"200ms\"");
+        if let Some(iv) = interval {
+            ck.check_samples(t, INTERVAL.name, iv, duration);
+        }
+        pings.push(PingSpec {
+            from: from.unwrap_or_default(),
+            to: to.unwrap_or_default(),
+            start: start.unwrap_or(0),
+            interval: interval.unwrap_or(1),
+            size: ck.get(t, &SIZE).unwrap_or(84),
+            ect: ck.get(t, &ECT).unwrap_or(false),
+            dscp: ck.get(t, &DSCP).unwrap_or(0),
+        });
+    }
+    pings
+}
 
 const SEND: u32 = 0;
 

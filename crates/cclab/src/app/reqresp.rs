@@ -12,6 +12,151 @@ use crate::engine::SimTime;
 use crate::net::packet::{Packet, PktKind};
 use crate::net::NodeId;
 use crate::results::{AggregateResult, RunResult};
+use crate::scenario::check::{join, name_in, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::{AggregateSpec, TcpConfig};
+use crate::tcp::config::TCP;
+use toml::Value;
+
+const AGGREGATOR: Key = Key {
+    name: "aggregator",
+    ty: Ty::Host,
+    default: REQUIRED,
+    allowed: "",
+    meaning: "the host that asks",
+};
+const WORKERS: Key = Key {
+    name: "workers",
+    ty: Ty::Text("`\"all\"`, or array of strings"),
+    default: "every host except the aggregator",
+    allowed:
+        "`\"all\"` (every host except the aggregator), or host names other than the aggregator",
+    meaning: "the hosts that answer",
+};
+const RESPONSE: Key = Key {
+    name: "response",
+    ty: Ty::Size,
+    default: REQUIRED,
+    allowed: "",
+    meaning: "bytes each worker sends per query",
+};
+const QUERIES: Key = Key {
+    name: "queries",
+    ty: Ty::Int(1, 10_000_000),
+    default: "`1`",
+    allowed: "",
+    meaning: "number of queries",
+};
+const START: Key = Key {
+    name: "start",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "",
+    meaning: "when the first query is sent",
+};
+const THINK: Key = Key {
+    name: "think",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "",
+    meaning: "pause between one query's completion and the next",
+};
+const REQUEST_SIZE: Key = Key {
+    name: "request_size",
+    ty: Ty::Bytes(40, 65_535),
+    default: "`100`",
+    allowed: "",
+    meaning: "IP size of a request packet",
+};
+
+/// `[[aggregate]]`: partition/aggregate queries; any `[tcp]` key too, for the workers'
+/// connections.
+pub static KEYS: Schema = Schema {
+    title: "[[aggregate]]",
+    place: "[[aggregate]]",
+    noun: "aggregate",
+    keys: &[
+        AGGREGATOR,
+        WORKERS,
+        RESPONSE,
+        QUERIES,
+        START,
+        THINK,
+        REQUEST_SIZE,
+    ],
+    with: &[&TCP],
+    variants: None,
+};
+
+/// Read every `[[aggregate]]`; `workers = "all"` (the default) means every host except
+/// the aggregator.
+pub fn parse(ck: &mut Checker, root: Tab, tcp: &TcpConfig) -> Vec<AggregateSpec> {
+    let tables = ck.array_of_tables(root, "aggregate").unwrap_or_default();
+    let hosts = ck.hosts.clone();
+    let mut out = Vec::new();
+    for (path, t) in &tables {
+        let t = Tab { path, t };
+        ck.check_keys(t, &KEYS, None);
+        let agg: Option<String> = ck.need(t, &AGGREGATOR, "\"recv\"");
+        let others = || -> Vec<String> {
+            hosts
+                .as_deref()
+                .map(|h| {
+                    h.iter()
+                        .filter(|x| Some(*x) != agg.as_ref())
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let workers = match t.t.get(WORKERS.name) {
+            None => others(),
+            Some(Value::String(w)) if w == "all" => others(),
+            Some(Value::Array(a)) => {
+                let check = name_in("host", hosts.as_deref());
+                let mut ws = Vec::new();
+                for (i, v) in a.iter().enumerate() {
+                    match check(v) {
+                        Ok(w) if Some(&w) == agg.as_ref() => ck.err(
+                            &format!("{path}.workers.{i}"),
+                            Some(v),
+                            "the aggregator cannot be its own worker".into(),
+                        ),
+                        Ok(w) => ws.push(w),
+                        Err(m) => ck.err(&format!("{path}.workers.{i}"), Some(v), m),
+                    }
+                }
+                ws
+            }
+            Some(v) => {
+                ck.err(
+                    &join(t.path, WORKERS.name),
+                    Some(v),
+                    "expected \"all\" or a list of host names".into(),
+                );
+                Vec::new()
+            }
+        };
+        let response: Option<u64> = ck.need(t, &RESPONSE, "\"64KB\"");
+        let queries = ck.get(t, &QUERIES).unwrap_or(1);
+        let start = ck.get(t, &START).unwrap_or(0);
+        let think = ck.get(t, &THINK).unwrap_or(0);
+        let request_size = ck.get(t, &REQUEST_SIZE).unwrap_or(100);
+        let mut c = tcp.clone();
+        crate::tcp::config::parse(ck, t, &mut c);
+        out.push(AggregateSpec {
+            aggregator: agg.clone().unwrap_or_default(),
+            workers,
+            response_bytes: response.unwrap_or(1),
+            queries,
+            start,
+            think,
+            request_size,
+            tcp: c,
+        });
+    }
+    out
+}
 
 /// Wake-up tag of "send the next query"; tags below the number of workers open worker k's
 /// connection.

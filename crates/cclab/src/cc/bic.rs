@@ -166,6 +166,9 @@ impl Bic {
     }
 }
 
+/// No options of its own.
+impl super::Configure for Bic {}
+
 impl CongestionOps for Bic {
     fn name(&self) -> &'static str {
         "bic"

@@ -17,6 +17,9 @@
 //! - Module parameters are per-instance fields; `beta`, `bic_scale` and derived scales are consts.
 
 use super::{AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::TcpConfig;
 
 /// Scale factor for beta: `max_cwnd = snd_cwnd * beta / BICTCP_BETA_SCALE`.
 const BICTCP_BETA_SCALE: u32 = 1024;
@@ -340,6 +343,32 @@ impl Cubic {
         }
     }
 }
+
+/// CUBIC's option: HyStart on or off (`tcp_cubic.c` module parameter `hystart`).
+impl super::Configure for Cubic {
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut cfg.hystart);
+    }
+    fn configure(&mut self, cfg: &TcpConfig) {
+        self.hystart = cfg.hystart;
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "CUBIC options",
+    place: "[tcp]",
+    noun: "options",
+    keys: &[Key {
+        name: "hystart",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "HyStart (module parameter `hystart`): leave slow start on ACK-train length or delay increase",
+    }],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Cubic {
     fn name(&self) -> &'static str {

@@ -15,6 +15,9 @@
 //! Not modelled: PLB (protective load balancing) rehashing.
 
 use super::{reno, CaEvent, CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE};
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::TcpConfig;
 
 pub const DCTCP_MAX_ALPHA: u32 = 1024;
 
@@ -92,6 +95,43 @@ impl Dctcp {
         tp.snd_ssthresh = (tp.snd_cwnd >> 1).max(2);
     }
 }
+
+/// DCTCP's options: its two module parameters.
+impl super::Configure for Dctcp {
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut cfg.dctcp_shift_g);
+        ck.get_into(t, &OPTIONS.keys[1], &mut cfg.dctcp_alpha_on_init);
+    }
+    fn configure(&mut self, cfg: &TcpConfig) {
+        self.dctcp_shift_g = cfg.dctcp_shift_g.min(10);
+        self.dctcp_alpha_on_init = cfg.dctcp_alpha_on_init;
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "DCTCP options",
+    place: "[tcp]",
+    noun: "options",
+    keys: &[
+        Key {
+            name: "dctcp_shift_g",
+            ty: Ty::Int(0, 10),
+            default: "`4`",
+            allowed: "",
+            meaning: "module parameter `dctcp_shift_g`: the EWMA gain g = 1/2^shift",
+        },
+        Key {
+            name: "dctcp_alpha_on_init",
+            ty: Ty::Int(0, 1024),
+            default: "`1024`",
+            allowed: "",
+            meaning: "module parameter `dctcp_alpha_on_init` (1024 = alpha 1.0)",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Dctcp {
     fn name(&self) -> &'static str {

@@ -89,6 +89,9 @@ impl Fast {
     }
 }
 
+/// No options of its own.
+impl super::Configure for Fast {}
+
 impl CongestionOps for Fast {
     fn name(&self) -> &'static str {
         "fast"

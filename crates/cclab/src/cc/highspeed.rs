@@ -152,6 +152,9 @@ impl Highspeed {
     }
 }
 
+/// No options of its own.
+impl super::Configure for Highspeed {}
+
 impl CongestionOps for Highspeed {
     fn name(&self) -> &'static str {
         "highspeed"

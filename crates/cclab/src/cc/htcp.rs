@@ -256,6 +256,9 @@ impl Htcp {
     }
 }
 
+/// No options of its own.
+impl super::Configure for Htcp {}
+
 impl CongestionOps for Htcp {
     fn name(&self) -> &'static str {
         "htcp"

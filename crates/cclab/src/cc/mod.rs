@@ -7,7 +7,8 @@
 //! and state changes — and answers by changing `snd_cwnd` / `snd_ssthresh`.
 //! Windows are in segments, as in Linux.
 //!
-//! Adding an algorithm: one file here, one variant in `Cc`, one line in `Cc::by_name`.
+//! Adding an algorithm: one file here (implementing [`CongestionOps`] and [`Configure`]),
+//! and one line in the `ccs!` registry.
 
 pub mod bic;
 pub mod cubic;
@@ -20,6 +21,9 @@ pub mod scalable;
 pub mod vegas;
 
 use crate::engine::SimTime;
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Schema, Variants};
+use crate::scenario::TcpConfig;
 
 /// Linux `enum tcp_ca_state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,54 +233,112 @@ pub struct ReceiverNeeds {
     pub ce_state: bool,
 }
 
-/// The built-in algorithms, dispatched by `match` (no boxing in the hot path).
-#[derive(Clone, Debug)]
-pub enum Cc {
-    Reno(reno::Reno),
-    Cubic(cubic::Cubic),
-    Dctcp(dctcp::Dctcp),
-    Htcp(htcp::Htcp),
-    Vegas(vegas::Vegas),
-    Fast(fast::Fast),
-    Highspeed(highspeed::Highspeed),
-    Scalable(scalable::Scalable),
-    Bic(bic::Bic),
+/// How an algorithm is configured from a scenario: the keys of its own options (shown
+/// under `[tcp]`, allowed in any TCP table), how they are read into the `TcpConfig`, and
+/// how they are applied to a fresh instance. An algorithm without options writes
+/// `impl Configure for X {}`.
+pub trait Configure: Default {
+    /// The option keys.
+    const OPTIONS: &'static Schema = &NO_OPTIONS;
+    /// Read the options present in `t` into `cfg`.
+    fn read(_ck: &mut Checker, _t: Tab, _cfg: &mut TcpConfig) {}
+    /// Apply `cfg`'s options to a new instance.
+    fn configure(&mut self, _cfg: &TcpConfig) {}
 }
 
-/// Options that select variants of an algorithm from a scenario (`hystart = true`…).
-#[derive(Clone, Debug, Default)]
-pub struct CcOptions {
-    /// CUBIC: enable HyStart (Linux default: on).
-    pub hystart: Option<bool>,
-    /// DCTCP: `dctcp_shift_g` (g = 1/2^shift, Linux default 4).
-    pub dctcp_shift_g: Option<u32>,
-    /// DCTCP: `dctcp_alpha_on_init` (Linux default 1024).
-    pub dctcp_alpha_on_init: Option<u32>,
+/// The options of an algorithm that has none.
+pub static NO_OPTIONS: Schema = Schema {
+    title: "No options",
+    place: "no options",
+    noun: "options",
+    keys: &[],
+    with: &[],
+    variants: None,
+};
+
+/// The registry of algorithms: `"name" => Variant(module::Type)`, one line each. It
+/// generates the `Cc` enum dispatched by `match` (no boxing in the hot path), the names
+/// a scenario may give, and the table of every algorithm's options.
+macro_rules! ccs {
+    ($($(#[$doc:meta])* $name:literal => $var:ident($m:ident::$t:ident),)*) => {
+        /// The built-in algorithms.
+        #[derive(Clone, Debug)]
+        pub enum Cc {
+            $($(#[$doc])* $var($m::$t),)*
+        }
+
+        /// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
+        pub const CC_NAMES: &[&str] = &[$($name),*];
+
+        impl Cc {
+            /// The algorithm registered under `name`, configured by `cfg`'s options, or
+            /// `None`.
+            pub fn by_name(name: &str, cfg: &TcpConfig) -> Option<Cc> {
+                match name {
+                    $($name => {
+                        let mut c = <$m::$t>::default();
+                        c.configure(cfg);
+                        Some(Cc::$var(c))
+                    })*
+                    _ => None,
+                }
+            }
+        }
+
+        /// Every algorithm's options, by `cc` name.
+        pub static OPTIONS: Schema = Schema {
+            title: "Congestion control options",
+            place: "[tcp]",
+            noun: "options",
+            keys: &[],
+            with: &[],
+            variants: Some(Variants {
+                tag: "cc",
+                kinds: &[$(($name, <$m::$t as Configure>::OPTIONS)),*],
+            }),
+        };
+
+        /// Read every algorithm's options present in `t` into `cfg`.
+        pub fn parse_options(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
+            $(<$m::$t as Configure>::read(ck, t, cfg);)*
+        }
+
+        macro_rules! dispatch {
+            ($self:ident, $c:ident => $e:expr) => {
+                match $self {
+                    $(Cc::$var($c) => $e,)*
+                }
+            };
+        }
+    };
 }
 
-/// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
-pub const CC_NAMES: &[&str] = &[
-    "reno",
-    "cubic",
-    "dctcp",
-    "highspeed",
-    "scalable",
-    "htcp",
-    "bic",
-    "vegas",
-    "fast",
-];
+ccs! {
+    /// Reno (Linux `tcp_cong.c`).
+    "reno" => Reno(reno::Reno),
+    /// CUBIC with HyStart (Linux `tcp_cubic.c`).
+    "cubic" => Cubic(cubic::Cubic),
+    /// DCTCP (Linux `tcp_dctcp.c`).
+    "dctcp" => Dctcp(dctcp::Dctcp),
+    /// HighSpeed TCP (RFC 3649, Linux `tcp_highspeed.c`).
+    "highspeed" => Highspeed(highspeed::Highspeed),
+    /// Scalable TCP (Linux `tcp_scalable.c`).
+    "scalable" => Scalable(scalable::Scalable),
+    /// H-TCP (Linux `tcp_htcp.c`).
+    "htcp" => Htcp(htcp::Htcp),
+    /// BIC (Linux `tcp_bic.c`).
+    "bic" => Bic(bic::Bic),
+    /// Vegas (Linux `tcp_vegas.c`).
+    "vegas" => Vegas(vegas::Vegas),
+    /// FAST TCP (Jin, Wei & Low).
+    "fast" => Fast(fast::Fast),
+}
 
 impl Cc {
     /// The algorithm a connection's configuration names, with its options; an unknown name
     /// is an error naming the allowed ones.
-    pub fn from_config(cfg: &crate::scenario::TcpConfig) -> Result<Cc, String> {
-        let opts = CcOptions {
-            hystart: Some(cfg.hystart),
-            dctcp_shift_g: Some(cfg.dctcp_shift_g),
-            dctcp_alpha_on_init: Some(cfg.dctcp_alpha_on_init),
-        };
-        Cc::by_name(&cfg.cc, &opts).ok_or_else(|| {
+    pub fn from_config(cfg: &TcpConfig) -> Result<Cc, String> {
+        Cc::by_name(&cfg.cc, cfg).ok_or_else(|| {
             format!(
                 "unknown congestion control '{}' (allowed: {})",
                 cfg.cc,
@@ -284,53 +346,6 @@ impl Cc {
             )
         })
     }
-
-    /// The algorithm registered under `name`, or `None`.
-    pub fn by_name(name: &str, opts: &CcOptions) -> Option<Cc> {
-        Some(match name {
-            "reno" => Cc::Reno(reno::Reno),
-            "cubic" => {
-                let mut c = cubic::Cubic::default();
-                if let Some(h) = opts.hystart {
-                    c.hystart = h;
-                }
-                Cc::Cubic(c)
-            }
-            "dctcp" => {
-                let mut d = dctcp::Dctcp::default();
-                if let Some(g) = opts.dctcp_shift_g {
-                    d.dctcp_shift_g = g.min(10);
-                }
-                if let Some(a) = opts.dctcp_alpha_on_init {
-                    d.dctcp_alpha_on_init = a;
-                }
-                Cc::Dctcp(d)
-            }
-            "htcp" => Cc::Htcp(htcp::Htcp::default()),
-            "vegas" => Cc::Vegas(vegas::Vegas::default()),
-            "fast" => Cc::Fast(fast::Fast::default()),
-            "highspeed" => Cc::Highspeed(highspeed::Highspeed::default()),
-            "scalable" => Cc::Scalable(scalable::Scalable),
-            "bic" => Cc::Bic(bic::Bic::default()),
-            _ => return None,
-        })
-    }
-}
-
-macro_rules! dispatch {
-    ($self:ident, $c:ident => $e:expr) => {
-        match $self {
-            Cc::Reno($c) => $e,
-            Cc::Cubic($c) => $e,
-            Cc::Dctcp($c) => $e,
-            Cc::Htcp($c) => $e,
-            Cc::Vegas($c) => $e,
-            Cc::Fast($c) => $e,
-            Cc::Highspeed($c) => $e,
-            Cc::Scalable($c) => $e,
-            Cc::Bic($c) => $e,
-        }
-    };
 }
 
 impl CongestionOps for Cc {

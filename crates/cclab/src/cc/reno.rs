@@ -8,6 +8,9 @@ use super::{CongestionOps, TcpCcState};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reno;
 
+/// No options of its own.
+impl super::Configure for Reno {}
+
 impl CongestionOps for Reno {
     fn name(&self) -> &'static str {
         "reno"

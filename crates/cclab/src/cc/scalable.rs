@@ -29,6 +29,9 @@ pub const TCP_SCALABLE_MD_SCALE: u32 = 3;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Scalable;
 
+/// No options of its own.
+impl super::Configure for Scalable {}
+
 impl CongestionOps for Scalable {
     fn name(&self) -> &'static str {
         "scalable"

@@ -92,6 +92,9 @@ impl Vegas {
     }
 }
 
+/// No options of its own.
+impl super::Configure for Vegas {}
+
 impl CongestionOps for Vegas {
     fn name(&self) -> &'static str {
         "vegas"

@@ -123,9 +123,7 @@ impl LossyPath {
         let topo = one_hop(
             self.rate,
             self.rtt / 2,
-            QueueSpec::DropTail {
-                limit: Limit::Packets(self.buffer_pkts()),
-            },
+            QueueSpec::droptail(Limit::Packets(self.buffer_pkts())),
         );
         let mut sc = Scenario::new("lossy-path", topo, self.dur);
         sc.seed = self.seed;

@@ -30,9 +30,7 @@ fn run(o: &Options) -> Report {
             10 * RATE,
             RATE,
             RTT / 2,
-            QueueSpec::DropTail {
-                limit: Limit::Packets(bdp),
-            },
+            QueueSpec::droptail(Limit::Packets(bdp)),
         );
         let mut sc = Scenario::new("cubic-vs-reno", topo, dur);
         sc.seed = o.seed;

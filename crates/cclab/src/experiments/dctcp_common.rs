@@ -13,22 +13,22 @@ pub const DCTCP_DSCP: u8 = 1;
 
 /// The seed's two-queue port with marking threshold `k` and a shared `buffer`.
 pub fn seed_port(k: Limit, buffer: Limit) -> QueueSpec {
-    QueueSpec::Classes {
-        classes: vec![
+    QueueSpec::dscp(
+        vec![
             ClassSpec {
                 dscp: vec![DCTCP_DSCP],
-                queue: QueueSpec::Ecn { limit: buffer, k },
+                queue: QueueSpec::ecn(buffer, k),
                 weight: 1,
             },
             ClassSpec {
                 dscp: vec![],
-                queue: QueueSpec::DropTail { limit: buffer },
+                queue: QueueSpec::droptail(buffer),
                 weight: 1,
             },
         ],
-        sched: Sched::Drr,
-        limit: Some(buffer),
-    }
+        Sched::Drr,
+        Some(buffer),
+    )
 }
 
 /// TCP for a variant: `dctcp` (DSCP 1, ECN) or `cubic` (default queue), large buffers.

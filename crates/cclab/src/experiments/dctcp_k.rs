@@ -37,16 +37,11 @@ pub fn point(rate: u64, k: u64, dur: SimTime, seed: u64) -> (f64, f64) {
             framing: crate::net::Framing::Ethernet,
             rate_bps: rate,
             delay: RTT / 2 - 4 * US,
-            queue: QueueSpec::Ecn {
-                limit: Limit::Packets(10_000),
-                k: Limit::Packets(k),
-            },
+            queue: QueueSpec::ecn(Limit::Packets(10_000), Limit::Packets(k)),
         },
         access_rate_bps: 10 * rate,
         access_delay: vec![US],
-        access_queue: QueueSpec::DropTail {
-            limit: Limit::Packets(10_000),
-        },
+        access_queue: QueueSpec::droptail(Limit::Packets(10_000)),
     };
     let mut sc = Scenario::new("dctcp-k", topo, dur);
     sc.seed = seed;

@@ -69,16 +69,11 @@ fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
             framing: crate::net::Framing::Ethernet,
             rate_bps: rate,
             delay: RTT / 2 - 4 * US,
-            queue: QueueSpec::Ecn {
-                limit: Limit::Packets(10_000),
-                k: Limit::Packets(c.k),
-            },
+            queue: QueueSpec::ecn(Limit::Packets(10_000), Limit::Packets(c.k)),
         },
         access_rate_bps: 10 * rate,
         access_delay: vec![US; c.n],
-        access_queue: QueueSpec::DropTail {
-            limit: Limit::Packets(10_000),
-        },
+        access_queue: QueueSpec::droptail(Limit::Packets(10_000)),
     };
     let mut sc = Scenario::new("dctcp-queue", topo, dur);
     sc.seed = seed;

@@ -47,15 +47,11 @@ fn two_flows(
             framing: crate::net::Framing::Ethernet,
             rate_bps: RATE,
             delay: bott,
-            queue: QueueSpec::DropTail {
-                limit: Limit::Bytes(1_000_000),
-            },
+            queue: QueueSpec::droptail(Limit::Bytes(1_000_000)),
         },
         access_rate_bps: 10 * RATE,
         access_delay: vec![access(a.0), access(b.0)],
-        access_queue: QueueSpec::DropTail {
-            limit: Limit::Packets(100_000),
-        },
+        access_queue: QueueSpec::droptail(Limit::Packets(100_000)),
     };
     let mut sc = Scenario::new("fairness", topo, dur);
     sc.seed = seed;

@@ -55,9 +55,7 @@ pub fn simulate_with(rtt: SimTime, mut t: TcpConfig, seed: u64) -> Outcome {
     let topo = one_hop(
         RATE,
         rtt / 2,
-        QueueSpec::DropTail {
-            limit: Limit::Packets(1_000_000),
-        },
+        QueueSpec::droptail(Limit::Packets(1_000_000)),
     );
     let limit = from_secs(3.0 * formula_s(secs(rtt))) + 10 * SEC;
     t.init_cwnd = bdp_pkts as u32;

@@ -6,6 +6,7 @@
 
 pub mod forward;
 pub mod host;
+pub mod loss;
 pub mod packet;
 pub mod port;
 pub mod routing;
@@ -15,7 +16,8 @@ use crate::engine::SimTime;
 use crate::qdisc::Qdisc;
 
 pub use forward::{NetCtx, NetEv, NoTap, Tap};
-pub use port::{Framing, LinkLoss, Port, QueueStats, ETH_OVERHEAD};
+pub use loss::LinkLoss;
+pub use port::{Framing, Port, QueueStats, ETH_OVERHEAD};
 pub use routing::Routes;
 
 pub type NodeId = u32;
@@ -154,9 +156,7 @@ mod tests {
     use crate::scenario::{Limit, QueueSpec};
 
     fn q() -> Qdisc {
-        Qdisc::from_spec(&QueueSpec::DropTail {
-            limit: Limit::Packets(10),
-        })
+        Qdisc::from_spec(&QueueSpec::droptail(Limit::Packets(10)))
     }
 
     /// h0 — a — {b, c} — d — h1: two equal-cost paths between a and d.

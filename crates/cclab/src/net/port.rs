@@ -18,7 +18,7 @@
 
 use super::packet::PktId;
 use super::NodeId;
-use crate::engine::{Rng, SimTime};
+use crate::engine::SimTime;
 use crate::qdisc::{Backlog, Qdisc, QueueDisc};
 use std::collections::VecDeque;
 
@@ -102,53 +102,6 @@ impl QueueStats {
     }
 }
 
-/// Loss injected on a link.
-#[derive(Debug)]
-pub struct LinkLoss {
-    pub rate: f64,
-    pub rng: Rng,
-    /// (connection, n): drop the n-th data packet of that connection crossing the link.
-    pub drop_nth: Vec<(u32, u64)>,
-    /// Data packets of each listed connection seen so far (parallel to `drop_nth`).
-    pub seen: Vec<u64>,
-    /// Drop every n-th data packet (0 = off), and the data packets counted so far.
-    pub every: u64,
-    pub data_seen: u64,
-    pub dropped: u64,
-}
-
-impl LinkLoss {
-    /// Does the link lose this packet? `data_of` is the connection of a data packet from
-    /// the data sender (the only packets the counting droppers count), or `None`.
-    #[inline]
-    pub fn loses(&mut self, data_of: Option<u32>) -> bool {
-        let mut drop = false;
-        if let Some(conn) = data_of {
-            if self.every > 0 {
-                self.data_seen += 1;
-                if self.data_seen.is_multiple_of(self.every) {
-                    drop = true;
-                }
-            }
-            for (k, &(c, n)) in self.drop_nth.iter().enumerate() {
-                if c == conn {
-                    self.seen[k] += 1;
-                    if self.seen[k] == n {
-                        drop = true;
-                    }
-                }
-            }
-        }
-        if self.rate > 0.0 && self.rng.bernoulli(self.rate) {
-            drop = true;
-        }
-        if drop {
-            self.dropped += 1;
-        }
-        drop
-    }
-}
-
 /// An output port and the link it feeds.
 #[derive(Debug)]
 pub struct Port {
@@ -170,7 +123,7 @@ pub struct Port {
     pub stats: QueueStats,
     pub tx_pkts: u64,
     pub tx_bytes: u64,
-    pub loss: Option<Box<LinkLoss>>,
+    pub loss: Option<Box<super::loss::LinkLoss>>,
 }
 
 impl Port {

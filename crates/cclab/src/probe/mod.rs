@@ -26,3 +26,155 @@ pub struct Probes {
     /// What the trace and sampling probes recorded.
     pub series: Series,
 }
+
+use crate::engine::SimTime;
+use crate::scenario::check::{int, name_in, type_name, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::OutputSpec;
+use toml::Value;
+
+const SERIES_ALLOWED: &str = "greater than zero; at most 10,000,000 samples over the run";
+
+const CWND: Key = Key {
+    name: "cwnd",
+    ty: Ty::Interval,
+    default: "off",
+    allowed: SERIES_ALLOWED,
+    meaning: "sample every flow's cwnd, ssthresh and smoothed RTT at this interval (`cwnd.csv`)",
+};
+const QUEUE: Key = Key {
+    name: "queue",
+    ty: Ty::Interval,
+    default: "off",
+    allowed: SERIES_ALLOWED,
+    meaning: "sample the length of the queues in `queues` at this interval (`queue.csv`)",
+};
+const THROUGHPUT: Key = Key {
+    name: "throughput",
+    ty: Ty::Interval,
+    default: "off",
+    allowed: SERIES_ALLOWED,
+    meaning: "per-flow goodput over intervals of this length (`throughput.csv`)",
+};
+const PLOTS: Key = Key {
+    name: "plots",
+    ty: Ty::Bool,
+    default: "`false`",
+    allowed: "",
+    meaning: "draw SVG plots of the series that are on",
+};
+const QUEUES: Key = Key {
+    name: "queues",
+    ty: Ty::List(&Ty::Link),
+    default: "`bottleneck` (dumbbell, star) or every `hop{i}` (chain)",
+    allowed: "link names",
+    meaning: "which links' queues to sample",
+};
+const TSG: Key = Key {
+    name: "tsg",
+    ty: Ty::List(&Ty::Int(0, 1_000_000)),
+    default: "none",
+    allowed: "flow indices, 0 to 1000000; each must name an existing flow (checked when the run starts)",
+    meaning: "trace every data segment, retransmission and ACK of these flows for tcptrace-style time-sequence graphs (`tsg.csv`; with `plots = true` also `tsg_flow<i>.svg`)",
+};
+const PCAP: Key = Key {
+    name: "pcap",
+    ty: Ty::List(&Ty::Str),
+    default: "none",
+    allowed: "host or link names, each at most once",
+    meaning: "capture to `<out>/<name>.pcap`: for a host, what it sends and receives; for a link, what leaves its port",
+};
+
+/// `[output]`.
+pub static KEYS: Schema = Schema {
+    title: "[output]",
+    place: "[output]",
+    noun: "output",
+    keys: &[CWND, QUEUE, THROUGHPUT, PLOTS, QUEUES, TSG, PCAP],
+    with: &[],
+    variants: None,
+};
+
+/// Read `[output]`.
+pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> OutputSpec {
+    let mut o = OutputSpec::default();
+    let Some(t) = ck.table(root, "output", "output") else {
+        return o;
+    };
+    ck.check_keys(t, &KEYS, None);
+    o.cwnd_interval = ck.interval(t, CWND.name, duration);
+    o.queue_interval = ck.interval(t, QUEUE.name, duration);
+    o.throughput_interval = ck.interval(t, THROUGHPUT.name, duration);
+    o.plots = ck.get(t, &PLOTS).unwrap_or(false);
+    let links = ck.links.clone();
+    match t.t.get(QUEUES.name) {
+        None => {}
+        Some(Value::Array(a)) => {
+            for (i, v) in a.iter().enumerate() {
+                match name_in("link", links.as_deref())(v) {
+                    Ok(n) => o.queues.push(n),
+                    Err(m) => ck.err(&format!("output.queues.{i}"), Some(v), m),
+                }
+            }
+        }
+        Some(v) => ck.err(
+            "output.queues",
+            Some(v),
+            format!(
+                "expected an array of link names (e.g. queues = [\"bottleneck\"]), found {}",
+                type_name(v)
+            ),
+        ),
+    }
+    if let Some(v) = t.t.get(TSG.name) {
+        match v {
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    match int(0, 1_000_000)(x) {
+                        Ok(f) => o.tsg.push(f as usize),
+                        Err(m) => ck.err(
+                            &format!("output.tsg.{i}"),
+                            Some(x),
+                            format!("{m} (a flow index)"),
+                        ),
+                    }
+                }
+            }
+            _ => ck.err(
+                "output.tsg",
+                Some(v),
+                "expected a list of flow indices, e.g. tsg = [0]".into(),
+            ),
+        }
+    }
+    match t.t.get(PCAP.name) {
+        None => {}
+        Some(Value::Array(a)) => {
+            let names: Option<Vec<String>> = ck
+                .hosts
+                .as_ref()
+                .zip(links.as_ref())
+                .map(|(h, l)| h.iter().chain(l).cloned().collect());
+            for (i, v) in a.iter().enumerate() {
+                match name_in("host or link", names.as_deref())(v) {
+                    Ok(n) if o.pcap.contains(&n) => ck.err(
+                        &format!("output.pcap.{i}"),
+                        Some(v),
+                        format!("'{n}' is listed twice"),
+                    ),
+                    Ok(n) => o.pcap.push(n),
+                    Err(m) => ck.err(&format!("output.pcap.{i}"), Some(v), m),
+                }
+            }
+        }
+        Some(v) => ck.err(
+            "output.pcap",
+            Some(v),
+            format!(
+                "expected an array of host or link names (e.g. pcap = [\"s0\", \"bottleneck\"]), found {}",
+                type_name(v)
+            ),
+        ),
+    }
+    o
+}

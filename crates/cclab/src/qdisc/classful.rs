@@ -7,10 +7,203 @@
 //! (Shreedhar & Varghese 1995) with a per-class quantum in bytes (weight × MTU-sized
 //! quantum), the usual WRR/DRR of data-centre switch ASICs.
 
-use super::{Backlog, Deq, Offer, PktMeta, Qdisc, QueueDisc, Verdict};
+use super::{Backlog, Deq, Offer, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
-use crate::scenario::{Limit, Sched};
+use crate::scenario::check::{join, show, type_name, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::Limit;
+use toml::Value;
+
+/// Scheduler between the classes of a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sched {
+    /// The first class with a packet goes first.
+    Strict,
+    /// Deficit round robin.
+    Drr,
+}
+
+/// One class of a `queue = "dscp"` port.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassSpec {
+    /// DSCP values (0..=63) that select this class; empty = the default class.
+    pub dscp: Vec<u8>,
+    /// The class's own queue (drop-tail or ECN threshold).
+    pub queue: QueueSpec,
+    /// DRR weight (quantum = weight × 1514 bytes).
+    pub weight: u32,
+}
+
+/// `queue = "dscp"`: several queues selected by DSCP, a scheduler between them and an
+/// optional port-wide buffer (`limit`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub classes: Vec<ClassSpec>,
+    pub sched: Sched,
+    pub limit: Option<Limit>,
+}
+
+const SCHEDULER: Key = Key {
+    name: "scheduler",
+    ty: Ty::Choice("scheduler", &["drr", "strict"]),
+    default: "`\"drr\"`",
+    allowed: "",
+    meaning: "between the classes: `\"strict\"`, the first class listed with a packet goes first; `\"drr\"`, deficit round robin",
+};
+
+const PORT_LIMIT: Key = Key {
+    name: "limit",
+    ty: Ty::QueueLimit,
+    default: "none (no shared limit)",
+    allowed: "",
+    meaning: "the port buffer shared by all classes",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "DSCP classes",
+    place: "a dscp queue",
+    noun: "queue",
+    keys: &[
+        SCHEDULER,
+        Key {
+            name: "classes",
+            ty: Ty::Tables(&CLASS),
+            default: "required",
+            allowed: "",
+            meaning: "the port's queues; exactly one has no `dscp` and takes all other traffic",
+        },
+        PORT_LIMIT,
+    ],
+    with: &[],
+    variants: None,
+};
+
+const DSCP: Key = Key {
+    name: "dscp",
+    ty: Ty::OneOrList(&Ty::Int(0, 63)),
+    default: "none (the default class)",
+    allowed: "each 0 to 63",
+    meaning: "DSCP values that select this class (TOS 0x04 is DSCP 1)",
+};
+
+const WEIGHT: Key = Key {
+    name: "weight",
+    ty: Ty::Int(1, 1000),
+    default: "`1`",
+    allowed: "",
+    meaning: "DRR weight; the quantum is weight × 1514 bytes",
+};
+
+/// One element of `classes`: its selector and weight, and the keys of its own queue
+/// (`"droptail"` or `"ecn"`, not another `"dscp"`).
+pub static CLASS: Schema = Schema {
+    title: "Class tables",
+    place: "a class table",
+    noun: "class",
+    keys: &[DSCP, WEIGHT],
+    with: &[&super::QUEUE],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
+    let sched = match ck.get::<String>(t, &SCHEDULER).as_deref() {
+        Some("strict") => Sched::Strict,
+        _ => Sched::Drr,
+    };
+    let limit = ck.get(t, &PORT_LIMIT);
+    let ckey = join(t.path, "classes");
+    let mut classes = Vec::new();
+    match t.t.get("classes") {
+        None => ck.err(&ckey, None, "queue = \"dscp\" needs classes = [{ dscp = [1], queue = \"ecn\", limit = \"300KB\", k = \"75KB\" }, { queue = \"droptail\" }] (a class without dscp is the default)".into()),
+        Some(Value::Array(a)) => {
+            for (i, v) in a.iter().enumerate() {
+                let path = format!("{ckey}.{i}");
+                let Value::Table(ct) = v else {
+                    ck.err(&path, Some(v), format!("expected a table {{ dscp = [1], queue = \"ecn\", … }}, found {}", type_name(v)));
+                    continue;
+                };
+                let ctab = Tab { path: &path, t: ct };
+                if let Some(Value::String(k)) = ct.get("queue") {
+                    if k.eq_ignore_ascii_case("dscp") {
+                        ck.err(&join(&path, "queue"), ct.get("queue"), "a class's queue is \"droptail\" or \"ecn\", not another \"dscp\"".into());
+                        continue;
+                    }
+                }
+                let kind = crate::net::topology::queue_kind(ctab);
+                ck.check_keys(ctab, &CLASS, kind.as_deref());
+                let dscp = match ct.get(DSCP.name) {
+                    None => Vec::new(),
+                    Some(v) => {
+                        let one = |x: &Value| match x {
+                            Value::Integer(n) if (0..=63).contains(n) => Ok(*n as u8),
+                            _ => Err(format!("a DSCP value is an integer 0..=63 (TOS 0x04 is DSCP 1), found {}", show(x))),
+                        };
+                        let r: Result<Vec<u8>, String> = match v {
+                            Value::Array(xs) => xs.iter().map(one).collect(),
+                            x => one(x).map(|d| vec![d]),
+                        };
+                        r.unwrap_or_else(|m| {
+                            ck.err(&join(&path, DSCP.name), Some(v), m);
+                            Vec::new()
+                        })
+                    }
+                };
+                let weight = ck.get(ctab, &WEIGHT).unwrap_or(1);
+                let queue = super::parse(ck, ctab, default_limit);
+                classes.push(ClassSpec { dscp, queue, weight });
+            }
+            let defaults = classes.iter().filter(|c| c.dscp.is_empty()).count();
+            if !classes.is_empty() && defaults != 1 {
+                ck.err(&ckey, t.t.get("classes"), format!("exactly one class must have no dscp (the default class for all other traffic); found {defaults}"));
+            }
+        }
+        Some(other) => ck.err(&ckey, Some(other), format!("expected an array of class tables, found {}", type_name(other))),
+    }
+    if classes.is_empty() {
+        return None;
+    }
+    Some(Spec {
+        classes,
+        sched,
+        limit,
+    })
+}
+
+impl QdiscSpec for Spec {
+    type Q = Box<Classful>;
+    fn build(&self) -> Box<Classful> {
+        let cl = self
+            .classes
+            .iter()
+            .map(|c| Class {
+                dscp: c.dscp.clone(),
+                q: c.queue.build(),
+                quantum: c.weight.max(1) * 1514,
+                deficit: 0,
+            })
+            .collect();
+        Box::new(Classful::new(cl, self.sched, self.limit))
+    }
+    fn limit(&self) -> Limit {
+        self.limit.unwrap_or_else(|| {
+            self.classes
+                .first()
+                .map_or(Limit::Packets(0), |c| c.queue.limit())
+        })
+    }
+}
+
+impl QueueSpec {
+    /// Classes selected by DSCP, a scheduler, an optional port buffer.
+    pub fn dscp(classes: Vec<ClassSpec>, sched: Sched, limit: Option<Limit>) -> QueueSpec {
+        QueueSpec::Classes(Spec {
+            classes,
+            sched,
+            limit,
+        })
+    }
+}
 
 #[derive(Debug)]
 pub struct Class {

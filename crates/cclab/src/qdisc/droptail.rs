@@ -3,10 +3,59 @@
 //! passes through the queue: a byte limit below the packet's length drops it (`bfifo`
 //! sets `TCQ_F_CAN_BYPASS` only when its limit holds an MTU).
 
-use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QueueDisc, Verdict};
+use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::Limit;
+
+/// `queue = "droptail"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub limit: Limit,
+}
+
+/// The limit, shared by every discipline that holds packets up to one.
+pub const LIMIT: Key = Key {
+    name: "limit",
+    ty: Ty::QueueLimit,
+    default: "`\"1000pkts\"` on a link, `\"10000pkts\"` in a queue table",
+    allowed: "",
+    meaning: "the queue limit, in packets or bytes",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "Drop-tail",
+    place: "a droptail queue",
+    noun: "queue",
+    keys: &[LIMIT],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
+    Some(Spec {
+        limit: ck.get(t, &LIMIT).unwrap_or(default_limit),
+    })
+}
+
+impl QdiscSpec for Spec {
+    type Q = DropTail;
+    fn build(&self) -> DropTail {
+        DropTail::new(self.limit)
+    }
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+}
+
+impl QueueSpec {
+    /// Drop-tail at `limit`.
+    pub fn droptail(limit: Limit) -> QueueSpec {
+        QueueSpec::DropTail(Spec { limit })
+    }
+}
 
 #[derive(Debug)]
 pub struct DropTail {

@@ -4,10 +4,85 @@
 //! min_th = max_th = K, where non-ECT traffic above the threshold is dropped). The queue
 //! still tail-drops at its limit, ECT or not.
 
-use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QueueDisc, Verdict};
+use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
-use crate::scenario::Limit;
+use crate::scenario::check::{join, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::{units, Limit};
+
+/// `queue = "ecn"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub limit: Limit,
+    pub k: Limit,
+}
+
+pub const K: Key = Key {
+    name: "k",
+    ty: Ty::Limit,
+    default: "required",
+    allowed: "0 or more; below `limit` when both use the same unit",
+    meaning: "marking threshold: an arriving ECT packet is marked CE, a non-ECT packet dropped, while the queue exceeds it; `\"0pkts\"` marks every ECT packet that finds a queue",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "ECN threshold",
+    place: "an ecn queue",
+    noun: "queue",
+    keys: &[super::droptail::LIMIT, K],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
+    let before = ck.errors.len();
+    let limit = ck.get(t, &super::droptail::LIMIT).unwrap_or(default_limit);
+    if !t.t.contains_key(K.name) {
+        ck.err(
+            &join(t.path, K.name),
+            None,
+            "queue = \"ecn\" needs k, the marking threshold (e.g. k = \"65pkts\" or k = \"75KB\")"
+                .into(),
+        );
+        return None;
+    }
+    let k: Limit = ck.get(t, &K)?;
+    if ck.errors.len() == before {
+        let too_high = match (k, limit) {
+            (Limit::Packets(a), Limit::Packets(b)) | (Limit::Bytes(a), Limit::Bytes(b)) => a >= b,
+            _ => false,
+        };
+        if too_high {
+            ck.err(
+                &join(t.path, K.name),
+                t.t.get(K.name),
+                format!(
+                    "the marking threshold must be below the queue limit ({})",
+                    units::format_limit(limit)
+                ),
+            );
+        }
+    }
+    Some(Spec { limit, k })
+}
+
+impl QdiscSpec for Spec {
+    type Q = EcnThreshold;
+    fn build(&self) -> EcnThreshold {
+        EcnThreshold::new(self.limit, self.k)
+    }
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+}
+
+impl QueueSpec {
+    /// Threshold marking at `k`, tail drop at `limit`.
+    pub fn ecn(limit: Limit, k: Limit) -> QueueSpec {
+        QueueSpec::Ecn(Spec { limit, k })
+    }
+}
 
 #[derive(Debug)]
 pub struct EcnThreshold {

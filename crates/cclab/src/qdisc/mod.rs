@@ -20,8 +20,8 @@
 //! Byte counts are IP packet lengths (what a switch buffer holds); link framing overhead
 //! belongs to the port and is added only to serialisation time.
 //!
-//! Adding a discipline: one file here implementing [`QueueDisc`], and one line in the
-//! `qdiscs!` registry below.
+//! Adding a discipline: one file here implementing [`QueueDisc`] with its scenario keys,
+//! and one line in the `qdiscs!` registry below.
 
 pub mod classful;
 pub mod droptail;
@@ -30,7 +30,9 @@ pub mod fifo;
 
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
-use crate::scenario::QueueSpec;
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, Variants};
+use crate::scenario::Limit;
 
 pub use fifo::Fifo;
 
@@ -124,15 +126,101 @@ pub trait QueueDisc {
     fn peek_len(&self) -> Option<u32>;
 }
 
-/// The registry of built-in disciplines: `Variant(type)`, one line each. It generates the
-/// `Qdisc` enum and its `QueueDisc` implementation, which dispatches by `match`.
+/// What every discipline's scenario description offers: the discipline it builds and the
+/// limit it holds packets up to.
+pub trait QdiscSpec {
+    type Q: QueueDisc;
+    fn build(&self) -> Self::Q;
+    /// The (port-wide) limit.
+    fn limit(&self) -> Limit;
+}
+
+impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
+    #[inline]
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+        (**self).enqueue(id, m)
+    }
+    #[inline]
+    fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
+        (**self).offer_idle(id, m)
+    }
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        (**self).dequeue(now, drops)
+    }
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        (**self).backlog()
+    }
+    #[inline]
+    fn peek_len(&self) -> Option<u32> {
+        (**self).peek_len()
+    }
+}
+
+/// The registry of built-in disciplines: `"name" => Variant(module)`, one line each. A
+/// module provides the discipline, its scenario description `Spec` (a [`QdiscSpec`]), its
+/// keys `KEYS` and `parse`. The line generates the `Qdisc` enum and its dispatch, the
+/// `QueueSpec` enum a scenario holds, and the `queue = "name"` choice of link tables.
 macro_rules! qdiscs {
-    ($($(#[$doc:meta])* $var:ident($ty:ty),)*) => {
+    ($($(#[$doc:meta])* $name:literal => $var:ident($m:ident),)*) => {
         /// A port's queue discipline. `Custom` holds any other implementation (tests, a
         /// library user's own discipline) behind a pointer; the built-ins need none.
         pub enum Qdisc {
-            $($(#[$doc])* $var($ty),)*
+            $($(#[$doc])* $var(<$m::Spec as QdiscSpec>::Q),)*
             Custom(Box<dyn QueueDisc + Send>),
+        }
+
+        /// A port's queue discipline as a scenario describes it.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum QueueSpec {
+            $($(#[$doc])* $var($m::Spec),)*
+        }
+
+        impl QueueSpec {
+            /// The discipline this describes, ready to run.
+            pub fn build(&self) -> Qdisc {
+                match self {
+                    $(QueueSpec::$var(s) => Qdisc::$var(s.build()),)*
+                }
+            }
+
+            /// The limit of the port's buffer.
+            pub fn limit(&self) -> Limit {
+                match self {
+                    $(QueueSpec::$var(s) => s.limit(),)*
+                }
+            }
+        }
+
+        /// The `queue = …` names, in registry order.
+        pub const QUEUE_KINDS: &[&str] = &[$($name),*];
+
+        /// Every discipline's keys, by name.
+        pub static QUEUE: Schema = Schema {
+            title: "Queue tables",
+            place: "a queue table",
+            noun: "queue",
+            keys: &[Key {
+                name: "queue",
+                ty: Ty::Choice("queue discipline", QUEUE_KINDS),
+                default: "`\"droptail\"`",
+                allowed: "",
+                meaning: "the queue discipline of the port (the keys below depend on it)",
+            }],
+            with: &[],
+            variants: Some(Variants {
+                tag: "queue",
+                kinds: &[$(($name, &$m::KEYS)),*],
+            }),
+        };
+
+        /// Read the discipline `kind` from `t`.
+        fn parse_kind(kind: &str, ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<QueueSpec> {
+            match kind {
+                $($name => $m::parse(ck, t, default_limit).map(QueueSpec::$var),)*
+                _ => None,
+            }
         }
 
         impl QueueDisc for Qdisc {
@@ -177,11 +265,25 @@ macro_rules! qdiscs {
 
 qdiscs! {
     /// Tail drop at a byte or packet limit (`droptail.rs`).
-    DropTail(droptail::DropTail),
+    "droptail" => DropTail(droptail),
     /// DCTCP threshold marking at K (`ecn.rs`).
-    Ecn(ecn::EcnThreshold),
+    "ecn" => Ecn(ecn),
     /// DSCP classes with a scheduler (`classful.rs`).
-    Classful(Box<classful::Classful>),
+    "dscp" => Classes(classful),
+}
+
+/// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys
+/// of that discipline; `default_limit` where the table gives none.
+pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> QueueSpec {
+    let kind = ck
+        .get::<String>(t, &QUEUE.keys[0])
+        .unwrap_or_else(|| "droptail".into());
+    let fallback = || {
+        QueueSpec::DropTail(droptail::Spec {
+            limit: default_limit,
+        })
+    };
+    parse_kind(&kind, ck, t, default_limit).unwrap_or_else(fallback)
 }
 
 impl std::fmt::Debug for Qdisc {
@@ -193,26 +295,7 @@ impl std::fmt::Debug for Qdisc {
 
 impl Qdisc {
     pub fn from_spec(spec: &QueueSpec) -> Qdisc {
-        match *spec {
-            QueueSpec::DropTail { limit } => Qdisc::DropTail(droptail::DropTail::new(limit)),
-            QueueSpec::Ecn { limit, k } => Qdisc::Ecn(ecn::EcnThreshold::new(limit, k)),
-            QueueSpec::Classes {
-                ref classes,
-                sched,
-                limit,
-            } => {
-                let cl = classes
-                    .iter()
-                    .map(|c| classful::Class {
-                        dscp: c.dscp.clone(),
-                        q: Qdisc::from_spec(&c.queue),
-                        quantum: c.weight.max(1) * 1514,
-                        deficit: 0,
-                    })
-                    .collect();
-                Qdisc::Classful(Box::new(classful::Classful::new(cl, sched, limit)))
-            }
-        }
+        spec.build()
     }
 
     /// Bytes queued.

@@ -51,9 +51,7 @@ impl TopologySpec {
                     framing: crate::net::Framing::Ethernet,
                     rate_bps: access_rate,
                     delay: owd / 2,
-                    queue: QueueSpec::DropTail {
-                        limit: Limit::Packets(100_000),
-                    },
+                    queue: QueueSpec::droptail(Limit::Packets(100_000)),
                 },
                 LinkSpec {
                     framing: crate::net::Framing::Ethernet,

@@ -2,8 +2,11 @@
 //! (`parse`) with human units (`units`).
 
 pub mod build;
+pub mod check;
 pub mod parse;
+pub mod schema;
 pub mod spec;
 pub mod units;
-pub use parse::{load_scenario, parse_scenario, ScenarioError};
+pub use check::ScenarioError;
+pub use parse::{load_scenario, parse_scenario};
 pub use spec::*;

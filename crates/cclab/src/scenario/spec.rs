@@ -4,6 +4,9 @@
 
 use crate::engine::SimTime;
 pub use crate::net::{Framing, NodeKind};
+pub use crate::qdisc::classful::{ClassSpec, Sched};
+pub use crate::qdisc::QueueSpec;
+pub use crate::tcp::config::{Growth, RtoMode, TcpConfig};
 
 /// A queue limit or threshold, in bytes or in packets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,56 +30,6 @@ impl Limit {
         match *self {
             Limit::Bytes(b) => bytes + len > b,
             Limit::Packets(p) => pkts + 1 > p,
-        }
-    }
-}
-
-/// A queue discipline on an output port.
-#[derive(Clone, Debug, PartialEq)]
-pub enum QueueSpec {
-    /// Tail drop at `limit`.
-    DropTail { limit: Limit },
-    /// DCTCP-style threshold marking: CE on ECT packets arriving while the queue exceeds
-    /// `k`; non-ECT packets arriving above `k` are dropped; tail drop at `limit`.
-    Ecn { limit: Limit, k: Limit },
-    /// Several queues selected by DSCP with a scheduler between them and an optional
-    /// port-wide shared buffer (`limit`).
-    Classes {
-        classes: Vec<ClassSpec>,
-        sched: Sched,
-        limit: Option<Limit>,
-    },
-}
-
-/// One class of a `QueueSpec::Classes` port.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClassSpec {
-    /// DSCP values (0..=63) that select this class; empty = the default class.
-    pub dscp: Vec<u8>,
-    /// The class's own queue (drop-tail or ECN threshold).
-    pub queue: QueueSpec,
-    /// DRR weight (quantum = weight × 1514 bytes).
-    pub weight: u32,
-}
-
-/// Scheduler between the classes of a port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sched {
-    /// The first class with a packet goes first.
-    Strict,
-    /// Deficit round robin.
-    Drr,
-}
-
-impl QueueSpec {
-    pub fn limit(&self) -> Limit {
-        match self {
-            QueueSpec::DropTail { limit } | QueueSpec::Ecn { limit, .. } => *limit,
-            QueueSpec::Classes { limit, classes, .. } => limit.unwrap_or_else(|| {
-                classes
-                    .first()
-                    .map_or(Limit::Packets(0), |c| c.queue.limit())
-            }),
         }
     }
 }
@@ -205,101 +158,6 @@ impl GraphSpec {
             .iter()
             .flat_map(|l| [l.name.clone(), l.reverse_name.clone()])
             .collect()
-    }
-}
-
-/// RTO computation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RtoMode {
-    /// Linux `tcp_rtt_estimator` + `__tcp_set_rto`: RTO = srtt + max(mdev terms, rto_min).
-    Linux,
-    /// RFC 6298 as written: RTO = SRTT + max(G, 4·RTTVAR), at least `rto_min` (1 s in the RFC).
-    Rfc6298,
-}
-
-/// How congestion avoidance counts an ACK.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Growth {
-    /// Linux: by acked segments (an ACK covering 2 segments counts 2).
-    Segments,
-    /// RFC 5681 per-ACK counting: every ACK counts as one segment.
-    Acks,
-}
-
-/// TCP endpoint configuration (defaults follow Linux; see `Default`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TcpConfig {
-    /// Congestion control name (`cc::CC_NAMES`).
-    pub cc: String,
-    /// CUBIC HyStart.
-    pub hystart: bool,
-    /// IP MTU in bytes; MSS = MTU − 40 (IP + TCP), payload per segment = MSS − 12
-    /// (timestamps option), as Linux with timestamps on.
-    pub mtu: u32,
-    pub sack: bool,
-    /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
-    pub ecn: bool,
-    pub init_cwnd: u32,
-    /// Initial ssthresh in segments (`None` = infinite, as Linux).
-    pub init_ssthresh: Option<u32>,
-    pub rto_min: SimTime,
-    pub rto_max: SimTime,
-    pub rto_mode: RtoMode,
-    /// Initial RTO (1 s, RFC 6298 §2.1) also used for SYN retransmission.
-    pub rto_initial: SimTime,
-    pub delayed_ack: bool,
-    /// Delayed-ACK timeout (Linux `TCP_DELACK_MIN` = 40 ms).
-    pub delack_timeout: SimTime,
-    /// ACK immediately for this many segments at the start (Linux quick-ack mode; the
-    /// kernel uses at most `TCP_MAX_QUICKACKS` = 16, larger values are allowed for study).
-    pub quickack: u32,
-    pub growth: Growth,
-    /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
-    /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
-    pub prr: bool,
-    /// ECT(0) on SYN and SYN-ACK when the congestion control needs ECN (DCTCP), as Linux
-    /// does (`tcp_ecn_send_syn`); `false` sends them Not-ECT (RFC 3168 §6.1.1).
-    pub syn_ect: bool,
-    /// DCTCP `dctcp_shift_g` (g = 1/2^shift, 0..=10).
-    pub dctcp_shift_g: u32,
-    /// DCTCP `dctcp_alpha_on_init` (0..=1024).
-    pub dctcp_alpha_on_init: u32,
-    /// Send buffer in bytes: unacknowledged data never exceeds it.
-    pub sndbuf: u64,
-    /// Receive buffer in bytes: the advertised window.
-    pub rcvbuf: u64,
-    /// DSCP value to put on this flow's packets.
-    pub dscp: u8,
-}
-
-impl Default for TcpConfig {
-    fn default() -> Self {
-        TcpConfig {
-            cc: "cubic".into(),
-            hystart: true,
-            mtu: 1500,
-            sack: true,
-            ecn: false,
-            init_cwnd: 10,
-            init_ssthresh: None,
-            rto_min: 200 * crate::engine::MS,
-            rto_max: 120 * crate::engine::SEC,
-            rto_mode: RtoMode::Linux,
-            rto_initial: crate::engine::SEC,
-            delayed_ack: true,
-            delack_timeout: 40 * crate::engine::MS,
-            quickack: 16,
-            growth: Growth::Segments,
-            prr: true,
-            syn_ect: true,
-            dctcp_shift_g: 4,
-            dctcp_alpha_on_init: 1024,
-            // Linux tcp_wmem / tcp_rmem maxima (4 MiB / 6 MiB): enough for ~50 Mbit/s at
-            // 100 ms. Long fat paths must raise them, as the seeds say.
-            sndbuf: 4 << 20,
-            rcvbuf: 6 << 20,
-            dscp: 0,
-        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! packets it sends and the timers it wants into a `transport::Io`, so it can be
 //! unit-tested by feeding it packets; both halves implement `transport::Endpoint`.
 
+pub mod config;
 #[cfg(test)]
 pub mod harness;
 pub mod receiver;

@@ -4,10 +4,81 @@
 //!
 //! Links, in port order: `hop{i}`, `hop{i}_rev` for each hop i.
 
-use super::big_queue;
-use crate::scenario::{GraphLinkSpec, GraphSpec, LinkSpec, NodeKind, NodeSpec};
+use super::{big_queue, parse_link, placeholder_link, LINK};
+use crate::scenario::check::{type_name, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
+use toml::Value;
 
-pub fn to_graph(hops: &[LinkSpec]) -> GraphSpec {
+const HOPS: Key = Key {
+    name: "hops",
+    ty: Ty::Tables(&LINK),
+    default: REQUIRED,
+    allowed: "at least one hop",
+    meaning: "hop i is the link `hop{i}`; its queue is the port that sends onto it (default limit `\"1000pkts\"`)",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "Chain",
+    place: "a chain topology",
+    noun: "topology",
+    keys: &[HOPS],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
+    let example = "[{ rate = \"1Gbps\", delay = \"10ms\" }]";
+    let key = "topology.hops";
+    let Some(v) = t.t.get(HOPS.name) else {
+        ck.err(
+            key,
+            None,
+            format!("missing required key 'hops' in 'topology' (e.g. hops = {example})"),
+        );
+        return None;
+    };
+    let Value::Array(a) = v else {
+        ck.err(
+            key,
+            Some(v),
+            format!(
+                "expected an array of links (e.g. hops = {example}), found {}",
+                type_name(v)
+            ),
+        );
+        return None;
+    };
+    if a.is_empty() {
+        ck.err(
+            key,
+            Some(v),
+            format!("a chain needs at least one hop (e.g. hops = {example})"),
+        );
+        return None;
+    }
+    let mut hops = Vec::with_capacity(a.len());
+    for (i, h) in a.iter().enumerate() {
+        let path = format!("{key}.{i}");
+        match h {
+            Value::Table(ht) => hops.push(parse_link(
+                ck,
+                Tab { path: &path, t: ht },
+                Limit::Packets(1000),
+            )),
+            other => {
+                ck.err(&path, Some(other), format!("expected a link table such as {{ rate = \"1Gbps\", delay = \"10ms\" }}, found {}", type_name(other)));
+                hops.push(placeholder_link());
+            }
+        }
+    }
+    Some(TopologySpec::Chain { hops })
+}
+
+pub fn to_graph(spec: &TopologySpec) -> Option<GraphSpec> {
+    let TopologySpec::Chain { hops } = spec else {
+        return None;
+    };
     let mut g = GraphSpec::default();
     let node = |name: String, kind| NodeSpec { name, kind };
     g.nodes.push(node("src".into(), NodeKind::Host));
@@ -32,5 +103,5 @@ pub fn to_graph(hops: &[LinkSpec]) -> GraphSpec {
             reverse_queue: big_queue(),
         });
     }
-    g
+    Some(g)
 }

@@ -7,10 +7,114 @@
 //! Links, in port order: `bottleneck` (sw0 → sw1), `bottleneck_rev`, then for each i
 //! `s{i}_up` (s_i → sw0), `s{i}_down`, `r{i}_down` (sw1 → r_i), `r{i}_up`.
 
-use super::big_queue;
-use crate::scenario::{Framing, GraphLinkSpec, GraphSpec, NodeKind, NodeSpec, TopologySpec};
+use super::{big_queue, link_table, queue_table, senders, LINK, MAX_SENDERS};
+use crate::engine::US;
+use crate::qdisc::QUEUE;
+use crate::scenario::check::{time, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::{Framing, GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
+use toml::Value;
 
-pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
+const SENDERS: Key = Key {
+    name: "senders",
+    ty: Ty::Int(1, MAX_SENDERS),
+    default: "`1`",
+    allowed: "",
+    meaning: "number of sender/receiver pairs",
+};
+const BOTTLENECK: Key = Key {
+    name: "bottleneck",
+    ty: Ty::Table(&LINK),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "the link sw0 → sw1; its queue is sw0's output port (default limit `\"1000pkts\"`)",
+};
+const ACCESS_RATE: Key = Key {
+    name: "access_rate",
+    ty: Ty::Rate,
+    default: "10 × the bottleneck rate",
+    allowed: "",
+    meaning: "rate of every host link",
+};
+const ACCESS_DELAY: Key = Key {
+    name: "access_delay",
+    ty: Ty::OneOrList(&Ty::Time),
+    default: "`\"1us\"` for every sender",
+    allowed: "0 or more; an array needs one time per sender",
+    meaning: "one-way delay of the host links of pair i (s_i's link and r_i's link, both directions), so RTTs can differ",
+};
+const ACCESS_QUEUE: Key = Key {
+    name: "access_queue",
+    ty: Ty::Table(&QUEUE),
+    default: "drop-tail, `\"10000pkts\"`",
+    allowed: "",
+    meaning: "queue of the host ports `s{i}_up` and `r{i}_up` (the hosts' own qdisc)",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "Dumbbell",
+    place: "a dumbbell topology",
+    noun: "topology",
+    keys: &[SENDERS, BOTTLENECK, ACCESS_RATE, ACCESS_DELAY, ACCESS_QUEUE],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
+    let senders = senders(ck, t, &SENDERS);
+    let bottleneck = link_table(ck, t, BOTTLENECK.name, Limit::Packets(1000));
+    let access_rate = ck
+        .get(t, &ACCESS_RATE)
+        .unwrap_or(bottleneck.rate_bps.saturating_mul(10));
+    let n = senders.unwrap_or(1);
+    let key = "topology.access_delay";
+    let access_delay = match t.t.get(ACCESS_DELAY.name) {
+        None => vec![US; n],
+        Some(Value::Array(a)) => {
+            let mut d = Vec::with_capacity(a.len());
+            for (i, v) in a.iter().enumerate() {
+                match time(v) {
+                    Ok(x) => d.push(x),
+                    Err(m) => ck.err(&format!("{key}.{i}"), Some(v), m),
+                }
+            }
+            if senders.is_some() && a.len() != n {
+                ck.err(
+                    key,
+                    t.t.get(ACCESS_DELAY.name),
+                    format!(
+                        "the array has {} delays but there are {n} senders: give one per sender, or a single time for all",
+                        a.len()
+                    ),
+                );
+            }
+            d.resize(n, US);
+            d
+        }
+        Some(v) => match time(v) {
+            Ok(x) => vec![x; n],
+            Err(m) => {
+                let m = if matches!(v, Value::String(_)) {
+                    m
+                } else {
+                    format!("{m} (or an array with one time per sender)")
+                };
+                ck.err(key, Some(v), m);
+                vec![US; n]
+            }
+        },
+    };
+    let access_queue = queue_table(ck, t, ACCESS_QUEUE.name);
+    Some(TopologySpec::Dumbbell {
+        senders: senders?,
+        bottleneck,
+        access_rate_bps: access_rate,
+        access_delay,
+        access_queue,
+    })
+}
+
+pub fn to_graph(spec: &TopologySpec) -> Option<GraphSpec> {
     let TopologySpec::Dumbbell {
         senders,
         bottleneck: b,
@@ -19,7 +123,7 @@ pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
         access_queue,
     } = spec
     else {
-        unreachable!("a dumbbell")
+        return None;
     };
     let n = *senders;
     let mut g = GraphSpec::default();
@@ -71,5 +175,5 @@ pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
             access_queue.clone(),
         ));
     }
-    g
+    Some(g)
 }

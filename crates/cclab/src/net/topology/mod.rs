@@ -12,28 +12,212 @@
 
 pub mod chain;
 pub mod dumbbell;
+pub mod graph;
 pub mod star;
 
-use super::{Network, NodeId};
-use crate::qdisc::Qdisc;
-use crate::scenario::{GraphSpec, Limit, QueueSpec, TopologySpec};
+use super::{Framing, Network, NodeId};
+use crate::qdisc::{Qdisc, QUEUE};
+use crate::scenario::check::{join, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, Variants, REQUIRED};
+use crate::scenario::{GraphSpec, Limit, LinkSpec, QueueSpec, TopologySpec};
 use std::collections::BTreeMap;
+use toml::Value;
 
 /// The queue of ports that are not an experiment's subject: a large drop-tail.
 pub fn big_queue() -> QueueSpec {
-    QueueSpec::DropTail {
-        limit: Limit::Packets(100_000),
+    QueueSpec::droptail(Limit::Packets(100_000))
+}
+
+/// The registry of topology kinds: `"name" => module`, one line each. A module provides
+/// its keys (`KEYS`), `parse` (a [`TopologySpec`]; a new kind may simply build a
+/// `TopologySpec::Graph`) and `to_graph` (its graph, or `None` for another kind's spec).
+macro_rules! topologies {
+    ($($name:literal => $m:ident,)*) => {
+        /// The `kind = …` names, in registry order.
+        pub const KINDS: &[&str] = &[$($name),*];
+
+        /// `[topology]`: `kind` and that kind's keys.
+        pub static TOPOLOGY: Schema = Schema {
+            title: "[topology]",
+            place: "[topology]",
+            noun: "topology",
+            keys: &[KIND],
+            with: &[],
+            variants: Some(Variants {
+                tag: "kind",
+                kinds: &[$(($name, &$m::KEYS)),*],
+            }),
+        };
+
+        fn parse_kind(kind: &str, ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
+            match kind {
+                $($name => $m::parse(ck, t),)*
+                _ => None,
+            }
+        }
+
+        /// The graph a topology describes.
+        pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
+            $(if let Some(g) = $m::to_graph(spec) {
+                return g;
+            })*
+            unreachable!("every topology spec belongs to a registered kind")
+        }
+    };
+}
+
+topologies! {
+    "dumbbell" => dumbbell,
+    "star" => star,
+    "chain" => chain,
+    "graph" => graph,
+}
+
+const KIND: Key = Key {
+    name: "kind",
+    ty: Ty::Choice("topology kind", KINDS),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "which network; each kind takes its own keys (below)",
+};
+
+/// Read `[topology]`.
+pub fn parse(ck: &mut Checker, root: Tab) -> Option<TopologySpec> {
+    if !root.t.contains_key("topology") {
+        ck.err(
+            "topology",
+            None,
+            format!(
+                "missing required table [topology]; give it kind = {} and its links",
+                crate::scenario::check::or_list(&crate::scenario::check::quoted(KINDS))
+            ),
+        );
+        return None;
+    }
+    let t = ck.table(root, "topology", "topology")?;
+    let kind: Option<String> = ck.need(t, &KIND, "\"dumbbell\"");
+    ck.check_keys(t, &TOPOLOGY, kind.as_deref());
+    parse_kind(kind.as_deref()?, ck, t)
+}
+
+const RATE: Key = Key {
+    name: "rate",
+    ty: Ty::Rate,
+    default: REQUIRED,
+    allowed: "",
+    meaning: "link rate",
+};
+
+const DELAY: Key = Key {
+    name: "delay",
+    ty: Ty::Time,
+    default: REQUIRED,
+    allowed: "",
+    meaning: "one-way propagation delay",
+};
+
+const FRAMING: Key = Key {
+    name: "framing",
+    ty: Ty::Choice("framing", Framing::NAMES),
+    default: "`\"ethernet\"`",
+    allowed: "",
+    meaning: "bytes the link adds to every IP packet for serialisation: `\"ethernet\"` 38 (header, FCS, preamble, inter-frame gap), `\"ip\"` none (a rate given for IP packets, as on a point-to-point path)",
+};
+
+/// A link table: rate, delay and framing, and the queue of the port that feeds it.
+pub static LINK: Schema = Schema {
+    title: "Link tables",
+    place: "a link table",
+    noun: "link",
+    keys: &[RATE, DELAY, FRAMING],
+    with: &[&QUEUE],
+    variants: None,
+};
+
+/// The `queue` a table names, for checking the keys of that discipline (`None` when the
+/// value is not a string: it is reported where it is read).
+pub fn queue_kind(t: Tab) -> Option<String> {
+    match t.t.get("queue") {
+        None => Some("droptail".into()),
+        Some(Value::String(k)) => Some(k.to_lowercase()),
+        _ => None,
     }
 }
 
-/// The graph a topology describes.
-pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
-    match spec {
-        TopologySpec::Dumbbell { .. } => dumbbell::to_graph(spec),
-        TopologySpec::Star { .. } => star::to_graph(spec),
-        TopologySpec::Chain { hops } => chain::to_graph(hops),
-        TopologySpec::Graph(g) => g.clone(),
+/// Read link table `t` (rate, delay, framing, queue); `default_limit` if it names none.
+pub fn parse_link(ck: &mut Checker, t: Tab, default_limit: Limit) -> LinkSpec {
+    ck.check_keys(t, &LINK, queue_kind(t).as_deref());
+    read_link(ck, t, default_limit)
+}
+
+/// `parse_link` without the check for unknown keys (for tables that take more keys).
+pub fn read_link(ck: &mut Checker, t: Tab, default_limit: Limit) -> LinkSpec {
+    let rate_bps = ck.need(t, &RATE, "\"1Gbps\"").unwrap_or(1);
+    let delay = ck.need(t, &DELAY, "\"10ms\"").unwrap_or(0);
+    let framing = ck
+        .get::<String>(t, &FRAMING)
+        .and_then(|f| Framing::by_name(&f))
+        .unwrap_or(Framing::Ethernet);
+    let queue = crate::qdisc::parse(ck, t, default_limit);
+    LinkSpec {
+        rate_bps,
+        delay,
+        queue,
+        framing,
     }
+}
+
+/// A link that stands in for a missing or malformed one, so the walk can go on.
+pub fn placeholder_link() -> LinkSpec {
+    LinkSpec {
+        rate_bps: 1,
+        delay: 0,
+        queue: QueueSpec::droptail(Limit::Packets(1000)),
+        framing: Framing::Ethernet,
+    }
+}
+
+/// Required link sub-table `k` of `t`.
+pub fn link_table(ck: &mut Checker, t: Tab, k: &str, default_limit: Limit) -> LinkSpec {
+    let path = join(t.path, k);
+    if !t.t.contains_key(k) {
+        ck.err(
+            &path,
+            None,
+            format!("missing required key '{k}' in 'topology' (e.g. {k} = {{ rate = \"1Gbps\", delay = \"10ms\" }})"),
+        );
+        return placeholder_link();
+    }
+    match ck.table(t, k, &path) {
+        Some(lt) => parse_link(ck, lt, default_limit),
+        None => placeholder_link(),
+    }
+}
+
+/// Optional queue sub-table `k` of `t` (the queue of ports that are not the subject):
+/// drop-tail, 10,000 packets unless it says otherwise.
+pub fn queue_table(ck: &mut Checker, t: Tab, k: &str) -> QueueSpec {
+    let path = join(t.path, k);
+    let default_limit = Limit::Packets(10_000);
+    match ck.table(t, k, &path) {
+        Some(q) => {
+            ck.check_keys(q, &QUEUE, queue_kind(q).as_deref());
+            crate::qdisc::parse(ck, q, default_limit)
+        }
+        None => QueueSpec::droptail(default_limit),
+    }
+}
+
+/// Most senders a built-in topology may have.
+pub const MAX_SENDERS: i64 = 100_000;
+
+/// `senders`: it decides the host names, so a bad value withholds the topology (and with
+/// it the host-name checks that would otherwise all fail too).
+pub fn senders(ck: &mut Checker, t: Tab, k: &Key) -> Option<usize> {
+    if !t.t.contains_key(k.name) {
+        return Some(1);
+    }
+    ck.get::<u64>(t, k).map(|n| n as usize)
 }
 
 /// Build the network of a topology.

@@ -5,16 +5,62 @@
 //! Links, in port order: `bottleneck` (sw0 → recv), `recv_up`, then for each i `s{i}_up`,
 //! `s{i}_down`.
 
-use crate::scenario::{GraphLinkSpec, GraphSpec, NodeKind, NodeSpec, TopologySpec};
+use super::{link_table, queue_table, senders, LINK, MAX_SENDERS};
+use crate::qdisc::QUEUE;
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
 
-pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
+const SENDERS: Key = Key {
+    name: "senders",
+    ty: Ty::Int(1, MAX_SENDERS),
+    default: "`1`",
+    allowed: "",
+    meaning: "number of senders",
+};
+const LINK_KEY: Key = Key {
+    name: "link",
+    ty: Ty::Table(&LINK),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "rate and delay of every link; its queue is the port towards `recv` (link `bottleneck`, default limit `\"1000pkts\"`)",
+};
+const OTHER_QUEUE: Key = Key {
+    name: "other_queue",
+    ty: Ty::Table(&QUEUE),
+    default: "drop-tail, `\"10000pkts\"`",
+    allowed: "",
+    meaning: "queue of every other port (`recv_up`, `s{i}_up`, `s{i}_down`)",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "Star",
+    place: "a star topology",
+    noun: "topology",
+    keys: &[SENDERS, LINK_KEY, OTHER_QUEUE],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
+    let senders = senders(ck, t, &SENDERS);
+    let link = link_table(ck, t, LINK_KEY.name, Limit::Packets(1000));
+    let other_queue = queue_table(ck, t, OTHER_QUEUE.name);
+    Some(TopologySpec::Star {
+        senders: senders?,
+        link,
+        other_queue,
+    })
+}
+
+pub fn to_graph(spec: &TopologySpec) -> Option<GraphSpec> {
     let TopologySpec::Star {
         senders,
         link,
         other_queue,
     } = spec
     else {
-        unreachable!("a star")
+        return None;
     };
     let n = *senders;
     let mut g = GraphSpec::default();
@@ -54,5 +100,5 @@ pub fn to_graph(spec: &TopologySpec) -> GraphSpec {
             other_queue.clone(),
         ));
     }
-    g
+    Some(g)
 }

@@ -4,9 +4,7 @@ use crate::scenario::Framing;
 use crate::scenario::LinkSpec;
 
 fn q() -> QueueSpec {
-    QueueSpec::DropTail {
-        limit: Limit::Packets(100),
-    }
+    QueueSpec::droptail(Limit::Packets(100))
 }
 
 #[test]

@@ -249,9 +249,7 @@ fn capture_taps_hosts_and_links_and_tallies_dupacks() {
         1_000_000_000,
         100_000_000,
         crate::engine::MS,
-        crate::scenario::QueueSpec::DropTail {
-            limit: crate::scenario::Limit::Packets(10),
-        },
+        crate::scenario::QueueSpec::droptail(crate::scenario::Limit::Packets(10)),
     );
     let net = crate::net::topology::build(&spec);
     let src = net.node_by_name("src").unwrap();
@@ -297,9 +295,7 @@ fn open_checks_every_name_before_creating_files() {
         1_000_000_000,
         100_000_000,
         crate::engine::MS,
-        crate::scenario::QueueSpec::DropTail {
-            limit: crate::scenario::Limit::Packets(10),
-        },
+        crate::scenario::QueueSpec::droptail(crate::scenario::Limit::Packets(10)),
     );
     let net = crate::net::topology::build(&spec);
     let dir = std::env::temp_dir().join(format!("cclab-pcap-open-{}", std::process::id()));

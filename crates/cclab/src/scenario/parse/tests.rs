@@ -1,0 +1,498 @@
+use super::*;
+use crate::engine::{MS, SEC, US};
+use crate::scenario::check::name_list;
+use crate::scenario::*;
+
+fn sets(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn parse(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
+    parse_scenario(text, "test.toml", &[])
+}
+
+fn errors(text: &str) -> Vec<ScenarioError> {
+    match parse(text) {
+        Ok(s) => panic!("expected errors, got {s:?}"),
+        Err(e) => e,
+    }
+}
+
+const MINIMAL: &str = r#"
+    [sim]
+    duration = "2s"
+    [topology]
+    kind = "dumbbell"
+    senders = 3
+    bottleneck = { rate = "1Gbps", delay = "10ms" }
+"#;
+
+#[test]
+fn every_example_parses() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("examples directory") {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            if let Err(es) = load_scenario(&path, &[]) {
+                let msgs: Vec<String> = es.iter().map(ToString::to_string).collect();
+                panic!("{} does not parse:\n{}", path.display(), msgs.join("\n"));
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 4, "expected at least 4 examples, found {n}");
+}
+
+#[test]
+fn five_mistakes_give_five_errors() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../cclab-cli/tests/data/five_mistakes.toml");
+    let errs = load_scenario(&path, &[]).unwrap_err();
+    let shown: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(errs.len(), 5, "{shown:#?}");
+    let expect = [
+        ("sim.duration", "\"-1s\"", "negative"),
+        (
+            "topology.bottleneck.rate",
+            "\"10Gbs\"",
+            "unknown rate unit \"Gbs\"",
+        ),
+        ("tcp.cc", "\"cubik\"", "did you mean \"cubic\""),
+        ("flow.0.to", "\"r7\"", "unknown host"),
+        ("flow.0.colour", "\"blue\"", "unknown key 'colour'"),
+    ];
+    for (key, value, msg) in expect {
+        let e = errs
+            .iter()
+            .find(|e| e.key == key)
+            .unwrap_or_else(|| panic!("no error for {key}: {shown:#?}"));
+        assert_eq!(e.value, value, "{e}");
+        assert!(e.message.contains(msg), "{e}");
+        assert!(e.file.ends_with("five_mistakes.toml"), "{e}");
+    }
+    // The display form names file, key and value.
+    let rate = errs
+        .iter()
+        .find(|e| e.key == "topology.bottleneck.rate")
+        .unwrap();
+    assert!(rate.to_string().ends_with(
+        "five_mistakes.toml: key 'topology.bottleneck.rate' = \"10Gbs\": unknown rate unit \"Gbs\"; use bps, Kbps, Mbps, Gbps or Tbps (e.g. \"10Gbps\")"
+    ), "{rate}");
+    let host = errs.iter().find(|e| e.key == "flow.0.to").unwrap();
+    assert!(
+        host.message.contains("s0…s1") || host.message.contains("s0, s1"),
+        "{host}"
+    );
+}
+
+#[test]
+fn defaults_fill_in() {
+    let s = parse(MINIMAL).unwrap();
+    assert_eq!(s.name, "test");
+    assert_eq!(s.duration, 2 * SEC);
+    assert_eq!(s.seed, 1);
+    assert_eq!(s.flows.len(), 3);
+    for (i, f) in s.flows.iter().enumerate() {
+        assert_eq!(
+            (f.from.as_str(), f.to.as_str()),
+            (format!("s{i}").as_str(), format!("r{i}").as_str())
+        );
+        assert_eq!((f.start, f.stop, f.bytes), (0, None, None));
+        assert_eq!(f.tcp, TcpConfig::default());
+    }
+    match &s.topology {
+        TopologySpec::Dumbbell {
+            senders,
+            bottleneck,
+            access_rate_bps,
+            access_delay,
+            access_queue,
+        } => {
+            assert_eq!(*senders, 3);
+            assert_eq!(bottleneck.rate_bps, 1_000_000_000);
+            assert_eq!(bottleneck.delay, 10 * MS);
+            assert_eq!(bottleneck.queue, QueueSpec::droptail(Limit::Packets(1000)));
+            assert_eq!(*access_rate_bps, 10_000_000_000);
+            assert_eq!(access_delay, &vec![US; 3]);
+            assert_eq!(access_queue, &QueueSpec::droptail(Limit::Packets(10_000)));
+        }
+        t => panic!("{t:?}"),
+    }
+    assert!(s.pings.is_empty() && s.losses.is_empty());
+    assert_eq!(s.output, OutputSpec::default());
+    // An explicit empty list means no flows at all (e.g. a ping-only run).
+    let s = parse(&format!("flow = []\n{MINIMAL}")).unwrap();
+    assert!(s.flows.is_empty());
+}
+
+#[test]
+fn tcp_defaults_and_per_flow_overrides() {
+    let s = parse(&format!(
+        "{MINIMAL}
+        [tcp]
+        cc = \"reno\"
+        sndbuf = \"16MiB\"
+        init_ssthresh = 20
+        [[flow]]
+        from = \"s0\"
+        to = \"r0\"
+        [[flow]]
+        from = \"s1\"
+        to = \"r1\"
+        cc = \"cubic\"
+        mtu = 9000
+        start = \"1s\"
+        stop = \"1.5s\"
+        bytes = \"10MB\"
+        "
+    ))
+    .unwrap();
+    assert_eq!(s.flows.len(), 2);
+    assert_eq!(s.flows[0].tcp.cc, "reno");
+    assert_eq!(s.flows[0].tcp.sndbuf, 16 << 20);
+    assert_eq!(s.flows[0].tcp.init_ssthresh, Some(20));
+    assert_eq!(s.flows[1].tcp.cc, "cubic");
+    assert_eq!(s.flows[1].tcp.sndbuf, 16 << 20);
+    assert_eq!(s.flows[1].tcp.mtu, 9000);
+    assert_eq!(
+        (s.flows[1].start, s.flows[1].stop, s.flows[1].bytes),
+        (SEC, Some(1_500 * MS), Some(10_000_000))
+    );
+}
+
+#[test]
+fn set_overrides() {
+    let s = parse_scenario(
+        &format!("{MINIMAL}\n[[flow]]\nfrom = \"s0\"\nto = \"r0\"\n"),
+        "x.toml",
+        &sets(&[
+            ("tcp.cc", "reno"),
+            ("topology.bottleneck.rate", "600Mbps"),
+            ("sim.duration", "5s"),
+            ("sim.seed", "7"),
+            ("flow.0.cc", "cubic"),
+            ("flow.1.from", "s2"),
+            ("flow.1.to", "r2"),
+            ("topology.access_delay", "[\"1ms\", \"2ms\", \"3ms\"]"),
+            ("output.plots", "true"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(s.duration, 5 * SEC);
+    assert_eq!(s.seed, 7);
+    assert_eq!(s.flows.len(), 2);
+    assert_eq!(s.flows[0].tcp.cc, "cubic");
+    assert_eq!(s.flows[1].tcp.cc, "reno");
+    assert_eq!(s.flows[1].from, "s2");
+    assert!(s.output.plots);
+    match s.topology {
+        TopologySpec::Dumbbell {
+            bottleneck,
+            access_delay,
+            ..
+        } => {
+            assert_eq!(bottleneck.rate_bps, 600_000_000);
+            assert_eq!(access_delay, vec![MS, 2 * MS, 3 * MS]);
+        }
+        t => panic!("{t:?}"),
+    }
+}
+
+#[test]
+fn set_reaches_aggregates_and_their_tcp_keys() {
+    let file = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/incast.toml"
+    ))
+    .unwrap();
+    let s = parse_scenario(
+        &file,
+        "incast.toml",
+        &sets(&[("aggregate.0.queries", "3"), ("aggregate.0.cc", "cubic")]),
+    )
+    .unwrap();
+    assert_eq!(s.aggregates[0].queries, 3);
+    assert_eq!(s.aggregates[0].tcp.cc, "cubic");
+    let e = parse_scenario(
+        &file,
+        "incast.toml",
+        &sets(&[("aggregate.0.colour", "red")]),
+    )
+    .unwrap_err();
+    assert!(e[0].message.contains("unknown key 'colour'"), "{}", e[0]);
+}
+
+#[test]
+fn ecn_k_zero_is_allowed_in_any_unit_and_nested_dscp_is_refused_in_any_case() {
+    for (k, limit) in [("0pkts", "100pkts"), ("0B", "100pkts"), ("0pkts", "150KB")] {
+        let s = parse(&format!(
+            "[sim]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Gbps\", delay = \"1ms\", queue = \"ecn\", limit = \"{limit}\", k = \"{k}\" }}]\n"
+        ));
+        assert!(s.is_ok(), "k = {k}, limit = {limit}: {s:?}");
+    }
+    let e = errors("[sim]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Gbps\", delay = \"1ms\", queue = \"dscp\", classes = [{ queue = \"DSCP\" }] }]\n");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!(e[0].key, "topology.hops.0.classes.0.queue");
+    assert!(e[0].message.contains("not another"), "{}", e[0]);
+}
+
+#[test]
+fn sampling_intervals_are_bounded_by_memory() {
+    // 2 s at 200 ns = 10^7 samples: allowed; at 199 ns: too many per series.
+    let ok = parse(&format!("{MINIMAL}\n[output]\ncwnd = \"200ns\"\n"));
+    assert!(ok.is_ok(), "{ok:?}");
+    let e = errors(&format!(
+        "{MINIMAL}\n[output]\ncwnd = \"199ns\"\nqueue = \"1ps\"\n[[ping]]\nfrom = \"s0\"\nto = \"r0\"\ninterval = \"1ns\"\n"
+    ));
+    let keys: Vec<&str> = e.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["ping.0.interval", "output.cwnd", "output.queue"],
+        "{e:#?}"
+    );
+    assert!(
+        e[1].message.contains("at most 10000000 per series"),
+        "{}",
+        e[1]
+    );
+    assert!(e[1].message.contains("at least 200ns"), "{}", e[1]);
+}
+
+#[test]
+fn bad_set_paths_and_values() {
+    let errs = parse_scenario(
+        MINIMAL,
+        "x.toml",
+        &sets(&[
+            ("tcp.colour", "red"),
+            ("flow.x.cc", "reno"),
+            ("flow.3.cc", "reno"),
+            ("topology.bottleneck.rate.x", "1"),
+            ("sim.duration", "2x"),
+        ]),
+    )
+    .unwrap_err();
+    let shown: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(errs.len(), 5, "{shown:#?}");
+    assert!(errs.iter().all(|e| e.file == "--set"), "{shown:#?}");
+    assert!(errs[0].key == "tcp.colour" && errs[0].message.contains("unknown key 'colour'"));
+    assert!(errs[1].message.contains("not an index"), "{}", errs[1]);
+    assert!(errs[2].message.contains("no entry 3"), "{}", errs[2]);
+    assert!(errs[3].message.contains("single value"), "{}", errs[3]);
+    assert_eq!(errs[4].key, "sim.duration");
+    assert_eq!(errs[4].value, "\"2x\"");
+    assert!(errs[4].message.contains("unknown time unit"), "{}", errs[4]);
+}
+
+#[test]
+fn set_value_parsing() {
+    assert_eq!(set_value("true"), Value::Boolean(true));
+    assert_eq!(set_value("3"), Value::Integer(3));
+    assert_eq!(set_value("1e-3"), Value::Float(1e-3));
+    assert_eq!(set_value("\"x\""), Value::String("x".into()));
+    assert_eq!(set_value("reno"), Value::String("reno".into()));
+    assert_eq!(set_value("1Gbps"), Value::String("1Gbps".into()));
+    assert_eq!(set_value("1\nx = 2"), Value::String("1\nx = 2".into()));
+}
+
+#[test]
+fn toml_syntax_error_is_one_error_with_a_line() {
+    let errs = errors("[sim]\nduration = \"1s\nseed = 1\n");
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].key, "");
+    assert!(errs[0].message.contains("line"), "{}", errs[0]);
+}
+
+#[test]
+fn missing_required_keys() {
+    let errs = errors("[topology]\nkind = \"star\"\n");
+    let keys: Vec<&str> = errs.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["sim.duration", "topology.link"], "{errs:#?}");
+    let errs = errors("[sim]\nduration = \"1s\"\n");
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].key, "topology");
+}
+
+#[test]
+fn ecn_queue_rules() {
+    let base = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"star\"\nsenders = 8\n";
+    let ok = parse(&format!("{base}link = {{ rate = \"10Gbps\", delay = \"10us\", queue = \"ecn\", limit = \"1MB\", k = \"75KB\" }}\n")).unwrap();
+    match ok.topology {
+        TopologySpec::Star { link, .. } => {
+            assert_eq!(
+                link.queue,
+                QueueSpec::ecn(Limit::Bytes(1_000_000), Limit::Bytes(75_000))
+            )
+        }
+        t => panic!("{t:?}"),
+    }
+    let e = errors(&format!(
+        "{base}link = {{ rate = \"10Gbps\", delay = \"10us\", queue = \"ecn\" }}\n"
+    ));
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].key == "topology.link.k" && e[0].message.contains("needs k"),
+        "{}",
+        e[0]
+    );
+    let e = errors(&format!("{base}link = {{ rate = \"10Gbps\", delay = \"10us\", queue = \"ecn\", limit = \"100pkts\", k = \"100pkts\" }}\n"));
+    assert!(
+        e.len() == 1 && e[0].message.contains("below the queue limit"),
+        "{e:#?}"
+    );
+    let e = errors(&format!("{base}link = {{ rate = \"10Gbps\", delay = \"10us\", limit = \"100pkts\", k = \"10pkts\" }}\n"));
+    assert!(
+        e.len() == 1 && e[0].message.contains("is for queue = \"ecn\""),
+        "{e:#?}"
+    );
+    // Mixed units: only both > 0 is required.
+    parse(&format!("{base}link = {{ rate = \"10Gbps\", delay = \"10us\", queue = \"ecn\", limit = \"10pkts\", k = \"75KB\" }}\n")).unwrap();
+}
+
+#[test]
+fn range_and_cross_checks() {
+    let e = errors(&format!(
+        "{MINIMAL}
+        access_delay = [\"1ms\", \"2ms\"]
+        [tcp]
+        mtu = 100
+        dscp = 64
+        [[flow]]
+        from = \"s0\"
+        to = \"s0\"
+        start = \"1s\"
+        stop = \"3s\"
+        [[ping]]
+        from = \"s1\"
+        to = \"r1\"
+        [[loss]]
+        link = \"bottlenek\"
+        rate = 1.5
+        drop_nth = [{{ flow = 4, n = 0 }}]
+        [output]
+        queues = [\"nowhere\"]
+        "
+    ));
+    let keys: Vec<&str> = e.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "topology.access_delay",
+            "tcp.mtu",
+            "tcp.dscp",
+            "flow.0.to",
+            "flow.0.stop",
+            "ping.0.interval",
+            "loss.0.link",
+            "loss.0.rate",
+            "loss.0.drop_nth.0.flow",
+            "loss.0.drop_nth.0.n",
+            "output.queues.0",
+        ],
+        "{e:#?}"
+    );
+    assert!(
+        e[6].message.contains("did you mean \"bottleneck\""),
+        "{}",
+        e[6]
+    );
+}
+
+#[test]
+fn bare_numbers_are_refused_for_units() {
+    let e = errors("[sim]\nduration = 10\n[topology]\nkind = \"chain\"\nhops = [{ rate = 1000000000, delay = \"1ms\", limit = 100 }]\n");
+    let keys: Vec<&str> = e.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "sim.duration",
+            "topology.hops.0.rate",
+            "topology.hops.0.limit"
+        ]
+    );
+    assert!(
+        e.iter().all(|e| e.message.contains("bare number")),
+        "{e:#?}"
+    );
+}
+
+#[test]
+fn keys_of_another_topology_kind_are_explained() {
+    let e = errors("[sim]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nsenders = 3\nhops = [{ rate = \"1Gbps\", delay = \"1ms\" }]\n");
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].message.contains("is for kind = \"dumbbell\""),
+        "{}",
+        e[0]
+    );
+}
+
+#[test]
+fn host_lists_are_folded() {
+    let names: Vec<String> = (0..100)
+        .map(|i| format!("s{i}"))
+        .chain(std::iter::once("recv".into()))
+        .collect();
+    assert_eq!(name_list(&names), "s0…s99, recv");
+    assert_eq!(
+        name_list(&["s0".into(), "s1".into(), "r0".into(), "r1".into()]),
+        "s0, s1, r0, r1"
+    );
+}
+
+#[test]
+fn dscp_classified_port() {
+    let text = r#"
+[sim]
+duration = "1s"
+[topology]
+kind = "star"
+senders = 3
+link = { rate = "10Gbps", delay = "10us", queue = "dscp", scheduler = "strict", limit = "600KB", classes = [
+{ dscp = [1], queue = "ecn", limit = "500KB", k = "75KB" },
+{ queue = "droptail", limit = "500KB", weight = 2 },
+] }
+"#;
+    let sc = parse(text).unwrap();
+    let TopologySpec::Star { link, .. } = &sc.topology else {
+        panic!()
+    };
+    let QueueSpec::Classes(crate::qdisc::classful::Spec {
+        classes,
+        sched,
+        limit,
+    }) = &link.queue
+    else {
+        panic!("{:?}", link.queue)
+    };
+    assert_eq!(*sched, Sched::Strict);
+    assert_eq!(*limit, Some(Limit::Bytes(600_000)));
+    assert_eq!(classes[0].dscp, vec![1]);
+    assert_eq!(
+        classes[0].queue,
+        QueueSpec::ecn(Limit::Bytes(500_000), Limit::Bytes(75_000))
+    );
+    assert_eq!((classes[1].dscp.len(), classes[1].weight), (0, 2));
+    // Two default classes, a DSCP out of range and k at port level: three errors.
+    let bad = text
+        .replace("dscp = [1], ", "dscp = [64], ")
+        .replace(
+            r#"{ queue = "droptail", limit = "500KB", weight = 2 }"#,
+            r#"{ queue = "droptail" }, { queue = "droptail" }"#,
+        )
+        .replace(
+            r#"scheduler = "strict","#,
+            r#"scheduler = "strict", k = "1KB","#,
+        );
+    let errs = parse(&bad).unwrap_err();
+    assert_eq!(errs.len(), 3, "{errs:#?}");
+    assert!(errs.iter().any(|e| e.key == "topology.link.classes.0.dscp"));
+    assert!(errs.iter().any(|e| e.key == "topology.link.k"));
+    assert!(errs
+        .iter()
+        .any(|e| e.key == "topology.link.classes" && e.message.contains("exactly one")));
+}

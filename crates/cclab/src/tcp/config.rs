@@ -1,0 +1,338 @@
+//! A TCP endpoint's configuration (`[tcp]`, and any `[[flow]]` or `[[aggregate]]`): the
+//! keys, their Linux defaults and the RFC alternatives as named options, and how a
+//! scenario table is read into a [`TcpConfig`]. The options of a congestion control are
+//! declared by the algorithm (`cc::*`, the `OPTIONS` of its `Configure`).
+
+use crate::cc::{self, CC_NAMES};
+use crate::engine::SimTime;
+use crate::scenario::check::{int, join, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::units;
+use toml::Value;
+
+/// RTO computation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoMode {
+    /// Linux `tcp_rtt_estimator` + `__tcp_set_rto`: RTO = srtt + max(mdev terms, rto_min).
+    Linux,
+    /// RFC 6298 as written: RTO = SRTT + max(G, 4·RTTVAR), at least `rto_min` (1 s in the RFC).
+    Rfc6298,
+}
+
+/// How congestion avoidance counts an ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Growth {
+    /// Linux: by acked segments (an ACK covering 2 segments counts 2).
+    Segments,
+    /// RFC 5681 per-ACK counting: every ACK counts as one segment.
+    Acks,
+}
+
+/// TCP endpoint configuration (defaults follow Linux; see `Default`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Congestion control name (`cc::CC_NAMES`).
+    pub cc: String,
+    /// CUBIC HyStart.
+    pub hystart: bool,
+    /// IP MTU in bytes; MSS = MTU − 40 (IP + TCP), payload per segment = MSS − 12
+    /// (timestamps option), as Linux with timestamps on.
+    pub mtu: u32,
+    pub sack: bool,
+    /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
+    pub ecn: bool,
+    pub init_cwnd: u32,
+    /// Initial ssthresh in segments (`None` = infinite, as Linux).
+    pub init_ssthresh: Option<u32>,
+    pub rto_min: SimTime,
+    pub rto_max: SimTime,
+    pub rto_mode: RtoMode,
+    /// Initial RTO (1 s, RFC 6298 §2.1) also used for SYN retransmission.
+    pub rto_initial: SimTime,
+    pub delayed_ack: bool,
+    /// Delayed-ACK timeout (Linux `TCP_DELACK_MIN` = 40 ms).
+    pub delack_timeout: SimTime,
+    /// ACK immediately for this many segments at the start (Linux quick-ack mode; the
+    /// kernel uses at most `TCP_MAX_QUICKACKS` = 16, larger values are allowed for study).
+    pub quickack: u32,
+    pub growth: Growth,
+    /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
+    /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
+    pub prr: bool,
+    /// ECT(0) on SYN and SYN-ACK when the congestion control needs ECN (DCTCP), as Linux
+    /// does (`tcp_ecn_send_syn`); `false` sends them Not-ECT (RFC 3168 §6.1.1).
+    pub syn_ect: bool,
+    /// DCTCP `dctcp_shift_g` (g = 1/2^shift, 0..=10).
+    pub dctcp_shift_g: u32,
+    /// DCTCP `dctcp_alpha_on_init` (0..=1024).
+    pub dctcp_alpha_on_init: u32,
+    /// Send buffer in bytes: unacknowledged data never exceeds it.
+    pub sndbuf: u64,
+    /// Receive buffer in bytes: the advertised window.
+    pub rcvbuf: u64,
+    /// DSCP value to put on this flow's packets.
+    pub dscp: u8,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            cc: "cubic".into(),
+            hystart: true,
+            mtu: 1500,
+            sack: true,
+            ecn: false,
+            init_cwnd: 10,
+            init_ssthresh: None,
+            rto_min: 200 * crate::engine::MS,
+            rto_max: 120 * crate::engine::SEC,
+            rto_mode: RtoMode::Linux,
+            rto_initial: crate::engine::SEC,
+            delayed_ack: true,
+            delack_timeout: 40 * crate::engine::MS,
+            quickack: 16,
+            growth: Growth::Segments,
+            prr: true,
+            syn_ect: true,
+            dctcp_shift_g: 4,
+            dctcp_alpha_on_init: 1024,
+            // Linux tcp_wmem / tcp_rmem maxima (4 MiB / 6 MiB): enough for ~50 Mbit/s at
+            // 100 ms. Long fat paths must raise them, as the seeds say.
+            sndbuf: 4 << 20,
+            rcvbuf: 6 << 20,
+            dscp: 0,
+        }
+    }
+}
+
+const U32: i64 = u32::MAX as i64;
+
+const KEYS: &[Key] = &[
+    Key {
+        name: "cc",
+        ty: Ty::Choice("congestion control", CC_NAMES),
+        default: "`\"cubic\"`",
+        allowed: "a congestion control name (`cclab list`; case-insensitive)",
+        meaning: "congestion control algorithm; its own options are listed below",
+    },
+    Key {
+        name: "mtu",
+        ty: Ty::Bytes(576, 65_535),
+        default: "`1500`",
+        allowed: "",
+        meaning: "IP MTU; MSS = MTU − 40 (IP + TCP), payload per segment = MSS − 12 (timestamps option), as Linux with timestamps on",
+    },
+    Key {
+        name: "sack",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "SACK loss recovery (RFC 6675); `false` gives NewReno (RFC 6582)",
+    },
+    Key {
+        name: "ecn",
+        ty: Ty::Bool,
+        default: "`false`",
+        allowed: "",
+        meaning: "RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR; an algorithm that needs ECN (`dctcp`) negotiates it whatever this says",
+    },
+    Key {
+        name: "init_cwnd",
+        ty: Ty::Int(1, U32),
+        default: "`10`",
+        allowed: "",
+        meaning: "initial congestion window, in segments",
+    },
+    Key {
+        name: "init_ssthresh",
+        ty: Ty::Text("integer or `\"infinite\"`"),
+        default: "`\"infinite\"`",
+        allowed: "1 to 4294967295, or `\"infinite\"` / `\"inf\"`",
+        meaning: "initial slow-start threshold, in segments (Linux: infinite)",
+    },
+    Key {
+        name: "rto_min",
+        ty: Ty::Time,
+        default: "`\"200ms\"`",
+        allowed: "0 or more; not above `rto_max`",
+        meaning: "minimum RTO",
+    },
+    Key {
+        name: "rto_max",
+        ty: Ty::Interval,
+        default: "`\"120s\"`",
+        allowed: "greater than zero; not below `rto_min`",
+        meaning: "maximum RTO, also the cap of exponential backoff",
+    },
+    Key {
+        name: "rto_mode",
+        ty: Ty::Choice("rto_mode", &["linux", "rfc6298"]),
+        default: "`\"linux\"`",
+        allowed: "",
+        meaning: "RTO computation: Linux `tcp_rtt_estimator` + `__tcp_set_rto` (RTO = srtt + max(mdev terms, rto_min)), or RFC 6298 as written (RTO = SRTT + max(G, 4·RTTVAR), at least `rto_min`; the RFC's minimum is 1 s, so set `rto_min = \"1s\"` too)",
+    },
+    Key {
+        name: "rto_initial",
+        ty: Ty::Interval,
+        default: "`\"1s\"`",
+        allowed: "",
+        meaning: "initial RTO (RFC 6298 §2.1), also used for SYN retransmission",
+    },
+    Key {
+        name: "delayed_ack",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "delayed ACKs: ACK every second segment, or after `delack_timeout`",
+    },
+    Key {
+        name: "delack_timeout",
+        ty: Ty::Interval,
+        default: "`\"40ms\"`",
+        allowed: "",
+        meaning: "delayed-ACK timeout (Linux `TCP_DELACK_MIN` = 40 ms)",
+    },
+    Key {
+        name: "quickack",
+        ty: Ty::Int(0, U32),
+        default: "`16`",
+        allowed: "",
+        meaning: "ACK immediately for this many segments at the start (Linux quick-ack)",
+    },
+    Key {
+        name: "growth",
+        ty: Ty::Choice("growth", &["segments", "acks"]),
+        default: "`\"segments\"`",
+        allowed: "",
+        meaning: "how congestion avoidance counts an ACK: by acked segments (Linux; an ACK covering 2 segments counts 2), or one per ACK (RFC 5681)",
+    },
+    Key {
+        name: "prr",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "proportional rate reduction (RFC 6937, Linux) in recovery and CWR; `false` gives RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate)",
+    },
+    Key {
+        name: "syn_ect",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "send SYN and SYN-ACK with ECT(0) when the congestion control needs ECN (DCTCP), as Linux does (`tcp_ecn_send_syn`); `false` sends them Not-ECT (RFC 3168 §6.1.1)",
+    },
+    Key {
+        name: "sndbuf",
+        ty: Ty::Size,
+        default: "`\"4MiB\"`",
+        allowed: "at least `mtu`",
+        meaning: "send buffer: unacknowledged data never exceeds it (Linux `tcp_wmem` maximum)",
+    },
+    Key {
+        name: "rcvbuf",
+        ty: Ty::Size,
+        default: "`\"6MiB\"`",
+        allowed: "at least `mtu`",
+        meaning: "receive buffer: the advertised window (Linux `tcp_rmem` maximum)",
+    },
+    Key {
+        name: "dscp",
+        ty: Ty::Int(0, 63),
+        default: "`0`",
+        allowed: "",
+        meaning: "DSCP value on the connection's packets (selects a class of a `queue = \"dscp\"` port)",
+    },
+];
+
+/// `[tcp]`: the endpoint's keys, and every congestion control's options.
+pub static TCP: Schema = Schema {
+    title: "[tcp]",
+    place: "[tcp]",
+    noun: "TCP",
+    keys: KEYS,
+    with: &[&cc::OPTIONS],
+    variants: None,
+};
+
+fn key(name: &str) -> &'static Key {
+    KEYS.iter().find(|k| k.name == name).expect("a TCP key")
+}
+
+/// Apply every TCP key present in `t` to `c`, then check the combinations.
+pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
+    let before = ck.errors.len();
+    ck.get_into(t, key("cc"), &mut c.cc);
+    ck.get_into(t, key("mtu"), &mut c.mtu);
+    ck.get_into(t, key("sack"), &mut c.sack);
+    ck.get_into(t, key("ecn"), &mut c.ecn);
+    ck.get_into(t, key("init_cwnd"), &mut c.init_cwnd);
+    if let Some(x) = ck.opt(t, "init_ssthresh", |v| match v {
+        Value::String(s) if matches!(s.to_lowercase().as_str(), "infinite" | "inf") => Ok(None),
+        _ => int(1, U32)(v)
+            .map(|n| Some(n as u32))
+            .map_err(|m| format!("{m} (segments), or \"infinite\" (the default)")),
+    }) {
+        c.init_ssthresh = x;
+    }
+    ck.get_into(t, key("rto_min"), &mut c.rto_min);
+    ck.get_into(t, key("rto_max"), &mut c.rto_max);
+    if let Some(x) = ck.get::<String>(t, key("rto_mode")) {
+        c.rto_mode = if x == "linux" {
+            RtoMode::Linux
+        } else {
+            RtoMode::Rfc6298
+        };
+    }
+    ck.get_into(t, key("rto_initial"), &mut c.rto_initial);
+    ck.get_into(t, key("delayed_ack"), &mut c.delayed_ack);
+    ck.get_into(t, key("delack_timeout"), &mut c.delack_timeout);
+    ck.get_into(t, key("quickack"), &mut c.quickack);
+    if let Some(x) = ck.get::<String>(t, key("growth")) {
+        c.growth = if x == "segments" {
+            Growth::Segments
+        } else {
+            Growth::Acks
+        };
+    }
+    ck.get_into(t, key("prr"), &mut c.prr);
+    ck.get_into(t, key("syn_ect"), &mut c.syn_ect);
+    ck.get_into(t, key("sndbuf"), &mut c.sndbuf);
+    ck.get_into(t, key("rcvbuf"), &mut c.rcvbuf);
+    ck.get_into(t, key("dscp"), &mut c.dscp);
+    cc::parse_options(ck, t, c);
+    // Combinations, checked only when every key involved is valid, and reported only where
+    // one of them is written, so a bad [tcp] is not reported again for every flow that
+    // inherits it.
+    let bad: Vec<String> = ck.errors[before..].iter().map(|e| e.key.clone()).collect();
+    let valid = |ks: &[&str]| ks.iter().all(|k| !bad.contains(&join(t.path, k)));
+    let has = |ks: &[&str]| ks.iter().any(|k| t.t.contains_key(*k));
+    if has(&["rto_min", "rto_max"]) && valid(&["rto_min", "rto_max"]) && c.rto_min > c.rto_max {
+        let k = if t.t.contains_key("rto_min") {
+            "rto_min"
+        } else {
+            "rto_max"
+        };
+        ck.err(
+            &join(t.path, k),
+            t.t.get(k),
+            format!(
+                "rto_min ({}) must not exceed rto_max ({})",
+                units::format_time(c.rto_min),
+                units::format_time(c.rto_max)
+            ),
+        );
+    }
+    for k in ["sndbuf", "rcvbuf"] {
+        let b = if k == "sndbuf" { c.sndbuf } else { c.rcvbuf };
+        if has(&[k, "mtu"]) && valid(&[k, "mtu"]) && b < u64::from(c.mtu) {
+            let at = if t.t.contains_key(k) { k } else { "mtu" };
+            ck.err(
+                &join(t.path, at),
+                t.t.get(at),
+                format!(
+                    "{k} ({b} B) must hold at least one packet (mtu = {} B)",
+                    c.mtu
+                ),
+            );
+        }
+    }
+}
