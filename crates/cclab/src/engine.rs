@@ -10,6 +10,9 @@
 //! written out here, not taken from a crate, so a dependency upgrade can never change a
 //! published result.
 
+use std::mem::MaybeUninit;
+use std::ptr;
+
 /// Simulated time in picoseconds.
 pub type SimTime = u64;
 
@@ -44,26 +47,164 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> SimTime {
     bits.div_ceil(rate_bps as u128) as SimTime
 }
 
-struct Entry<E> {
-    /// (time, insertion sequence) in one integer: unique, and ordered as the pair.
-    key: u128,
-    ev: E,
-}
+/// Most events a simulation schedules are due soon (a transmission ends, a packet crosses
+/// a link): a new event usually lands among the few earliest ones. The queue therefore
+/// keeps its earliest events (at most `NEAR_CAP`) in a sorted array, where that insert
+/// moves a handful of entries and a pop is O(1), and the rest in a heap.
+const NEAR_CAP: usize = 64;
 
-#[inline]
-fn key(time: SimTime, seq: u64) -> u128 {
-    (time as u128) << 64 | seq as u128
-}
+/// Events moved from the heap into the near array when the array runs empty.
+const REFILL: usize = 32;
 
-/// Children per node of the event heap: a 4-ary heap has half the levels of a binary one,
+/// Children per node of the far heap: a 4-ary heap has half the levels of a binary one,
 /// and the four children's keys share a cache line or two.
 const ARITY: usize = 4;
 
-/// The event queue: a 4-ary min-heap keyed by (time, insertion sequence). Keys are unique,
-/// so the pop order — and every result — is fully determined by the schedule calls.
+/// Tie-break ranks in far-heap keys. Events scheduled straight into the heap take ranks
+/// counting up from `RANK_MID`; events moved from the near array to the heap take ranks
+/// counting down from `RANK_MID - 1` (each batch precedes, at equal times, everything
+/// already in the heap). Neither counter can run out: that would take 2^63 events.
+const RANK_MID: u64 = 1 << 63;
+
+#[inline]
+fn key(time: SimTime, rank: u64) -> u128 {
+    (time as u128) << 64 | rank as u128
+}
+
+/// A 4-ary min-heap on a u128 key (time << 64 | rank; keys are unique), with keys and
+/// events in separate arrays so the sift loops read only keys.
+struct Heap<E> {
+    key: Vec<u128>,
+    ev: Vec<E>,
+}
+
+impl<E> Heap<E> {
+    /// The earliest time in the heap (`SimTime::MAX` when empty).
+    #[inline]
+    fn min_time(&self) -> SimTime {
+        self.key
+            .first()
+            .map_or(SimTime::MAX, |&k| (k >> 64) as SimTime)
+    }
+
+    #[inline]
+    fn push(&mut self, k: u128, ev: E) {
+        let mut i = self.key.len();
+        self.key.push(k);
+        self.ev.push(ev);
+        if i == 0 || self.key[(i - 1) / ARITY] <= k {
+            return;
+        }
+        // SAFETY: `key` and `ev` both hold `i + 1` entries and every index below is `<= i`.
+        // The new event is read out of slot `i`, leaving a hole that moves up as parents
+        // move down into it, and is written into the hole at the end; nothing in between
+        // can panic, so no event is dropped twice or lost.
+        unsafe {
+            let keys = self.key.as_mut_ptr();
+            let evs = self.ev.as_mut_ptr();
+            let ev = ptr::read(evs.add(i));
+            while i > 0 {
+                let parent = (i - 1) / ARITY;
+                let pk = *keys.add(parent);
+                if pk <= k {
+                    break;
+                }
+                *keys.add(i) = pk;
+                ptr::copy_nonoverlapping(evs.add(parent), evs.add(i), 1);
+                i = parent;
+            }
+            *keys.add(i) = k;
+            ptr::write(evs.add(i), ev);
+        }
+    }
+
+    /// Remove the entry with the smallest key (the heap must not be empty).
+    fn pop(&mut self) -> (u128, E) {
+        let last_k = self.key.pop().expect("non-empty heap");
+        let last_ev = self.ev.pop().expect("non-empty heap");
+        let n = self.key.len();
+        if n == 0 {
+            return (last_k, last_ev);
+        }
+        // SAFETY: `key` and `ev` both hold `n` entries; children are read only below `n`
+        // (a full group when `first + ARITY <= n`, else `first..n`) and the hole `i` is
+        // always below `n`. The top event is read out, leaving a hole at the root that
+        // moves down as the smaller child moves up into it, and the last entry is written
+        // into the hole at the end; nothing in between can panic.
+        unsafe {
+            let keys = self.key.as_mut_ptr();
+            let evs = self.ev.as_mut_ptr();
+            let top = (*keys, ptr::read(evs));
+            let mut i = 0;
+            loop {
+                let first = i * ARITY + 1;
+                let (best, best_k);
+                if first + ARITY <= n {
+                    let c = keys.add(first);
+                    let (k0, k1, k2, k3) = (*c, *c.add(1), *c.add(2), *c.add(3));
+                    let (a, ka) = if k1 < k0 { (1, k1) } else { (0, k0) };
+                    let (b, kb) = if k3 < k2 { (3, k3) } else { (2, k2) };
+                    let (m, km) = if kb < ka { (b, kb) } else { (a, ka) };
+                    (best, best_k) = (first + m, km);
+                } else if first < n {
+                    let (mut b, mut kb) = (first, *keys.add(first));
+                    for c in first + 1..n {
+                        let ck = *keys.add(c);
+                        if ck < kb {
+                            (b, kb) = (c, ck);
+                        }
+                    }
+                    (best, best_k) = (b, kb);
+                } else {
+                    break;
+                }
+                if best_k >= last_k {
+                    break;
+                }
+                *keys.add(i) = best_k;
+                ptr::copy_nonoverlapping(evs.add(best), evs.add(i), 1);
+                i = best;
+            }
+            *keys.add(i) = last_k;
+            ptr::write(evs.add(i), last_ev);
+            top
+        }
+    }
+}
+
+/// A near-array entry: an event and its time.
+struct Slot<E> {
+    t: SimTime,
+    /// Initialised in every entry but the sentinel at index 0.
+    ev: MaybeUninit<E>,
+}
+
+/// The event queue, ordered by (time, insertion sequence): two events at the same instant
+/// pop in the order they were scheduled, so the pop order — and every result — is fully
+/// determined by the schedule calls.
+///
+/// It is two tiers. The near array holds the earliest events sorted latest first (the next
+/// event is the last entry), each with its time and no sequence number: a new event is
+/// placed after every event of the same or an earlier time, which among equal times is
+/// exactly insertion order, since the new event is the latest scheduled. The far heap holds
+/// the rest, keyed by (time, rank). The invariant: every near event comes before every far
+/// event. A new event goes to the near array if its time is below the heap's earliest time,
+/// else (it is then after every near event) to the heap with an increasing rank. When the
+/// near array is full its latest half moves to the heap with decreasing ranks (they
+/// precede, at equal times, every event already there); when it runs empty the heap's
+/// earliest `REFILL` events move back. Each tier keeps the true order within it and the
+/// tiers never overlap, so pops come out in (time, insertion) order — the same order as a
+/// single heap on (time, sequence number), checked against one in the tests.
 pub struct EventQueue<E> {
-    heap: Vec<Entry<E>>,
-    seq: u64,
+    /// A sentinel (time `SimTime::MAX`, no event) at index 0, then the near events, latest
+    /// first. Time and event side by side: an insert moves each entry in one copy.
+    /// Capacity `NEAR_CAP + 1`, never grown.
+    near: Vec<Slot<E>>,
+    far: Heap<E>,
+    /// Next rank for an event scheduled straight into the heap (counts up).
+    rank_up: u64,
+    /// Next rank for an event moved from the near array to the heap (counts down).
+    rank_down: u64,
     now: SimTime,
     popped: u64,
 }
@@ -76,9 +217,19 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
+        let mut near = Vec::with_capacity(NEAR_CAP + 1);
+        near.push(Slot {
+            t: SimTime::MAX,
+            ev: MaybeUninit::uninit(),
+        });
         EventQueue {
-            heap: Vec::with_capacity(1 << 12),
-            seq: 0,
+            near,
+            far: Heap {
+                key: Vec::with_capacity(1 << 10),
+                ev: Vec::with_capacity(1 << 10),
+            },
+            rank_up: RANK_MID,
+            rank_down: RANK_MID - 1,
             now: 0,
             popped: 0,
         }
@@ -94,55 +245,72 @@ impl<E> EventQueue<E> {
     #[inline]
     pub fn schedule(&mut self, at: SimTime, ev: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        let seq = self.seq;
-        self.seq += 1;
-        let k = key(at, seq);
-        // Sift up: move parents down until the new entry's place is found.
-        let mut i = self.heap.len();
-        self.heap.push(Entry { key: k, ev });
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if self.heap[parent].key <= k {
-                break;
-            }
-            self.heap.swap(i, parent);
-            i = parent;
+        if self.near.len() > NEAR_CAP {
+            self.spill();
+        }
+        if at < self.far.min_time() {
+            self.near_insert(at, ev);
+        } else {
+            let rank = self.rank_up;
+            self.rank_up += 1;
+            self.far.push(key(at, rank), ev);
         }
     }
 
-    /// Remove the smallest entry (the heap must not be empty).
+    /// Insert into the near array (not full; `at` before every far event).
     #[inline]
-    fn pop_min(&mut self) -> Entry<E> {
-        let last = self.heap.pop().expect("non-empty heap");
-        if self.heap.is_empty() {
-            return last;
+    fn near_insert(&mut self, at: SimTime, ev: E) {
+        let n = self.near.len();
+        debug_assert!(n <= NEAR_CAP && n < self.near.capacity() && at < SimTime::MAX);
+        // SAFETY: the vector was allocated for `NEAR_CAP + 1` entries and never grows, and
+        // `n <= NEAR_CAP` (`schedule` spills a full array first), so slot `n` exists. The
+        // scan moves entries up by one while they are not later than `at`; it stops at the
+        // sentinel (`SimTime::MAX > at`) at the latest, so `i - 1` is read only for
+        // `i >= 1`. The new entry fills the slot left at `i`; nothing in between can panic.
+        unsafe {
+            let p = self.near.as_mut_ptr();
+            let mut i = n;
+            while (*p.add(i - 1)).t <= at {
+                ptr::copy_nonoverlapping(p.add(i - 1), p.add(i), 1);
+                i -= 1;
+            }
+            ptr::write(
+                p.add(i),
+                Slot {
+                    t: at,
+                    ev: MaybeUninit::new(ev),
+                },
+            );
+            self.near.set_len(n + 1);
         }
-        let top = std::mem::replace(&mut self.heap[0], last);
-        // Sift the moved entry down to its place.
-        let n = self.heap.len();
-        let k = self.heap[0].key;
-        let mut i = 0;
-        loop {
-            let first = i * ARITY + 1;
-            if first >= n {
-                break;
-            }
-            let mut best = first;
-            let mut best_key = self.heap[first].key;
-            for c in first + 1..(first + ARITY).min(n) {
-                let ck = self.heap[c].key;
-                if ck < best_key {
-                    best = c;
-                    best_key = ck;
-                }
-            }
-            if best_key >= k {
-                break;
-            }
-            self.heap.swap(i, best);
-            i = best;
+    }
+
+    /// The near array is full: move its latest half to the heap.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self) {
+        // Latest first, so the ranks count down in true order.
+        for s in self.near.drain(1..=NEAR_CAP / 2) {
+            let rank = self.rank_down;
+            self.rank_down -= 1;
+            // SAFETY: past the sentinel, every entry holds an event.
+            self.far.push(key(s.t, rank), unsafe { s.ev.assume_init() });
         }
-        top
+    }
+
+    /// The near array is empty: move the heap's earliest events into it.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) {
+        for _ in 0..self.far.key.len().min(REFILL) {
+            let (k, ev) = self.far.pop();
+            self.near.push(Slot {
+                t: (k >> 64) as SimTime,
+                ev: MaybeUninit::new(ev),
+            });
+        }
+        // They came out earliest first; the array keeps the earliest last.
+        self.near[1..].reverse();
     }
 
     /// Schedule `ev` after `delay` from now.
@@ -154,14 +322,22 @@ impl<E> EventQueue<E> {
     /// Remove the next event if it is at or before `until`, advancing `now` to its time.
     #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        if (self.heap.first()?.key >> 64) as SimTime > until {
+        if self.near.len() == 1 {
+            if self.far.key.is_empty() {
+                return None;
+            }
+            self.refill();
+        }
+        let time = self.near.last()?.t;
+        if time > until {
             return None;
         }
-        let e = self.pop_min();
-        let time = (e.key >> 64) as SimTime;
+        let s = self.near.pop()?;
+        // SAFETY: the array held more than the sentinel, so this entry holds an event.
+        let ev = unsafe { s.ev.assume_init() };
         self.now = time;
         self.popped += 1;
-        Some((time, e.ev))
+        Some((time, ev))
     }
 
     /// Move the clock to `t` (used when a run stops at a fixed time with events left).
@@ -177,11 +353,20 @@ impl<E> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.near.len() - 1 + self.far.key.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
+    }
+}
+
+impl<E> Drop for EventQueue<E> {
+    fn drop(&mut self) {
+        for s in &mut self.near[1..] {
+            // SAFETY: past the sentinel, every entry holds an event, dropped once here.
+            unsafe { s.ev.assume_init_drop() }
+        }
     }
 }
 
@@ -376,6 +561,63 @@ mod tests {
         q.schedule(q.now() + 10, 0);
         assert!(q.pop_until(q.now() + 9).is_none());
         assert_eq!(q.len(), 1);
+    }
+
+    #[test]
+    fn both_tiers_pop_in_time_then_insertion_order() {
+        // Queues far larger than the near array, so events spill to the heap and come back:
+        // bursts of many equal times, of increasing times (each new event the latest near
+        // one), of decreasing times, and far-future events, checked against a reference.
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut rng = Rng::new(11, 0);
+        let mut q = EventQueue::new();
+        let mut reference = BinaryHeap::new();
+        let mut n = 0u64;
+        for round in 0..300 {
+            let burst = (rng.next_u64() % (4 * NEAR_CAP as u64)) as usize;
+            let now = q.now();
+            for j in 0..burst {
+                let at = match round % 4 {
+                    0 => now + rng.next_u64() % 8,
+                    1 => now + j as u64 * 3,
+                    2 => now + (burst - j) as u64,
+                    _ => now + rng.next_u64() % 1_000_000 * (rng.next_u64() % 2),
+                };
+                q.schedule(at, n);
+                reference.push(Reverse((at, n)));
+                n += 1;
+            }
+            let pops = (rng.next_u64() % (burst as u64 + 8)) as usize;
+            for _ in 0..pops {
+                let got = q.pop_until(SimTime::MAX);
+                assert_eq!(got, reference.pop().map(|r| r.0));
+            }
+            assert_eq!(q.len(), reference.len());
+        }
+        while let Some(got) = q.pop_until(SimTime::MAX) {
+            assert_eq!(Some(got), reference.pop().map(|r| r.0));
+        }
+        assert!(reference.is_empty() && q.is_empty());
+    }
+
+    #[test]
+    fn queued_events_are_dropped_exactly_once() {
+        // Events that own something, through spills, refills, pops and a drop mid-run.
+        let token = std::rc::Rc::new(());
+        let mut q = EventQueue::new();
+        for i in 0..10 * NEAR_CAP as u64 {
+            q.schedule(q.now() + i * 7 % 97, token.clone());
+            if i % 3 == 0 {
+                assert!(q.pop_until(SimTime::MAX).is_some());
+            }
+        }
+        for _ in 0..3 * NEAR_CAP {
+            assert!(q.pop_until(SimTime::MAX).is_some());
+        }
+        assert_eq!(std::rc::Rc::strong_count(&token), 1 + q.len());
+        drop(q);
+        assert_eq!(std::rc::Rc::strong_count(&token), 1);
     }
 
     #[test]
