@@ -65,8 +65,13 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
-    /// List the built-in experiments, topologies and congestion controls.
-    List,
+    /// List the built-in experiments, topologies, queue disciplines and congestion
+    /// controls (with --keys: every scenario key, its type and default).
+    List {
+        /// Print every scenario key path with its type and default.
+        #[arg(long)]
+        keys: bool,
+    },
     /// Time fixed workloads: 16 CUBIC flows and 10 DCTCP flows (the ns-3/htsim comparison) on a 10 Gbit/s dumbbell, 1 s simulated each.
     Bench {
         #[arg(long)]
@@ -101,8 +106,12 @@ fn main() -> ExitCode {
             seed,
             threads,
         } => reproduce(&name, quick, json, out, markdown, seed, threads),
-        Cmd::List => {
-            list();
+        Cmd::List { keys } => {
+            if keys {
+                print!("{}", cclab::scenario::doc::key_list());
+            } else {
+                list();
+            }
             ExitCode::SUCCESS
         }
         Cmd::Bench { json } => {
@@ -221,21 +230,34 @@ fn run(
 }
 
 fn list() {
+    use cclab::scenario::schema::Schema;
     println!("experiments (cclab reproduce NAME [--quick] [--json]):");
     for e in cclab::experiments::all() {
         println!("  {:16} [seed {}] {}", e.name, e.seed_doc, e.about);
     }
+    // The first sentence of a component's own description.
+    let first = |s: &Schema| -> String {
+        let a = s.about;
+        a.find(". ").map_or(a, |i| &a[..=i]).to_string()
+    };
+    let kinds = |tag: &str, s: &'static Schema| {
+        if let Some(v) = s.variants() {
+            for (name, vs) in v.kinds {
+                println!("  {name:16} {}", first(vs));
+            }
+        } else {
+            println!("  ({tag})");
+        }
+    };
     println!("\ntopologies ([topology] kind = …):");
-    println!("  dumbbell         N senders s0… → sw0 → bottleneck → sw1 → N receivers r0…; per-sender access delay");
-    println!(
-        "  star             N senders s0… → sw0 → recv (incast); the port to recv is `bottleneck`"
-    );
-    println!("  chain            src → r0 → … → dst, each hop with its own rate, delay and queue");
+    kinds("kind", &cclab::net::topology::TOPOLOGY);
+    println!("\nqueue disciplines (queue = … in a link or queue table):");
+    kinds("queue", &cclab::qdisc::QUEUE);
     println!(
         "\ncongestion controls ([tcp] cc = …): {}",
         cclab::cc::CC_NAMES.join(", ")
     );
-    println!("queues: droptail, ecn (threshold marking at K)");
+    println!("\nevery scenario key: cclab list --keys; their meaning: docs/scenario.md");
 }
 
 fn reproduce(

@@ -54,6 +54,44 @@ fn five_mistakes_give_five_errors_exit_2_and_no_output() {
 }
 
 #[test]
+fn an_unknown_congestion_control_exits_2_wherever_it_is_named() {
+    let f = examples().join("dumbbell.toml");
+    for key in ["tcp.cc", "flow.0.cc"] {
+        let out = tmpdir("unknown-cc");
+        let set = format!("{key}=bbr9");
+        let o = cclab(&[
+            "run",
+            f.to_str().unwrap(),
+            "--set",
+            &set,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{key}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("unknown congestion control \"bbr9\"") && err.contains("cubic"),
+            "{key}: {err}"
+        );
+        assert!(!out.exists(), "nothing is written for bad input");
+    }
+}
+
+#[test]
+fn list_keys_prints_every_key_path() {
+    let o = cclab(&["list", "--keys"]);
+    assert_eq!(o.status.code(), Some(0));
+    let s = String::from_utf8_lossy(&o.stdout);
+    for k in [
+        "sim.duration",
+        "topology.links.N.reverse.limit",
+        "tcp.dctcp_shift_g",
+    ] {
+        assert!(s.contains(k), "`cclab list --keys` lacks {k}");
+    }
+}
+
+#[test]
 fn bad_set_and_unknown_experiment_exit_2() {
     let f = examples().join("dumbbell.toml");
     let o = cclab(&["run", f.to_str().unwrap(), "--set", "tcp.cc"]);
@@ -184,6 +222,9 @@ fn list_names_experiments_topologies_and_algorithms() {
         "dumbbell",
         "star",
         "chain",
+        "graph",
+        "droptail",
+        "ecn",
         "reno",
         "cubic",
     ] {

@@ -4,6 +4,7 @@
 
 use cclab::engine::*;
 use cclab::net::packet::PktId;
+use cclab::net::Framing;
 use cclab::qdisc::{Backlog, Deq, Fifo, Mark, PktMeta, Qdisc, QueueDisc, Verdict};
 use cclab::scenario::*;
 use cclab::sim::Sim;
@@ -143,4 +144,89 @@ fn a_qdisc_answering_not_before_paces_its_port_to_its_rate() {
     );
     // The link alone would carry 10x as much: the pacing came from the qdisc.
     assert!(sim.net.ports[port].stats.max_pkts > 10);
+}
+
+/// `examples/graph.toml` writes out `examples/chain.toml`'s path as a graph: the per-flow
+/// results, the queues and the event count must be the chain builder's, exactly.
+#[test]
+fn a_graph_topology_equal_to_the_chain_example_gives_the_same_results() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let load = |f: &str| {
+        let mut sc = cclab::scenario::load_scenario(&std::path::Path::new(dir).join(f), &[])
+            .unwrap_or_else(|e| panic!("{f}: {e:?}"));
+        // 3 s of the 60 s run: slow start, the first losses and recovery.
+        sc.duration = 3 * SEC;
+        sc.output = OutputSpec::default();
+        cclab::sim::run(&sc).unwrap()
+    };
+    let (chain, graph) = (load("chain.toml"), load("graph.toml"));
+    assert!(matches!(
+        cclab::scenario::load_scenario(&std::path::Path::new(dir).join("graph.toml"), &[])
+            .unwrap()
+            .topology,
+        TopologySpec::Graph(_)
+    ));
+    assert!(chain.flows[0].bytes > 10_000_000, "the flow moved data");
+    assert!(chain.flows[0].retransmits > 0, "and met a loss");
+    assert_eq!(format!("{:?}", chain.flows), format!("{:?}", graph.flows));
+    assert_eq!(format!("{:?}", chain.queues), format!("{:?}", graph.queues));
+    assert_eq!(chain.engine.events, graph.engine.events);
+}
+
+#[test]
+fn an_unknown_congestion_control_is_an_error_not_a_fallback() {
+    let mut sc = Scenario::new("x", path(1_000_000_000), 10 * MS);
+    sc.add_flow(
+        "src",
+        "dst",
+        TcpConfig {
+            cc: "cubik".into(),
+            ..Default::default()
+        },
+    );
+    let e = Sim::new(&sc).err().expect("refused");
+    assert!(e.contains("unknown congestion control 'cubik'"), "{e}");
+    assert!(e.contains("cubic"), "names the allowed ones: {e}");
+}
+
+/// More connections between one pair of hosts than there are ports: every one gets a
+/// distinct 4-tuple (the service port moves up past 28,232), and all complete.
+#[test]
+fn seventy_thousand_connections_run() {
+    let n = 70_000;
+    let topo = TopologySpec::Dumbbell {
+        senders: 1,
+        bottleneck: LinkSpec {
+            rate_bps: 10_000_000_000,
+            delay: 10 * US,
+            queue: QueueSpec::droptail(Limit::Packets(100_000)),
+            framing: Framing::Ethernet,
+        },
+        access_rate_bps: 10_000_000_000,
+        access_delay: vec![US],
+        access_queue: QueueSpec::droptail(Limit::Packets(100_000)),
+    };
+    let mut sc = Scenario::new("many", topo, 200 * MS);
+    for i in 0..n {
+        let f = sc.add_flow("s0", "r0", TcpConfig::default());
+        sc.flows[f].start = i * US;
+        sc.flows[f].bytes = Some(1000);
+    }
+    let mut sim = Sim::new(&sc).unwrap();
+    let tuples: std::collections::BTreeSet<(u16, u16)> = (0..n as usize)
+        .map(|i| {
+            let a = sim.tcp(i).sender.addr;
+            (a.sport, a.dport)
+        })
+        .collect();
+    assert_eq!(tuples.len(), n as usize, "distinct 4-tuples");
+    sim.run();
+    let r = sim.results();
+    assert_eq!(r.flows.len(), n as usize);
+    let done = r.flows.iter().filter(|f| f.fct_s.is_some()).count();
+    assert_eq!(
+        done, n as usize,
+        "every connection delivered its 1000 bytes"
+    );
+    assert!(r.flows.iter().all(|f| f.bytes == 1000));
 }

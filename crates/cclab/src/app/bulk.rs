@@ -55,6 +55,7 @@ pub static KEYS: Schema = Schema {
     title: "[[flow]]",
     place: "[[flow]]",
     noun: "flow",
+    about: "",
     keys: &[FROM, TO, START, STOP, BYTES],
     with: &[&TCP],
     variants: None,

@@ -66,6 +66,7 @@ pub static KEYS: Schema = Schema {
     title: "[[ping]]",
     place: "[[ping]]",
     noun: "ping",
+    about: "",
     keys: &[FROM, TO, START, INTERVAL, SIZE, ECT, DSCP],
     with: &[],
     variants: None,

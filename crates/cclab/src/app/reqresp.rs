@@ -75,6 +75,7 @@ pub static KEYS: Schema = Schema {
     title: "[[aggregate]]",
     place: "[[aggregate]]",
     noun: "aggregate",
+    about: "",
     keys: &[
         AGGREGATOR,
         WORKERS,

@@ -359,6 +359,7 @@ static OPTIONS: Schema = Schema {
     title: "CUBIC options",
     place: "[tcp]",
     noun: "options",
+    about: "",
     keys: &[Key {
         name: "hystart",
         ty: Ty::Bool,

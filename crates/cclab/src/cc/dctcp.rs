@@ -113,6 +113,7 @@ static OPTIONS: Schema = Schema {
     title: "DCTCP options",
     place: "[tcp]",
     noun: "options",
+    about: "",
     keys: &[
         Key {
             name: "dctcp_shift_g",

@@ -251,6 +251,7 @@ pub static NO_OPTIONS: Schema = Schema {
     title: "No options",
     place: "no options",
     noun: "options",
+    about: "",
     keys: &[],
     with: &[],
     variants: None,
@@ -290,6 +291,7 @@ macro_rules! ccs {
             title: "Congestion control options",
             place: "[tcp]",
             noun: "options",
+            about: "",
             keys: &[],
             with: &[],
             variants: Some(Variants {

@@ -90,6 +90,7 @@ pub static KEYS: Schema = Schema {
     title: "[output]",
     place: "[output]",
     noun: "output",
+    about: "",
     keys: &[CWND, QUEUE, THROUGHPUT, PLOTS, QUEUES, TSG, PCAP],
     with: &[],
     variants: None,

@@ -64,6 +64,7 @@ pub static KEYS: Schema = Schema {
     title: "DSCP classes",
     place: "a dscp queue",
     noun: "queue",
+    about: "Several queues (classes) selected by the packet's DSCP, with a scheduler between them and an optional port buffer shared by all classes. Exactly one class has no `dscp`: it takes all traffic whose DSCP no other class lists.",
     keys: &[
         SCHEDULER,
         Key {
@@ -101,6 +102,7 @@ pub static CLASS: Schema = Schema {
     title: "Class tables",
     place: "a class table",
     noun: "class",
+    about: "",
     keys: &[DSCP, WEIGHT],
     with: &[&super::QUEUE],
     variants: None,

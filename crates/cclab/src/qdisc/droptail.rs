@@ -29,6 +29,7 @@ pub static KEYS: Schema = Schema {
     title: "Drop-tail",
     place: "a droptail queue",
     noun: "queue",
+    about: "Admit while the limit allows, else drop the arrival (Linux `pfifo` / `bfifo`). A packet that finds the port idle passes through the queue too (as Linux, which lets a `bfifo` bypass only when its limit holds an MTU), so a byte limit below a packet's length drops it.",
     keys: &[LIMIT],
     with: &[],
     variants: None,

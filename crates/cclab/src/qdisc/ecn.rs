@@ -30,6 +30,7 @@ pub static KEYS: Schema = Schema {
     title: "ECN threshold",
     place: "an ecn queue",
     noun: "queue",
+    about: "DCTCP-style threshold marking (RFC 8257 §3.1): a packet that arrives while the queue exceeds `k` is marked CE if it is ECT; a non-ECT packet is dropped instead. The queue still drops at `limit`.",
     keys: &[super::droptail::LIMIT, K],
     with: &[],
     variants: None,

@@ -201,6 +201,7 @@ macro_rules! qdiscs {
             title: "Queue tables",
             place: "a queue table",
             noun: "queue",
+            about: "",
             keys: &[Key {
                 name: "queue",
                 ty: Ty::Choice("queue discipline", QUEUE_KINDS),

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod check;
+pub mod doc;
 pub mod parse;
 pub mod schema;
 pub mod spec;

@@ -44,6 +44,7 @@ pub static SIM: Schema = Schema {
     title: "[sim]",
     place: "[sim]",
     noun: "sim",
+    about: "",
     keys: &[NAME, DURATION, SEED],
     with: &[],
     variants: None,
@@ -54,6 +55,7 @@ pub static TOP: Schema = Schema {
     title: "Top level",
     place: "the top level",
     noun: "scenario",
+    about: "",
     keys: &[
         Key {
             name: "sim",

@@ -132,6 +132,8 @@ pub struct Schema {
     pub place: &'static str,
     /// How the type column names one (`"link"` → "link table").
     pub noun: &'static str,
+    /// A paragraph for the docs: what the table describes (may be empty).
+    pub about: &'static str,
     pub keys: &'static [Key],
     pub with: &'static [&'static Schema],
     pub variants: Option<Variants>,
@@ -301,15 +303,18 @@ pub fn key_table(keys: &[&Key]) -> String {
     s
 }
 
-/// The markdown of a schema: the table of its own keys, and for each variant a line and
-/// the table of that variant's keys.
-pub fn markdown(s: &Schema) -> String {
+/// The markdown of a schema: its paragraph, the table of its own keys, the schemas it
+/// also takes keys from, and for each variant a heading (`level` hashes), its paragraph
+/// and its table.
+pub fn markdown(s: &'static Schema, level: usize) -> String {
+    let mut out = String::new();
+    if !s.about.is_empty() {
+        let _ = writeln!(out, "{}\n", s.about);
+    }
     let own: Vec<&Key> = s.keys.iter().collect();
-    let mut out = if own.is_empty() {
-        String::new()
-    } else {
-        key_table(&own)
-    };
+    if !own.is_empty() {
+        out.push_str(&key_table(&own));
+    }
     if !s.with.is_empty() {
         let names: Vec<String> = s
             .with
@@ -320,13 +325,11 @@ pub fn markdown(s: &Schema) -> String {
     }
     if let Some(v) = &s.variants {
         for (name, vs) in v.kinds {
-            let keys: Vec<&Key> = vs.keys.iter().collect();
-            let _ = writeln!(out, "\nWith `{} = \"{name}\"`:\n", v.tag);
-            if keys.is_empty() {
-                out.push_str("no keys of its own.\n");
-            } else {
-                out.push_str(&key_table(&keys));
+            if vs.keys.is_empty() && vs.about.is_empty() {
+                continue;
             }
+            let _ = writeln!(out, "\n{} `{} = \"{name}\"`\n", "#".repeat(level), v.tag);
+            out.push_str(&markdown(vs, level + 1));
         }
     }
     out

@@ -248,6 +248,7 @@ pub static TCP: Schema = Schema {
     title: "[tcp]",
     place: "[tcp]",
     noun: "TCP",
+    about: "",
     keys: KEYS,
     with: &[&cc::OPTIONS],
     variants: None,

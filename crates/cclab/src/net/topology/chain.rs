@@ -22,6 +22,7 @@ pub static KEYS: Schema = Schema {
     title: "Chain",
     place: "a chain topology",
     noun: "topology",
+    about: "A path `src` → `r0` → … → `dst` of hops. Each hop's reverse direction (`hop{i}_rev`) has the same rate, delay and framing and a drop-tail queue of 100000 packets. The routers between hops are `r0` … `r{n-2}`; they are switches, not hosts.",
     keys: &[HOPS],
     with: &[],
     variants: None,

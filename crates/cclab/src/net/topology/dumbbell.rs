@@ -55,6 +55,7 @@ pub static KEYS: Schema = Schema {
     title: "Dumbbell",
     place: "a dumbbell topology",
     noun: "topology",
+    about: "N senders `s0…` → switch `sw0` → bottleneck → switch `sw1` → N receivers `r0…`. The round-trip time of pair i is 2 × (2 × `access_delay[i]` + bottleneck delay). `bottleneck_rev` (the ACK direction) has the bottleneck's rate and delay. The switch ports towards the hosts (`s{i}_down`, `r{i}_down`) and `bottleneck_rev` have a drop-tail queue of 100000 packets; access links are Ethernet.",
     keys: &[SENDERS, BOTTLENECK, ACCESS_RATE, ACCESS_DELAY, ACCESS_QUEUE],
     with: &[],
     variants: None,

@@ -41,6 +41,7 @@ macro_rules! topologies {
             title: "[topology]",
             place: "[topology]",
             noun: "topology",
+            about: "",
             keys: &[KIND],
             with: &[],
             variants: Some(Variants {
@@ -129,6 +130,7 @@ pub static LINK: Schema = Schema {
     title: "Link tables",
     place: "a link table",
     noun: "link",
+    about: "",
     keys: &[RATE, DELAY, FRAMING],
     with: &[&QUEUE],
     variants: None,

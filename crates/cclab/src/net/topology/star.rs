@@ -37,6 +37,7 @@ pub static KEYS: Schema = Schema {
     title: "Star",
     place: "a star topology",
     noun: "topology",
+    about: "Incast: N senders `s0…` → switch `sw0` → receiver `recv`.",
     keys: &[SENDERS, LINK_KEY, OTHER_QUEUE],
     with: &[],
     variants: None,
