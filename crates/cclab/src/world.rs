@@ -16,6 +16,7 @@ use crate::sim::{ConnMeta, Ev, Sim};
 use crate::tcp::{Addr, TcpConn};
 use crate::transport::{Conn, PortAllocator};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Stream ids for `Rng::new(seed, stream)`.
 const STREAM_LINK_LOSS: u64 = 1 << 32;
@@ -39,6 +40,8 @@ struct ConnReq<'a> {
 struct Builder {
     hosts: BTreeMap<String, NodeId>,
     ports: PortAllocator,
+    /// The configuration of the previous connection: the next one shares it when equal.
+    last_tcp: Option<Arc<TcpConfig>>,
 }
 
 impl Builder {
@@ -71,7 +74,12 @@ impl Builder {
                 ));
             }
         }
-        let c = TcpConn::new(addr, r.tcp, r.start, r.bytes)
+        let cfg = match &self.last_tcp {
+            Some(c) if **c == *r.tcp => Arc::clone(c),
+            _ => Arc::new(r.tcp.clone()),
+        };
+        self.last_tcp = Some(Arc::clone(&cfg));
+        let c = TcpConn::new(addr, &cfg, r.start, r.bytes)
             .map_err(|e| format!("connection {conn} ({} → {}): {e}", r.from, r.to))?;
         sim.conns.push(Conn::Tcp(c));
         sim.conn_meta.push(ConnMeta {
@@ -110,8 +118,14 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             .map(|(i, n)| (n.name.clone(), i as NodeId))
             .collect(),
         ports: PortAllocator::default(),
+        last_tcp: None,
     };
     let mut sim = Sim::empty(sc, net);
+    let n_conns = sc.flows.len() + sc.aggregates.iter().map(|a| a.workers.len()).sum::<usize>();
+    sim.conns.reserve_exact(n_conns);
+    sim.conn_meta.reserve_exact(n_conns);
+    sim.apps
+        .reserve_exact(sc.flows.len() + sc.aggregates.len() + sc.pings.len());
 
     // Bulk flows: one connection and one app each.
     for f in &sc.flows {
@@ -155,7 +169,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
                 },
             )?;
         }
-        sim.apps.push(AnyApp::ReqResp(ReqResp::new(
+        sim.apps.push(AnyApp::ReqResp(Box::new(ReqResp::new(
             b.host(&a.aggregator)?,
             a.aggregator.clone(),
             first,
@@ -165,7 +179,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             a.queries,
             a.think,
             a.request_size,
-        )));
+        ))));
     }
     for p in &sc.pings {
         let id = sim.apps.len() as u32;
@@ -176,7 +190,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
                 p.from, p.to
             ));
         }
-        sim.apps.push(AnyApp::Ping(Ping {
+        sim.apps.push(AnyApp::Ping(Box::new(Ping {
             id,
             from: b.host(&p.from)?,
             to: b.host(&p.to)?,
@@ -189,7 +203,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             dscp: p.dscp,
             sent: 0,
             rtts: Vec::new(),
-        }));
+        })));
     }
 
     // Probes.

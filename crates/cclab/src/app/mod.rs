@@ -139,9 +139,9 @@ apps! {
     /// A bulk transfer (`bulk.rs`).
     Bulk(bulk::Bulk),
     /// Partition/aggregate queries (`reqresp.rs`).
-    ReqResp(reqresp::ReqResp),
+    ReqResp(Box<reqresp::ReqResp>),
     /// Ping probes (`ping.rs`).
-    Ping(ping::Ping),
+    Ping(Box<ping::Ping>),
 }
 
 /// `from` and `to` of a flow or ping: both required, known hosts, different.

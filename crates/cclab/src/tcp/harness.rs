@@ -69,7 +69,13 @@ impl Bench {
     ) -> Bench {
         let addr = Bench::ADDR;
         Bench {
-            s: Sender::new(addr, cfg, Cc::from_config(cfg).unwrap(), 0, bytes),
+            s: Sender::new(
+                addr,
+                &std::sync::Arc::new(cfg.clone()),
+                Cc::from_config(cfg).unwrap(),
+                0,
+                bytes,
+            ),
             r: Receiver::new(
                 addr,
                 server,

@@ -22,6 +22,7 @@ use crate::engine::SimTime;
 use crate::net::packet::Packet;
 use crate::scenario::TcpConfig;
 use crate::transport::{Endpoint, Io, TimerKind};
+use std::sync::Arc;
 
 pub use receiver::Receiver;
 pub use sender::Sender;
@@ -73,7 +74,7 @@ impl TcpConn {
     /// an error.
     pub fn new(
         addr: Addr,
-        cfg: &TcpConfig,
+        cfg: &Arc<TcpConfig>,
         start: SimTime,
         bytes: Option<u64>,
     ) -> Result<TcpConn, String> {

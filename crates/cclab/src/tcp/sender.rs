@@ -41,6 +41,7 @@ use crate::net::packet::*;
 use crate::scenario::{Growth, TcpConfig};
 use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 const DUPTHRESH: u32 = 3;
 
@@ -86,7 +87,9 @@ pub struct SenderStats {
 
 pub struct Sender {
     pub addr: Addr,
-    cfg: TcpConfig,
+    /// The connection's configuration, shared with the other connections that have the
+    /// same one (a run of 100,000 flows holds a handful).
+    cfg: Arc<TcpConfig>,
     pub state: SndState,
     pub tp: TcpCcState,
     pub cc: Cc,
@@ -149,7 +152,7 @@ impl Sender {
     /// The initiator of a connection running congestion control `cc`.
     pub fn new(
         addr: Addr,
-        cfg: &TcpConfig,
+        cfg: &Arc<TcpConfig>,
         cc: Cc,
         start_time: SimTime,
         total_bytes: Option<u64>,
@@ -158,7 +161,7 @@ impl Sender {
         let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
         Sender {
             addr,
-            cfg: cfg.clone(),
+            cfg: Arc::clone(cfg),
             state: SndState::Idle,
             tp: TcpCcState::new(mss, cfg.init_cwnd, ssthresh),
             cc,

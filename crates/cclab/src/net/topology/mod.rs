@@ -234,6 +234,8 @@ pub fn build(spec: &TopologySpec) -> Network {
 /// parser checks this; an unknown name here is a programming error).
 pub fn build_graph(g: &GraphSpec) -> Network {
     let mut net = Network::default();
+    net.nodes.reserve_exact(g.nodes.len());
+    net.ports.reserve_exact(2 * g.links.len());
     let mut ids: BTreeMap<&str, NodeId> = BTreeMap::new();
     for n in &g.nodes {
         let id = net.add_node(&n.name, n.kind);
