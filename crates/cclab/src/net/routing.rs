@@ -22,21 +22,34 @@ use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
 
+/// How a node forwards: its only port, or its table row.
+#[derive(Clone, Copy, Debug)]
+struct NodeRoute {
+    /// The node's only output port, or `NONE` when it has several or none.
+    single: u32,
+    /// The node's table row when it has several ports, else `NONE`.
+    row: u32,
+}
+
+/// How a destination host is reached; one cache line holds all a lookup needs.
+#[derive(Clone, Copy, Debug, Default)]
+struct HostRoute {
+    /// The host's destination group (`NONE` for switches).
+    group: u32,
+    /// The node the group's search started from (the switch of single-linked hosts, or
+    /// the host itself).
+    target: NodeId,
+    /// The ports from that switch to the host: (first, count) into `ports`.
+    last: (u32, u32),
+}
+
 /// Routing state of a network.
 #[derive(Debug, Default)]
 pub struct Routes {
-    /// Per node: its only output port, or `NONE` when it has several or none.
-    single: Vec<u32>,
-    /// Per node with several ports: its table row, else `NONE`.
-    row: Vec<u32>,
-    /// Per node: the destination group of a host (`NONE` for switches).
-    group: Vec<u32>,
-    /// Per group: the node its search started from (the switch of single-linked hosts, or
-    /// the host itself).
+    node: Vec<NodeRoute>,
+    host: Vec<HostRoute>,
+    /// Per group: the node its search started from.
     target: Vec<NodeId>,
-    /// Per host node: the ports from its group's switch towards it, as (first, count)
-    /// into `ports`.
-    last_hop: Vec<(u32, u32)>,
     /// `table[row * groups + group]` = (first, count) into `ports`.
     table: Vec<(u32, u32)>,
     ports: Vec<PortId>,
@@ -49,19 +62,30 @@ impl Routes {
         let n = nodes.len();
         let forwards = |v: usize| nodes[v].kind == NodeKind::Switch;
         let mut r = Routes {
-            single: vec![NONE; n],
-            row: vec![NONE; n],
-            group: vec![NONE; n],
-            last_hop: vec![(0, 0); n],
+            node: vec![
+                NodeRoute {
+                    single: NONE,
+                    row: NONE
+                };
+                n
+            ],
+            host: vec![
+                HostRoute {
+                    group: NONE,
+                    target: NONE,
+                    last: (0, 0),
+                };
+                n
+            ],
             ..Default::default()
         };
         let mut rows = 0u32;
         for (v, node) in nodes.iter().enumerate() {
             match node.ports.len() {
                 0 => {}
-                1 => r.single[v] = node.ports[0],
+                1 => r.node[v].single = node.ports[0],
                 _ => {
-                    r.row[v] = rows;
+                    r.node[v].row = rows;
                     rows += 1;
                 }
             }
@@ -90,14 +114,14 @@ impl Routes {
                     (r.target.len() - 1) as u32
                 }
             };
-            r.group[h] = g;
+            r.host[h].group = g;
         }
         // Last hops: the ports from each group's switch to its hosts, in port order. One
         // pass over the ports, not one per host: a switch may have 100,000 of them.
         let mut last: Vec<(u32, PortId)> = Vec::new();
         for (pid, p) in ports.iter().enumerate() {
             let h = p.peer as usize;
-            let g = r.group[h];
+            let g = r.host[h].group;
             if g != NONE && r.target[g as usize] == p.node && p.node as usize != h {
                 last.push((h as u32, pid as PortId));
             }
@@ -105,10 +129,16 @@ impl Routes {
         last.sort_by_key(|&(h, _)| h); // stable: ports stay in order per host
         for (i, &(h, pid)) in last.iter().enumerate() {
             if i == 0 || last[i - 1].0 != h {
-                r.last_hop[h as usize] = (r.ports.len() as u32, 0);
+                r.host[h as usize].last = (r.ports.len() as u32, 0);
             }
             r.ports.push(pid);
-            r.last_hop[h as usize].1 += 1;
+            r.host[h as usize].last.1 += 1;
+        }
+        for h in 0..n {
+            let g = r.host[h].group;
+            if g != NONE {
+                r.host[h].target = r.target[g as usize];
+            }
         }
         r.groups = r.target.len();
         r.table = vec![(0, 0); rows as usize * r.groups];
@@ -145,7 +175,7 @@ impl Routes {
                 }
             }
             for &u in &touched {
-                let row = r.row[u];
+                let row = r.node[u].row;
                 if u == t || row == NONE {
                     continue;
                 }
@@ -168,19 +198,18 @@ impl Routes {
     /// The output port at `node` towards host `dst` for a packet with ECMP hash `hash`.
     #[inline]
     pub fn next_port(&self, node: NodeId, dst: NodeId, hash: u32) -> Option<PortId> {
-        let single = self.single[node as usize];
-        if single != NONE {
-            return Some(single);
+        let nr = self.node[node as usize];
+        if nr.single != NONE {
+            return Some(nr.single);
         }
-        let row = self.row[node as usize];
-        let g = self.group[dst as usize];
-        if row == NONE || g == NONE {
+        let h = self.host[dst as usize];
+        if nr.row == NONE || h.group == NONE {
             return None;
         }
-        let (first, count) = if self.target[g as usize] == node {
-            self.last_hop[dst as usize]
+        let (first, count) = if h.target == node {
+            h.last
         } else {
-            self.table[row as usize * self.groups + g as usize]
+            self.table[nr.row as usize * self.groups + h.group as usize]
         };
         match count {
             0 => None,
@@ -191,9 +220,10 @@ impl Routes {
 
     /// Bytes the routing state holds (for tests of its growth).
     pub fn heap_bytes(&self) -> usize {
-        (self.single.len() + self.row.len() + self.group.len() + self.target.len())
-            * std::mem::size_of::<u32>()
-            + (self.last_hop.len() + self.table.len()) * std::mem::size_of::<(u32, u32)>()
+        self.node.len() * std::mem::size_of::<NodeRoute>()
+            + self.host.len() * std::mem::size_of::<HostRoute>()
+            + self.target.len() * std::mem::size_of::<NodeId>()
+            + self.table.len() * std::mem::size_of::<(u32, u32)>()
             + self.ports.len() * std::mem::size_of::<PortId>()
     }
 }
