@@ -1,12 +1,12 @@
-//! Building a world from a scenario: the network (topology, loss injection), one
-//! connection per flow and per aggregate worker, the apps that drive them, the probes the
+//! Building a world from a scenario: the network (topology, loss injection), the apps and
+//! their connections (each app builds its own, through a [`WorldBuilder`]), the probes the
 //! output section asks for, and each app's first wake-ups.
 //!
 //! Everything is numbered in scenario order — connections in the order of `[[flow]]`
 //! then of the `[[aggregate]]` workers, apps likewise, then pings — so the same scenario
 //! always schedules the same events in the same order.
 
-use crate::app::{bulk::Bulk, ping::Ping, reqresp::ReqResp, AnyApp, App};
+use crate::app::{AnyApp, App, AppId};
 use crate::engine::{Rng, SimTime};
 use crate::net::{flow_hash, topology, LinkLoss, NodeId, PortId};
 use crate::probe::sampler::{Sampler, SeriesKind};
@@ -21,40 +21,64 @@ use std::sync::Arc;
 /// Stream ids for `Rng::new(seed, stream)`.
 const STREAM_LINK_LOSS: u64 = 1 << 32;
 
-/// Service ports: iperf3's for bulk flows, HTTP's for request/response.
-const BULK_PORT: u16 = 5201;
-const REQRESP_PORT: u16 = 80;
-
 /// What a new connection needs beyond its two hosts.
-struct ConnReq<'a> {
-    from: &'a str,
-    to: &'a str,
-    service: u16,
-    tcp: &'a TcpConfig,
-    bytes: Option<u64>,
-    start: SimTime,
-    stop: Option<SimTime>,
-    app: u32,
+pub struct ConnReq<'a> {
+    pub from: &'a str,
+    pub to: &'a str,
+    /// The listener's port (iperf3's 5201, HTTP's 80, …).
+    pub service: u16,
+    pub tcp: &'a TcpConfig,
+    /// Bytes the client writes in all (`None` = until stopped).
+    pub bytes: Option<u64>,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    /// The app that uses it.
+    pub app: AppId,
 }
 
-struct Builder {
+/// What an app's `build` may do to the world being built: name hosts, open connections,
+/// add itself.
+pub struct WorldBuilder<'s> {
+    sim: &'s mut Sim,
     hosts: BTreeMap<String, NodeId>,
     ports: PortAllocator,
     /// The configuration of the previous connection: the next one shares it when equal.
     last_tcp: Option<Arc<TcpConfig>>,
 }
 
-impl Builder {
-    fn host(&self, name: &str) -> Result<NodeId, String> {
+impl WorldBuilder<'_> {
+    /// The node of host `name`.
+    pub fn host(&self, name: &str) -> Result<NodeId, String> {
         self.hosts
             .get(name)
             .copied()
             .ok_or_else(|| format!("unknown host '{name}'"))
     }
 
-    /// Add a connection `from → to` to `sim`; returns its index.
-    fn conn(&mut self, sim: &mut Sim, r: ConnReq) -> Result<u32, String> {
+    /// Does the route from `a` lead to `z`?
+    pub fn reaches(&self, a: NodeId, z: NodeId, hash: u32) -> bool {
+        self.sim.net.reaches(a, z, hash)
+    }
+
+    /// The id the next app pushed gets.
+    pub fn next_app(&self) -> AppId {
+        self.sim.apps.len() as AppId
+    }
+
+    /// The index the next connection gets.
+    pub fn next_conn(&self) -> u32 {
+        self.sim.conns.len() as u32
+    }
+
+    pub fn push_app(&mut self, app: AnyApp) -> AppId {
+        self.sim.apps.push(app);
+        (self.sim.apps.len() - 1) as AppId
+    }
+
+    /// Add a TCP connection `from → to`; returns its index.
+    pub fn conn(&mut self, r: ConnReq) -> Result<u32, String> {
         let (client, server) = (self.host(r.from)?, self.host(r.to)?);
+        let sim = &mut *self.sim;
         let conn = sim.conns.len() as u32;
         let (sport, dport) = self.ports.allocate(client, server, r.service);
         let addr = Addr {
@@ -110,101 +134,30 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             dropped: 0,
         }));
     }
-    let mut b = Builder {
-        hosts: net
-            .nodes
+    let mut sim = Sim::empty(sc, net);
+    let n_conns = sc.apps.flows.len()
+        + sc.apps
+            .aggregates
             .iter()
-            .enumerate()
-            .map(|(i, n)| (n.name.clone(), i as NodeId))
-            .collect(),
+            .map(|a| a.workers.len())
+            .sum::<usize>();
+    sim.conns.reserve_exact(n_conns);
+    sim.conn_meta.reserve_exact(n_conns);
+    sim.apps.reserve_exact(sc.apps.len());
+    let hosts = sim
+        .net
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.clone(), i as NodeId))
+        .collect();
+    let mut w = WorldBuilder {
+        sim: &mut sim,
+        hosts,
         ports: PortAllocator::default(),
         last_tcp: None,
     };
-    let mut sim = Sim::empty(sc, net);
-    let n_conns = sc.flows.len() + sc.aggregates.iter().map(|a| a.workers.len()).sum::<usize>();
-    sim.conns.reserve_exact(n_conns);
-    sim.conn_meta.reserve_exact(n_conns);
-    sim.apps
-        .reserve_exact(sc.flows.len() + sc.aggregates.len() + sc.pings.len());
-
-    // Bulk flows: one connection and one app each.
-    for f in &sc.flows {
-        let app = sim.apps.len() as u32;
-        let conn = b.conn(
-            &mut sim,
-            ConnReq {
-                from: &f.from,
-                to: &f.to,
-                service: BULK_PORT,
-                tcp: &f.tcp,
-                bytes: f.bytes,
-                start: f.start,
-                stop: f.stop,
-                app,
-            },
-        )?;
-        sim.apps.push(AnyApp::Bulk(Bulk {
-            conn,
-            start: f.start,
-            stop: f.stop,
-        }));
-    }
-    // Partition/aggregate: one connection per worker (worker → aggregator), which writes
-    // only when asked: a byte count of 0 to start.
-    for a in &sc.aggregates {
-        let app = sim.apps.len() as u32;
-        let first = sim.conns.len() as u32;
-        for w in &a.workers {
-            b.conn(
-                &mut sim,
-                ConnReq {
-                    from: w,
-                    to: &a.aggregator,
-                    service: REQRESP_PORT,
-                    tcp: &a.tcp,
-                    bytes: Some(0),
-                    start: a.start,
-                    stop: None,
-                    app,
-                },
-            )?;
-        }
-        sim.apps.push(AnyApp::ReqResp(Box::new(ReqResp::new(
-            b.host(&a.aggregator)?,
-            a.aggregator.clone(),
-            first,
-            a.workers.len() as u32,
-            a.start,
-            a.response_bytes,
-            a.queries,
-            a.think,
-            a.request_size,
-        ))));
-    }
-    for p in &sc.pings {
-        let id = sim.apps.len() as u32;
-        let (a, z) = (b.host(&p.from)?, b.host(&p.to)?);
-        if !sim.net.reaches(a, z, 0) || !sim.net.reaches(z, a, 0) {
-            return Err(format!(
-                "ping {} → {}: no route between them (hosts do not forward; is a link missing?)",
-                p.from, p.to
-            ));
-        }
-        sim.apps.push(AnyApp::Ping(Box::new(Ping {
-            id,
-            from: b.host(&p.from)?,
-            to: b.host(&p.to)?,
-            from_name: p.from.clone(),
-            to_name: p.to.clone(),
-            start: p.start,
-            interval: p.interval,
-            size: p.size,
-            ect: p.ect,
-            dscp: p.dscp,
-            sent: 0,
-            rtts: Vec::new(),
-        })));
-    }
+    crate::app::build(&sc.apps, &mut w)?;
 
     // Probes.
     let o = &sc.output;

@@ -23,7 +23,7 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
         other_queue: QueueSpec::droptail(Limit::Packets(1000)),
     };
     let mut sc = Scenario::new("incast", topo, 30 * SEC);
-    sc.aggregates.push(AggregateSpec {
+    sc.apps.aggregates.push(AggregateSpec {
         aggregator: "recv".into(),
         workers: (0..n).map(|i| format!("s{i}")).collect(),
         response_bytes: 1_000_000 / n as u64,

@@ -161,14 +161,14 @@ fn scenario() -> Scenario {
         ..Default::default()
     };
     sc.add_default_flows(&tcp);
-    sc.flows[0].bytes = Some(3_000_000);
+    sc.apps.flows[0].bytes = Some(3_000_000);
     sc.losses.push(LossSpec {
         link: "hop1".into(),
         rate: 0.003,
         drop_nth: vec![(0, 100), (0, 400), (0, 401), (0, 402)],
         every: 0,
     });
-    sc.pings.push(PingSpec {
+    sc.apps.pings.push(PingSpec {
         from: "src".into(),
         to: "dst".into(),
         start: 0,

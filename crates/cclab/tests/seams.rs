@@ -51,7 +51,7 @@ fn path(rate: u64) -> TopologySpec {
 fn a_qdisc_sees_every_packet_even_on_an_idle_port() {
     // Pings every 10 ms on an otherwise empty 1 Gbit/s path: each finds the port idle.
     let mut sc = Scenario::new("idle", path(1_000_000_000), 200 * MS);
-    sc.pings.push(PingSpec {
+    sc.apps.pings.push(PingSpec {
         from: "src".into(),
         to: "dst".into(),
         start: 0,
@@ -209,8 +209,8 @@ fn seventy_thousand_connections_run() {
     let mut sc = Scenario::new("many", topo, 200 * MS);
     for i in 0..n {
         let f = sc.add_flow("s0", "r0", TcpConfig::default());
-        sc.flows[f].start = i * US;
-        sc.flows[f].bytes = Some(1000);
+        sc.apps.flows[f].start = i * US;
+        sc.apps.flows[f].bytes = Some(1000);
     }
     let mut sim = Sim::new(&sc).unwrap();
     let tuples: std::collections::BTreeSet<(u16, u16)> = (0..n as usize)

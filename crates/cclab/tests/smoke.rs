@@ -30,7 +30,7 @@ fn every_byte_arrives_under_heavy_random_loss_in_every_recovery_mode() {
                         ..Default::default()
                     };
                     let bytes = 300_000;
-                    sc.flows.push(FlowSpec {
+                    sc.apps.flows.push(FlowSpec {
                         from: "src".into(),
                         to: "dst".into(),
                         start: 0,

@@ -5,13 +5,38 @@
 //! The byte count is the connection's own (`tcp::Sender::total_bytes`): the app only
 //! opens the connection and, at `stop`, closes the write side.
 
-use super::{endpoints, App, AppCx};
+use super::{endpoints, AppCx, ParseCx};
 use crate::engine::SimTime;
 use crate::scenario::check::{join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{units, FlowSpec, TcpConfig, TopologySpec};
+use crate::scenario::{units, TcpConfig};
 use crate::tcp::config::TCP;
+use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;
+
+/// A bulk TCP transfer (iperf -c).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowSpec {
+    pub from: String,
+    pub to: String,
+    pub start: SimTime,
+    /// Stop sending new data at this time (iperf -t); `None` = until the end of the run.
+    pub stop: Option<SimTime>,
+    /// Send exactly this many bytes (iperf -n) and close; flow completion time is measured.
+    pub bytes: Option<u64>,
+    pub tcp: TcpConfig,
+}
+
+/// This app's scenario entry.
+pub type Spec = FlowSpec;
+/// This app as the app table holds it.
+pub type App = Bulk;
+/// The table's default when the file has none, and what the entries are.
+pub const DEFAULT: &str = "one per sender";
+pub const MEANING: &str = "bulk TCP transfers";
+
+/// iperf3's port.
+const SERVICE: u16 = 5201;
 
 const FROM: Key = Key {
     name: "from",
@@ -63,14 +88,9 @@ pub static KEYS: Schema = Schema {
 
 /// Read every `[[flow]]`; without any, one flow per sender of the topology for the whole
 /// run. `None` when the flows cannot be counted (a malformed table, no topology).
-pub fn parse(
-    ck: &mut Checker,
-    root: Tab,
-    topology: Option<&TopologySpec>,
-    tcp: &TcpConfig,
-    duration: Option<SimTime>,
-) -> Option<Vec<FlowSpec>> {
-    let Some(tables) = ck.array_of_tables(root, "flow") else {
+pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<Vec<FlowSpec>> {
+    let (topology, tcp, duration) = (cx.topology, cx.tcp, cx.duration);
+    let Some(tables) = ck.array_of_tables(root, table) else {
         return topology.map(|t| {
             t.default_pairs()
                 .into_iter()
@@ -128,7 +148,7 @@ pub fn parse(
         });
     }
     // A table dropped as malformed leaves the count unknown for `drop_nth` checks.
-    let complete = matches!(root.t.get("flow"), Some(Value::Array(a)) if a.len() == tables.len());
+    let complete = matches!(root.t.get(table), Some(Value::Array(a)) if a.len() == tables.len());
     (topology.is_some() && complete).then_some(flows)
 }
 
@@ -142,7 +162,7 @@ pub struct Bulk {
     pub stop: Option<SimTime>,
 }
 
-impl App for Bulk {
+impl super::App for Bulk {
     fn start(&mut self, cx: &mut AppCx) {
         cx.wake(self.start, TAG_START);
         if let Some(stop) = self.stop {
@@ -156,4 +176,27 @@ impl App for Bulk {
             _ => cx.stop(self.conn),
         }
     }
+}
+
+/// One connection and one app per flow.
+pub fn build(specs: &[FlowSpec], w: &mut WorldBuilder) -> Result<(), String> {
+    for f in specs {
+        let app = w.next_app();
+        let conn = w.conn(ConnReq {
+            from: &f.from,
+            to: &f.to,
+            service: SERVICE,
+            tcp: &f.tcp,
+            bytes: f.bytes,
+            start: f.start,
+            stop: f.stop,
+            app,
+        })?;
+        w.push_app(super::AnyApp::Bulk(Bulk {
+            conn,
+            start: f.start,
+            stop: f.stop,
+        }));
+    }
+    Ok(())
 }

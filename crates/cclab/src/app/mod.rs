@@ -12,6 +12,9 @@
 //! an [`AppCx`] (the time and the connections' delivery counters) and answers with
 //! commands ([`Cmd`]: open a connection, write to it, stop it, send a packet from a host,
 //! wake me at t) that the simulator carries out in order.
+//!
+//! Adding an app: one file here (the app, its scenario entry, keys, `parse` and `build`)
+//! and one line in the `apps!` registry.
 
 pub mod bulk;
 pub mod ping;
@@ -22,9 +25,10 @@ use crate::net::packet::Packet;
 use crate::net::NodeId;
 use crate::results::RunResult;
 use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::Key;
-use crate::scenario::units;
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::{units, TcpConfig, TopologySpec};
 use crate::transport::Conn;
+use crate::world::WorldBuilder;
 
 /// An app's index in the simulator's app table.
 pub type AppId = u32;
@@ -100,13 +104,25 @@ pub struct ResultCx<'a> {
     pub conns: &'a [Conn],
 }
 
-/// The registry of apps: `Variant(type)`, one line each. It generates the `AnyApp` enum
-/// and its `App` implementation, which dispatches by `match`.
+/// What an app's parser may need from the rest of the file.
+pub struct ParseCx<'a> {
+    pub topology: Option<&'a TopologySpec>,
+    /// `[tcp]`: the defaults of every connection.
+    pub tcp: &'a TcpConfig,
+    pub duration: Option<SimTime>,
+}
+
+/// The registry of apps: `field: "table" => Variant(module)`, one line each, in the order
+/// their connections and apps are numbered. A module provides the app (`App`, a type that
+/// implements [`App`]), its scenario entry (`Spec`), the keys of its table (`KEYS`,
+/// `DEFAULT`, `MEANING`), `parse` and `build`. The line generates the `AnyApp` enum and its
+/// dispatch, the field of [`AppSpecs`] that holds the entries, the `[[table]]` of a
+/// scenario file, and the calls that read and build them.
 macro_rules! apps {
-    ($($(#[$doc:meta])* $var:ident($ty:ty),)*) => {
+    ($($(#[$doc:meta])* $field:ident: $table:literal => $var:ident($m:ident),)*) => {
         /// Any of the built-in apps.
         pub enum AnyApp {
-            $($(#[$doc])* $var($ty),)*
+            $($(#[$doc])* $var($m::App),)*
         }
 
         impl App for AnyApp {
@@ -132,16 +148,62 @@ macro_rules! apps {
                 match self { $(AnyApp::$var(a) => a.results(r, cx),)* }
             }
         }
+
+        /// Every app's scenario entries: one list per app, in file order.
+        #[derive(Clone, Debug, PartialEq, Default)]
+        pub struct AppSpecs {
+            $(pub $field: Vec<$m::Spec>,)*
+        }
+
+        impl AppSpecs {
+            /// How many apps the entries make (one per entry).
+            pub fn len(&self) -> usize {
+                0 $(+ self.$field.len())*
+            }
+
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+        }
+
+        /// The apps' tables of a scenario file.
+        pub static TRAFFIC: Schema = Schema {
+            title: "Traffic",
+            place: "the top level",
+            noun: "traffic",
+            about: "",
+            keys: &[$(Key {
+                name: $table,
+                ty: Ty::Tables(&$m::KEYS),
+                default: $m::DEFAULT,
+                allowed: "",
+                meaning: $m::MEANING,
+            }),*],
+            with: &[],
+            variants: None,
+        };
+
+        /// Read every app's tables; `None` when an app's entries cannot be counted.
+        pub fn parse(ck: &mut Checker, root: Tab, cx: &ParseCx) -> Option<AppSpecs> {
+            $(let $field = $m::parse(ck, root, $table, cx);)*
+            Some(AppSpecs { $($field: $field?,)* })
+        }
+
+        /// Build every app, in registry order.
+        pub fn build(specs: &AppSpecs, w: &mut WorldBuilder) -> Result<(), String> {
+            $($m::build(&specs.$field, w)?;)*
+            Ok(())
+        }
     };
 }
 
 apps! {
     /// A bulk transfer (`bulk.rs`).
-    Bulk(bulk::Bulk),
+    flows: "flow" => Bulk(bulk),
     /// Partition/aggregate queries (`reqresp.rs`).
-    ReqResp(Box<reqresp::ReqResp>),
+    aggregates: "aggregate" => ReqResp(reqresp),
     /// Ping probes (`ping.rs`).
-    Ping(Box<ping::Ping>),
+    pings: "ping" => Ping(ping),
 }
 
 /// `from` and `to` of a flow or ping: both required, known hosts, different.

@@ -2,14 +2,35 @@
 //! the same queues as the traffic (as `ping -i`). The destination host answers it
 //! (`net::host`, the kernel's echo reply); the reply's round-trip time is recorded here.
 
-use super::{endpoints, App, AppCx, AppId, ResultCx};
+use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::SimTime;
 use crate::net::packet::{Packet, PktKind, ECT0, NOT_ECT};
 use crate::net::{flow_hash, NodeId};
 use crate::results::{PingResult, RunResult};
 use crate::scenario::check::{Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::PingSpec;
+use crate::world::WorldBuilder;
+
+/// A ping probe: an echo every `interval` through the same queues.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PingSpec {
+    pub from: String,
+    pub to: String,
+    pub start: SimTime,
+    pub interval: SimTime,
+    /// IP packet size in bytes (84 = `ping` default 56 data + 8 ICMP + 20 IP).
+    pub size: u32,
+    /// Send with ECT(0) (as `ping -Q` with the ECT bit).
+    pub ect: bool,
+    pub dscp: u8,
+}
+
+/// This app's scenario entry.
+pub type Spec = PingSpec;
+/// This app as the app table holds it.
+pub type App = Box<Ping>;
+pub const DEFAULT: &str = "none";
+pub const MEANING: &str = "ping probes";
 
 const FROM: Key = Key {
     name: "from",
@@ -73,8 +94,9 @@ pub static KEYS: Schema = Schema {
 };
 
 /// Read every `[[ping]]`.
-pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> Vec<PingSpec> {
-    let tables = ck.array_of_tables(root, "ping").unwrap_or_default();
+pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<Vec<PingSpec>> {
+    let duration = cx.duration;
+    let tables = ck.array_of_tables(root, table).unwrap_or_default();
     let mut pings = Vec::new();
     for (path, t) in &tables {
         let t = Tab { path, t };
@@ -95,7 +117,7 @@ pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> Vec<Ping
             dscp: ck.get(t, &DSCP).unwrap_or(0),
         });
     }
-    pings
+    Some(pings)
 }
 
 const SEND: u32 = 0;
@@ -118,7 +140,7 @@ pub struct Ping {
     pub rtts: Vec<SimTime>,
 }
 
-impl App for Ping {
+impl super::App for Ping {
     fn start(&mut self, cx: &mut AppCx) {
         cx.wake(self.start, SEND);
     }
@@ -160,4 +182,33 @@ impl App for Ping {
             rtt_stddev_s: s.map(|s| s[5]),
         });
     }
+}
+
+/// One app per probe.
+pub fn build(specs: &[PingSpec], w: &mut WorldBuilder) -> Result<(), String> {
+    for p in specs {
+        let id = w.next_app();
+        let (from, to) = (w.host(&p.from)?, w.host(&p.to)?);
+        if !w.reaches(from, to, 0) || !w.reaches(to, from, 0) {
+            return Err(format!(
+                "ping {} → {}: no route between them (hosts do not forward; is a link missing?)",
+                p.from, p.to
+            ));
+        }
+        w.push_app(super::AnyApp::Ping(Box::new(Ping {
+            id,
+            from,
+            to,
+            from_name: p.from.clone(),
+            to_name: p.to.clone(),
+            start: p.start,
+            interval: p.interval,
+            size: p.size,
+            ect: p.ect,
+            dscp: p.dscp,
+            sent: 0,
+            rtts: Vec::new(),
+        })));
+    }
+    Ok(())
 }

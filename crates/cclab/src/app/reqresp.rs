@@ -7,16 +7,44 @@
 //! The request travels as one application packet (`PktKind::Request`, a UDP datagram in
 //! captures) through the same queues as everything else.
 
-use super::{App, AppCx, ResultCx};
+use super::{AppCx, ParseCx, ResultCx};
 use crate::engine::SimTime;
 use crate::net::packet::{Packet, PktKind};
 use crate::net::NodeId;
 use crate::results::{AggregateResult, RunResult};
 use crate::scenario::check::{join, name_in, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{AggregateSpec, TcpConfig};
+use crate::scenario::TcpConfig;
 use crate::tcp::config::TCP;
+use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;
+
+/// Partition/aggregate traffic (the DCTCP paper's query pattern): `aggregator` sends a
+/// small request to every worker at once; each answers `response_bytes` over its own
+/// persistent TCP connection; the query completes when every answer has arrived; the next
+/// query follows `think` later.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggregateSpec {
+    pub aggregator: String,
+    pub workers: Vec<String>,
+    pub response_bytes: u64,
+    pub queries: u32,
+    pub start: SimTime,
+    pub think: SimTime,
+    /// IP size of a request packet.
+    pub request_size: u32,
+    pub tcp: TcpConfig,
+}
+
+/// This app's scenario entry.
+pub type Spec = AggregateSpec;
+/// This app as the app table holds it.
+pub type App = Box<ReqResp>;
+pub const DEFAULT: &str = "none";
+pub const MEANING: &str = "partition/aggregate queries";
+
+/// HTTP's port.
+const SERVICE: u16 = 80;
 
 const AGGREGATOR: Key = Key {
     name: "aggregator",
@@ -91,8 +119,9 @@ pub static KEYS: Schema = Schema {
 
 /// Read every `[[aggregate]]`; `workers = "all"` (the default) means every host except
 /// the aggregator.
-pub fn parse(ck: &mut Checker, root: Tab, tcp: &TcpConfig) -> Vec<AggregateSpec> {
-    let tables = ck.array_of_tables(root, "aggregate").unwrap_or_default();
+pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<Vec<AggregateSpec>> {
+    let tcp: &TcpConfig = cx.tcp;
+    let tables = ck.array_of_tables(root, table).unwrap_or_default();
     let hosts = ck.hosts.clone();
     let mut out = Vec::new();
     for (path, t) in &tables {
@@ -156,7 +185,7 @@ pub fn parse(ck: &mut Checker, root: Tab, tcp: &TcpConfig) -> Vec<AggregateSpec>
             tcp: c,
         });
     }
-    out
+    Some(out)
 }
 
 /// Wake-up tag of "send the next query"; tags below the number of workers open worker k's
@@ -244,7 +273,7 @@ impl ReqResp {
     }
 }
 
-impl App for ReqResp {
+impl super::App for ReqResp {
     fn start(&mut self, cx: &mut AppCx) {
         for k in 0..self.workers {
             cx.wake(self.start, k);
@@ -307,4 +336,38 @@ impl App for ReqResp {
             timeouts,
         });
     }
+}
+
+/// One connection per worker (worker → aggregator), which writes only when asked: a byte
+/// count of 0 to start; then the app.
+pub fn build(specs: &[AggregateSpec], w: &mut WorldBuilder) -> Result<(), String> {
+    for a in specs {
+        let app = w.next_app();
+        let first = w.next_conn();
+        for worker in &a.workers {
+            w.conn(ConnReq {
+                from: worker,
+                to: &a.aggregator,
+                service: SERVICE,
+                tcp: &a.tcp,
+                bytes: Some(0),
+                start: a.start,
+                stop: None,
+                app,
+            })?;
+        }
+        let aggregator = w.host(&a.aggregator)?;
+        w.push_app(super::AnyApp::ReqResp(Box::new(ReqResp::new(
+            aggregator,
+            a.aggregator.clone(),
+            first,
+            a.workers.len() as u32,
+            a.start,
+            a.response_bytes,
+            a.queries,
+            a.think,
+            a.request_size,
+        ))));
+    }
+    Ok(())
 }

@@ -132,8 +132,8 @@ pub fn scenario(cc: &str, seed: u64, interval: SimTime) -> Scenario {
     let tcp = endpoint(cc);
     sc.add_flow("s0", "recv", tcp.clone());
     let f = sc.add_flow("s1", "recv", tcp);
-    sc.flows[f].start = from_secs(JOIN);
-    sc.flows[f].stop = Some(from_secs(LEAVE));
+    sc.apps.flows[f].start = from_secs(JOIN);
+    sc.apps.flows[f].stop = Some(from_secs(LEAVE));
     sc.output.throughput_interval = Some(interval);
     sc
 }

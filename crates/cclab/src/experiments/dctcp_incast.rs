@@ -47,7 +47,7 @@ pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
     for i in 0..SENDERS {
         sc.add_flow(&format!("s{i}"), "recv", tcp.clone());
     }
-    sc.pings.push(PingSpec {
+    sc.apps.pings.push(PingSpec {
         from: "s0".into(),
         to: "recv".into(),
         start: 100 * MS,

@@ -60,11 +60,11 @@ pub fn p_connect(n: usize, syn_ect: bool, probes: usize, seed: u64) -> f64 {
     }
     let mut probe = tcp.clone();
     probe.syn_ect = syn_ect;
-    let first = sc.flows.len();
+    let first = sc.apps.flows.len();
     for &st in &starts {
         let f = sc.add_flow(&format!("s{n}"), "recv", probe.clone());
-        sc.flows[f].start = st;
-        sc.flows[f].bytes = Some(1448);
+        sc.apps.flows[f].start = st;
+        sc.apps.flows[f].bytes = Some(1448);
     }
     let mut sim = Sim::new(&sc).expect("valid scenario");
     sim.run();

@@ -12,9 +12,7 @@ impl Scenario {
             duration,
             seed: 1,
             topology,
-            flows: Vec::new(),
-            pings: Vec::new(),
-            aggregates: Vec::new(),
+            apps: Default::default(),
             losses: Vec::new(),
             output: OutputSpec::default(),
         }
@@ -22,7 +20,7 @@ impl Scenario {
 
     /// Add a bulk flow for the whole run; returns its index.
     pub fn add_flow(&mut self, from: &str, to: &str, tcp: TcpConfig) -> usize {
-        self.flows.push(FlowSpec {
+        self.apps.flows.push(FlowSpec {
             from: from.into(),
             to: to.into(),
             start: 0,
@@ -30,7 +28,7 @@ impl Scenario {
             bytes: None,
             tcp,
         });
-        self.flows.len() - 1
+        self.apps.flows.len() - 1
     }
 
     /// One bulk flow per sender (the default when a TOML file names none).

@@ -11,6 +11,7 @@ use super::schema::{markdown, Schema, Ty};
 /// The generated sections: (marker name, schema, heading level of its variants).
 pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("top", &super::parse::TOP, 3),
+    ("traffic", &crate::app::TRAFFIC, 3),
     ("sim", &super::parse::SIM, 3),
     ("topology", &crate::net::topology::TOPOLOGY, 3),
     ("link", &crate::net::topology::LINK, 4),

@@ -79,27 +79,6 @@ pub static TOP: Schema = Schema {
             meaning: "TCP defaults for every flow",
         },
         Key {
-            name: "flow",
-            ty: Ty::Tables(&crate::app::bulk::KEYS),
-            default: "one per sender",
-            allowed: "",
-            meaning: "bulk TCP transfers",
-        },
-        Key {
-            name: "ping",
-            ty: Ty::Tables(&crate::app::ping::KEYS),
-            default: "none",
-            allowed: "",
-            meaning: "ping probes",
-        },
-        Key {
-            name: "aggregate",
-            ty: Ty::Tables(&crate::app::reqresp::KEYS),
-            default: "none",
-            allowed: "",
-            meaning: "partition/aggregate queries",
-        },
-        Key {
             name: "loss",
             ty: Ty::Tables(&crate::net::loss::KEYS),
             default: "none",
@@ -114,7 +93,7 @@ pub static TOP: Schema = Schema {
             meaning: "time series, plots, captures",
         },
     ],
-    with: &[],
+    with: &[&crate::app::TRAFFIC],
     variants: None,
 };
 
@@ -223,10 +202,13 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         crate::tcp::config::parse(ck, t, &mut tcp);
     }
 
-    let flows = crate::app::bulk::parse(ck, root, topology.as_ref(), &tcp, duration);
-    let pings = crate::app::ping::parse(ck, root, duration);
-    let aggregates = crate::app::reqresp::parse(ck, root, &tcp);
-    let losses = crate::net::loss::parse(ck, root, flows.as_ref().map(Vec::len));
+    let cx = crate::app::ParseCx {
+        topology: topology.as_ref(),
+        tcp: &tcp,
+        duration,
+    };
+    let apps = crate::app::parse(ck, root, &cx);
+    let losses = crate::net::loss::parse(ck, root, apps.as_ref().map(|a| a.flows.len()));
     let output = crate::probe::parse(ck, root, duration);
 
     Some(Scenario {
@@ -234,9 +216,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         duration: duration?,
         seed,
         topology: topology?,
-        flows: flows?,
-        pings,
-        aggregates,
+        apps: apps?,
         losses,
         output,
     })

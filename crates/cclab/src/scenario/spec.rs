@@ -2,6 +2,7 @@
 //! simulator to build and run. Every field is already checked and in base units
 //! (picoseconds, bits per second, bytes); the parser in `parse.rs` produces it.
 
+pub use crate::app::{bulk::FlowSpec, ping::PingSpec, reqresp::AggregateSpec, AppSpecs};
 use crate::engine::SimTime;
 pub use crate::net::{Framing, NodeKind};
 pub use crate::qdisc::classful::{ClassSpec, Sched};
@@ -161,50 +162,6 @@ impl GraphSpec {
     }
 }
 
-/// A bulk TCP transfer (iperf -c).
-#[derive(Clone, Debug, PartialEq)]
-pub struct FlowSpec {
-    pub from: String,
-    pub to: String,
-    pub start: SimTime,
-    /// Stop sending new data at this time (iperf -t); `None` = until the end of the run.
-    pub stop: Option<SimTime>,
-    /// Send exactly this many bytes (iperf -n) and close; flow completion time is measured.
-    pub bytes: Option<u64>,
-    pub tcp: TcpConfig,
-}
-
-/// A ping probe: an echo every `interval` through the same queues.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PingSpec {
-    pub from: String,
-    pub to: String,
-    pub start: SimTime,
-    pub interval: SimTime,
-    /// IP packet size in bytes (84 = `ping` default 56 data + 8 ICMP + 20 IP).
-    pub size: u32,
-    /// Send with ECT(0) (as `ping -Q` with the ECT bit).
-    pub ect: bool,
-    pub dscp: u8,
-}
-
-/// Partition/aggregate traffic (the DCTCP paper's query pattern): `aggregator` sends a
-/// small request to every worker at once; each answers `response_bytes` over its own
-/// persistent TCP connection; the query completes when every answer has arrived; the next
-/// query follows `think` later.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AggregateSpec {
-    pub aggregator: String,
-    pub workers: Vec<String>,
-    pub response_bytes: u64,
-    pub queries: u32,
-    pub start: SimTime,
-    pub think: SimTime,
-    /// IP size of a request packet.
-    pub request_size: u32,
-    pub tcp: TcpConfig,
-}
-
 /// Loss injection on a named link.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LossSpec {
@@ -246,9 +203,8 @@ pub struct Scenario {
     pub duration: SimTime,
     pub seed: u64,
     pub topology: TopologySpec,
-    pub flows: Vec<FlowSpec>,
-    pub pings: Vec<PingSpec>,
-    pub aggregates: Vec<AggregateSpec>,
+    /// The apps' entries (`[[flow]]`, `[[aggregate]]`, `[[ping]]`), one list per app.
+    pub apps: AppSpecs,
     pub losses: Vec<LossSpec>,
     pub output: OutputSpec,
 }

@@ -95,8 +95,8 @@ fn defaults_fill_in() {
     assert_eq!(s.name, "test");
     assert_eq!(s.duration, 2 * SEC);
     assert_eq!(s.seed, 1);
-    assert_eq!(s.flows.len(), 3);
-    for (i, f) in s.flows.iter().enumerate() {
+    assert_eq!(s.apps.flows.len(), 3);
+    for (i, f) in s.apps.flows.iter().enumerate() {
         assert_eq!(
             (f.from.as_str(), f.to.as_str()),
             (format!("s{i}").as_str(), format!("r{i}").as_str())
@@ -122,11 +122,11 @@ fn defaults_fill_in() {
         }
         t => panic!("{t:?}"),
     }
-    assert!(s.pings.is_empty() && s.losses.is_empty());
+    assert!(s.apps.pings.is_empty() && s.losses.is_empty());
     assert_eq!(s.output, OutputSpec::default());
     // An explicit empty list means no flows at all (e.g. a ping-only run).
     let s = parse(&format!("flow = []\n{MINIMAL}")).unwrap();
-    assert!(s.flows.is_empty());
+    assert!(s.apps.flows.is_empty());
 }
 
 #[test]
@@ -151,15 +151,19 @@ fn tcp_defaults_and_per_flow_overrides() {
         "
     ))
     .unwrap();
-    assert_eq!(s.flows.len(), 2);
-    assert_eq!(s.flows[0].tcp.cc, "reno");
-    assert_eq!(s.flows[0].tcp.sndbuf, 16 << 20);
-    assert_eq!(s.flows[0].tcp.init_ssthresh, Some(20));
-    assert_eq!(s.flows[1].tcp.cc, "cubic");
-    assert_eq!(s.flows[1].tcp.sndbuf, 16 << 20);
-    assert_eq!(s.flows[1].tcp.mtu, 9000);
+    assert_eq!(s.apps.flows.len(), 2);
+    assert_eq!(s.apps.flows[0].tcp.cc, "reno");
+    assert_eq!(s.apps.flows[0].tcp.sndbuf, 16 << 20);
+    assert_eq!(s.apps.flows[0].tcp.init_ssthresh, Some(20));
+    assert_eq!(s.apps.flows[1].tcp.cc, "cubic");
+    assert_eq!(s.apps.flows[1].tcp.sndbuf, 16 << 20);
+    assert_eq!(s.apps.flows[1].tcp.mtu, 9000);
     assert_eq!(
-        (s.flows[1].start, s.flows[1].stop, s.flows[1].bytes),
+        (
+            s.apps.flows[1].start,
+            s.apps.flows[1].stop,
+            s.apps.flows[1].bytes
+        ),
         (SEC, Some(1_500 * MS), Some(10_000_000))
     );
 }
@@ -184,10 +188,10 @@ fn set_overrides() {
     .unwrap();
     assert_eq!(s.duration, 5 * SEC);
     assert_eq!(s.seed, 7);
-    assert_eq!(s.flows.len(), 2);
-    assert_eq!(s.flows[0].tcp.cc, "cubic");
-    assert_eq!(s.flows[1].tcp.cc, "reno");
-    assert_eq!(s.flows[1].from, "s2");
+    assert_eq!(s.apps.flows.len(), 2);
+    assert_eq!(s.apps.flows[0].tcp.cc, "cubic");
+    assert_eq!(s.apps.flows[1].tcp.cc, "reno");
+    assert_eq!(s.apps.flows[1].from, "s2");
     assert!(s.output.plots);
     match s.topology {
         TopologySpec::Dumbbell {
@@ -215,8 +219,8 @@ fn set_reaches_aggregates_and_their_tcp_keys() {
         &sets(&[("aggregate.0.queries", "3"), ("aggregate.0.cc", "cubic")]),
     )
     .unwrap();
-    assert_eq!(s.aggregates[0].queries, 3);
-    assert_eq!(s.aggregates[0].tcp.cc, "cubic");
+    assert_eq!(s.apps.aggregates[0].queries, 3);
+    assert_eq!(s.apps.aggregates[0].tcp.cc, "cubic");
     let e = parse_scenario(
         &file,
         "incast.toml",
