@@ -4,7 +4,8 @@
 //! min_th = max_th = K, where non-ECT traffic above the threshold is dropped). The queue
 //! still tail-drops at its limit, ECT or not.
 
-use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
+use super::droptail::DropTail;
+use super::{Backlog, Deq, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
 use crate::scenario::check::{join, Checker, Tab};
@@ -85,19 +86,19 @@ impl QueueSpec {
     }
 }
 
+/// A drop-tail queue whose arrivals are marked (or, non-ECT, dropped) above `k`.
 #[derive(Debug)]
 pub struct EcnThreshold {
-    pub limit: Limit,
     pub k: Limit,
-    pub fifo: Fifo,
+    /// The queue itself: its limit, its FIFO, how it dequeues.
+    pub tail: DropTail,
 }
 
 impl EcnThreshold {
     pub fn new(limit: Limit, k: Limit) -> EcnThreshold {
         EcnThreshold {
-            limit,
             k,
-            fifo: Fifo::default(),
+            tail: DropTail::new(limit),
         }
     }
 }
@@ -105,15 +106,16 @@ impl EcnThreshold {
 impl QueueDisc for EcnThreshold {
     #[inline]
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
-        let (bytes, pkts) = (self.fifo.bytes, self.fifo.len() as u64);
-        if self.limit.overflows(bytes, pkts, m.len as u64) {
+        let fifo = &self.tail.fifo;
+        let (bytes, pkts) = (fifo.bytes, fifo.len() as u64);
+        if self.tail.limit.overflows(bytes, pkts, m.len as u64) {
             return Verdict::Drop;
         }
         let above_k = self.k.exceeded_by(bytes, pkts);
         if above_k && m.ecn == crate::net::packet::NOT_ECT {
             return Verdict::Drop;
         }
-        self.fifo.push(id, m.len);
+        self.tail.fifo.push(id, m.len);
         if above_k {
             Verdict::MARK_CE
         } else {
@@ -121,33 +123,25 @@ impl QueueDisc for EcnThreshold {
         }
     }
 
-    /// An empty queue admits anything its limit holds, unmarked (an empty queue is not
-    /// above any threshold).
+    /// An empty queue is not above any threshold: the drop-tail decides.
     #[inline]
-    fn offer_idle(&mut self, _id: PktId, m: &PktMeta) -> Offer {
-        if self.limit.overflows(0, 0, m.len as u64) {
-            Offer::Drop
-        } else {
-            Offer::Send(Mark::None)
-        }
+    fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
+        self.tail.offer_idle(id, m)
     }
 
     #[inline]
-    fn dequeue(&mut self, _now: SimTime, _drops: &mut Vec<PktId>) -> Deq {
-        match self.fifo.pop() {
-            Some(id) => Deq::Packet(id, Mark::None),
-            None => Deq::Empty,
-        }
+    fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        self.tail.dequeue(now, drops)
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        self.fifo.backlog()
+        self.tail.backlog()
     }
 
     #[inline]
     fn peek_len(&self) -> Option<u32> {
-        self.fifo.peek().map(|h| h.1)
+        self.tail.peek_len()
     }
 }
 

@@ -522,18 +522,7 @@ impl Checker<'_> {
         conv: impl Fn(&Value) -> Result<T, String>,
     ) -> Option<T> {
         if !tab.t.contains_key(k) {
-            let place = if tab.path.is_empty() {
-                "the file".to_string()
-            } else if tab.path.contains('.') {
-                format!("'{}'", tab.path)
-            } else {
-                format!("[{}]", tab.path)
-            };
-            self.err(
-                &join(tab.path, k),
-                None,
-                format!("missing required key '{k}' in {place} (e.g. {k} = {example})"),
-            );
+            self.missing(tab, k, example);
             return None;
         }
         self.opt(tab, k, conv)
