@@ -85,6 +85,7 @@ impl Network {
             ecn: p.ecn,
             dscp: p.dscp,
             hash: p.hash,
+            edt: p.edt,
             now,
         };
         if pr.idle(now) {

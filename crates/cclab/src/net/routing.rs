@@ -196,7 +196,7 @@ impl Routes {
     }
 
     /// The output port at `node` towards host `dst` for a packet with ECMP hash `hash`.
-    #[inline]
+    #[inline(always)]
     pub fn next_port(&self, node: NodeId, dst: NodeId, hash: u32) -> Option<PortId> {
         let nr = self.node[node as usize];
         if nr.single != NONE {

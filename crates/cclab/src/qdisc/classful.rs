@@ -410,6 +410,7 @@ mod tests {
             dscp,
             hash: 0,
             now: 0,
+            edt: 0,
         }
     }
 

@@ -157,6 +157,7 @@ mod tests {
             dscp: 0,
             hash: 0,
             now: 0,
+            edt: 0,
         }
     }
 

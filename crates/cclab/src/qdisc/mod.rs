@@ -37,12 +37,17 @@ use crate::scenario::Limit;
 pub use fifo::Fifo;
 
 /// What a qdisc may look at.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PktMeta {
+    /// IP length in bytes.
     pub len: u32,
+    /// IP ECN codepoint.
     pub ecn: u8,
     pub dscp: u8,
+    /// The flow's hash (ECMP, fair queueing).
     pub hash: u32,
+    /// Earliest departure time the sender asked for (0 = none): what `sch_fq` honours.
+    pub edt: SimTime,
     pub now: SimTime,
 }
 

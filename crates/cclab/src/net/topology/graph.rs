@@ -23,7 +23,7 @@
 
 use super::{queue_kind, read_link, LINK};
 use crate::qdisc::QUEUE;
-use crate::scenario::check::{join, show, type_name, Checker, Tab};
+use crate::scenario::check::{join, type_name, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
 use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
 use std::collections::BTreeSet;
@@ -269,14 +269,23 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
             }
             reverse_queue = crate::qdisc::parse(ck, rt, Limit::Packets(1000));
         }
-        for (n, at) in [
-            (&name, join(lt.path, NAME.name)),
-            (&reverse_name, join(&rpath, REVERSE_NAME.name)),
+        // The reverse direction's default name follows the link's: one mistake, one error.
+        let default_reverse = reverse_name == format!("{name}_rev");
+        let mut name_ok = true;
+        for (n, at, own) in [
+            (&name, join(lt.path, NAME.name), true),
+            (&reverse_name, join(&rpath, REVERSE_NAME.name), false),
         ] {
+            if !own && !name_ok && default_reverse {
+                continue;
+            }
+            let v = Value::String(n.clone());
             if !valid_name(n) {
-                ck.err(&at, Some(&Value::String(n.clone())), "a name must be non-empty, without slashes or control characters (it can name output files)".into());
+                ck.err(&at, Some(&v), "a name must be non-empty, without slashes or control characters (it can name output files)".into());
+                name_ok &= !own;
             } else if !link_names.insert(n.clone()) {
-                ck.err(&at, Some(&Value::String(n.clone())), format!("the link name \"{n}\" is used twice ({} must be unique across both directions)", show(&Value::String(n.clone()))));
+                ck.err(&at, Some(&v), format!("the link name \"{n}\" is used twice; names must be unique across both directions of every link"));
+                name_ok &= !own;
             }
         }
         linked.insert(from.clone());

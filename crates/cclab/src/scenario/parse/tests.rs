@@ -500,3 +500,79 @@ link = { rate = "10Gbps", delay = "10us", queue = "dscp", scheduler = "strict", 
         .iter()
         .any(|e| e.key == "topology.link.classes" && e.message.contains("exactly one")));
 }
+
+#[test]
+fn graph_topologies_are_checked_like_any_other() {
+    let base = r#"
+[sim]
+duration = "1s"
+[topology]
+kind = "graph"
+hosts = ["a", "b", "c"]
+switches = ["sw"]
+links = [
+  { name = "up", from = "a", to = "sw", rate = "1Gbps", delay = "1ms" },
+  { from = "sw", to = "b", rate = "100Mbps", delay = "1ms", queue = "ecn", limit = "100pkts", k = "20pkts", reverse = { name = "b_up", limit = "50pkts" } },
+  { name = "c_up", from = "c", to = "sw", rate = "1Gbps", delay = "1ms", framing = "ip" },
+]
+[[flow]]
+from = "a"
+to = "b"
+[[loss]]
+link = "b_up"
+rate = 0.01
+"#;
+    let s = parse(base).unwrap();
+    let TopologySpec::Graph(g) = &s.topology else {
+        panic!("{:?}", s.topology)
+    };
+    assert_eq!(g.nodes.len(), 4);
+    assert_eq!(g.links[1].name, "sw_b", "the default name is from_to");
+    assert_eq!(g.links[1].reverse_name, "b_up");
+    assert_eq!(
+        g.links[1].queue,
+        QueueSpec::ecn(Limit::Packets(100), Limit::Packets(20))
+    );
+    assert_eq!(
+        g.links[1].reverse_queue,
+        QueueSpec::droptail(Limit::Packets(50))
+    );
+    assert_eq!(g.links[2].framing, Framing::Ip);
+    assert_eq!(
+        s.topology.link_names(),
+        ["up", "up_rev", "sw_b", "b_up", "c_up", "c_up_rev"]
+    );
+    // A graph has no default flows.
+    let s = parse(&base.replace("[[flow]]\nfrom = \"a\"\nto = \"b\"\n", "")).unwrap();
+    assert!(s.apps.flows.is_empty());
+    // Mistakes: an unknown end, a node named twice, a link name used twice, a host without
+    // a link, a key of another queue discipline.
+    let bad = base
+        .replace(r#"from = "c", to = "sw""#, r#"from = "c", to = "sw9""#)
+        .replace(r#"switches = ["sw"]"#, r#"switches = ["sw", "a"]"#)
+        .replace(r#"name = "c_up""#, r#"name = "up""#)
+        .replace(
+            r#"hosts = ["a", "b", "c"]"#,
+            r#"hosts = ["a", "b", "c", "d"]"#,
+        )
+        .replace(r#"delay = "1ms" },"#, r#"delay = "1ms", k = "1pkts" },"#);
+    let e = parse(&bad).unwrap_err();
+    let keys: Vec<&str> = e.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "topology.switches.1",
+            "topology.links.0.k",
+            "topology.links.2.to",
+            "topology.links.2.name",
+            "topology.hosts",
+        ],
+        "{e:#?}"
+    );
+    assert!(
+        e[2].message.contains("no host or switch named \"sw9\""),
+        "{}",
+        e[2]
+    );
+    assert!(e[4].message.contains("host \"d\" has no link"), "{}", e[4]);
+}
