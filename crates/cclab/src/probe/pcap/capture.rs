@@ -134,7 +134,8 @@ pub struct Capture {
     by_port: Vec<u32>,
     /// Node of each port.
     port_node: Vec<NodeId>,
-    conns: Vec<(u32, ConnPorts)>,
+    /// Each connection's ports, by connection index (`None`: never set).
+    conns: Vec<Option<ConnPorts>>,
     error: Option<String>,
 }
 
@@ -184,8 +185,10 @@ impl Capture {
             Some(p) => format!("pcap {}: {e}", p.display()),
             None => format!("pcap {name}: {e}"),
         })?;
-        for &(c, cp) in &self.conns {
-            w.set_conn(c, cp);
+        for (c, cp) in self.conns.iter().enumerate() {
+            if let Some(cp) = cp {
+                w.set_conn(c as u32, *cp);
+            }
         }
         *slot = idx;
         self.points.push(Point {
@@ -259,10 +262,11 @@ impl Capture {
 
     /// Set the ports and MSS of connection `conn` in every file (present and future).
     pub fn set_conn(&mut self, conn: u32, ports: ConnPorts) {
-        match self.conns.iter_mut().find(|(c, _)| *c == conn) {
-            Some(e) => e.1 = ports,
-            None => self.conns.push((conn, ports)),
+        let i = conn as usize;
+        if self.conns.len() <= i {
+            self.conns.resize(i + 1, None);
         }
+        self.conns[i] = Some(ports);
         for p in &mut self.points {
             p.w.set_conn(conn, ports);
         }
