@@ -23,6 +23,8 @@ const STREAM_LINK_LOSS: u64 = 1 << 32;
 
 /// What a new connection needs beyond its two hosts.
 pub struct ConnReq<'a> {
+    /// Where the scenario asks for it (`flow.3`, `aggregate.0 worker s7`), for errors.
+    pub label: &'a str,
     pub from: &'a str,
     pub to: &'a str,
     /// The listener's port (iperf3's 5201, HTTP's 80, …).
@@ -93,8 +95,8 @@ impl WorldBuilder<'_> {
         for (a, z) in [(client, server), (server, client)] {
             if !sim.net.reaches(a, z, addr.hash) {
                 return Err(format!(
-                    "connection {conn} ({} → {}): no route from {} to {} (hosts do not forward; is a link missing?)",
-                    r.from, r.to, sim.net.nodes[a as usize].name, sim.net.nodes[z as usize].name
+                    "{} ({} → {}): no route from {} to {} (hosts do not forward; is a link missing?)",
+                    r.label, r.from, r.to, sim.net.nodes[a as usize].name, sim.net.nodes[z as usize].name
                 ));
             }
         }
@@ -104,7 +106,7 @@ impl WorldBuilder<'_> {
         };
         self.last_tcp = Some(Arc::clone(&cfg));
         let c = TcpConn::new(addr, &cfg, r.start, r.bytes)
-            .map_err(|e| format!("connection {conn} ({} → {}): {e}", r.from, r.to))?;
+            .map_err(|e| format!("{} ({} → {}): {e}", r.label, r.from, r.to))?;
         sim.conns.push(Conn::Tcp(c));
         sim.conn_meta.push(ConnMeta {
             from: r.from.to_string(),

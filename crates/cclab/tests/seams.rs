@@ -230,3 +230,213 @@ fn seventy_thousand_connections_run() {
     );
     assert!(r.flows.iter().all(|f| f.bytes == 1000));
 }
+
+// ---- The port drives the qdisc correctly when it answers Empty or NotBefore.
+
+use cclab::net::packet::{Packet, PacketPool};
+use cclab::net::{topology, NetCtx, NetEv, Network, NoTap};
+use cclab::qdisc::classful::{Class, Classful, Sched};
+use cclab::qdisc::droptail::DropTail;
+
+/// Drops everything it holds at dequeue (what CoDel does to a standing queue, in the
+/// extreme).
+struct DropAll(Fifo);
+
+impl QueueDisc for DropAll {
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+        self.0.push(id, m.len);
+        Verdict::Queue(Mark::None)
+    }
+    fn dequeue(&mut self, _: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        while let Some(id) = self.0.pop() {
+            drops.push(id);
+        }
+        Deq::Empty
+    }
+    fn backlog(&self) -> Backlog {
+        self.0.backlog()
+    }
+    fn peek_len(&self) -> Option<u32> {
+        self.0.peek().map(|h| h.1)
+    }
+}
+
+/// Two bands: DSCP 1 waits until `gate`; anything else goes at once, first.
+struct Gate {
+    now_q: Fifo,
+    later: Fifo,
+    gate: SimTime,
+}
+
+impl QueueDisc for Gate {
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+        if m.dscp == 1 {
+            self.later.push(id, m.len)
+        } else {
+            self.now_q.push(id, m.len)
+        }
+        Verdict::Queue(Mark::None)
+    }
+    fn dequeue(&mut self, now: SimTime, _: &mut Vec<PktId>) -> Deq {
+        if let Some(id) = self.now_q.pop() {
+            return Deq::Packet(id, Mark::None);
+        }
+        if self.later.is_empty() {
+            return Deq::Empty;
+        }
+        if now < self.gate {
+            return Deq::NotBefore(self.gate);
+        }
+        Deq::Packet(self.later.pop().unwrap(), Mark::None)
+    }
+    fn backlog(&self) -> Backlog {
+        let (a, b) = (self.now_q.backlog(), self.later.backlog());
+        Backlog {
+            bytes: a.bytes + b.bytes,
+            pkts: a.pkts + b.pkts,
+        }
+    }
+    fn peek_len(&self) -> Option<u32> {
+        self.now_q.peek().or(self.later.peek()).map(|h| h.1)
+    }
+}
+
+/// The network of `path()` alone, driven without a simulator: packets are handed to r0,
+/// which forwards them onto `hop1`.
+struct Bare {
+    net: Network,
+    pool: PacketPool,
+    q: EventQueue<NetEv>,
+    /// (arrival time at dst, DSCP)
+    arrived: Vec<(SimTime, u8)>,
+}
+
+impl Bare {
+    fn new(qdisc: Qdisc) -> Bare {
+        let mut net = topology::build(&path(1_000_000_000));
+        let port = net.port_by_name("hop1").unwrap();
+        net.ports[port as usize].qdisc = qdisc;
+        Bare {
+            net,
+            pool: PacketPool::default(),
+            q: EventQueue::new(),
+            arrived: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, dscp: u8) {
+        let mut p = Packet::blank();
+        p.src = self.net.node_by_name("r0").unwrap();
+        p.dst = self.net.node_by_name("dst").unwrap();
+        p.size = 1500;
+        p.dscp = dscp;
+        let id = self.pool.alloc(p);
+        let r0 = self.net.node_by_name("r0").unwrap();
+        let mut cx = NetCtx {
+            pool: &mut self.pool,
+            q: &mut self.q,
+            tap: &mut NoTap,
+        };
+        self.net.forward(r0, id, &mut cx);
+    }
+
+    fn run(&mut self, until: SimTime) {
+        while let Some((t, ev)) = self.q.pop_until(until) {
+            let mut cx = NetCtx {
+                pool: &mut self.pool,
+                q: &mut self.q,
+                tap: &mut NoTap,
+            };
+            if let Some((_, id)) = self.net.on_event(ev, &mut cx) {
+                self.arrived.push((t, cx.pool.get(id).dscp));
+                cx.pool.free(id);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_class_that_drops_its_head_at_dequeue_does_not_strand_the_others() {
+    // DRR between a class that drops everything at dequeue and a drop-tail class: the
+    // drop-tail class's packets must still leave, in order.
+    let classes = vec![
+        Class {
+            dscp: vec![1],
+            q: Qdisc::Custom(Box::new(DropAll(Fifo::default()))),
+            quantum: 1514,
+            deficit: 0,
+        },
+        Class {
+            dscp: vec![],
+            q: Qdisc::DropTail(DropTail::new(Limit::Packets(100))),
+            quantum: 1514,
+            deficit: 0,
+        },
+    ];
+    let mut b = Bare::new(Qdisc::Classes(Box::new(Classful::new(
+        classes,
+        Sched::Drr,
+        None,
+    ))));
+    for d in [0, 1, 0] {
+        b.send(d);
+    }
+    b.run(100 * MS);
+    let p = &b.net.ports[b.net.port_by_name("hop1").unwrap() as usize];
+    assert_eq!(p.tx_pkts, 2, "both DSCP 0 packets sent");
+    assert_eq!((p.stats.drops, p.qdisc.pkts()), (1, 0));
+    assert_eq!(b.arrived.iter().filter(|a| a.1 == 0).count(), 2);
+}
+
+#[test]
+fn a_packet_arriving_while_the_port_waits_for_not_before_is_offered_at_once() {
+    // A gated packet makes the qdisc answer "not before 50 ms"; a packet that may leave
+    // at once arrives at 1 ms and must not wait for the gate.
+    let mut b = Bare::new(Qdisc::Custom(Box::new(Gate {
+        now_q: Fifo::default(),
+        later: Fifo::default(),
+        gate: 50 * MS,
+    })));
+    b.send(1);
+    b.run(MS);
+    b.send(0);
+    b.run(200 * MS);
+    let at = |d: u8| b.arrived.iter().find(|a| a.1 == d).unwrap().0;
+    // 1 ms + serialisation at 1 Gbit/s + 0.5 ms of propagation.
+    assert!(
+        at(0) < 2 * MS,
+        "the ungated packet left at {} ms",
+        secs(at(0)) * 1e3
+    );
+    // The gated one leaves at its time, not before, and is not lost to the superseded
+    // wake-up.
+    assert!(at(1) >= 50 * MS && at(1) < 52 * MS, "{}", secs(at(1)) * 1e3);
+    assert_eq!(b.arrived.len(), 2);
+}
+
+#[test]
+fn a_flow_whose_only_path_crosses_a_host_is_refused_with_its_key() {
+    let text = r#"
+[sim]
+duration = "1s"
+[topology]
+kind = "graph"
+hosts = ["a", "b", "c"]
+links = [
+  { from = "a", to = "b", rate = "1Gbps", delay = "1ms" },
+  { from = "b", to = "c", rate = "1Gbps", delay = "1ms" },
+]
+[[flow]]
+from = "a"
+to = "b"
+[[flow]]
+from = "a"
+to = "c"
+"#;
+    let sc = cclab::scenario::parse_scenario(text, "hosts.toml", &[]).unwrap();
+    let e = Sim::new(&sc).err().expect("refused");
+    assert!(
+        e.starts_with("flow.1 (a → c): no route from a to c (hosts do not forward"),
+        "{e}"
+    );
+}

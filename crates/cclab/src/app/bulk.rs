@@ -180,9 +180,10 @@ impl super::App for Bulk {
 
 /// One connection and one app per flow.
 pub fn build(specs: &[FlowSpec], w: &mut WorldBuilder) -> Result<(), String> {
-    for f in specs {
+    for (i, f) in specs.iter().enumerate() {
         let app = w.next_app();
         let conn = w.conn(ConnReq {
+            label: &format!("flow.{i}"),
             from: &f.from,
             to: &f.to,
             service: SERVICE,

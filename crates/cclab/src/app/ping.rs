@@ -186,12 +186,12 @@ impl super::App for Ping {
 
 /// One app per probe.
 pub fn build(specs: &[PingSpec], w: &mut WorldBuilder) -> Result<(), String> {
-    for p in specs {
+    for (i, p) in specs.iter().enumerate() {
         let id = w.next_app();
         let (from, to) = (w.host(&p.from)?, w.host(&p.to)?);
         if !w.reaches(from, to, 0) || !w.reaches(to, from, 0) {
             return Err(format!(
-                "ping {} → {}: no route between them (hosts do not forward; is a link missing?)",
+                "ping.{i} ({} → {}): no route between them (hosts do not forward; is a link missing?)",
                 p.from, p.to
             ));
         }

@@ -341,11 +341,12 @@ impl super::App for ReqResp {
 /// One connection per worker (worker → aggregator), which writes only when asked: a byte
 /// count of 0 to start; then the app.
 pub fn build(specs: &[AggregateSpec], w: &mut WorldBuilder) -> Result<(), String> {
-    for a in specs {
+    for (i, a) in specs.iter().enumerate() {
         let app = w.next_app();
         let first = w.next_conn();
         for worker in &a.workers {
             w.conn(ConnReq {
+                label: &format!("aggregate.{i} (worker {worker})"),
                 from: worker,
                 to: &a.aggregator,
                 service: SERVICE,

@@ -8,7 +8,7 @@
 //! branch when nothing listens.
 
 use super::packet::{PacketPool, PktId};
-use super::{Network, NodeId, PortId};
+use super::{Network, NodeId, NodeKind, PortId};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::packet::{Packet, PktKind, CE};
 use crate::qdisc::{Deq, Mark, Offer, PktMeta, QueueDisc, Verdict};
@@ -136,17 +136,31 @@ impl Network {
         pr.stats.enqueued += 1;
         pr.stats.advance(now, before);
         if !pr.txdone_pending {
-            pr.txdone_pending = true;
             let at = pr.busy_until.max(now);
-            cx.q.schedule(at, NetEv::TxDone { port }.into());
+            arm(pr, port, at, false, cx.q);
+        } else if pr.waiting && pr.busy_until <= now {
+            // The transmitter is free and waits for a time the qdisc named; the new packet
+            // may change its answer (a packet of an ungated flow behind a paced one), so
+            // ask again, as Linux runs the qdisc on every enqueue. The pending wake-up is
+            // superseded.
+            pr.txdone_pending = false;
+            pr.waiting = false;
+            self.service(port, cx);
         }
+        let pr = &mut self.ports[port as usize];
         let b = pr.qdisc.backlog();
         pr.stats.note_max(b);
     }
 
-    /// `port`'s transmitter is free (or a wake-up it asked for is due).
+    /// `port`'s transmitter is free (or a wake-up it asked for is due). A wake-up that was
+    /// superseded finds another time armed, or none, and does nothing.
     pub fn tx_done<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) {
-        self.ports[port as usize].txdone_pending = false;
+        let pr = &mut self.ports[port as usize];
+        if !pr.txdone_pending || pr.wake_at != cx.q.now() {
+            return;
+        }
+        pr.txdone_pending = false;
+        pr.waiting = false;
         self.service(port, cx);
     }
 
@@ -171,12 +185,14 @@ impl Network {
                 self.start_tx(port, id, cx);
                 let pr = &mut self.ports[port as usize];
                 if pr.qdisc.pkts() > 0 {
-                    pr.txdone_pending = true;
                     let at = pr.busy_until;
-                    cx.q.schedule(at, NetEv::TxDone { port }.into());
+                    arm(pr, port, at, false, cx.q);
                 }
             }
             Deq::Empty => {
+                // A discipline answers Empty only when it holds nothing: an idle
+                // transmitter means an empty queue (`enqueue` relies on it).
+                debug_assert_eq!(pr.qdisc.pkts(), 0, "Empty with packets queued");
                 if pr.qdisc.bytes() != before {
                     pr.stats.advance(now, before);
                 }
@@ -185,8 +201,7 @@ impl Network {
                 if pr.qdisc.bytes() != before {
                     pr.stats.advance(now, before);
                 }
-                pr.txdone_pending = true;
-                cx.q.schedule(t.max(now), NetEv::TxDone { port }.into());
+                arm(pr, port, t.max(now), true, cx.q);
             }
         }
     }
@@ -237,6 +252,12 @@ impl Network {
         if node == p.dst {
             return Some((node, id));
         }
+        if self.nodes[node as usize].kind == NodeKind::Host {
+            // Hosts do not forward (Linux with `ip_forward = 0`).
+            self.unroutable += 1;
+            cx.pool.free(id);
+            return None;
+        }
         self.forward(node, id, cx);
         None
     }
@@ -256,6 +277,22 @@ impl Network {
             }
         }
     }
+}
+
+/// Schedule `port`'s next `TxDone` at `at`; `waiting` = it is a wake-up the qdisc asked
+/// for while the transmitter is free.
+#[inline]
+fn arm<E: From<NetEv>>(
+    pr: &mut super::Port,
+    port: PortId,
+    at: SimTime,
+    waiting: bool,
+    q: &mut EventQueue<E>,
+) {
+    pr.txdone_pending = true;
+    pr.waiting = waiting;
+    pr.wake_at = at;
+    q.schedule(at, NetEv::TxDone { port }.into());
 }
 
 /// Write `mark` into `p`; true if it marked anything.

@@ -6,8 +6,9 @@
 //! packet enters that NIC port's qdisc — the *host qdisc* — and the port's transmitter is
 //! the NIC, which puts frames on the wire at line rate with the link's framing. The
 //! default host qdisc is what Linux uses when nothing else is configured: a FIFO
-//! (`pfifo_fast` with one band in use; drop-tail at the port's limit, 1000 packets like
-//! `txqueuelen` unless the topology says otherwise), which sends packets in order and
+//! (`pfifo_fast` with one band in use), drop-tail at the port's limit — 1000 packets, like
+//! `txqueuelen`, on a graph link; the built-in topologies keep their own defaults
+//! (`access_queue` / `other_queue`: 10,000 packets) — which sends packets in order and
 //! ignores their earliest departure times, as `pfifo_fast` ignores `skb->tstamp`.
 //!
 //! What plugs in here (seeds 001 and 004): a host qdisc that honours departure times

@@ -63,7 +63,8 @@ pub struct Network {
     pub routes: Routes,
     /// Packets put on a wire (one packet crossing one link is one hop).
     pub packet_hops: u64,
-    /// Packets dropped because no route leads to their destination.
+    /// Packets dropped because no route leads to their destination (or it would run
+    /// through a host).
     pub unroutable: u64,
     /// Scratch space for packets a qdisc drops at dequeue (reused: no allocation).
     drops: Vec<packet::PktId>,
@@ -133,12 +134,16 @@ impl Network {
         (delay, rate, hops)
     }
 
-    /// Does the route from `src` lead to `dst`?
+    /// Does the route from `src` lead to `dst` (through switches only: hosts do not
+    /// forward)?
     pub fn reaches(&self, src: NodeId, dst: NodeId, hash: u32) -> bool {
         let mut node = src;
         for _ in 0..=self.nodes.len() {
             if node == dst {
                 return true;
+            }
+            if node != src && self.nodes[node as usize].kind == NodeKind::Host {
+                return false;
             }
             match self.routes.next_port(node, dst, hash) {
                 Some(pid) => node = self.ports[pid as usize].peer,

@@ -115,8 +115,12 @@ pub struct Port {
     pub qdisc: Qdisc,
     /// The transmitter is serialising until this time.
     pub busy_until: SimTime,
-    /// A `TxDone` event is queued for this port.
+    /// A `TxDone` event is queued for this port, at `wake_at`.
     pub txdone_pending: bool,
+    pub wake_at: SimTime,
+    /// That event is a wake-up the qdisc asked for (`NotBefore`) while the transmitter is
+    /// free: an arrival before it asks the qdisc again.
+    pub waiting: bool,
     /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
     /// delivers in FIFO order, so only its head needs an event in the queue.
     pub wire: VecDeque<(SimTime, PktId)>,
@@ -145,6 +149,8 @@ impl Port {
             qdisc,
             busy_until: 0,
             txdone_pending: false,
+            wake_at: 0,
+            waiting: false,
             wire: VecDeque::new(),
             stats: QueueStats::default(),
             tx_pkts: 0,

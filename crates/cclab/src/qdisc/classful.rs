@@ -15,6 +15,9 @@ use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::Limit;
 use toml::Value;
 
+/// Most classes a port may have: one per DSCP value and a default.
+pub const MAX_CLASSES: usize = 65;
+
 /// Scheduler between the classes of a port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sched {
@@ -155,6 +158,10 @@ pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
                 let queue = super::parse(ck, ctab, default_limit);
                 classes.push(ClassSpec { dscp, queue, weight });
             }
+            if classes.len() > MAX_CLASSES {
+                ck.err(&ckey, t.t.get("classes"), format!("at most {MAX_CLASSES} classes (one per DSCP value and the default); found {}", classes.len()));
+                classes.truncate(MAX_CLASSES);
+            }
             let defaults = classes.iter().filter(|c| c.dscp.is_empty()).count();
             if !classes.is_empty() && defaults != 1 {
                 ck.err(&ckey, t.t.get("classes"), format!("exactly one class must have no dscp (the default class for all other traffic); found {defaults}"));
@@ -234,6 +241,10 @@ pub struct Classful {
 
 impl Classful {
     pub fn new(classes: Vec<Class>, sched: Sched, limit: Option<Limit>) -> Classful {
+        assert!(
+            (1..=MAX_CLASSES).contains(&classes.len()),
+            "a port has 1 to {MAX_CLASSES} classes (the scenario parser refuses others)"
+        );
         let default = classes
             .iter()
             .position(|c| c.dscp.is_empty())
@@ -291,16 +302,26 @@ impl Classful {
     /// Deficit round robin as Linux `sch_drr.c`: the class at the head of the round sends
     /// while its deficit covers its head packet, else it gains a quantum and the turn
     /// passes on; an empty class loses its deficit. A class whose queue will not give up
-    /// its head now (a shaper inside it) ends the call, as Linux returns NULL there.
+    /// its head now (a shaper inside it answers "not before t", an AQM drops what it held)
+    /// is passed over for the rest of this call; when every class is empty or passed over,
+    /// the answer is the earliest time one of them named, or empty.
     fn drr(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
         let n = self.classes.len();
-        // Consecutive classes with nothing to show; a full round of them ends the search.
+        // Consecutive classes with nothing to send now; a full round of them ends the
+        // search.
         let mut headless = 0;
+        let mut refused: u128 = 0;
+        let mut wake: Option<SimTime> = None;
         while headless < n {
-            let c = &mut self.classes[self.next];
-            let Some(head_len) = c.q.peek_len() else {
-                c.deficit = 0;
-                self.next = (self.next + 1) % n;
+            let cur = self.next;
+            let passed = refused & (1 << cur) != 0;
+            let c = &mut self.classes[cur];
+            let head = if passed { None } else { c.q.peek_len() };
+            let Some(head_len) = head else {
+                if !passed {
+                    c.deficit = 0;
+                }
+                self.next = (cur + 1) % n;
                 self.fresh = true;
                 headless += 1;
                 continue;
@@ -311,17 +332,31 @@ impl Classful {
                 self.fresh = false;
             }
             if c.deficit >= head_len as i64 {
-                let cur = self.next;
-                let d = self.take(cur, now, drops);
-                if let Deq::Packet(..) = d {
-                    self.classes[cur].deficit -= head_len as i64;
+                let (dropped, held) = (drops.len(), c.q.bytes());
+                match self.take(cur, now, drops) {
+                    Deq::Packet(id, m) => {
+                        // Charge the packet sent: exactly what left the class, unless the
+                        // class also dropped packets on the way (then its head's length).
+                        let c = &mut self.classes[cur];
+                        let sent = if drops.len() == dropped {
+                            (held - c.q.bytes()) as i64
+                        } else {
+                            head_len as i64
+                        };
+                        c.deficit -= sent;
+                        return Deq::Packet(id, m);
+                    }
+                    Deq::NotBefore(t) => {
+                        wake = Some(wake.map_or(t, |w| w.min(t)));
+                        refused |= 1 << cur;
+                    }
+                    Deq::Empty => refused |= 1 << cur,
                 }
-                return d;
             }
-            self.next = (self.next + 1) % n;
+            self.next = (cur + 1) % n;
             self.fresh = true;
         }
-        Deq::Empty
+        wake.map_or(Deq::Empty, Deq::NotBefore)
     }
 }
 

@@ -485,6 +485,7 @@ mod tests {
                 events: 1,
                 packet_hops: 1,
                 sim_time_s: 1.0,
+                unroutable: 0,
             },
             series: Series {
                 cwnd: vec![CwndSample {

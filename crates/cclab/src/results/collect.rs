@@ -107,6 +107,7 @@ pub fn collect(sim: &Sim) -> RunResult {
             events: sim.q.events_processed(),
             packet_hops: sim.net.packet_hops,
             sim_time_s: secs(end),
+            unroutable: sim.net.unroutable,
         },
         series: sim.probes.series.clone(),
     };

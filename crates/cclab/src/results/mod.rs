@@ -90,6 +90,13 @@ pub struct EngineResult {
     pub events: u64,
     pub packet_hops: u64,
     pub sim_time_s: f64,
+    /// Packets dropped for want of a route (omitted when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unroutable: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

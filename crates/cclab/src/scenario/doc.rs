@@ -46,26 +46,42 @@ pub fn regenerate(doc: &str) -> Result<String, String> {
 /// `cclab list --keys` prints.
 pub fn key_list() -> String {
     let mut out = String::new();
-    walk("", &super::parse::TOP, &mut out, &mut Vec::new());
+    walk("", &super::parse::TOP, None, &mut out, &mut Vec::new());
     out
 }
 
-fn walk(prefix: &str, s: &'static Schema, out: &mut String, seen: &mut Vec<*const Schema>) {
+/// Print the keys of `s` below `prefix`. `inside` is the variant whose key led here (a
+/// `dscp` queue's `classes`): the table does not take that variant's own keys again.
+fn walk(
+    prefix: &str,
+    s: &'static Schema,
+    inside: Option<&str>,
+    out: &mut String,
+    seen: &mut Vec<*const Schema>,
+) {
     if seen.contains(&(s as *const Schema)) {
         return;
     }
     seen.push(s);
     for k in s.all_keys() {
+        let owners = s.owners_of(k.name);
+        if inside.is_some_and(|v| owners == [v]) {
+            continue;
+        }
+        // The variant this key belongs to alone, if any: its tables carry it on.
+        let within = match owners.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
         let path = if prefix.is_empty() {
             k.name.to_string()
         } else {
             format!("{prefix}.{}", k.name)
         };
         match k.ty {
-            Ty::Table(t) => walk(&path, t, out, seen),
-            Ty::Tables(t) => walk(&format!("{path}.N"), t, out, seen),
+            Ty::Table(t) => walk(&path, t, within, out, seen),
+            Ty::Tables(t) => walk(&format!("{path}.N"), t, within, out, seen),
             _ => {
-                let owners = s.owners_of(k.name);
                 let only = match (owners.is_empty(), s.variants()) {
                     (false, Some(v)) if owners.len() < v.kinds.len() => format!(
                         "  [{} = {}]",

@@ -283,6 +283,9 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
             if !valid_name(n) {
                 ck.err(&at, Some(&v), "a name must be non-empty, without slashes or control characters (it can name output files)".into());
                 name_ok &= !own;
+            } else if seen.contains(n.as_str()) {
+                ck.err(&at, Some(&v), format!("\"{n}\" names a host or switch; a link needs a name of its own (captures and results name both)"));
+                name_ok &= !own;
             } else if !link_names.insert(n.clone()) {
                 ck.err(&at, Some(&v), format!("the link name \"{n}\" is used twice; names must be unique across both directions of every link"));
                 name_ok &= !own;

@@ -8,7 +8,7 @@
 //!
 //! [`build`] turns the graph into a [`Network`]: one node per node spec, two ports per
 //! link (forward, then reverse), in order, then the routes. Adding a topology: one file
-//! here with a `to_graph`, and one line in [`to_graph`].
+//! here (its keys, `parse` and `to_graph`), and one line in the `topologies!` registry.
 
 pub mod chain;
 pub mod dumbbell;

@@ -131,3 +131,35 @@ fn hosts_do_not_forward() {
     assert_eq!(net.ports[p as usize].name, "c");
     assert_eq!(net.path(h0, h1, 9).2, 2);
 }
+
+#[test]
+fn a_route_through_a_host_is_no_route() {
+    // a — b — c, all hosts: b does not forward, so a cannot reach c.
+    use crate::scenario::{GraphLinkSpec, GraphSpec, NodeKind, NodeSpec};
+    let link = |name: &str, from: &str, to: &str| GraphLinkSpec {
+        name: name.into(),
+        from: from.into(),
+        to: to.into(),
+        rate_bps: 1_000_000_000,
+        delay: MS,
+        framing: Framing::Ethernet,
+        queue: q(),
+        reverse_name: format!("{name}_rev"),
+        reverse_queue: q(),
+    };
+    let g = GraphSpec {
+        nodes: ["a", "b", "c"]
+            .iter()
+            .map(|n| NodeSpec {
+                name: n.to_string(),
+                kind: NodeKind::Host,
+            })
+            .collect(),
+        links: vec![link("ab", "a", "b"), link("bc", "b", "c")],
+    };
+    let net = build_graph(&g);
+    let id = |n| net.node_by_name(n).unwrap();
+    assert!(net.reaches(id("a"), id("b"), 0));
+    assert!(!net.reaches(id("a"), id("c"), 0));
+    assert!(!net.reaches(id("c"), id("a"), 0));
+}
