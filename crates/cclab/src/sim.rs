@@ -26,8 +26,13 @@ use crate::scenario::Scenario;
 use crate::tcp::TcpConn;
 use crate::transport::{Conn, Io, Side, TimerKind};
 
-/// The events of every layer. Small and `Copy`: the queue moves them by value.
+/// The events of every layer. Small and `Copy`: the queue moves them by value. The tag is a
+/// `u32` (`repr(u32)`), so every variant's fields start 4-byte aligned and moving an event
+/// is a few aligned copies: with Rust's default layout the one-byte fields sit right after
+/// a one-byte tag, the compiler moves the enum in overlapping odd-offset pieces, and every
+/// pop stalls on store forwarding (measured: a 1 Gbit/s long-fat-path run 35% slower).
 #[derive(Clone, Copy, Debug)]
+#[repr(u32)]
 pub enum Ev {
     /// The network's own events (arrivals, transmitters).
     Net(NetEv),
