@@ -86,16 +86,9 @@ fn routing_memory_grows_with_hosts_not_with_pairs_of_nodes() {
     }
 }
 
-#[test]
-fn hosts_do_not_forward() {
-    // h0 — sw — h1 and a direct link h0 — h2 — h1: the only path from h0 to h1 through a
-    // switch is via sw, although h2 offers one as short.
-    use crate::scenario::{GraphLinkSpec, GraphSpec, NodeKind, NodeSpec};
-    let node = |n: &str, kind| NodeSpec {
-        name: n.into(),
-        kind,
-    };
-    let link = |name: &str, from: &str, to: &str| GraphLinkSpec {
+/// A 1 Gbit/s, 1 ms duplex graph link `from → to` named `name` (reverse `{name}_rev`).
+fn link(name: &str, from: &str, to: &str) -> crate::scenario::GraphLinkSpec {
+    crate::scenario::GraphLinkSpec {
         name: name.into(),
         from: from.into(),
         to: to.into(),
@@ -105,6 +98,17 @@ fn hosts_do_not_forward() {
         queue: q(),
         reverse_name: format!("{name}_rev"),
         reverse_queue: q(),
+    }
+}
+
+#[test]
+fn hosts_do_not_forward() {
+    // h0 — sw — h1 and a direct link h0 — h2 — h1: the only path from h0 to h1 through a
+    // switch is via sw, although h2 offers one as short.
+    use crate::scenario::{GraphSpec, NodeKind, NodeSpec};
+    let node = |n: &str, kind| NodeSpec {
+        name: n.into(),
+        kind,
     };
     let g = GraphSpec {
         nodes: vec![
@@ -135,18 +139,7 @@ fn hosts_do_not_forward() {
 #[test]
 fn a_route_through_a_host_is_no_route() {
     // a — b — c, all hosts: b does not forward, so a cannot reach c.
-    use crate::scenario::{GraphLinkSpec, GraphSpec, NodeKind, NodeSpec};
-    let link = |name: &str, from: &str, to: &str| GraphLinkSpec {
-        name: name.into(),
-        from: from.into(),
-        to: to.into(),
-        rate_bps: 1_000_000_000,
-        delay: MS,
-        framing: Framing::Ethernet,
-        queue: q(),
-        reverse_name: format!("{name}_rev"),
-        reverse_queue: q(),
-    };
+    use crate::scenario::{GraphSpec, NodeKind, NodeSpec};
     let g = GraphSpec {
         nodes: ["a", "b", "c"]
             .iter()
