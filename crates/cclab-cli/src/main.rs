@@ -2,7 +2,10 @@
 //! parses arguments, prints, and maps outcomes to exit codes (0 ok, 1 failed checks,
 //! 2 bad input).
 
+mod run;
+
 use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,7 +25,7 @@ enum Cmd {
     /// Run a scenario file and write summary.json, perf.json, flows.csv, queues.csv and
     /// the time series / plots the scenario asks for.
     Run {
-        /// The scenario (TOML).
+        /// The scenario (TOML), or a folder a run wrote (its run.json holds the scenario).
         file: PathBuf,
         /// Output directory (default: out/<scenario name>).
         #[arg(long)]
@@ -40,6 +43,13 @@ enum Cmd {
         /// into <out>/<NAME>.pcap; repeatable; adds to [output] pcap.
         #[arg(long = "pcap", value_name = "NAME")]
         pcap: Vec<String>,
+        /// Write into an output folder that holds files cclab did not write (they are never
+        /// replaced).
+        #[arg(long)]
+        force: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Reproduce a built-in experiment from the seed documents (`cclab list` names them).
     Reproduce {
@@ -51,7 +61,7 @@ enum Cmd {
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
-        /// Also write report.json, report.txt and plots into this directory.
+        /// Also write <experiment>.json, <experiment>.txt and the plots into this folder.
         #[arg(long)]
         out: Option<PathBuf>,
         /// Write the tables of the experiments run as one Markdown file (how
@@ -64,6 +74,13 @@ enum Cmd {
         /// Worker threads for variants (0 = all cores).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Write into an --out folder that holds files cclab did not write (never replacing
+        /// them), or replace a --markdown file cclab did not write.
+        #[arg(long)]
+        force: bool,
+        /// No progress on stderr.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// List the built-in experiments, topologies, queue disciplines and congestion
     /// controls (with --keys: every scenario key, its type and default).
@@ -96,7 +113,18 @@ fn main() -> ExitCode {
             sets,
             json,
             pcap,
-        } => run(&file, out, seed, &sets, json, &pcap),
+            force,
+            quiet,
+        } => run::run(run::RunArgs {
+            file: &file,
+            out,
+            seed,
+            sets: &sets,
+            json,
+            pcap: &pcap,
+            force,
+            quiet,
+        }),
         Cmd::Reproduce {
             name,
             quick,
@@ -105,7 +133,11 @@ fn main() -> ExitCode {
             markdown,
             seed,
             threads,
-        } => reproduce(&name, quick, json, out, markdown, seed, threads),
+            force,
+            quiet,
+        } => reproduce(
+            &name, quick, json, out, markdown, seed, threads, force, quiet,
+        ),
         Cmd::List { keys } => {
             if keys {
                 print!("{}", cclab::scenario::doc::key_list());
@@ -149,86 +181,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(
-    file: &std::path::Path,
-    out: Option<PathBuf>,
-    seed: Option<u64>,
-    sets: &[String],
-    json: bool,
-    pcap: &[String],
-) -> ExitCode {
-    let mut kv = Vec::new();
-    for s in sets {
-        match s.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => {
-                kv.push((k.trim().to_string(), v.trim().to_string()))
-            }
-            _ => {
-                eprintln!("error: --set '{s}': expected KEY=VALUE, e.g. --set tcp.cc=reno");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if let Some(seed) = seed {
-        kv.push(("sim.seed".to_string(), seed.to_string()));
-    }
-    let mut sc = match cclab::scenario::load_scenario(file, &kv) {
-        Ok(sc) => sc,
-        Err(errs) => {
-            for e in &errs {
-                eprintln!("error: {e}");
-            }
-            eprintln!(
-                "{} error{} in {}; nothing was run",
-                errs.len(),
-                if errs.len() == 1 { "" } else { "s" },
-                file.display()
-            );
-            return ExitCode::from(2);
-        }
-    };
-    for name in pcap {
-        if !sc.output.pcap.contains(name) {
-            sc.output.pcap.push(name.clone());
-        }
-    }
-    let dir = out.unwrap_or_else(|| PathBuf::from("out").join(&sc.name));
-    let t0 = std::time::Instant::now();
-    let result = match cclab::sim::run_to(&sc, &dir) {
-        Ok(r) => r,
-        Err(msg) => {
-            eprintln!("error: {}: {msg}", file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let perf = cclab::report::Perf {
-        wall_s: t0.elapsed().as_secs_f64(),
-        events: result.engine.events,
-        packet_hops: result.engine.packet_hops,
-    };
-    if let Err(msg) = cclab::report::write_run(&dir, &result, &perf, sc.output.plots) {
-        eprintln!("error: {msg}");
-        return ExitCode::from(2);
-    }
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&result).expect("results serialise")
-        );
-    } else {
-        print!("{}", cclab::report::table(&result));
-        println!(
-            "\n{} events, {} packet-hops in {:.2} s wall ({:.2} M hops/s); results in {}",
-            perf.events,
-            perf.packet_hops,
-            perf.wall_s,
-            perf.packet_hops as f64 / perf.wall_s.max(1e-9) / 1e6,
-            dir.display()
-        );
-    }
-    ExitCode::SUCCESS
-}
-
 fn list() {
     use cclab::scenario::schema::Schema;
     println!("experiments (cclab reproduce NAME [--quick] [--json]):");
@@ -260,6 +212,7 @@ fn list() {
     println!("\nevery scenario key: cclab list --keys; their meaning: docs/scenario.md");
 }
 
+#[allow(clippy::too_many_arguments)]
 fn reproduce(
     name: &str,
     quick: bool,
@@ -268,6 +221,8 @@ fn reproduce(
     markdown: Option<PathBuf>,
     seed: u64,
     threads: usize,
+    force: bool,
+    quiet: bool,
 ) -> ExitCode {
     let exps: Vec<_> = if name == "all" {
         cclab::experiments::all()
@@ -284,35 +239,77 @@ fn reproduce(
             }
         }
     };
+    // Every output place is checked before anything runs.
+    const MD_HEAD: &str = "# Reproductions";
+    if let Some(path) = &markdown {
+        if let Err(msg) = cclab::report::check_file(path, |h| h.starts_with(MD_HEAD), force) {
+            eprintln!("error: {msg}");
+            eprintln!("nothing was run");
+            return ExitCode::from(2);
+        }
+    }
+    let out = match &out {
+        None => None,
+        Some(dir) => {
+            let planned: Vec<String> = exps
+                .iter()
+                .flat_map(|e| [format!("{}.json", e.name), format!("{}.txt", e.name)])
+                .collect();
+            match cclab::report::OutDir::check(dir, &planned, force) {
+                Ok(o) => Some(o),
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    eprintln!("nothing was run");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    // Nothing is written until an experiment is complete: Ctrl-C can end the process at
+    // once.
+    let _ = ctrlc::set_handler(|| std::process::exit(130));
     let opts = cclab::experiments::Options {
         quick,
         seed,
         threads,
     };
+    let spinner = if quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let s = indicatif::ProgressBar::new_spinner();
+        s.enable_steady_tick(std::time::Duration::from_millis(200));
+        s
+    };
     let mut ok = true;
     let mut md = format!(
-        "# Reproductions\n\nGenerated by `cclab reproduce {name}{} --seed {seed} --markdown …`; do not edit by hand.\nEach table puts the seed document's number beside the simulated one; the checks encode the seeds' claims with their tolerances.\n\n",
+        "{MD_HEAD}\n\nGenerated by `cclab reproduce {name}{} --seed {seed} --markdown …`; do not edit by hand.\nEach table puts the seed document's number beside the simulated one; the checks encode the seeds' claims with their tolerances.\n\n",
         if quick { " --quick" } else { "" }
     );
-    for e in exps {
+    let n = exps.len();
+    for (i, e) in exps.into_iter().enumerate() {
+        spinner.set_message(format!("experiment {}/{n}: {}", i + 1, e.name));
         let t0 = std::time::Instant::now();
         let r = (e.run)(&opts);
         let wall = t0.elapsed().as_secs_f64();
         ok &= r.passed();
         md.push_str(&r.markdown(&format!("Seed {}: {}.", e.seed_doc, e.about)));
-        if json {
-            println!("{}", serde_json::to_string(&r).expect("report serialises"));
-        } else {
-            print!("{}", r.render());
-            println!("({:.2} s wall)\n", wall);
-        }
+        spinner.suspend(|| {
+            if json {
+                println!("{}", serde_json::to_string(&r).expect("report serialises"));
+            } else {
+                print!("{}", r.render());
+                println!("({:.2} s wall)\n", wall);
+            }
+        });
         if let Some(dir) = &out {
             if let Err(msg) = write_report(dir, &r) {
+                spinner.finish_and_clear();
                 eprintln!("error: {msg}");
                 return ExitCode::from(2);
             }
         }
     }
+    spinner.finish_and_clear();
     if let Some(path) = &markdown {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             if let Err(e) = std::fs::create_dir_all(parent) {
@@ -332,19 +329,20 @@ fn reproduce(
     }
 }
 
-fn write_report(dir: &std::path::Path, r: &cclab::experiments::Report) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let base = dir.join(&r.experiment);
-    let write = |p: PathBuf, s: &[u8]| {
-        std::fs::write(&p, s).map_err(|e| format!("cannot write {}: {e}", p.display()))
-    };
-    write(
-        base.with_extension("json"),
-        serde_json::to_string_pretty(r).unwrap().as_bytes(),
-    )?;
-    write(base.with_extension("txt"), r.render().as_bytes())?;
+/// Add experiment `r`'s report (`<name>.json`, `<name>.txt`) and plots to the folder.
+fn write_report(out: &cclab::report::OutDir, r: &cclab::experiments::Report) -> Result<(), String> {
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        (
+            format!("{}.json", r.experiment),
+            serde_json::to_string_pretty(r)
+                .expect("report serialises")
+                .into_bytes(),
+        ),
+        (format!("{}.txt", r.experiment), r.render().into_bytes()),
+    ];
     for (name, svg) in &r.plots {
-        write(dir.join(name), svg.as_bytes())?;
+        files.push((name.clone(), svg.clone().into_bytes()));
     }
-    Ok(())
+    out.install(&files, &[], run::provenance(), false)
+        .map(|_| ())
 }

@@ -18,3 +18,9 @@ pub mod stats;
 pub mod tcp;
 pub mod transport;
 pub mod world;
+
+/// cclab's version, written into every output's provenance.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The git revision cclab was built from (`unknown` outside a checkout; `-modified` when
+/// the working tree differed from it).
+pub const GIT_REV: &str = env!("CCLAB_GIT_REV");

@@ -75,6 +75,8 @@ pub struct Sim {
     pub conn_meta: Vec<ConnMeta>,
     pub apps: Vec<AnyApp>,
     pub probes: Probes,
+    /// Raised from outside (a Ctrl-C handler) to end the run early.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     io: Io,
     cmds: Vec<Cmd>,
 }
@@ -121,6 +123,7 @@ impl Sim {
             conn_meta: Vec::new(),
             apps: Vec::new(),
             probes: Probes::default(),
+            stop: None,
             io: Io::new(0),
             cmds: Vec::new(),
         }
@@ -137,12 +140,25 @@ impl Sim {
         self.run_until(end);
     }
 
-    /// Process every event up to and including time `until`.
+    /// Process every event up to and including time `until`, or until `stop` is raised
+    /// (looked at every 65,536 events; the clock then stays where it was).
     pub fn run_until(&mut self, until: SimTime) {
+        let mut n: u32 = 0;
         while let Some((_, ev)) = self.q.pop_until(until) {
             self.dispatch(ev);
+            n = n.wrapping_add(1);
+            if n & 0xffff == 0 && self.stopped() {
+                return;
+            }
         }
         self.q.advance_to(until);
+    }
+
+    /// Has someone asked the run to stop (Ctrl-C)?
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     #[inline]
@@ -287,15 +303,31 @@ impl Sim {
         self.cmds = cmds;
     }
 
-    /// Capture into `<dir>/<name>.pcap` for each host or link in `names` (`probe::pcap`),
-    /// with each connection's own ports and MSS.
+    /// Capture into `<dir>/<name>.pcap` for each host or link in `names` (`probe::pcap`).
     pub fn attach_pcap(
         &mut self,
         names: &[String],
         dir: &std::path::Path,
         snaplen: u32,
     ) -> Result<(), String> {
-        let mut cap = crate::probe::pcap::Capture::open(&self.net, names, dir, snaplen)?;
+        if !names.is_empty() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("pcap {}: {e}", dir.display()))?;
+        }
+        let at: Vec<(String, std::path::PathBuf)> = names
+            .iter()
+            .map(|n| (n.clone(), dir.join(format!("{n}.pcap"))))
+            .collect();
+        self.attach_pcap_at(&at, snaplen)
+    }
+
+    /// Capture each host or link `name` into its `path`, with each connection's own ports
+    /// and MSS.
+    pub fn attach_pcap_at(
+        &mut self,
+        at: &[(String, std::path::PathBuf)],
+        snaplen: u32,
+    ) -> Result<(), String> {
+        let mut cap = crate::probe::pcap::Capture::open_at(&self.net, at, snaplen)?;
         for (i, c) in self.conns.iter().enumerate() {
             if let Some(t) = c.tcp() {
                 let a = t.sender.addr;
@@ -333,16 +365,5 @@ impl Sim {
 pub fn run(sc: &Scenario) -> Result<RunResult, String> {
     let mut sim = Sim::new(sc)?;
     sim.run();
-    Ok(sim.results())
-}
-
-/// `run`, writing the captures `[output] pcap` asks for into `out` as `<name>.pcap`.
-pub fn run_to(sc: &Scenario, out: &std::path::Path) -> Result<RunResult, String> {
-    let mut sim = Sim::new(sc)?;
-    if !sc.output.pcap.is_empty() {
-        sim.attach_pcap(&sc.output.pcap, out, crate::probe::pcap::DEFAULT_SNAPLEN)?;
-    }
-    sim.run();
-    sim.finish_pcap()?;
     Ok(sim.results())
 }

@@ -1,19 +1,21 @@
 //! Output files of a run: `summary.json` (simulated quantities only: byte-identical for the
 //! same scenario and seed), `perf.json` (wall clock), tidy CSV tables (one row per flow,
 //! queue or sample, loadable with `pandas.read_csv`), and SVG plots of the time series.
-//! A run's files are written whole or not at all: they all go to a temporary directory
-//! first and are renamed into place only once every one of them was written.
+//! A run's files are written whole or not at all, into a folder cclab may write
+//! (`outdir.rs`: new, empty or its own, with a manifest `run.json`).
 
 pub mod csv;
 pub mod human;
+pub mod outdir;
 pub mod svg;
 
 pub use human::table;
+pub use outdir::{check_file, write_atomic, OutDir, MANIFEST};
 
 use crate::results::RunResult;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Wall-clock performance of a run (kept apart from the deterministic summary).
 #[derive(Clone, Debug, Serialize)]
@@ -52,39 +54,6 @@ impl Perf {
         })
         .expect("perf serialises")
     }
-}
-
-/// A name for a temporary sibling of `path`, unique within this process (threads may write
-/// side by side) and across processes.
-fn tmp_name(path: &Path, what: &str) -> PathBuf {
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    parent.join(format!(".{name}.{what}-{}-{n}", std::process::id()))
-}
-
-/// Write `contents` to `path` through a temporary file in the same directory and a rename,
-/// so readers see the old file or the new one, never half of one.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    if path.file_name().is_none() {
-        return Err(format!("cannot write {}: not a file name", path.display()));
-    }
-    let tmp = tmp_name(path, "tmp");
-    if let Err(e) = std::fs::write(&tmp, contents) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", path.display()));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
 }
 
 /// One CSV field: quoted when it holds a comma, a quote, a line break or edge whitespace.
@@ -149,6 +118,19 @@ fn queues_csv(r: &RunResult) -> String {
     s
 }
 
+/// `csv` with a first column `run_id` holding `id` on every row, so the tables of many
+/// runs concatenate. (No field of cclab's tables holds a line break: names are checked.)
+fn with_run_id(csv: &str, id: &str) -> Vec<u8> {
+    let mut out = String::with_capacity(csv.len() + csv.lines().count() * (id.len() + 1));
+    for (i, line) in csv.lines().enumerate() {
+        out.push_str(if i == 0 { "run_id" } else { id });
+        out.push(',');
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
 /// Every file of a run, as (name, contents), in a fixed order.
 pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = vec![
@@ -157,8 +139,8 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
             (serde_json::to_string_pretty(r).expect("results serialise") + "\n").into_bytes(),
         ),
         ("perf.json".into(), (perf.json() + "\n").into_bytes()),
-        ("flows.csv".into(), flows_csv(r).into_bytes()),
-        ("queues.csv".into(), queues_csv(r).into_bytes()),
+        ("flows.csv".into(), with_run_id(&flows_csv(r), &r.run_id)),
+        ("queues.csv".into(), with_run_id(&queues_csv(r), &r.run_id)),
     ];
     let se = &r.series;
     let per_flow = |pick: &dyn Fn(usize) -> Option<(u32, f64, f64)>, n: usize| {
@@ -188,7 +170,7 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
                 c.t, c.flow, c.cwnd, c.ssthresh, c.srtt_s, c.in_flight
             );
         }
-        files.push(("cwnd.csv".into(), s.into_bytes()));
+        files.push(("cwnd.csv".into(), with_run_id(&s, &r.run_id)));
         if plots {
             let lines = per_flow(
                 &|i| Some((se.cwnd[i].flow, se.cwnd[i].t, se.cwnd[i].cwnd as f64)),
@@ -209,7 +191,7 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
         for q in &se.queue {
             let _ = writeln!(s, "{},{},{},{}", q.t, csv_field(&q.queue), q.bytes, q.pkts);
         }
-        files.push(("queue.csv".into(), s.into_bytes()));
+        files.push(("queue.csv".into(), with_run_id(&s, &r.run_id)));
         if plots {
             let mut lines: Vec<svg::Line> = Vec::new();
             for q in &se.queue {
@@ -237,7 +219,7 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
         for x in &se.throughput {
             let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.bps);
         }
-        files.push(("throughput.csv".into(), s.into_bytes()));
+        files.push(("throughput.csv".into(), with_run_id(&s, &r.run_id)));
         if plots {
             let lines = per_flow(
                 &|i| {
@@ -265,7 +247,7 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
             let kind = ["data", "retrans", "ack"][x.kind.min(2) as usize];
             let _ = writeln!(s, "{},{},{},{},{}", x.t, x.flow, kind, x.seq, x.end);
         }
-        files.push(("tsg.csv".into(), s.into_bytes()));
+        files.push(("tsg.csv".into(), with_run_id(&s, &r.run_id)));
         if plots {
             let mut flows: Vec<u32> = se.tsg.iter().map(|x| x.flow).collect();
             flows.sort_unstable();
@@ -278,134 +260,48 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
     files
 }
 
-/// Every name [`run_files`] can produce: a rewrite of a run directory removes those of them
-/// this run did not produce (a stale `cwnd.svg` from an earlier run with plots on), and
-/// leaves every other file there alone.
-pub const RUN_FILE_NAMES: [&str; 11] = [
-    "tsg.csv",
-    "summary.json",
-    "perf.json",
-    "flows.csv",
-    "queues.csv",
-    "cwnd.csv",
-    "cwnd.svg",
-    "queue.csv",
-    "queue.svg",
-    "throughput.csv",
-    "throughput.svg",
-];
+/// The files a run may write (besides the manifest), known before it runs from what its
+/// scenario asks for: the four tables, the series and plots that are on, and the
+/// captures. What a run actually writes is a subset.
+pub fn planned_files(o: &crate::scenario::OutputSpec) -> Vec<String> {
+    let mut v: Vec<String> = ["summary.json", "perf.json", "flows.csv", "queues.csv"]
+        .map(String::from)
+        .to_vec();
+    for (on, name) in [
+        (o.cwnd_interval.is_some(), "cwnd"),
+        (o.queue_interval.is_some(), "queue"),
+        (o.throughput_interval.is_some(), "throughput"),
+    ] {
+        if on {
+            v.push(format!("{name}.csv"));
+            if o.plots {
+                v.push(format!("{name}.svg"));
+            }
+        }
+    }
+    if !o.tsg.is_empty() {
+        v.push("tsg.csv".into());
+        if o.plots {
+            v.extend(o.tsg.iter().map(|f| format!("tsg_flow{f}.svg")));
+        }
+    }
+    v.extend(o.pcap.iter().map(|n| format!("{n}.pcap")));
+    v
+}
 
-/// Write a run's files into `dir` (created if missing; in an existing directory the run's
-/// files are replaced and stale ones removed). Returns the paths written.
+/// Write a run's files into the checked folder `out`, with the captures already streamed
+/// there under temporary names and the manifest `meta` (`run.json`), all or nothing; the
+/// files of the folder's previous run that this one did not write are removed, every
+/// other file is left alone. Returns the paths written.
 pub fn write_run(
-    dir: &Path,
+    out: &OutDir,
     r: &RunResult,
     perf: &Perf,
     plots: bool,
+    streamed: &[(String, PathBuf)],
+    meta: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Vec<PathBuf>, String> {
-    install(dir, &run_files(r, perf, plots), &is_run_file)
-}
-
-/// Is `name` a file [`run_files`] can produce (a fixed name or a per-flow `tsg_flow<i>.svg`)?
-pub fn is_run_file(name: &str) -> bool {
-    RUN_FILE_NAMES.contains(&name)
-        || name
-            .strip_prefix("tsg_flow")
-            .and_then(|x| x.strip_suffix(".svg"))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Write `files` into `dir`, all or nothing: every file is first written into a fresh
-/// temporary directory (beside `dir` if `dir` is new, else inside it); only when all were
-/// written does that directory become `dir`, or are its files renamed into the existing
-/// `dir`, replacing files of the same names. Other files already in `dir` are left alone. On error the temporary
-/// directory is removed and the message names the path and the OS error.
-pub fn write_dir(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>, String> {
-    install(dir, files, &|_| false)
-}
-
-fn install(
-    dir: &Path,
-    files: &[(String, Vec<u8>)],
-    stale: &dyn Fn(&str) -> bool,
-) -> Result<Vec<PathBuf>, String> {
-    if dir.as_os_str().is_empty() {
-        return Err("the output directory path is empty".into());
-    }
-    for (f, _) in files {
-        let p = Path::new(f);
-        if p.file_name() != Some(p.as_os_str()) {
-            return Err(format!(
-                "cannot write {}: {f:?} is not a plain file name",
-                dir.display()
-            ));
-        }
-    }
-    let existed = match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => true,
-        Ok(_) => {
-            return Err(format!(
-                "cannot write {}: it exists and is not a directory",
-                dir.display()
-            ))
-        }
-        Err(_) => false,
-    };
-    // The temporary directory lives beside `dir` when `dir` is new (so one rename puts it in
-    // place) and inside it otherwise (same file system even if `dir` is a mount point).
-    let tmp = if existed {
-        tmp_name(&dir.join("run"), "tmp")
-    } else {
-        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(parent) = parent {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create directory {}: {e}", parent.display()))?;
-        }
-        tmp_name(dir, "tmp")
-    };
-    let result = (|| {
-        std::fs::create_dir(&tmp)
-            .map_err(|e| format!("cannot create directory {}: {e}", tmp.display()))?;
-        for (f, data) in files {
-            std::fs::write(tmp.join(f), data)
-                .map_err(|e| format!("cannot write {}: {e}", dir.join(f).display()))?;
-        }
-        if !existed {
-            match std::fs::rename(&tmp, dir) {
-                Ok(()) => return Ok(()),
-                // `dir` appeared meanwhile: move the files in as below.
-                Err(_) if dir.is_dir() => {}
-                Err(e) => return Err(format!("cannot create directory {}: {e}", dir.display())),
-            }
-        }
-        for (f, _) in files {
-            std::fs::rename(tmp.join(f), dir.join(f))
-                .map_err(|e| format!("cannot write {}: {e}", dir.join(f).display()))?;
-        }
-        let present: Vec<String> = std::fs::read_dir(dir)
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        for name in present.iter().filter(|n| stale(n)) {
-            if files.iter().all(|(f, _)| f != name) {
-                let p = dir.join(name);
-                match std::fs::remove_file(&p) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(format!("cannot remove stale {}: {e}", p.display()))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Ok(())
-    })();
-    if tmp.exists() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result.map(|()| files.iter().map(|(f, _)| dir.join(f)).collect())
+    out.install(&run_files(r, perf, plots), streamed, meta, true)
 }
 
 /// A tcptrace/xplot-style time-sequence graph of flow `f`: sequence number (MB sent) against
@@ -462,6 +358,9 @@ mod tests {
 
     fn sample() -> RunResult {
         RunResult {
+            run_id: "0123456789abcdef".into(),
+            cclab: "0.1.0".into(),
+            git: "unknown".into(),
             scenario: "t".into(),
             seed: 1,
             duration_s: 1.0,
@@ -507,60 +406,6 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert!(queues_csv(&sample()).contains("\"a,b\",1,1,0.5"));
-    }
-
-    #[test]
-    fn write_run_is_whole_and_repeatable() {
-        let base = std::env::temp_dir().join(format!("cclab-report-test-{}", std::process::id()));
-        let dir = base.join("run");
-        let perf = Perf {
-            wall_s: 0.5,
-            events: 10,
-            packet_hops: 5,
-        };
-        let files = write_run(&dir, &sample(), &perf, true).unwrap();
-        let names: Vec<_> = files
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(
-            names,
-            [
-                "summary.json",
-                "perf.json",
-                "flows.csv",
-                "queues.csv",
-                "cwnd.csv",
-                "cwnd.svg"
-            ]
-        );
-        let first = std::fs::read(dir.join("summary.json")).unwrap();
-        write_run(
-            &dir,
-            &sample(),
-            &Perf {
-                wall_s: 9.0,
-                ..perf.clone()
-            },
-            false,
-        )
-        .unwrap();
-        assert_eq!(first, std::fs::read(dir.join("summary.json")).unwrap());
-        assert!(
-            !dir.join("cwnd.svg").exists(),
-            "the directory is replaced whole"
-        );
-        let leftovers: Vec<_> = std::fs::read_dir(&base)
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name() != "run")
-            .collect();
-        assert!(leftovers.is_empty(), "no temporary siblings left");
-        // A parent that is a regular file: a clean error, nothing left behind.
-        let f = base.join("file");
-        std::fs::write(&f, b"x").unwrap();
-        assert!(write_run(&f.join("run"), &sample(), &perf, false).is_err());
-        let _ = std::fs::remove_dir_all(&base);
     }
 
     fn flow(id: u32) -> FlowResult {
@@ -626,7 +471,7 @@ mod tests {
         d
     }
 
-    fn listing(d: &Path) -> Vec<String> {
+    fn listing(d: &std::path::Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(d)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -683,8 +528,14 @@ mod tests {
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "{j}");
     }
 
+    fn meta() -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("cclab".into(), crate::VERSION.into());
+        m
+    }
+
     #[test]
-    fn write_run_file_sets() {
+    fn write_run_file_sets_and_run_ids() {
         let base = tmp("sets");
         let perf = Perf {
             wall_s: 1.0,
@@ -694,30 +545,44 @@ mod tests {
         let mut bare = full();
         bare.series = Series::default();
         let dir = base.join("bare");
-        let written = write_run(&dir, &bare, &perf, true).unwrap();
+        let out = OutDir::check(&dir, &[], false).unwrap();
+        let written = write_run(&out, &bare, &perf, true, &[], meta()).unwrap();
         assert_eq!(written.len(), 4);
         assert_eq!(
             listing(&dir),
-            ["flows.csv", "perf.json", "queues.csv", "summary.json"]
+            [
+                "flows.csv",
+                "perf.json",
+                "queues.csv",
+                "run.json",
+                "summary.json"
+            ]
         );
         let dir = base.join("all");
-        let written = write_run(&dir, &full(), &perf, true).unwrap();
-        let mut all: Vec<String> = RUN_FILE_NAMES.iter().map(|s| s.to_string()).collect();
-        all.push("tsg_flow0.svg".into());
-        all.sort();
-        assert_eq!(listing(&dir), all);
+        let out = OutDir::check(&dir, &[], false).unwrap();
+        let written = write_run(&out, &full(), &perf, true, &[], meta()).unwrap();
         assert_eq!(written.len(), 12);
         let tsg = std::fs::read_to_string(dir.join("tsg.csv")).unwrap();
         assert!(
-            tsg.starts_with("t,flow,kind,seq,end\n0,0,data,1,1449\n0.01,0,retrans,"),
+            tsg.starts_with("run_id,t,flow,kind,seq,end\n0123456789abcdef,0,0,data,1,1449\n"),
             "{tsg}"
         );
-        assert!(written.iter().all(|p| p.starts_with(&dir) && p.is_file()));
-        let q = std::fs::read_to_string(dir.join("queue.csv")).unwrap();
-        assert!(
-            q.starts_with("t,queue,bytes,pkts\n0,bottleneck,0,0\n"),
-            "{q}"
-        );
+        // Every table carries the run id in every row.
+        for f in [
+            "flows.csv",
+            "queues.csv",
+            "cwnd.csv",
+            "queue.csv",
+            "throughput.csv",
+        ] {
+            let t = std::fs::read_to_string(dir.join(f)).unwrap();
+            let mut lines = t.lines();
+            assert!(lines.next().unwrap().starts_with("run_id,"), "{f}");
+            assert!(lines.all(|l| l.starts_with("0123456789abcdef,")), "{f}");
+        }
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        assert_eq!(manifest["files"].as_array().unwrap().len(), 12);
         let svg = std::fs::read_to_string(dir.join("throughput.svg")).unwrap();
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("flow 1 (reno)"));
@@ -726,62 +591,25 @@ mod tests {
     }
 
     #[test]
-    fn rewrite_keeps_foreign_files_and_is_byte_identical() {
-        let base = tmp("rewrite");
-        let dir = base.join("run");
+    fn planned_files_cover_what_a_run_writes() {
+        let o = crate::scenario::OutputSpec {
+            cwnd_interval: Some(1),
+            queue_interval: Some(1),
+            throughput_interval: Some(1),
+            plots: true,
+            tsg: vec![0],
+            pcap: vec!["s0".into()],
+            ..Default::default()
+        };
+        let planned = planned_files(&o);
         let perf = Perf {
             wall_s: 1.0,
             events: 1,
             packet_hops: 1,
         };
-        write_run(&dir, &full(), &perf, true).unwrap();
-        let first = std::fs::read(dir.join("summary.json")).unwrap();
-        std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
-        write_run(&dir, &full(), &perf, false).unwrap();
-        assert_eq!(first, std::fs::read(dir.join("summary.json")).unwrap());
-        let files = listing(&dir);
-        assert!(files.contains(&"notes.txt".to_string()), "{files:?}");
-        assert!(
-            !files
-                .iter()
-                .any(|f| f.ends_with(".svg") || f.contains("tmp")),
-            "{files:?}"
-        );
-        assert_eq!(listing(&base), ["run"]);
-        let _ = std::fs::remove_dir_all(&base);
-    }
-
-    #[test]
-    fn unwritable_places_fail_cleanly() {
-        let base = tmp("fail");
-        let f = base.join("file");
-        std::fs::write(&f, b"x").unwrap();
-        let perf = Perf {
-            wall_s: 1.0,
-            events: 1,
-            packet_hops: 1,
-        };
-        let e = write_run(&f.join("run"), &full(), &perf, true).unwrap_err();
-        assert!(e.contains(&f.display().to_string()), "{e}");
-        let e = write_run(&f, &full(), &perf, true).unwrap_err();
-        assert!(e.contains("not a directory"), "{e}");
-        assert!(write_atomic(&f.join("x.json"), b"{}").is_err());
-        assert_eq!(listing(&base), ["file"], "nothing left behind");
-        assert_eq!(std::fs::read(&f).unwrap(), b"x");
-        let _ = std::fs::remove_dir_all(&base);
-    }
-
-    #[test]
-    fn write_atomic_replaces_and_leaves_no_temporary() {
-        let base = tmp("atomic");
-        let a = base.join("a.json");
-        let b = base.join("a.csv");
-        write_atomic(&a, b"1").unwrap();
-        write_atomic(&a, b"2").unwrap();
-        write_atomic(&b, b"3").unwrap();
-        assert_eq!(std::fs::read(&a).unwrap(), b"2");
-        assert_eq!(std::fs::read(&b).unwrap(), b"3");
-        assert_eq!(listing(&base), ["a.csv", "a.json"]);
-        let _ = std::fs::remove_dir_all(&base);
+        for (name, _) in run_files(&full(), &perf, true) {
+            assert!(planned.contains(&name), "{name} not planned");
+        }
+        assert!(planned.contains(&"s0.pcap".to_string()));
     }
 }

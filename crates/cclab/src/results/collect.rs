@@ -95,6 +95,9 @@ pub fn collect(sim: &Sim) -> RunResult {
         }
     }
     let mut r = RunResult {
+        run_id: sc.run_id(),
+        cclab: crate::VERSION.to_string(),
+        git: crate::GIT_REV.to_string(),
         scenario: sc.name.clone(),
         aggregates: Vec::new(),
         seed: sc.seed,

@@ -145,6 +145,11 @@ pub struct Series {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
+    /// What produced this (the same in every table of the run): `Scenario::run_id`, cclab's
+    /// version and git revision.
+    pub run_id: String,
+    pub cclab: String,
+    pub git: String,
     pub scenario: String,
     pub seed: u64,
     pub duration_s: f64,

@@ -5,10 +5,28 @@ use super::spec::*;
 use crate::engine::SimTime;
 
 impl Scenario {
+    /// A stable id of this run: a hash of the resolved scenario (its source, or its full
+    /// description when built in Rust) and the seed, so identical runs share it and
+    /// tables of many runs can be concatenated and told apart.
+    pub fn run_id(&self) -> String {
+        let text = if self.source.is_empty() {
+            format!("{self:?}")
+        } else {
+            self.source.clone()
+        };
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes().chain(format!("\nseed={}", self.seed).bytes()) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
     /// An empty scenario on `topology` running for `duration`.
     pub fn new(name: &str, topology: TopologySpec, duration: SimTime) -> Scenario {
         Scenario {
             name: name.to_string(),
+            source: String::new(),
             duration,
             seed: 1,
             topology,

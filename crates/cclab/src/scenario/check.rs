@@ -679,6 +679,22 @@ impl Checker<'_> {
     }
 }
 
+/// A name that becomes part of a file or folder name (`sim.name`, hosts, links): not
+/// empty, not `.` or `..`, not hidden (a leading `.`), no path separators or control
+/// characters, at most 100 characters.
+pub fn plain_name(s: &str) -> Result<(), String> {
+    let bad = s.is_empty()
+        || s.starts_with('.')
+        || s.contains(['/', '\\'])
+        || s.chars().any(char::is_control)
+        || s.chars().count() > 100;
+    if bad {
+        Err("a name must be 1 to 100 characters, not start with '.', and hold no '/', '\\' or control characters (it names output files)".into())
+    } else {
+        Ok(())
+    }
+}
+
 /// "a" or "an" before a word.
 fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {

@@ -21,7 +21,7 @@ const NAME: Key = Key {
     name: "name",
     ty: Ty::Str,
     default: "the file name without its extension",
-    allowed: "non-empty; no `/`, `\\` or control characters",
+    allowed: "1 to 100 characters; not starting with `.`; no `/`, `\\` or control characters",
     meaning: "names the output folder (`out/<name>`)",
 };
 const DURATION: Key = Key {
@@ -145,7 +145,14 @@ pub fn parse_scenario(
     }
     let scenario = scenario(&mut ck, &root);
     match scenario {
-        Some(s) if ck.errors.is_empty() => Ok(s),
+        Some(mut s) if ck.errors.is_empty() => {
+            // The resolved file, with the name it got, so it reruns as it ran.
+            if let Some(Value::Table(sim)) = root.get_mut("sim") {
+                sim.insert("name".into(), Value::String(s.name.clone()));
+            }
+            s.source = toml::to_string(&root).unwrap_or_default();
+            Ok(s)
+        }
         _ => {
             if ck.errors.is_empty() {
                 // Unreachable by construction (a scenario is only withheld after an error),
@@ -181,11 +188,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
     let name = ck
         .opt(sim, NAME.name, |v| {
             let s = super::check::string(v)?;
-            if s.is_empty() || s.contains(['/', '\\']) || s.chars().any(char::is_control) {
-                Err("a name must be non-empty, without slashes or control characters (it names output files)".into())
-            } else {
-                Ok(s)
-            }
+            super::check::plain_name(&s).map(|()| s)
         })
         .unwrap_or(stem);
     let duration: Option<SimTime> = ck.need(sim, &DURATION, "\"10s\"");
@@ -213,6 +216,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
 
     Some(Scenario {
         name,
+        source: String::new(),
         duration: duration?,
         seed,
         topology: topology?,

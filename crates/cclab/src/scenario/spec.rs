@@ -200,6 +200,9 @@ pub struct OutputSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub name: String,
+    /// The scenario file as read, with every `--set` applied (TOML): what reruns it. Empty
+    /// for a scenario built in Rust.
+    pub source: String,
     pub duration: SimTime,
     pub seed: u64,
     pub topology: TopologySpec,

@@ -33,7 +33,7 @@ const HOSTS: Key = Key {
     name: "hosts",
     ty: Ty::List(&Ty::Str),
     default: REQUIRED,
-    allowed: "at least one; names unique among hosts and switches, without `/`, `\\` or control characters",
+    allowed: "at least one; names unique among hosts and switches, 1 to 100 characters, not starting with `.`, without `/`, `\\` or control characters",
     meaning: "the hosts: endpoints of flows, pings and queries; they do not forward",
 };
 const SWITCHES: Key = Key {
@@ -122,7 +122,7 @@ pub static REVERSE_KEYS: Schema = Schema {
 
 /// Is `s` usable as a node or link name (it may name output files)?
 fn valid_name(s: &str) -> bool {
-    !s.is_empty() && !s.contains(['/', '\\']) && !s.chars().any(char::is_control)
+    crate::scenario::check::plain_name(s).is_ok()
 }
 
 /// The names of list key `k` (`hosts`, `switches`), each valid and new to `seen`.
@@ -148,7 +148,7 @@ fn names(ck: &mut Checker, t: Tab, k: &Key, seen: &mut BTreeSet<String>) -> Opti
             Value::String(s) if !valid_name(s) => ck.err(
                 &path,
                 Some(x),
-                "a name must be non-empty, without slashes or control characters (it can name output files)".into(),
+                crate::scenario::check::plain_name(s).unwrap_err(),
             ),
             Value::String(s) if !seen.insert(s.clone()) => {
                 ck.err(&path, Some(x), format!("'{s}' is named twice"))
@@ -281,7 +281,11 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
             }
             let v = Value::String(n.clone());
             if !valid_name(n) {
-                ck.err(&at, Some(&v), "a name must be non-empty, without slashes or control characters (it can name output files)".into());
+                ck.err(
+                    &at,
+                    Some(&v),
+                    crate::scenario::check::plain_name(n).unwrap_err(),
+                );
                 name_ok &= !own;
             } else if seen.contains(n.as_str()) {
                 ck.err(&at, Some(&v), format!("\"{n}\" names a host or switch; a link needs a name of its own (captures and results name both)"));

@@ -238,24 +238,43 @@ impl Capture {
         dir: &Path,
         snaplen: u32,
     ) -> Result<Capture, String> {
-        let mut c = Capture::new(net);
-        if names.is_empty() {
-            return Ok(c);
-        }
-        // Check every name before creating any file.
+        // Check every name before creating anything.
         for (i, name) in names.iter().enumerate() {
             Self::resolve(net, name)?;
             if names[..i].contains(name) {
                 return Err(format!("pcap: '{name}' is listed twice"));
             }
         }
-        std::fs::create_dir_all(dir).map_err(|e| format!("pcap {}: {e}", dir.display()))?;
-        for name in names {
-            let path = dir.join(format!("{name}.pcap"));
-            let f = std::fs::File::create(&path)
-                .map_err(|e| format!("pcap {}: {e}", path.display()))?;
+        if !names.is_empty() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("pcap {}: {e}", dir.display()))?;
+        }
+        let at: Vec<(String, PathBuf)> = names
+            .iter()
+            .map(|n| (n.clone(), dir.join(format!("{n}.pcap"))))
+            .collect();
+        Self::open_at(net, &at, snaplen)
+    }
+
+    /// One file per (name, path): the host or link `name` captured into `path` (a
+    /// temporary name an output folder renames when the run is complete); buffered.
+    pub fn open_at(
+        net: &Network,
+        at: &[(String, PathBuf)],
+        snaplen: u32,
+    ) -> Result<Capture, String> {
+        let mut c = Capture::new(net);
+        // Check every name before creating any file.
+        for (i, (name, _)) in at.iter().enumerate() {
+            Self::resolve(net, name)?;
+            if at[..i].iter().any(|(n, _)| n == name) {
+                return Err(format!("pcap: '{name}' is listed twice"));
+            }
+        }
+        for (name, path) in at {
+            let f =
+                std::fs::File::create(path).map_err(|e| format!("pcap {}: {e}", path.display()))?;
             let w = Box::new(io::BufWriter::with_capacity(1 << 16, f));
-            c.add_point(net, name, w, snaplen, Some(path))?;
+            c.add_point(net, name, w, snaplen, Some(path.clone()))?;
         }
         Ok(c)
     }

@@ -576,3 +576,28 @@ rate = 0.01
     );
     assert!(e[4].message.contains("host \"d\" has no link"), "{}", e[4]);
 }
+
+#[test]
+fn the_resolved_source_reruns_the_same_scenario() {
+    for f in ["dumbbell", "incast", "graph", "chain", "loss"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/{f}.toml"));
+        let sets = sets(&[("tcp.cc", "reno"), ("sim.seed", "9")]);
+        let a = load_scenario(&path, &sets).unwrap();
+        assert!(a.source.contains("cc = \"reno\"") && a.source.contains("seed = 9"));
+        let b = parse_scenario(&a.source, "elsewhere.toml", &[]).unwrap();
+        assert_eq!(
+            Scenario {
+                source: String::new(),
+                ..a.clone()
+            },
+            Scenario {
+                source: String::new(),
+                ..b.clone()
+            },
+            "{f}"
+        );
+        assert_eq!(a.run_id(), b.run_id(), "{f}: same run, same id");
+        let c = load_scenario(&path, &[]).unwrap();
+        assert_ne!(a.run_id(), c.run_id(), "{f}: another run, another id");
+    }
+}

@@ -1,0 +1,270 @@
+//! cclab never destroys what it did not write: output folders are new, empty or cclab's
+//! own (a run.json manifest); every output place is checked before anything runs; files
+//! appear whole or not at all, and Ctrl-C leaves nothing half-written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn cclab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cclab runs")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cclab-files-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn listing(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A short run of the loss example into `out`, with extra arguments.
+fn short_run(out: &Path, extra: &[&str]) -> Output {
+    let f = example("loss.toml");
+    let mut args = vec![
+        "run",
+        f.as_str(),
+        "--out",
+        out.to_str().unwrap(),
+        "--set",
+        "sim.duration=200ms",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    cclab(&args)
+}
+
+#[test]
+fn a_folder_with_files_cclab_did_not_write_is_refused_before_the_run() {
+    let dir = tmpdir("foreign");
+    std::fs::write(dir.join("queue.csv"), "my data").unwrap();
+    let t0 = Instant::now();
+    let o = short_run(&dir, &["--set", "sim.duration=60s"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        t0.elapsed() < Duration::from_secs(5),
+        "refused before the run"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cclab did not write") && err.contains("nothing was run"),
+        "{err}"
+    );
+    assert_eq!(listing(&dir), ["queue.csv"]);
+    // --force writes beside the user's file, never over it.
+    let o = short_run(&dir, &["--force"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("queue.csv")).unwrap(),
+        "my data"
+    );
+    assert!(dir.join("run.json").exists() && dir.join("summary.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cclabs_own_folder_is_rewritten_and_a_colliding_file_is_never_replaced() {
+    let base = tmpdir("own");
+    let dir = base.join("run");
+    assert_eq!(short_run(&dir, &[]).status.code(), Some(0));
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    assert_eq!(short_run(&dir, &[]).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(
+        !listing(&dir).iter().any(|f| f.starts_with('.')),
+        "no temporaries"
+    );
+    // A capture whose name is taken by the user's file: refused before the run.
+    std::fs::write(dir.join("s0.pcap"), "not a capture").unwrap();
+    let o = short_run(&dir, &["--pcap", "s0", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("s0.pcap exists and was not written by cclab")
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("s0.pcap")).unwrap(),
+        "not a capture"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn names_from_the_scenario_cannot_leave_the_output_folder() {
+    let base = tmpdir("names");
+    for name in ["..", ".", ".hidden", "a/b", "a\\b"] {
+        let f = example("loss.toml");
+        let set = format!("sim.name={name}");
+        let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+            .args(["run", &f, "--set", &set, "-q"])
+            .current_dir(&base)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("sim.name"),
+            "{name}"
+        );
+    }
+    assert!(listing(&base).is_empty(), "nothing written anywhere");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn output_paths_that_cannot_work_are_refused_before_the_run() {
+    let base = tmpdir("paths");
+    let file = base.join("file");
+    std::fs::write(&file, "x").unwrap();
+    for out in [file.clone(), file.join("run")] {
+        let t0 = Instant::now();
+        let o = short_run(&out, &["--set", "sim.duration=60s"]);
+        assert_eq!(o.status.code(), Some(2), "{}", out.display());
+        assert!(t0.elapsed() < Duration::from_secs(5));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("not a folder"));
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn markdown_replaces_only_a_file_cclab_wrote() {
+    let base = tmpdir("md");
+    let mine = base.join("notes.md");
+    std::fs::write(&mine, "my notes").unwrap();
+    let run = |path: &Path, force: bool| {
+        let mut args = vec![
+            "reproduce",
+            "mtu-fairness",
+            "--quick",
+            "-q",
+            "--markdown",
+            path.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        cclab(&args)
+    };
+    let o = run(&mine, false);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my notes");
+    #[cfg(unix)]
+    {
+        let link = base.join("link.md");
+        std::os::unix::fs::symlink(&mine, &link).unwrap();
+        let o = run(&link, true);
+        assert_eq!(o.status.code(), Some(2), "a link is never replaced");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("not a regular file"));
+        assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my notes");
+    }
+    let fresh = base.join("r.md");
+    assert_eq!(run(&fresh, false).status.code(), Some(0));
+    assert_eq!(
+        run(&fresh, false).status.code(),
+        Some(0),
+        "its own file is replaced"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn a_folder_reruns_the_run_that_wrote_it() {
+    let base = tmpdir("rerun");
+    let (a, b) = (base.join("a"), base.join("b"));
+    assert_eq!(
+        short_run(&a, &["--set", "tcp.cc=reno"]).status.code(),
+        Some(0)
+    );
+    let o = cclab(&[
+        "run",
+        a.to_str().unwrap(),
+        "--out",
+        b.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read(a.join("summary.json")).unwrap(),
+        std::fs::read(b.join("summary.json")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_nothing_half_written() {
+    let base = tmpdir("ctrlc");
+    let dir = base.join("run");
+    let f = example("dumbbell.toml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args([
+            "run",
+            &f,
+            "--out",
+            dir.to_str().unwrap(),
+            "--set",
+            "sim.duration=600s",
+            "--pcap",
+            "s0",
+            "-q",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the capture is being written, then interrupt.
+    let t0 = Instant::now();
+    while !dir.exists() || listing(&dir).is_empty() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the run did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was written"));
+    assert!(
+        !dir.exists(),
+        "the half-written capture and the new folder are gone"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
