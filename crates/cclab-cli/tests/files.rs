@@ -228,7 +228,7 @@ fn ctrl_c_leaves_nothing_half_written() {
     let base = tmpdir("ctrlc");
     let dir = base.join("run");
     let f = example("dumbbell.toml");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cclab"))
+    let child = Command::new(env!("CARGO_BIN_EXE_cclab"))
         .args([
             "run",
             &f,
