@@ -33,7 +33,7 @@ use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::OutputSpec;
 use toml::Value;
 
-const SERIES_ALLOWED: &str = "greater than zero; at most 10,000,000 samples over the run";
+const SERIES_ALLOWED: &str = "greater than zero; at most 10,000,000 samples over the run, and all series of the run together (samples × flows or queues, and `tsg`) at most 10,000,000 rows";
 
 const CWND: Key = Key {
     name: "cwnd",

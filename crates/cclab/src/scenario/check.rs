@@ -39,11 +39,20 @@ impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.key.is_empty(), self.value.is_empty()) {
             (true, _) => write!(f, "{}: {}", self.file, self.message),
-            (false, true) => write!(f, "{}: key '{}': {}", self.file, self.key, self.message),
+            (false, true) => write!(
+                f,
+                "{}: key '{}': {}",
+                self.file,
+                cut_to(&self.key, 120),
+                self.message
+            ),
             (false, false) => write!(
                 f,
                 "{}: key '{}' = {}: {}",
-                self.file, self.key, self.value, self.message
+                self.file,
+                cut_to(&self.key, 120),
+                self.value,
+                self.message
             ),
         }
     }
@@ -53,6 +62,35 @@ impl std::error::Error for ScenarioError {}
 
 // ---------------------------------------------------------------------------------------
 // Small helpers for messages.
+
+/// A string from the user as it appears in a message, unquoted: control characters
+/// escaped, cut to 40 characters with "…", so a 10 MB value does not become a 10 MB
+/// message and escape bytes do not reach the terminal.
+pub fn cut(s: &str) -> String {
+    cut_to(s, 40)
+}
+
+/// [`cut`] to `max` characters.
+pub fn cut_to(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// [`cut`], in double quotes (`"10Gbs"`).
+pub fn echo(s: &str) -> String {
+    format!("\"{}\"", cut(s))
+}
 
 pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -210,6 +248,10 @@ pub fn distance(a: &str, b: &str) -> usize {
 }
 
 pub fn suggestion<'a>(word: &str, allowed: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // A word this long is not a typo of a name; and the search stays bounded.
+    if word.len() > 64 {
+        return None;
+    }
     let limit = (word.chars().count() / 3).clamp(1, 3);
     allowed
         .into_iter()
@@ -224,7 +266,8 @@ pub fn unknown_key_message(key: &str, allowed: &[&str], place: &str) -> String {
         .map(|s| format!("did you mean '{s}'? "))
         .unwrap_or_default();
     format!(
-        "unknown key '{key}' in {place}; {hint}allowed keys: {}",
+        "unknown key '{}' in {place}; {hint}allowed keys: {}",
+        cut(key),
         allowed.join(", ")
     )
 }
@@ -238,7 +281,8 @@ pub fn unknown_name_message(what: &str, name: &str, allowed: &[String]) -> Strin
         .map(|s| format!("did you mean \"{s}\"? "))
         .unwrap_or_default();
     format!(
-        "unknown {what} \"{name}\"; {hint}this topology has: {}",
+        "unknown {what} {}; {hint}this topology has: {}",
+        echo(name),
         name_list(allowed)
     )
 }
@@ -379,7 +423,8 @@ pub fn choice<'a>(
             .map(|x| format!("did you mean \"{x}\"? "))
             .unwrap_or_default();
         Err(format!(
-            "unknown {what} \"{s}\"; {hint}use {}",
+            "unknown {what} {}; {hint}use {}",
+            echo(s),
             or_list(&quoted(allowed))
         ))
     }

@@ -129,7 +129,7 @@ pub fn parse_scenario(
                 file: file.to_string(),
                 key: String::new(),
                 value: String::new(),
-                message: e.to_string().trim_end().to_string(),
+                message: toml_error(text, &e),
             }])
         }
     };
@@ -224,6 +224,60 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         losses,
         output,
     })
+}
+
+/// A TOML syntax error as a short message: line and column, an excerpt of at most 60
+/// characters around the error with a caret under it (control characters escaped, so a
+/// 10 MB line or escape bytes never reach the terminal), and the parser's reason.
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let reason: Vec<String> = e
+        .message()
+        .lines()
+        .map(|l| super::check::cut_to(l, 200))
+        .collect();
+    let reason = reason.join("; ");
+    let Some(span) = e.span() else {
+        return format!("TOML parse error: {reason}");
+    };
+    let at = span.start.min(text.len());
+    let at = (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line_no = text[..at].matches('\n').count() + 1;
+    let chars: Vec<char> = text[line_start..line_end].chars().collect();
+    let col = text[line_start..at].chars().count();
+    let from = col.saturating_sub(30);
+    let to = (from + 60).min(chars.len());
+    let mut excerpt = String::new();
+    // What goes under the excerpt up to the caret: spaces, and tabs under tabs.
+    let mut caret = String::new();
+    if from > 0 {
+        excerpt.push('…');
+        caret.push(' ');
+    }
+    for (i, c) in chars[from..to].iter().enumerate() {
+        let shown: String = if c.is_control() && *c != '\t' {
+            c.escape_debug().collect()
+        } else {
+            c.to_string()
+        };
+        if from + i < col {
+            for _ in 0..shown.chars().count() {
+                caret.push(if *c == '\t' { '\t' } else { ' ' });
+            }
+        }
+        excerpt.push_str(&shown);
+    }
+    if to < chars.len() {
+        excerpt.push('…');
+    }
+    format!(
+        "TOML parse error at line {line_no}, column {}: {reason}\n  | {excerpt}\n  | {caret}^",
+        col + 1
+    )
 }
 
 // ----- --set

@@ -8,19 +8,128 @@
 //! as in IEC 80000-13. Every error is a sentence that says what is allowed, because it ends
 //! up in front of a person (see `ScenarioError`).
 
+use super::check::echo;
 use super::spec::Limit;
 use crate::engine::{SimTime, MS, NS, PS, SEC, US};
 
+/// Every rate unit, exactly as it must be written (units are case-sensitive), and its
+/// value in bits per second. SI prefixes; `k` and `K` both mean 1000.
+///
+/// `tc` reads `bps`, `kbps`, `mbps`, `gbps` as *bytes* per second and `bit`, `kbit`, `mbit`
+/// as bits. cclab writes rates in bits per second, as networking papers do, so the
+/// conventional `Mbps`/`Gbps` are bits here; the lower-case `mbps`/`gbps`/`tbps` that
+/// only a `tc` user would write, and every spelling with an upper-case `B` (`MBps`,
+/// `MB/s`, `1GBPS`), are refused rather than read 8× off.
+pub const RATE_UNITS: &[(&str, u64)] = &[
+    ("bps", 1),
+    ("kbps", 1_000),
+    ("Kbps", 1_000),
+    ("Mbps", 1_000_000),
+    ("Gbps", 1_000_000_000),
+    ("Tbps", 1_000_000_000_000),
+    ("bit", 1),
+    ("kbit", 1_000),
+    ("Kbit", 1_000),
+    ("mbit", 1_000_000),
+    ("Mbit", 1_000_000),
+    ("gbit", 1_000_000_000),
+    ("Gbit", 1_000_000_000),
+    ("tbit", 1_000_000_000_000),
+    ("Tbit", 1_000_000_000_000),
+    ("bit/s", 1),
+    ("kbit/s", 1_000),
+    ("Kbit/s", 1_000),
+    ("Mbit/s", 1_000_000),
+    ("Gbit/s", 1_000_000_000),
+    ("Tbit/s", 1_000_000_000_000),
+];
+
+/// Every time unit, exactly as it must be written, and its value in picoseconds.
+pub const TIME_UNITS: &[(&str, u64)] = &[
+    ("ps", PS),
+    ("ns", NS),
+    ("us", US),
+    // U+00B5 MICRO SIGN and U+03BC GREEK SMALL LETTER MU both appear in the wild.
+    ("\u{b5}s", US),
+    ("\u{3bc}s", US),
+    ("ms", MS),
+    ("s", SEC),
+    ("min", 60 * SEC),
+    ("h", 3600 * SEC),
+];
+
+/// Every size unit, exactly as it must be written, and its value in bytes. `KB` = 1000 B
+/// (`kB` is the SI spelling of the same), `KiB` = 1024 B (IEC 80000-13). A lower-case `b`
+/// is a bit and is refused.
+pub const SIZE_UNITS: &[(&str, u64)] = &[
+    ("B", 1),
+    ("kB", 1_000),
+    ("KB", 1_000),
+    ("KiB", 1 << 10),
+    ("MB", 1_000_000),
+    ("MiB", 1 << 20),
+    ("GB", 1_000_000_000),
+    ("GiB", 1 << 30),
+    ("TB", 1_000_000_000_000),
+    ("TiB", 1 << 40),
+];
+
+/// Every packet-count unit of a queue limit, exactly as it must be written.
+pub const PACKET_UNITS: &[&str] = &["pkts", "pkt", "packets", "packet"];
+
 /// What a rate may look like; appended to rate errors.
-pub const RATE_HINT: &str = "use bps, Kbps, Mbps, Gbps or Tbps (e.g. \"10Gbps\")";
+pub const RATE_HINT: &str =
+    "use bps, Kbps, Mbps, Gbps, Tbps or kbit, Mbit, Gbit (bits per second; e.g. \"10Gbps\")";
 /// What a time may look like; appended to time errors.
-pub const TIME_HINT: &str = "use ps, ns, us, ms, s or min (e.g. \"100us\", \"1.5ms\")";
+pub const TIME_HINT: &str = "use ps, ns, us, ms, s, min or h (e.g. \"100us\", \"1.5ms\")";
 /// What a size may look like; appended to size errors.
 pub const SIZE_HINT: &str =
     "use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB (KB = 1000 B, KiB = 1024 B; e.g. \"75KB\", \"64KiB\")";
 /// What a queue limit may look like; appended to limit errors.
 pub const LIMIT_HINT: &str = "use a packet count (e.g. \"100pkts\") or a size in B, KB, KiB, \
                               MB, MiB, GB or GiB (e.g. \"1MB\", \"64KiB\")";
+
+/// The accepted units closest to an unknown `unit`: those equal but for case first, else
+/// those within a small edit distance. Units longer than 16 characters get none (the
+/// search stays bounded however long the value).
+fn nearest<'a>(unit: &str, table: impl Iterator<Item = &'a str> + Clone) -> String {
+    if unit.chars().count() > 16 {
+        return String::new();
+    }
+    let same_case: Vec<&str> = table
+        .clone()
+        .filter(|u| u.to_lowercase() == unit.to_lowercase())
+        .collect();
+    let close: Vec<&str> = if same_case.is_empty() {
+        let d = |u: &str| super::check::distance(unit, u);
+        let best = table.clone().map(d).min().unwrap_or(usize::MAX);
+        if best > 2 || best >= unit.chars().count() {
+            return String::new();
+        }
+        table.filter(|u| d(u) == best).collect()
+    } else {
+        same_case
+    };
+    let list: Vec<String> = close.iter().map(|u| format!("\"{u}\"")).collect();
+    let case = if close.iter().any(|u| u.eq_ignore_ascii_case(unit)) {
+        " (units are case-sensitive)"
+    } else {
+        ""
+    };
+    format!("did you mean {}{case}? ", list.join(" or "))
+}
+
+/// Look `unit` up in a table, or say what is allowed.
+fn unit_of(unit: &str, table: &[(&str, u64)], what: &str, hint: &str) -> Result<u128, String> {
+    match table.iter().find(|(u, _)| *u == unit) {
+        Some((_, m)) => Ok(u128::from(*m)),
+        None => Err(format!(
+            "unknown {what} unit {}; {}{hint}",
+            echo(unit),
+            nearest(unit, table.iter().map(|(u, _)| *u))
+        )),
+    }
+}
 
 /// An exact non-negative decimal: `digits / 10^scale`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +162,7 @@ fn split<'a>(s: &'a str, what: &str, hint: &str) -> Result<(Decimal, &'a str), S
         .unwrap_or(t.len());
     let (num, unit) = (&t[..end], t[end..].trim());
     if num.is_empty() {
-        return Err(format!("\"{s}\" does not start with a number; {hint}"));
+        return Err(format!("{} does not start with a number; {hint}", echo(s)));
     }
     let mut digits: u128 = 0;
     let mut scale = 0u32;
@@ -62,7 +171,10 @@ fn split<'a>(s: &'a str, what: &str, hint: &str) -> Result<(Decimal, &'a str), S
     for c in num.chars() {
         match c {
             '.' if seen_point => {
-                return Err(format!("\"{num}\" is not a number (two decimal points)"));
+                return Err(format!(
+                    "{} is not a number (two decimal points)",
+                    echo(num)
+                ));
             }
             '.' => seen_point = true,
             '_' => {}
@@ -71,7 +183,7 @@ fn split<'a>(s: &'a str, what: &str, hint: &str) -> Result<(Decimal, &'a str), S
                 digits = digits
                     .checked_mul(10)
                     .and_then(|x| x.checked_add(u128::from(d as u8 - b'0')))
-                    .ok_or_else(|| format!("\"{num}\" has too many digits"))?;
+                    .ok_or_else(|| format!("{} has too many digits", echo(num)))?;
                 if seen_point {
                     scale += 1;
                 }
@@ -79,10 +191,10 @@ fn split<'a>(s: &'a str, what: &str, hint: &str) -> Result<(Decimal, &'a str), S
         }
     }
     if !seen_digit {
-        return Err(format!("\"{s}\" does not start with a number; {hint}"));
+        return Err(format!("{} does not start with a number; {hint}", echo(s)));
     }
     if unit.is_empty() {
-        return Err(format!("\"{s}\" has no unit; {hint}"));
+        return Err(format!("{} has no unit; {hint}", echo(s)));
     }
     Ok((Decimal { digits, scale }, unit))
 }
@@ -93,124 +205,140 @@ fn exact(num: u128, den: u128) -> Option<u128> {
 }
 
 fn to_u64(x: u128, s: &str, what: &str) -> Result<u64, String> {
-    u64::try_from(x).map_err(|_| format!("\"{s}\" is too large for a {what}"))
+    u64::try_from(x).map_err(|_| format!("{} is too large for a {what}", echo(s)))
 }
 
-/// A rate in bits per second: `10Gbps`, `1Gbit/s`, `100mbit`, `1.5Gbps`, `64bps`.
-///
-/// Units are case-insensitive (`mbps` is megabits, as in `tc`), with one exception that
-/// prevents a silent 8× mistake: an upper-case `B` before `ps` or `/s` (`MBps`, `MB/s`)
-/// means *bytes* per second and is refused with a hint.
+/// A rate in bits per second: `10Gbps`, `1Gbit/s`, `100Mbit`, `1.5Gbps`, `64bps`; the
+/// unit exactly as in [`RATE_UNITS`].
 pub fn parse_rate(s: &str) -> Result<u64, String> {
     let (n, unit) = split(s, "rate", RATE_HINT)?;
-    if unit.ends_with("Bps") || unit.ends_with("B/s") {
+    let lower = unit.to_lowercase();
+    // `[kmgt]?B(ps|/s)` in any case but with an upper-case B: bytes per second.
+    let prefixed = lower.len() == 4 && matches!(&lower[..1], "k" | "m" | "g" | "t");
+    let b_at = usize::from(prefixed);
+    let byte_rate =
+        unit.is_ascii() && matches!(&lower[b_at..], "bps" | "b/s") && unit.as_bytes()[b_at] == b'B';
+    if byte_rate {
         return Err(format!(
-            "\"{unit}\" means bytes per second, but rates are written in bits per second \
-             (1 MB/s = 8 Mbps); {RATE_HINT}"
+            "{} means bytes per second, but rates are written in bits per second \
+             (1 MB/s = 8 Mbps); {RATE_HINT}",
+            echo(unit)
         ));
     }
-    let lower = unit.to_lowercase();
-    let (prefix, base) = match lower.chars().next() {
-        Some(c @ ('k' | 'm' | 'g' | 't')) => (Some(c), &lower[1..]),
-        _ => (None, &lower[..]),
-    };
-    let is_bits = matches!(base, "bps" | "bit/s" | "bits/s" | "b/s" | "bit" | "bits");
-    let mult: u128 = match (prefix, is_bits) {
-        (None, true) => 1,
-        (Some('k'), true) => 1_000,
-        (Some('m'), true) => 1_000_000,
-        (Some('g'), true) => 1_000_000_000,
-        (Some('t'), true) => 1_000_000_000_000,
-        _ => return Err(format!("unknown rate unit \"{unit}\"; {RATE_HINT}")),
-    };
+    if matches!(lower.as_str(), "mbps" | "gbps" | "tbps")
+        && !RATE_UNITS.iter().any(|(u, _)| *u == unit)
+    {
+        let upper = format!("{}{}", unit[..1].to_uppercase(), &lower[1..]);
+        return Err(format!(
+            "{} is refused because it is read two ways: tc reads it as {}bytes per second, \
+             cclab writes rates in bits per second; write \"{upper}\" or \"{}bit\" for \
+             bits per second (1 MB/s = 8 Mbps)",
+            echo(unit),
+            match &lower[..1] {
+                "m" => "mega",
+                "g" => "giga",
+                _ => "tera",
+            },
+            &upper[..1]
+        ));
+    }
+    let mult = unit_of(unit, RATE_UNITS, "rate", RATE_HINT)?;
     let (num, den) = n
         .times(mult)
-        .ok_or_else(|| format!("\"{s}\" is too large for a rate"))?;
+        .ok_or_else(|| format!("{} is too large for a rate", echo(s)))?;
     let bps = exact(num, den)
-        .ok_or_else(|| format!("\"{s}\" is not a whole number of bits per second"))?;
+        .ok_or_else(|| format!("{} is not a whole number of bits per second", echo(s)))?;
     if bps == 0 {
         return Err(format!(
-            "a rate must be greater than zero (got \"{s}\"); {RATE_HINT}"
+            "a rate must be greater than zero (got {}); {RATE_HINT}",
+            echo(s)
         ));
     }
     to_u64(bps, s, "rate")
 }
 
-/// A time in picoseconds: `1.5ms`, `100us`, `100µs`, `10ns`, `2s`, `1min`, `250ps`, `0s`.
-/// Units are case-insensitive; values are rounded to the nearest picosecond.
+/// The largest time a scenario may give: 10⁶ s (about 11.6 days). Simulated time is a
+/// `u64` of picoseconds and ends after 18,446,744 s; keeping every user time 18× below
+/// that means a sum of a few of them (a start plus a duration, an RTO backed off to its
+/// maximum on top of the run's end) cannot wrap.
+pub const MAX_TIME: SimTime = 1_000_000 * SEC;
+
+/// A time in picoseconds: `1.5ms`, `100us`, `100µs`, `10ns`, `2s`, `1min`, `1h`, `250ps`,
+/// `0s`; the unit exactly as in [`TIME_UNITS`]. Rounded to the nearest picosecond; at most
+/// [`MAX_TIME`].
 pub fn parse_time(s: &str) -> Result<SimTime, String> {
     let (n, unit) = split(s, "time", TIME_HINT)?;
-    let mult: SimTime = match unit.to_lowercase().as_str() {
-        "ps" => PS,
-        "ns" => NS,
-        // U+00B5 MICRO SIGN and U+03BC GREEK SMALL LETTER MU both appear in the wild.
-        "us" | "\u{b5}s" | "\u{3bc}s" => US,
-        "ms" => MS,
-        "s" | "sec" | "secs" => SEC,
-        "min" | "mins" => 60 * SEC,
-        _ => return Err(format!("unknown time unit \"{unit}\"; {TIME_HINT}")),
-    };
+    let mult = unit_of(unit, TIME_UNITS, "time", TIME_HINT)?;
     let too_large = || {
         format!(
-            "\"{s}\" is too large: simulated time ends after {} s (about 213 days)",
-            u64::MAX / SEC
+            "{} is too large: times may be at most {} s (about 11.6 days)",
+            echo(s),
+            MAX_TIME / SEC
         )
     };
-    let (num, den) = n.times(u128::from(mult)).ok_or_else(too_large)?;
+    let (num, den) = n.times(mult).ok_or_else(too_large)?;
     let ps = (num + den / 2) / den;
-    u64::try_from(ps).map_err(|_| too_large())
+    match u64::try_from(ps) {
+        Ok(t) if t <= MAX_TIME => Ok(t),
+        _ => Err(too_large()),
+    }
 }
 
-/// A size in bytes: `1500B`, `75KB` (1000), `64KiB` (1024), `1MB`, `4MiB`, `1GB`, `1GiB`.
-/// A unit is required; units are case-insensitive.
+/// A size in bytes: `1500B`, `75KB` (1000), `64KiB` (1024), `1MB`, `4MiB`, `1GB`, `1GiB`;
+/// the unit exactly as in [`SIZE_UNITS`].
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let (n, unit) = split(s, "size", SIZE_HINT)?;
-    let mult: u128 = size_unit(unit).ok_or_else(|| {
-        if unit.eq_ignore_ascii_case("k") || unit.eq_ignore_ascii_case("m") {
-            format!("the size unit \"{unit}\" is ambiguous; {SIZE_HINT}")
-        } else {
-            format!("unknown size unit \"{unit}\"; {SIZE_HINT}")
-        }
-    })?;
+    let mult = size_unit(unit)?;
     let (num, den) = n
         .times(mult)
-        .ok_or_else(|| format!("\"{s}\" is too large for a size"))?;
-    let bytes = exact(num, den).ok_or_else(|| format!("\"{s}\" is not a whole number of bytes"))?;
+        .ok_or_else(|| format!("{} is too large for a size", echo(s)))?;
+    let bytes =
+        exact(num, den).ok_or_else(|| format!("{} is not a whole number of bytes", echo(s)))?;
     to_u64(bytes, s, "size")
 }
 
-fn size_unit(unit: &str) -> Option<u128> {
-    Some(match unit.to_lowercase().as_str() {
-        "b" | "byte" | "bytes" => 1,
-        "kb" => 1_000,
-        "kib" => 1 << 10,
-        "mb" => 1_000_000,
-        "mib" => 1 << 20,
-        "gb" => 1_000_000_000,
-        "gib" => 1 << 30,
-        "tb" => 1_000_000_000_000,
-        "tib" => 1 << 40,
-        _ => return None,
-    })
+fn size_unit(unit: &str) -> Result<u128, String> {
+    if unit.eq_ignore_ascii_case("k")
+        || unit.eq_ignore_ascii_case("m")
+        || unit.eq_ignore_ascii_case("g")
+    {
+        return Err(format!(
+            "the size unit {} is ambiguous; {SIZE_HINT}",
+            echo(unit)
+        ));
+    }
+    if unit.ends_with('b') && !unit.ends_with("ib") && unit.len() <= 2 {
+        return Err(format!(
+            "{} is bits, but sizes are in bytes: write \"{}B\"; {SIZE_HINT}",
+            echo(unit),
+            &unit[..unit.len() - 1].to_uppercase()
+        ));
+    }
+    unit_of(unit, SIZE_UNITS, "size", SIZE_HINT)
 }
 
-/// A queue limit or threshold: packets (`100pkts`, `100pkt`, `100packets`) or a size
+/// A queue limit or threshold: packets (`100pkts`, as in [`PACKET_UNITS`]) or a size
 /// (`1MB`, `64KiB`, as [`parse_size`]).
 pub fn parse_limit(s: &str) -> Result<Limit, String> {
     let (n, unit) = split(s, "limit", LIMIT_HINT)?;
-    if matches!(
-        unit.to_lowercase().as_str(),
-        "pkt" | "pkts" | "packet" | "packets"
-    ) {
+    if PACKET_UNITS.contains(&unit) {
         let (num, den) = n
             .times(1)
-            .ok_or_else(|| format!("\"{s}\" is too large for a limit"))?;
-        let p =
-            exact(num, den).ok_or_else(|| format!("\"{s}\" is not a whole number of packets"))?;
+            .ok_or_else(|| format!("{} is too large for a limit", echo(s)))?;
+        let p = exact(num, den)
+            .ok_or_else(|| format!("{} is not a whole number of packets", echo(s)))?;
         return Ok(Limit::Packets(to_u64(p, s, "limit")?));
     }
-    if size_unit(unit).is_none() {
-        return Err(format!("unknown limit unit \"{unit}\"; {LIMIT_HINT}"));
+    if !SIZE_UNITS.iter().any(|(u, _)| *u == unit) {
+        let all = PACKET_UNITS
+            .iter()
+            .copied()
+            .chain(SIZE_UNITS.iter().map(|(u, _)| *u));
+        return Err(format!(
+            "unknown limit unit {}; {}{LIMIT_HINT}",
+            echo(unit),
+            nearest(unit, all)
+        ));
     }
     parse_size(s).map(Limit::Bytes)
 }
@@ -276,6 +404,7 @@ mod tests {
         assert_eq!(parse_rate("1Gbit/s"), Ok(1_000_000_000));
         assert_eq!(parse_rate("100Mbps"), Ok(100_000_000));
         assert_eq!(parse_rate("100mbit"), Ok(100_000_000));
+        assert_eq!(parse_rate("100Mbit"), Ok(100_000_000));
         assert_eq!(parse_rate("1.5Gbps"), Ok(1_500_000_000));
         assert_eq!(parse_rate("9000kbps"), Ok(9_000_000));
         assert_eq!(parse_rate("9000Kbit/s"), Ok(9_000_000));
@@ -291,7 +420,8 @@ mod tests {
         let e = parse_rate("10Gbs").unwrap_err();
         assert_eq!(
             e,
-            "unknown rate unit \"Gbs\"; use bps, Kbps, Mbps, Gbps or Tbps (e.g. \"10Gbps\")"
+            "unknown rate unit \"Gbs\"; did you mean \"Gbps\"? use bps, Kbps, Mbps, Gbps, Tbps \
+             or kbit, Mbit, Gbit (bits per second; e.g. \"10Gbps\")"
         );
         assert!(parse_rate("0Gbps")
             .unwrap_err()
@@ -339,10 +469,14 @@ mod tests {
     fn time_rejections() {
         assert!(parse_time("-1ms").unwrap_err().contains("negative"));
         assert!(parse_time("10").unwrap_err().contains("no unit"));
-        let e = parse_time("10h").unwrap_err();
-        assert!(e.contains("unknown time unit \"h\""), "{e}");
-        assert!(e.contains("ps, ns, us, ms, s or min"), "{e}");
+        let e = parse_time("10hr").unwrap_err();
+        assert!(e.contains("unknown time unit \"hr\""), "{e}");
+        assert!(e.contains("ps, ns, us, ms, s, min or h"), "{e}");
         assert!(parse_time("1000000min").unwrap_err().contains("too large"));
+        assert!(parse_time("1000001s")
+            .unwrap_err()
+            .contains("at most 1000000 s"));
+        assert_eq!(parse_time("1000000s"), Ok(MAX_TIME));
         assert!(parse_time("ms").is_err());
     }
 
@@ -355,8 +489,7 @@ mod tests {
         assert_eq!(parse_size("1GB"), Ok(1_000_000_000));
         assert_eq!(parse_size("1GiB"), Ok(1 << 30));
         assert_eq!(parse_size("1500B"), Ok(1500));
-        assert_eq!(parse_size("1500b"), Ok(1500));
-        assert_eq!(parse_size("75kb"), Ok(75_000));
+        assert_eq!(parse_size("75kB"), Ok(75_000));
         assert_eq!(parse_size("1.5KB"), Ok(1500));
         assert_eq!(parse_size("0B"), Ok(0));
     }
@@ -380,7 +513,7 @@ mod tests {
         assert_eq!(parse_limit("100pkts"), Ok(Limit::Packets(100)));
         assert_eq!(parse_limit("100pkt"), Ok(Limit::Packets(100)));
         assert_eq!(parse_limit("100packets"), Ok(Limit::Packets(100)));
-        assert_eq!(parse_limit("65 PKTS"), Ok(Limit::Packets(65)));
+        assert_eq!(parse_limit("65 pkts"), Ok(Limit::Packets(65)));
         assert_eq!(parse_limit("1MB"), Ok(Limit::Bytes(1_000_000)));
         assert_eq!(parse_limit("64KiB"), Ok(Limit::Bytes(65_536)));
         assert!(parse_limit("1.5pkts").unwrap_err().contains("whole number"));
@@ -389,6 +522,116 @@ mod tests {
             .unwrap_err()
             .contains("unknown limit unit"));
         assert!(parse_limit("-1pkts").unwrap_err().contains("negative"));
+    }
+
+    /// Every entry of every table parses to its value, with and without a space and with a
+    /// decimal number.
+    #[test]
+    fn every_table_entry() {
+        for (u, m) in RATE_UNITS {
+            assert_eq!(parse_rate(&format!("3{u}")), Ok(3 * m), "{u}");
+            assert_eq!(
+                parse_rate(&format!("2.5 {u}")).ok(),
+                (m % 2 == 0 || *m >= 10).then_some(5 * m / 2),
+                "{u}"
+            );
+        }
+        for (u, m) in TIME_UNITS {
+            assert_eq!(parse_time(&format!("3{u}")), Ok(3 * m), "{u}");
+            assert_eq!(parse_time(&format!("0.5 {u}")), Ok(m.div_ceil(2)), "{u}");
+            // rounded half up
+        }
+        for (u, m) in SIZE_UNITS {
+            assert_eq!(parse_size(&format!("3{u}")), Ok(3 * m), "{u}");
+            assert_eq!(
+                parse_limit(&format!("3{u}")),
+                Ok(Limit::Bytes(3 * m)),
+                "{u}"
+            );
+        }
+        for u in PACKET_UNITS {
+            assert_eq!(parse_limit(&format!("7{u}")), Ok(Limit::Packets(7)), "{u}");
+        }
+    }
+
+    /// Every spelling that is not in a table is refused, whatever its case.
+    #[test]
+    fn case_matters() {
+        // Byte rates, in every case: never read as bits.
+        for u in [
+            "MB/s", "8MB/S", "1GBPS", "MBps", "KBps", "kBps", "GB/s", "Bps", "TBPS", "mB/s",
+        ] {
+            let e = parse_rate(&format!("1{u}")).unwrap_err();
+            assert!(e.contains("bytes per second"), "{u}: {e}");
+        }
+        // Spellings tc reads as bytes per second.
+        for (u, fix) in [("mbps", "Mbps"), ("gbps", "Gbps"), ("tbps", "Tbps")] {
+            let e = parse_rate(&format!("1{u}")).unwrap_err();
+            assert!(e.contains("tc reads it as"), "{u}: {e}");
+            assert!(e.contains(&format!("write \"{fix}\"")), "{u}: {e}");
+        }
+        // Other case variants: refused with the right spelling.
+        for (u, fix) in [
+            ("MBIT", "Mbit"),
+            ("GBIT/S", "Gbit/s"),
+            ("BIT", "bit"),
+            ("kBit", "kbit"),
+        ] {
+            let e = parse_rate(&format!("1{u}")).unwrap_err();
+            assert!(
+                e.contains(&format!("\"{fix}\"")) && e.contains("case-sensitive"),
+                "{u}: {e}"
+            );
+        }
+        for (u, fix) in [
+            ("MS", "ms"),
+            ("Ms", "ms"),
+            ("S", "s"),
+            ("NS", "ns"),
+            ("Min", "min"),
+            ("H", "h"),
+            ("US", "us"),
+        ] {
+            let e = parse_time(&format!("1{u}")).unwrap_err();
+            assert!(
+                e.contains(&format!("\"{fix}\"")) && e.contains("case-sensitive"),
+                "{u}: {e}"
+            );
+        }
+        for u in ["sec", "secs", "mins", "hours", "hr"] {
+            assert!(parse_time(&format!("1{u}")).is_err(), "{u}");
+        }
+        for u in ["b", "kb", "Kb", "mb", "Mb", "gb", "Gb"] {
+            let e = parse_size(&format!("1{u}")).unwrap_err();
+            assert!(e.contains("is bits, but sizes are in bytes"), "{u}: {e}");
+        }
+        for (u, fix) in [
+            ("kib", "KiB"),
+            ("KIB", "KiB"),
+            ("mib", "MiB"),
+            ("GIB", "GiB"),
+        ] {
+            let e = parse_size(&format!("1{u}")).unwrap_err();
+            assert!(e.contains(&format!("\"{fix}\"")), "{u}: {e}");
+        }
+        for u in ["PKTS", "Pkts", "frames", "bytes"] {
+            assert!(parse_limit(&format!("1{u}")).is_err(), "{u}");
+        }
+        assert!(parse_limit("1PKTS").unwrap_err().contains("\"pkts\""));
+    }
+
+    /// A huge or hostile value gives a short message without raw control bytes, at once.
+    #[test]
+    fn echoed_values_are_bounded() {
+        let huge = format!("1{}", "x".repeat(10_000_000));
+        let t0 = std::time::Instant::now();
+        let e = parse_rate(&huge).unwrap_err();
+        assert!(t0.elapsed() < std::time::Duration::from_secs(1));
+        assert!(e.len() < 300, "{} bytes", e.len());
+        assert!(e.contains('…'));
+        let e = parse_time("1\u{1b}[31mms").unwrap_err();
+        assert!(!e.contains('\u{1b}'), "{e}");
+        assert!(e.contains("\\u{1b}"), "{e}");
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn five_mistakes_give_five_errors() {
         .find(|e| e.key == "topology.bottleneck.rate")
         .unwrap();
     assert!(rate.to_string().ends_with(
-        "five_mistakes.toml: key 'topology.bottleneck.rate' = \"10Gbs\": unknown rate unit \"Gbs\"; use bps, Kbps, Mbps, Gbps or Tbps (e.g. \"10Gbps\")"
+        "five_mistakes.toml: key 'topology.bottleneck.rate' = \"10Gbs\": unknown rate unit \"Gbs\"; did you mean \"Gbps\"? use bps, Kbps, Mbps, Gbps, Tbps or kbit, Mbit, Gbit (bits per second; e.g. \"10Gbps\")"
     ), "{rate}");
     let host = errs.iter().find(|e| e.key == "flow.0.to").unwrap();
     assert!(
