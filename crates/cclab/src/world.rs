@@ -7,7 +7,7 @@
 //! always schedules the same events in the same order.
 
 use crate::app::{AnyApp, App, AppId};
-use crate::engine::{Rng, SimTime};
+use crate::engine::{Rng, SimTime, SEC};
 use crate::net::{flow_hash, topology, LinkLoss, NodeId, PortId};
 use crate::probe::sampler::{Sampler, SeriesKind};
 use crate::probe::{rtt::RttProbe, tsg::Tsg};
@@ -194,6 +194,8 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         sim.conn_meta.iter().map(|m| m.start).collect(),
     );
 
+    series_budget(&sim)?;
+
     // First wake-ups, in app order, then the samplers'.
     for app in 0..sim.apps.len() as u32 {
         sim.app_call(app, |a, cx| a.start(cx));
@@ -204,4 +206,78 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         }
     }
     Ok(sim)
+}
+
+/// Most rows all recorded series of one run may hold together (cwnd, queue, throughput
+/// and tsg; each row 32–80 bytes in memory, so about 1 GB at most).
+pub const MAX_SERIES_ROWS: u64 = 10_000_000;
+
+/// Refuse, before the run, series that would hold more than [`MAX_SERIES_ROWS`] rows.
+/// Sampled series are counted exactly (samples × flows or queues); a traced flow (`tsg`)
+/// is bounded by what its sender's fastest link can carry: one row per full segment sent
+/// and at most one per ACK.
+fn series_budget(sim: &Sim) -> Result<(), String> {
+    let sc = &sim.scenario;
+    let o = &sc.output;
+    let d = sc.duration;
+    let points = |iv: Option<SimTime>| iv.map_or(0, |iv| d / iv + 1);
+    let tcp = sim.conns.iter().filter(|c| c.tcp().is_some()).count() as u64;
+    let mut parts: Vec<(&str, u64)> = vec![
+        ("cwnd", points(o.cwnd_interval).saturating_mul(tcp)),
+        (
+            "queue",
+            points(o.queue_interval).saturating_mul(sim.probes.sampler.ports.len() as u64),
+        ),
+        (
+            "throughput",
+            points(o.throughput_interval).saturating_mul(sim.conns.len() as u64),
+        ),
+    ];
+    let mut tsg = 0u64;
+    for &f in &o.tsg {
+        let (Some(c), Some(m)) = (sim.conns.get(f).and_then(|c| c.tcp()), sim.conn_meta.get(f))
+        else {
+            continue;
+        };
+        let Some(node) = sim.net.nodes.iter().find(|n| n.name == m.from) else {
+            continue;
+        };
+        let most = node
+            .ports
+            .iter()
+            .map(|&p| {
+                let p = &sim.net.ports[p as usize];
+                let wire_bits = u128::from(c.sender.mss + 40 + p.framing) * 8;
+                (u128::from(p.rate_bps) * u128::from(d)).div_ceil(wire_bits * u128::from(SEC))
+            })
+            .max()
+            .unwrap_or(0);
+        tsg = tsg.saturating_add(u64::try_from(most.saturating_mul(2)).unwrap_or(u64::MAX));
+    }
+    parts.push(("tsg", tsg));
+    let total = parts.iter().fold(0u64, |a, (_, n)| a.saturating_add(*n));
+    if total <= MAX_SERIES_ROWS {
+        return Ok(());
+    }
+    let (key, _) = parts
+        .iter()
+        .max_by_key(|(_, n)| *n)
+        .copied()
+        .unwrap_or(("cwnd", 0));
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    Err(format!(
+        "output.{key}: the series of this run would hold {total} rows ({}{}), more than the \
+         {MAX_SERIES_ROWS} all series together may hold; sample less often, trace fewer \
+         flows or shorten sim.duration",
+        shown.join(", "),
+        if tsg > 0 {
+            "; tsg counted as what the senders' links can carry"
+        } else {
+            ""
+        }
+    ))
 }

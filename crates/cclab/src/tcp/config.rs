@@ -28,6 +28,9 @@ pub enum Growth {
     Acks,
 }
 
+/// The smallest `rto_max` a scenario may set.
+pub const MIN_RTO_MAX: SimTime = crate::engine::MS;
+
 /// TCP endpoint configuration (defaults follow Linux; see `Default`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -161,7 +164,7 @@ const KEYS: &[Key] = &[
         name: "rto_max",
         ty: Ty::Interval,
         default: "`\"120s\"`",
-        allowed: "greater than zero; not below `rto_min`",
+        allowed: "at least `\"1ms\"`; not below `rto_min`",
         meaning: "maximum RTO, also the cap of exponential backoff",
     },
     Key {
@@ -306,7 +309,23 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     let bad: Vec<String> = ck.errors[before..].iter().map(|e| e.key.clone()).collect();
     let valid = |ks: &[&str]| ks.iter().all(|k| !bad.contains(&join(t.path, k)));
     let has = |ks: &[&str]| ks.iter().any(|k| t.t.contains_key(*k));
-    if has(&["rto_min", "rto_max"]) && valid(&["rto_min", "rto_max"]) && c.rto_min > c.rto_max {
+    // A maximum RTO below a millisecond lets the retransmission timer fire millions of
+    // times per simulated second (at 1 ns the run never ends in practice). Linux's is
+    // 120 s (`TCP_RTO_MAX`); 1 ms leaves a lab room for data-center timers.
+    if has(&["rto_max"]) && valid(&["rto_max"]) && c.rto_max < MIN_RTO_MAX {
+        ck.err(
+            &join(t.path, "rto_max"),
+            t.t.get("rto_max"),
+            format!(
+                "must be at least {} (got {})",
+                units::format_time(MIN_RTO_MAX),
+                units::format_time(c.rto_max)
+            ),
+        );
+    } else if has(&["rto_min", "rto_max"])
+        && valid(&["rto_min", "rto_max"])
+        && c.rto_min > c.rto_max
+    {
         let k = if t.t.contains_key("rto_min") {
             "rto_min"
         } else {

@@ -1,0 +1,184 @@
+//! Every value either works or is refused before the run: units that could be read two
+//! ways, times the clock cannot hold, timers that would run away, series that would fill
+//! memory, and hostile values in messages. Each case exits 2, writes nothing and says why.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cclab-limits-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// `cclab run examples/dumbbell.toml --set …` into a fresh folder; returns the output,
+/// the wall time, and whether the folder exists afterwards.
+fn run_with(sets: &[&str]) -> (Output, Duration, bool) {
+    let out = tmpdir("run");
+    let f = example("dumbbell.toml");
+    let mut args = vec!["run", f.as_str(), "--out", out.to_str().unwrap(), "-q"];
+    for s in sets {
+        args.push("--set");
+        args.push(s);
+    }
+    let t0 = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(&args)
+        .output()
+        .expect("cclab runs");
+    let exists = out.exists();
+    let _ = std::fs::remove_dir_all(&out);
+    (o, t0.elapsed(), exists)
+}
+
+/// The run is refused before it starts: exit 2 within seconds, nothing written, and the
+/// message contains every one of `says`.
+fn refused(sets: &[&str], says: &[&str]) {
+    let (o, took, exists) = run_with(sets);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{sets:?}: {err}");
+    assert!(took < Duration::from_secs(10), "{sets:?} took {took:?}");
+    assert!(!exists, "{sets:?}: nothing is written");
+    assert!(o.stdout.is_empty(), "{sets:?}");
+    for s in says {
+        assert!(err.contains(s), "{sets:?}: expected {s:?} in:\n{err}");
+    }
+}
+
+#[test]
+fn rates_that_could_be_read_as_bytes_are_refused() {
+    for r in ["8MB/S", "1GBPS", "125MB/s", "1Bps"] {
+        refused(
+            &[&format!("topology.bottleneck.rate={r}")],
+            &["bytes per second", "1 MB/s = 8 Mbps"],
+        );
+    }
+    for (r, fix) in [("1mbps", "Mbps"), ("1gbps", "Gbps")] {
+        refused(
+            &[&format!("topology.bottleneck.rate={r}")],
+            &["tc reads it as", fix],
+        );
+    }
+    refused(
+        &["sim.duration=30S"],
+        &["did you mean \"s\"", "case-sensitive"],
+    );
+    refused(&["tcp.sndbuf=16mb"], &["is bits, but sizes are in bytes"]);
+}
+
+#[test]
+fn times_beyond_the_clock_are_refused() {
+    // Today 18446743 s hangs and 18446744 s wraps; both are far beyond what a run needs.
+    refused(&["sim.duration=18446743s"], &["at most 1000000 s"]);
+    refused(&["tcp.rto_max=18446744s"], &["at most 1000000 s"]);
+    refused(&["sim.duration=5000h"], &["at most 1000000 s"]);
+    // The largest time that is allowed works in a sum with others (start + duration).
+    let (o, _, _) = run_with(&[
+        "sim.duration=1000000s",
+        "flow.1.start=999999s",
+        "tcp.rto_max=1000000s",
+        "topology.bottleneck.delay=1000000s",
+        "flow.0.stop=1s",
+        "output.cwnd=1000s",
+        "output.queue=1000s",
+        "output.throughput=1000s",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn runaway_and_inconsistent_timers_are_refused() {
+    refused(
+        &["tcp.rto_max=1ns"],
+        &["tcp.rto_max", "must be at least 1ms"],
+    );
+    refused(
+        &["flow.0.rto_max=999us"],
+        &["flow.0.rto_max", "at least 1ms"],
+    );
+    refused(
+        &["tcp.rto_min=300ms", "tcp.rto_max=250ms"],
+        &["rto_min (300ms) must not exceed rto_max (250ms)"],
+    );
+    refused(
+        &["tcp.rto_min=2s", "flow.1.rto_max=1s"],
+        &["flow.1.rto_max", "must not exceed"],
+    );
+}
+
+#[test]
+fn series_that_would_fill_memory_are_refused_in_total() {
+    // 20 senders × a cwnd sample every 5 µs over 30 s: each series alone is allowed (6 M
+    // points), all flows together are 120 M rows.
+    refused(
+        &[
+            "topology.senders=20",
+            "topology.access_delay=1ms",
+            "output.cwnd=5us",
+        ],
+        &["output.cwnd", "rows", "more than the 10000000"],
+    );
+    // A traced flow on a 100 Gbit/s path for 100 s.
+    refused(
+        &[
+            "topology.bottleneck.rate=100Gbps",
+            "sim.duration=100s",
+            "output.tsg=[0]",
+        ],
+        &["output.tsg", "what the senders' links can carry"],
+    );
+}
+
+#[test]
+fn hostile_values_give_short_clean_messages_at_once() {
+    let big = "x".repeat(100_000);
+    let cases = [
+        format!("tcp.cc={big}"),
+        format!("flow.0.to=r{big}"),
+        format!("tcp.{big}=1"),
+        format!("topology.bottleneck.rate=1{big}"),
+        "tcp.cc=\u{1b}[31mred".to_string(),
+        "sim.name=\u{1b}]0;title\u{7}".to_string(),
+    ];
+    for c in &cases {
+        let (o, took, exists) = run_with(&[c]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(!exists);
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        assert!(err.len() < 2_000, "a {} byte message", err.len());
+        assert!(
+            !err.contains(|c: char| c.is_control() && c != '\n'),
+            "raw control bytes reach the terminal: {err:?}"
+        );
+    }
+    // A syntax error on a 10 MB line is shown as an excerpt.
+    let dir = tmpdir("hostile-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("big.toml");
+    std::fs::write(&f, format!("a = \"{}\n", "y".repeat(10_000_000))).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(["run", f.to_str().unwrap(), "--out"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.len() < 1_000, "a {} byte message", err.len());
+    assert!(err.contains("TOML parse error at line 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
