@@ -164,12 +164,26 @@ fn two_runs_give_byte_identical_summaries() {
 fn reproduce_json(name: &str) -> serde_json::Value {
     let o = cclab(&["reproduce", name, "--quick", "--json"]);
     let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "one report and the totals: {stdout}");
     let v: serde_json::Value =
-        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+        serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{e}: {stdout}"));
     assert_eq!(v["experiment"], name);
     for c in v["checks"].as_array().unwrap() {
-        assert_eq!(c["pass"], true, "check failed: {c}");
+        assert_ne!(c["outcome"], "fail", "check failed: {c}");
+        assert!(
+            ["seed", "published", "closed_form", "model"].contains(&c["against"].as_str().unwrap()),
+            "{c}"
+        );
+        assert!(!c["why"].as_str().unwrap().is_empty(), "{c}");
     }
+    // Every seed number in the table is judged: a check or a named difference.
+    for r in v["table"].as_array().unwrap() {
+        assert_eq!(r["seed"].is_null(), r["outcome"].is_null(), "{r}");
+    }
+    let t: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(t["experiments"], 1);
+    assert_eq!(t["totals"], v["tally"]);
     assert_eq!(o.status.code(), Some(0));
     v
 }
@@ -190,7 +204,9 @@ fn reproduce_reno_recovery_quick_passes() {
     assert_eq!(row(&v, "rtt_6ms", "recovery_s")["seed"], 1.6);
     assert_eq!(row(&v, "rtt_25ms", "recovery_s")["seed"], 26.0);
     assert!(row(&v, "rtt_25ms", "formula_s")["seed"].is_null());
-    assert!(v["checks"].as_array().unwrap().len() >= 4);
+    // Each seed number and each closed form: 2 + 2 checks in --quick.
+    assert_eq!(v["tally"]["seed_reproduce"], 2);
+    assert_eq!(v["tally"]["other_pass"], 2);
 }
 
 #[test]
@@ -258,7 +274,10 @@ fn reproduce_dctcp_incast_quick_passes() {
         for m in [
             "timeouts_total",
             "timeouts_mean",
+            "timeouts_median",
             "timeouts_max",
+            "timeouts_min",
+            "timeouts_stddev",
             "throughput_mean_mbps",
             "throughput_median_mbps",
             "throughput_min_mbps",
@@ -266,7 +285,10 @@ fn reproduce_dctcp_incast_quick_passes() {
             "throughput_stddev_mbps",
             "fairness",
             "latency_mean_ms",
+            "latency_median_ms",
             "latency_max_ms",
+            "latency_min_ms",
+            "latency_stddev_ms",
         ] {
             assert!(
                 row(&v, variant, m)["seed"].is_number(),
@@ -275,6 +297,10 @@ fn reproduce_dctcp_incast_quick_passes() {
         }
     }
     assert_eq!(row(&v, "cubic", "timeouts_total")["seed"], 3227.0);
+    // The seed's CUBIC timeouts are two orders of magnitude above the model's: reported as
+    // a difference with its cause, never hidden and never passed.
+    assert_eq!(row(&v, "cubic", "timeouts_total")["outcome"], "differs");
+    assert_eq!(v["table"].as_array().unwrap().len(), 2 * 17);
 }
 
 #[test]
@@ -294,7 +320,8 @@ fn reproduce_dctcp_syn_ect_quick_passes() {
 #[test]
 fn reproduce_dctcp_k_and_queue_quick_pass() {
     let v = reproduce_json("dctcp-k");
-    assert_eq!(row(&v, "10gbps", "k_heuristic_pkts")["seed"], 65.0);
+    // The seed's heuristic K is a claim (the link stays full there), not a number to echo.
+    assert_eq!(row(&v, "10gbps", "util_at_seed_k65")["seed"], 1.0);
     let v = reproduce_json("dctcp-queue");
     row(&v, "10gbps_n2", "q_max_pkts");
     row(&v, "1gbps_n10", "alpha");
@@ -316,7 +343,7 @@ fn markdown_output_is_deterministic() {
     }
     let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert_eq!(x, y);
-    assert!(String::from_utf8_lossy(&x).contains("| 10gbps | k_heuristic_pkts | 65.00 |"));
+    assert!(String::from_utf8_lossy(&x).contains("| 10gbps | util_at_seed_k65 | 1.000 |"));
     let _ = std::fs::remove_file(a);
     let _ = std::fs::remove_file(b);
 }
@@ -347,15 +374,17 @@ fn reproduce_response_function_quick_passes() {
         .iter()
         .map(|c| c["name"].as_str().unwrap().to_string())
         .collect();
-    // The three checks are all present (and passed, per reproduce_json).
+    // The closed forms are all present (and passed, per reproduce_json).
     for want in [
         "reno vs Mathis at p = 1e-4",
         "highspeed vs RFC 3649 at p = 1e-5",
-        "highspeed above reno at p = 1e-5",
-        "scalable above reno at p = 1e-5",
+        "highspeed_delack vs 0.5^0.835 · RFC 3649 at p = 1e-5",
+        "scalable vs Kelly's periodic-loss window at p = 1e-4",
     ] {
         assert!(names.iter().any(|n| n == want), "missing check {want}");
     }
+    // The table-vs-implementation checks are model self-consistency, counted apart.
+    assert_eq!(v["tally"]["model_pass"], 3);
 }
 
 #[test]
@@ -374,6 +403,6 @@ fn reproduce_recovery_mbng_and_datatag_quick_pass() {
         .collect();
     assert_eq!(
         names,
-        vec!["highspeed ≥ 2× standard", "scalable ≥ 2× standard"]
+        vec!["scalable steady fills the link (0.08/p = 80000 packets > BDP 10403)"]
     );
 }

@@ -14,7 +14,7 @@
 
 use super::dctcp_common::*;
 use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
-use super::{Experiment, Options, Report};
+use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
 
@@ -24,6 +24,9 @@ pub const EXPERIMENT: Experiment = Experiment {
     about: "Two flows at 10 Gbit/s, the second joining for 10 s: convergence and recovery, CUBIC vs DCTCP",
     run,
 };
+
+/// Why CUBIC's shares while both flows send differ from the seed's.
+const CUBIC_SHARE: &str = "not established: CUBIC's convergence at a drop-tail queue depends on which flow meets each overflow (loss synchronisation); the seed's TSO bursts and host timing spread those losses differently from the model's exact timing (see issue 10's phase effects)";
 
 const JOIN: f64 = 1.0;
 const LEAVE: f64 = 11.0;
@@ -177,42 +180,63 @@ fn run(o: &Options) -> Report {
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
         let (sj, sl) = convergence(seed_rows, seed_rows[0].1.max(seed_rows[1].1));
         let (j, l) = convergence(&tables[i], full_sim);
-        r.row(cc, "join_converge_s", Some(sj), j);
-        r.row(cc, "leave_recover_s", Some(sl), l);
+        let one_interval = "the seed samples every 0.5 s and measured the two flows near the same time but not simultaneously: one interval either way";
+        r.seed(
+            cc,
+            "join_converge_s",
+            sj,
+            j,
+            Judge::Within(Tol::Abs(STEP), one_interval),
+        );
+        r.seed(
+            cc,
+            "leave_recover_s",
+            sl,
+            l,
+            Judge::Within(Tol::Abs(STEP), one_interval),
+        );
     }
-    let get = |v: &str, m: &str| {
-        r.table
+    // The seed's per-interval numbers, by phase: flow 1 alone (before the join and after
+    // the leave's interval), and each flow while both send (the intervals after the join's
+    // and before the leave's). The per-interval values themselves are not compared one by
+    // one: the seed's two flows were not sampled at the same time.
+    let phase_mean = |rows: &[(f64, f64, f64)], flow: usize, alone: bool| {
+        let pick = |t: f64| {
+            if alone {
+                t + STEP <= JOIN || t >= LEAVE + STEP
+            } else {
+                t >= JOIN + STEP && t + STEP <= LEAVE
+            }
+        };
+        let v: Vec<f64> = rows
             .iter()
-            .find(|x| x.variant == v && x.metric == m)
-            .unwrap()
-            .sim
+            .filter(|r| pick(r.0))
+            .map(|r| if flow == 1 { r.1 } else { r.2 })
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
     };
-    let (dj, dl, cj, cl) = (
-        get("dctcp", "join_converge_s"),
-        get("dctcp", "leave_recover_s"),
-        get("cubic", "join_converge_s"),
-        get("cubic", "leave_recover_s"),
-    );
-    r.check(
-        "DCTCP converges within 1 s of the join",
-        dj <= 1.0,
-        format!("{dj} s (seed 0.5 s)"),
-    );
-    r.check(
-        "DCTCP recovers within 1 s of the leave",
-        dl <= 1.0,
-        format!("{dl} s (seed 0.5 s)"),
-    );
-    r.check(
-        "DCTCP converges faster than CUBIC",
-        dj < cj,
-        format!("DCTCP {dj} s vs CUBIC {cj} s (seed 0.5 vs never within 10 s)"),
-    );
-    r.check(
-        "DCTCP recovers no slower than CUBIC",
-        dl <= cl,
-        format!("DCTCP {dl} s vs CUBIC {cl} s (seed 0.5 vs 0.5)"),
-    );
+    for (i, cc) in variants.iter().enumerate() {
+        let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
+        r.seed(
+            cc,
+            "alone_flow1_gbps",
+            phase_mean(seed_rows, 1, true),
+            phase_mean(&tables[i], 1, true),
+            Judge::Within(Tol::Rel(0.07), "the seed's single flow reports 9.87-9.93 Gbit/s, 5% above what 10 GbE carries as TCP payload with its MSS of 1448 (9.41 Gbit/s): a model bound by framing sits 5% below, ±7% allows that and 2% more"),
+        );
+        for flow in [1, 2] {
+            let (want, got) = (
+                phase_mean(seed_rows, flow, false),
+                phase_mean(&tables[i], flow, false),
+            );
+            let m = format!("shared_flow{flow}_gbps");
+            if i == 0 {
+                r.seed(cc, &m, want, got, Judge::Differs(CUBIC_SHARE));
+            } else {
+                r.seed(cc, &m, want, got, Judge::Within(Tol::Rel(0.12), "framing puts the model 5% below the seed (see alone_flow1_gbps); the seed's flows, sampled at different times, swing ±0.3 Gbit/s (6%) around their mean"));
+            }
+        }
+    }
     // The seed's layout: seconds, flow 1, flow 2 for CUBIC then DCTCP, seed beside sim.
     use std::fmt::Write;
     let mut t = String::new();

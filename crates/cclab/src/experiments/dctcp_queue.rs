@@ -10,7 +10,7 @@
 //! max − min within the cycle; the period in round trips *including* the queueing delay
 //! (base RTT + mean queue/C), as the analysis counts them; α the flows' mean alpha.
 
-use super::{Experiment, Options, Report};
+use super::{Against, Experiment, Options, Report, Tol};
 use crate::cc::Cc;
 use crate::engine::*;
 use crate::report::svg;
@@ -185,38 +185,54 @@ fn run(o: &Options) -> Report {
         let v = format!("{}gbps_n{}", c.gbps, c.n);
         let th = theory(c.gbps * 1_000_000_000, c.n, c.k as f64);
         let amp = m.amplitude;
-        r.row(&v, "q_max_pkts", None, m.q_max);
-        r.row(&v, "q_max_theory", None, th.q_max);
-        r.row(&v, "amplitude_pkts", None, amp);
-        r.row(&v, "amplitude_theory", None, th.amplitude);
-        r.row(&v, "period_rtts", None, m.period_rtts);
-        r.row(&v, "period_theory", None, th.period_rtts);
-        r.row(&v, "alpha", None, m.alpha);
-        r.row(&v, "alpha_theory", None, th.alpha);
-        r.row(&v, "utilization", None, m.util);
-        r.check(
-            format!("{v} Q_max ≈ K + N"),
-            (m.q_max - th.q_max).abs() <= 3.0 + 0.1 * th.q_max,
-            format!(
-                "{:.1} vs {:.1} packets (tolerance ±(3 + 10%))",
-                m.q_max, th.q_max
-            ),
+        r.row(&v, "q_max_pkts", m.q_max);
+        r.row(&v, "q_max_theory", th.q_max);
+        r.row(&v, "amplitude_pkts", amp);
+        r.row(&v, "amplitude_theory", th.amplitude);
+        r.row(&v, "period_rtts", m.period_rtts);
+        r.row(&v, "period_theory", th.period_rtts);
+        r.row(&v, "alpha", m.alpha);
+        r.row(&v, "alpha_theory", th.alpha);
+        r.row(&v, "utilization", m.util);
+        r.check_vs(
+            format!("{v} Q_max vs K + N"),
+            Against::ClosedForm,
+            m.q_max,
+            th.q_max,
+            Tol::Abs(3.0 + 0.1 * th.q_max),
+            "REFERENCE DCTCP-A1: ±3 packets, +10% for N = 10 where the N-packet term is itself approximate",
         );
-        r.check_within(format!("{v} amplitude"), amp, th.amplitude, 0.35);
-        r.check_within(format!("{v} alpha"), m.alpha, th.alpha, 0.30);
-        let ratio = m.period_rtts / th.period_rtts;
-        r.check(
-            format!("{v} period"),
-            (0.5..=4.0).contains(&ratio),
-            format!(
-                "{:.2} vs {:.2} RTTs: ×{ratio:.2} (tolerance ×0.5…×4, see note)",
-                m.period_rtts, th.period_rtts
-            ),
+        r.check_vs(
+            format!("{v} amplitude vs ½·sqrt(2N(C·RTT + K))"),
+            Against::ClosedForm,
+            amp,
+            th.amplitude,
+            Tol::Rel(0.35),
+            "REFERENCE DCTCP-A2: ±35% (the analysis is fluid and synchronised; packet-level feedback delay widens the sawtooth)",
         );
-        r.check(
-            format!("{v} full utilization"),
-            m.util >= 0.98,
-            format!("{:.4} (need ≥ 0.98: K is above C·RTT/7)", m.util),
+        r.check_vs(
+            format!("{v} alpha vs sqrt(2/W*)"),
+            Against::ClosedForm,
+            m.alpha,
+            th.alpha,
+            Tol::Rel(0.30),
+            "REFERENCE DCTCP-A2: ±30%; marks arriving for one more RTT after the queue falls below K split each cut over several windows, so alpha runs below the analysis",
+        );
+        r.check_vs(
+            format!("{v} period vs T_C"),
+            Against::ClosedForm,
+            m.period_rtts,
+            th.period_rtts,
+            Tol::Factor(0.5, 4.0),
+            "a bound, not a match: in packet-level DCTCP flows cut on two or three successive windows and no window grows during the RTT of each CWR episode, which lengthens the period 1.5-3.5× (see note); only an order-of-magnitude error fails",
+        );
+        r.check_vs(
+            format!("{v} utilization with K above C·RTT/7"),
+            Against::ClosedForm,
+            m.util,
+            0.98,
+            Tol::AtLeast,
+            "[2] §3.4: K > C·RTT/7 keeps the link full; 2% for the start of the measured window",
         );
         plot.lines.push(svg::Line {
             name: v,
@@ -225,7 +241,6 @@ fn run(o: &Options) -> Report {
         });
     }
     r.plots.push(("dctcp-queue.svg".into(), svg::render(&plot)));
-    r.note("tolerances as REFERENCE.md DCTCP-A1/A2: Q_max ±3 packets (+10% for N = 10, where the N-packet term is itself approximate), amplitude ±35%, alpha ±30%");
     r.note("period: the simulated sawtooth is 1.5-3.5× longer than T_C. The analysis has each flow cut once per period by α/2 and regrow one packet per RTT; in packet-level DCTCP the marks keep coming for one more RTT after the queue falls below K (feedback delay), so flows cut on two or three successive windows (smaller cuts each: alpha runs below sqrt(2/W*)), and no window grows during the RTT of each CWR episode. The check only bounds the period (×0.5…×4) and the difference is reported, not tuned away");
     r.note("RTT 100 µs (access 1 µs each way + bottleneck), packets of 1538 bytes on the wire, no delayed ACKs, bottleneck buffer 10,000 packets (never reached)");
     r

@@ -15,7 +15,7 @@
 
 use super::dctcp_common::*;
 use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
-use super::{Experiment, Options, Report};
+use super::{Against, Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
 use crate::sim::Sim;
@@ -28,7 +28,11 @@ pub const EXPERIMENT: Experiment = Experiment {
 };
 
 const COMPETING: [usize; 5] = [1, 2, 4, 8, 16];
+/// The seed's mean and median connection probability over its 5 repeats per point.
 const SEED_NO_ECT: [f64; 5] = [1.0, 0.67, 0.45, 0.28, 0.0];
+const SEED_NO_ECT_MEDIAN: [f64; 5] = [1.0, 0.65, 0.45, 0.25, 0.0];
+/// Why the simulated probabilities fall more slowly than the seed's.
+const TSO: &str = "TSO/GSO: the seed's hosts sent bursts of up to 64 KB, which keep a real DCTCP queue above K (where a Not-ECT SYN is dropped) far more of the time; here the queue oscillates smoothly around K and is above it only part of each sawtooth. cclab does not model segmentation offload yet";
 const LIMIT: SimTime = 2 * SEC;
 const WARMUP: SimTime = 200 * MS;
 
@@ -91,8 +95,24 @@ fn run(o: &Options) -> Report {
     let mut r = Report::new("dctcp-syn-ect");
     for (i, &(ect, n)) in cases.iter().enumerate() {
         let v = if ect { "ect" } else { "no_ect" };
-        let seed = if ect { None } else { Some(SEED_NO_ECT[i % 5]) };
-        r.row(v, &format!("p_conn_{n}"), seed, ps[i]);
+        if ect {
+            r.row(v, &format!("p_conn_{n}"), ps[i]);
+            continue;
+        }
+        let judge = if n == 1 {
+            Judge::Within(Tol::Abs(0.05), "with one competing flow the queue stays at or below K + 1 packet ([2] §3.3: Q_max = K + N) and the SYN is almost never dropped: seed and model agree on 1; 0.05 allows two probes of 40")
+        } else {
+            Judge::Differs(TSO)
+        };
+        let k = i % 5;
+        r.seed(v, &format!("p_conn_{n}"), SEED_NO_ECT[k], ps[i], judge);
+        r.seed(
+            v,
+            &format!("p_conn_{n}_median"),
+            SEED_NO_ECT_MEDIAN[k],
+            ps[i],
+            judge,
+        );
     }
     let no: Vec<f64> = ps[..5].to_vec();
     let yes: Vec<f64> = ps[5..].to_vec();
@@ -100,17 +120,20 @@ fn run(o: &Options) -> Report {
     let slack = if o.quick { 0.3 } else { 0.16 };
     let monotone = no.windows(2).all(|w| w[1] <= w[0] + slack);
     r.check(
-        "without ECT: decreasing with competing flows",
+        "without ECT: the probability falls as competing flows are added",
+        Against::Seed,
         monotone && no[4] + 0.2 <= no[0],
-        format!("{no:?} (seed {SEED_NO_ECT:?}; each step may rise by at most {slack} for sampling noise, and 16 flows must be ≥ 0.2 below 1 flow)"),
+        format!("{no:?} (seed {SEED_NO_ECT:?})"),
+        &format!("the seed's claim ('as the number of competing flows moves beyond 1, the connection probability drops'); each step may rise by {slack} (2σ binomial noise of {probes} probes at p = 0.5) and 16 flows must be ≥ 0.2 below 1 flow"),
     );
     r.check(
-        "with ECT: near 1 at every load",
+        "with ECT: the connection succeeds at every load",
+        Against::Seed,
         yes.iter().all(|&p| p >= 0.95),
         format!("{yes:?} (need ≥ 0.95)"),
+        "the seed's claim that ECT on SYN/SYN-ACK removes the drops; an ECT SYN is marked, never dropped, so only loss at the 5 MB buffer limit (never reached here) could fail it: 0.95 allows two probes of 40",
     );
     r.note(format!("{probes} probe connections per point, each judged against a {} s limit (SYN + one retransmission); competing flows: DCTCP at 10 Gbit/s into the K = 75 KB DCTCP queue", secs(LIMIT)));
     r.note("the seed does not state its time limit or link rate; it used 5 repeats per point, so its values carry ±0.2-0.4 sampling error");
-    r.note("difference: the simulated probabilities fall more slowly than the seed's (16 flows: the seed never connected). Here the DCTCP queue oscillates smoothly around K and is above it only part of each sawtooth; the seed's hosts sent TSO/GSO bursts of up to 64 KB, which keep a real queue above K far more of the time. cclab does not model TSO yet, so each SYN here meets a queue below K more often");
     r
 }

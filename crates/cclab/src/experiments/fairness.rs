@@ -10,7 +10,7 @@
 //! at the jumbo MTU.
 
 use super::common::*;
-use super::{Experiment, Options, Report};
+use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
 
@@ -76,11 +76,31 @@ fn run_pair(
     let outs = super::par_map(&VARIANTS, o.threads, |cc| two_flows(cc, a, b, dur, o.seed));
     let mut r = Report::new(name);
     let cap = max_goodput(RATE, 9000) / 1e6;
+    const BUFFER: &str = "the seed does not give the bottleneck buffer; cclab's 1 MB is an assumption, and how much of the link two Reno flows use (and so each one's rate) grows with the buffer";
     for (cc, (x, y)) in VARIANTS.iter().zip(&outs) {
-        let seed = |v: f64| if *cc == "reno" { Some(v) } else { None };
-        r.row(cc, metrics[0], seed(seed_vals[0]), *x);
-        r.row(cc, metrics[1], seed(seed_vals[1]), *y);
-        r.row(cc, "utilization", seed(seed_vals[2]), (x + y) / cap);
+        if *cc == "reno" {
+            r.seed(cc, metrics[0], seed_vals[0], *x, Judge::Differs(BUFFER));
+            r.seed(cc, metrics[1], seed_vals[1], *y, Judge::Differs(BUFFER));
+            r.seed(
+                cc,
+                "utilization",
+                seed_vals[2],
+                (x + y) / cap,
+                Judge::Differs(BUFFER),
+            );
+            r.seed(
+                cc,
+                "ratio",
+                seed_vals[1] / seed_vals[0],
+                y / x,
+                Judge::Within(Tol::Rel(0.25), "the share of two drop-tail Reno flows depends on which flow meets each overflow (phase effects, Floyd & Jacobson 1991), so one seed run (7000 s on a shared path) against one simulated run: ±25%"),
+            );
+        } else {
+            r.row(cc, metrics[0], *x);
+            r.row(cc, metrics[1], *y);
+            r.row(cc, "utilization", (x + y) / cap);
+            r.row(cc, "ratio", y / x);
+        }
     }
     r.note(format!(
         "{} s simulated per variant (the seed averaged 7000 s); 1 MB bottleneck buffer; seed values (Linux 2.4-era 'standard' TCP) are shown beside reno",
@@ -89,58 +109,24 @@ fn run_pair(
     r
 }
 
-/// Run a pair and check, for Reno, that the favoured flow (metric `fav`) gets ≥ 1.5× the
-/// other (`other`); `seed_ratio` is the seed's ratio, for the message.
-fn run_checked(
-    o: &Options,
-    name: &str,
-    a: (SimTime, u32),
-    b: (SimTime, u32),
-    metrics: [&str; 2],
-    seed_vals: [f64; 3],
-    what: &str,
-) -> Report {
-    let mut r = run_pair(o, name, a, b, metrics, seed_vals);
-    let g = |m: &str| {
-        r.table
-            .iter()
-            .find(|x| x.variant == "reno" && x.metric == m)
-            .unwrap()
-            .sim
-    };
-    let (other, fav) = (g(metrics[0]), g(metrics[1]));
-    r.check(
-        format!("reno: {what} ≥ 1.5×"),
-        fav >= 1.5 * other,
-        format!(
-            "{fav:.1} vs {other:.1} Mbit/s: ×{:.2} (seed ×{:.2})",
-            fav / other,
-            seed_vals[1] / seed_vals[0]
-        ),
-    );
-    r
-}
-
 fn run_rtt(o: &Options) -> Report {
-    run_checked(
+    run_pair(
         o,
         "rtt-fairness",
         (181 * MS, 9000),
         (117 * MS, 9000),
         ["long_rtt_mbps", "short_rtt_mbps"],
         [202.0, 514.0, 0.716],
-        "the short-RTT flow gets",
     )
 }
 
 fn run_mtu(o: &Options) -> Report {
-    run_checked(
+    run_pair(
         o,
         "mtu-fairness",
         (117 * MS, 3000),
         (117 * MS, 9000),
         ["mtu3000_mbps", "mtu9000_mbps"],
         [243.0, 464.0, 0.707],
-        "the jumbo flow gets",
     )
 }

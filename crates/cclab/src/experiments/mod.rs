@@ -19,21 +19,184 @@ pub mod response_function;
 
 use serde::Serialize;
 
+/// What a check compares the simulation with. Only the first three test the simulation
+/// against the world; `Model` checks (self-consistency of a model with the table it was
+/// built from, say) are reported apart and never counted as reproduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Against {
+    /// A number or claim of the seed document.
+    Seed,
+    /// A figure of a paper or RFC (named in the check).
+    Published,
+    /// A formula evaluated for the simulated configuration (named in the check).
+    ClosedForm,
+    /// Self-consistency of a model; not a reproduction.
+    Model,
+}
+
+impl Against {
+    pub fn label(self) -> &'static str {
+        match self {
+            Against::Seed => "seed",
+            Against::Published => "published",
+            Against::ClosedForm => "closed_form",
+            Against::Model => "model",
+        }
+    }
+}
+
+/// The result of a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Within the tolerance.
+    Pass,
+    /// Outside the tolerance: the run fails.
+    Fail,
+    /// Known not to match, for a cause that is named (a mechanism cclab does not model, a
+    /// seed number that cannot be what it says): reported, never hidden, not a failure.
+    Differs,
+}
+
+impl Outcome {
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Differs => "DIFFERS",
+        }
+    }
+}
+
+/// How far a simulated value may be from the value it is checked against.
+#[derive(Clone, Copy, Debug)]
+pub enum Tol {
+    /// |sim / want − 1| ≤ r.
+    Rel(f64),
+    /// |sim − want| ≤ a.
+    Abs(f64),
+    /// want·lo ≤ sim ≤ want·hi.
+    Factor(f64, f64),
+    /// sim ≥ want (a bound the source states, not a tolerance around it).
+    AtLeast,
+    /// sim ≤ want.
+    AtMost,
+}
+
+impl Tol {
+    fn judge(self, sim: f64, want: f64) -> (bool, String) {
+        let (s, w) = (fmt_num(sim), fmt_num(want));
+        match self {
+            Tol::Rel(r) => {
+                let err = sim / want - 1.0;
+                (
+                    err.abs() <= r,
+                    format!(
+                        "sim {s} vs {w} → {:+.1}% (tolerance ±{}%)",
+                        err * 100.0,
+                        fmt_num(r * 100.0)
+                    ),
+                )
+            }
+            Tol::Abs(a) => (
+                (sim - want).abs() <= a,
+                format!(
+                    "sim {s} vs {w} → {:+} (tolerance ±{})",
+                    fmt_num(sim - want),
+                    fmt_num(a)
+                ),
+            ),
+            Tol::Factor(lo, hi) => (
+                sim >= want * lo && sim <= want * hi,
+                format!(
+                    "sim {s} vs {w} → ×{:.2} (tolerance ×{}…×{})",
+                    sim / want,
+                    fmt_num(lo),
+                    fmt_num(hi)
+                ),
+            ),
+            Tol::AtLeast => (sim >= want, format!("sim {s} vs at least {w}")),
+            Tol::AtMost => (sim <= want, format!("sim {s} vs at most {w}")),
+        }
+    }
+}
+
 /// One line of the comparison table.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
     pub variant: String,
     pub metric: String,
-    /// The seed document's value, if it gives one.
+    /// The seed document's value, if it gives one. Every such row has a check against
+    /// the seed (`Report::seed`), so no seed number is shown and left unjudged.
     pub seed: Option<f64>,
     pub sim: f64,
+    /// For a row with a seed value: the outcome of its check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
     pub name: String,
-    pub pass: bool,
+    pub against: Against,
+    pub outcome: Outcome,
+    /// The numbers compared and the tolerance.
     pub detail: String,
+    /// Why the tolerance is what it is or, for `differs`, the cause of the difference.
+    pub why: String,
+}
+
+/// How a seed number is judged: within a tolerance whose reason is given, or known to
+/// differ for a named cause.
+#[derive(Clone, Copy, Debug)]
+pub enum Judge<'a> {
+    Within(Tol, &'a str),
+    Differs(&'a str),
+}
+
+/// Counts of a report's checks, for the totals line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Seed numbers and claims within tolerance.
+    pub seed_reproduce: usize,
+    /// Seed numbers that differ, each for a named cause.
+    pub seed_differ: usize,
+    /// Seed numbers outside tolerance.
+    pub seed_fail: usize,
+    /// Checks against published figures and closed forms: passed, failed.
+    pub other_pass: usize,
+    pub other_fail: usize,
+    /// Self-consistency checks (not reproduction): passed, failed.
+    pub model_pass: usize,
+    pub model_fail: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, o: &Tally) {
+        self.seed_reproduce += o.seed_reproduce;
+        self.seed_differ += o.seed_differ;
+        self.seed_fail += o.seed_fail;
+        self.other_pass += o.other_pass;
+        self.other_fail += o.other_fail;
+        self.model_pass += o.model_pass;
+        self.model_fail += o.model_fail;
+    }
+
+    /// One line: "seed numbers: 12 reproduce, 3 differ (cause named), 0 fail; …".
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "seed numbers: {} reproduce, {} differ (cause named), {} fail; published/closed-form checks: {} pass, {} fail",
+            self.seed_reproduce, self.seed_differ, self.seed_fail, self.other_pass, self.other_fail
+        );
+        if self.model_pass + self.model_fail > 0 {
+            s.push_str(&format!(
+                "; model self-consistency (not reproduction): {} pass, {} fail",
+                self.model_pass, self.model_fail
+            ));
+        }
+        s
+    }
 }
 
 /// What an experiment returns.
@@ -42,6 +205,8 @@ pub struct Report {
     pub experiment: String,
     pub table: Vec<Row>,
     pub checks: Vec<Check>,
+    /// The counts of `checks`.
+    pub tally: Tally,
     /// Definitions, caveats, where the model and the seed differ and why.
     #[serde(skip)]
     pub notes: Vec<String>,
@@ -65,37 +230,105 @@ impl Report {
         }
     }
 
-    pub fn row(&mut self, variant: &str, metric: &str, seed: Option<f64>, sim: f64) {
+    /// A simulated (or computed) value the seed gives no number for.
+    pub fn row(&mut self, variant: &str, metric: &str, sim: f64) {
         self.table.push(Row {
             variant: variant.into(),
             metric: metric.into(),
-            seed,
+            seed: None,
             sim,
+            outcome: None,
         });
     }
 
-    pub fn check(&mut self, name: impl Into<String>, pass: bool, detail: impl Into<String>) {
+    /// A seed number beside the simulated one, judged at once: the row and its check.
+    pub fn seed(&mut self, variant: &str, metric: &str, seed: f64, sim: f64, judge: Judge) {
+        let name = format!("{variant} {metric}");
+        let outcome = match judge {
+            Judge::Within(tol, why) => self.check_vs(name, Against::Seed, sim, seed, tol, why),
+            Judge::Differs(cause) => {
+                self.differs(
+                    name,
+                    format!("sim {} vs seed {}", fmt_num(sim), fmt_num(seed)),
+                    cause,
+                );
+                Outcome::Differs
+            }
+        };
+        self.table.push(Row {
+            variant: variant.into(),
+            metric: metric.into(),
+            seed: Some(seed),
+            sim,
+            outcome: Some(outcome),
+        });
+    }
+
+    fn push(
+        &mut self,
+        name: String,
+        against: Against,
+        outcome: Outcome,
+        detail: String,
+        why: &str,
+    ) {
+        assert!(!why.is_empty(), "check {name}: every check says why");
+        let t = &mut self.tally;
+        match (against, outcome) {
+            (Against::Seed, Outcome::Pass) => t.seed_reproduce += 1,
+            (Against::Seed, Outcome::Fail) => t.seed_fail += 1,
+            (_, Outcome::Differs) => t.seed_differ += 1,
+            (Against::Model, Outcome::Pass) => t.model_pass += 1,
+            (Against::Model, Outcome::Fail) => t.model_fail += 1,
+            (_, Outcome::Pass) => t.other_pass += 1,
+            (_, Outcome::Fail) => t.other_fail += 1,
+        }
         self.checks.push(Check {
-            name: name.into(),
-            pass,
-            detail: detail.into(),
+            name,
+            against,
+            outcome,
+            detail,
+            why: why.into(),
         });
     }
 
-    /// Check |sim/want − 1| ≤ tol.
-    pub fn check_within(&mut self, name: impl Into<String>, sim: f64, want: f64, tol: f64) {
-        let err = sim / want - 1.0;
-        let pass = err.abs() <= tol;
-        self.check(
-            name,
-            pass,
-            format!(
-                "sim {} vs {} → {:+.1}% (tolerance ±{:.0}%)",
-                fmt_num(sim),
-                fmt_num(want),
-                err * 100.0,
-                tol * 100.0
-            ),
+    /// A claim that holds or not (a trend, a bound on several values), against `against`.
+    pub fn check(
+        &mut self,
+        name: impl Into<String>,
+        against: Against,
+        pass: bool,
+        detail: impl Into<String>,
+        why: &str,
+    ) {
+        let o = if pass { Outcome::Pass } else { Outcome::Fail };
+        self.push(name.into(), against, o, detail.into(), why);
+    }
+
+    /// `sim` against `want` (from `against`) with tolerance `tol`, for the reason `why`.
+    pub fn check_vs(
+        &mut self,
+        name: impl Into<String>,
+        against: Against,
+        sim: f64,
+        want: f64,
+        tol: Tol,
+        why: &str,
+    ) -> Outcome {
+        let (pass, detail) = tol.judge(sim, want);
+        let o = if pass { Outcome::Pass } else { Outcome::Fail };
+        self.push(name.into(), against, o, detail, why);
+        o
+    }
+
+    /// A seed claim or number the simulation is known not to reproduce, for `cause`.
+    pub fn differs(&mut self, name: impl Into<String>, detail: impl Into<String>, cause: &str) {
+        self.push(
+            name.into(),
+            Against::Seed,
+            Outcome::Differs,
+            detail.into(),
+            cause,
         );
     }
 
@@ -103,8 +336,9 @@ impl Report {
         self.notes.push(s.into());
     }
 
+    /// No check failed (`differs` is not a failure: its cause is named).
     pub fn passed(&self) -> bool {
-        self.checks.iter().all(|c| c.pass)
+        self.checks.iter().all(|c| c.outcome != Outcome::Fail)
     }
 
     /// The human-readable table.
@@ -128,18 +362,19 @@ impl Report {
             .max(6);
         let _ = writeln!(
             s,
-            "{:wv$}  {:wm$}  {:>12}  {:>12}",
+            "{:wv$}  {:wm$}  {:>12}  {:>12}  check",
             "variant", "metric", "seed", "sim"
         );
         for r in &self.table {
             let seed = r.seed.map(fmt_num).unwrap_or_else(|| "-".into());
             let _ = writeln!(
                 s,
-                "{:wv$}  {:wm$}  {:>12}  {:>12}",
+                "{:wv$}  {:wm$}  {:>12}  {:>12}  {}",
                 r.variant,
                 r.metric,
                 seed,
-                fmt_num(r.sim)
+                fmt_num(r.sim),
+                r.outcome.map_or("", |o| o.label())
             );
         }
         if !self.text.is_empty() {
@@ -155,12 +390,20 @@ impl Report {
         for c in &self.checks {
             let _ = writeln!(
                 s,
-                "[{}] {}: {}",
-                if c.pass { "PASS" } else { "FAIL" },
+                "[{}] ({}) {}: {}; {}: {}",
+                c.outcome.label(),
+                c.against.label(),
                 c.name,
-                c.detail
+                c.detail,
+                if c.outcome == Outcome::Differs {
+                    "cause"
+                } else {
+                    "why"
+                },
+                c.why
             );
         }
+        let _ = writeln!(s, "{}: {}", self.experiment, self.tally.line());
         s
     }
 }
@@ -171,29 +414,39 @@ impl Report {
         use std::fmt::Write;
         let mut s = String::new();
         let _ = writeln!(s, "## `{}`\n\n{about}\n", self.experiment);
-        let _ = writeln!(s, "| variant | metric | seed | sim |\n|---|---|---:|---:|");
+        let _ = writeln!(
+            s,
+            "| variant | metric | seed | sim | check |\n|---|---|---:|---:|---|"
+        );
         for r in &self.table {
             let seed = r.seed.map(fmt_num).unwrap_or_else(|| "–".into());
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |",
                 r.variant,
                 r.metric,
                 seed,
-                fmt_num(r.sim)
+                fmt_num(r.sim),
+                r.outcome.map_or("", |o| o.label())
             );
         }
         if !self.text.is_empty() {
             let _ = writeln!(s, "\n```text\n{}\n```", self.text.trim_end());
         }
-        let _ = writeln!(s, "\nChecks:\n");
+        let _ = writeln!(s, "\nChecks ({}):\n", self.tally.line());
+        let _ = writeln!(
+            s,
+            "| outcome | against | check | comparison | why / cause |\n|---|---|---|---|---|"
+        );
         for c in &self.checks {
             let _ = writeln!(
                 s,
-                "- **{}** {}: {}",
-                if c.pass { "PASS" } else { "FAIL" },
+                "| **{}** | {} | {} | {} | {} |",
+                c.outcome.label(),
+                c.against.label(),
                 c.name,
-                c.detail
+                c.detail,
+                c.why
             );
         }
         if !self.notes.is_empty() {
@@ -304,4 +557,77 @@ pub fn par_map<T: Sync, R: Send>(
     out.into_iter()
         .map(|r| r.expect("every item ran"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_seed_number_is_judged_and_counted() {
+        let mut r = Report::new("t");
+        r.seed(
+            "a",
+            "x",
+            10.0,
+            10.4,
+            Judge::Within(Tol::Rel(0.05), "rounding"),
+        );
+        r.seed(
+            "a",
+            "y",
+            10.0,
+            12.0,
+            Judge::Within(Tol::Rel(0.05), "rounding"),
+        );
+        r.seed("a", "z", 3227.0, 1.0, Judge::Differs("TSO bursts"));
+        r.row("a", "w", 5.0);
+        r.check_vs("cf", Against::ClosedForm, 1.0, 1.0, Tol::Abs(0.0), "exact");
+        r.check_vs("m", Against::Model, 2.0, 1.0, Tol::AtMost, "self");
+        let outcomes: Vec<Option<Outcome>> = r.table.iter().map(|x| x.outcome).collect();
+        assert_eq!(
+            outcomes,
+            [
+                Some(Outcome::Pass),
+                Some(Outcome::Fail),
+                Some(Outcome::Differs),
+                None
+            ]
+        );
+        assert_eq!(
+            r.tally,
+            Tally {
+                seed_reproduce: 1,
+                seed_differ: 1,
+                seed_fail: 1,
+                other_pass: 1,
+                other_fail: 0,
+                model_pass: 0,
+                model_fail: 1,
+            }
+        );
+        assert!(!r.passed());
+        let text = r.render();
+        assert!(text.contains("[DIFFERS] (seed) a z: sim 1.000 vs seed 3227; cause: TSO bursts"));
+        assert!(text.contains("[FAIL] (seed) a y: sim 12.00 vs 10.00 → +20.0% (tolerance ±5.000%)"));
+        assert!(text.contains("1 reproduce, 1 differ (cause named), 1 fail"));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["checks"][2]["against"], "seed");
+        assert_eq!(json["checks"][2]["outcome"], "differs");
+        assert_eq!(json["checks"][3]["against"], "closed_form");
+    }
+
+    #[test]
+    fn tolerances_judge_both_sides() {
+        assert!(Tol::Rel(0.1).judge(0.9, 1.0).0 && !Tol::Rel(0.1).judge(0.89, 1.0).0);
+        assert!(Tol::Abs(0.5).judge(1.5, 1.0).0 && !Tol::Abs(0.5).judge(0.4, 1.0).0);
+        assert!(
+            Tol::Factor(0.5, 4.0).judge(3.9, 1.0).0 && !Tol::Factor(0.5, 4.0).judge(0.4, 1.0).0
+        );
+        assert!(Tol::AtLeast.judge(1.0, 1.0).0 && !Tol::AtLeast.judge(0.99, 1.0).0);
+        assert!(Tol::AtMost.judge(1.0, 1.0).0 && !Tol::AtMost.judge(1.01, 1.0).0);
+        // A run that produced no value never passes.
+        assert!(!Tol::Rel(0.1).judge(f64::NAN, 1.0).0);
+        assert!(!Tol::AtMost.judge(f64::NAN, 1.0).0);
+    }
 }

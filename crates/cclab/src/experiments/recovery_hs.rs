@@ -9,7 +9,7 @@
 //! reports it; `steady_mbps` excludes the first quarter.
 
 use super::common::*;
-use super::{Experiment, Options, Report};
+use super::{Against, Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::report::svg;
 use crate::scenario::Growth;
@@ -78,8 +78,8 @@ fn run_case(o: &Options, name: &str, rtt: SimTime, every: u64, dur: SimTime) -> 
         ..Default::default()
     };
     for (cc, run) in ALGOS.iter().zip(&runs) {
-        r.row(cc, "throughput_mbps", None, run.throughput_mbps);
-        r.row(cc, "steady_mbps", None, run.steady_mbps);
+        r.row(cc, "throughput_mbps", run.throughput_mbps);
+        r.row(cc, "steady_mbps", run.steady_mbps);
         plot.lines.push(svg::Line {
             name: (*cc).into(),
             points: run.trace.clone(),
@@ -100,6 +100,24 @@ fn run_case(o: &Options, name: &str, rtt: SimTime, every: u64, dur: SimTime) -> 
     (r, runs)
 }
 
+/// Scalable TCP (Kelly 2003: +0.01 per ACK, ×0.875 per loss) under periodic loss p has
+/// the window a/(b·p) = 0.08/p; where that exceeds the pipe, the link stays full.
+fn scalable_fills(r: &mut Report, runs: &[Run], rtt: SimTime, every: u64) {
+    let i = ALGOS.iter().position(|a| *a == "scalable").unwrap();
+    let w = 0.08 * every as f64;
+    let bdp = RATE as f64 * secs(rtt) / (8.0 * 1538.0);
+    if w > 2.0 * bdp {
+        r.check_vs(
+            format!("scalable steady fills the link (0.08/p = {w:.0} packets > BDP {bdp:.0})"),
+            Against::ClosedForm,
+            runs[i].steady_mbps,
+            0.98 * max_goodput(RATE, 1500) / 1e6,
+            Tol::AtLeast,
+            "Kelly 2003: Scalable's periodic-loss window a/(b·p) is over twice the pipe, so after each ×0.875 cut the queue does not drain; 2% for the first loss episodes in the window",
+        );
+    }
+}
+
 /// Reno's deterministic sawtooth under periodic loss (Mathis, C = sqrt(3/2)), Mbit/s.
 fn mathis_mbps(rtt: SimTime, every: u64) -> f64 {
     window_bps(mathis_window(1.0 / every as f64), RATE, rtt, 1500) / 1e6
@@ -113,39 +131,25 @@ fn run_mbng(o: &Options) -> Report {
     // "Recover in 1.6 s": Standard TCP regaining a BDP window after one loss at this RTT.
     let rec = super::reno_recovery::simulate(rtt, o.seed);
     let formula = super::reno_recovery::formula_s(secs(rtt));
-    match rec.recovery_s {
-        Some(s) => {
-            r.row("reno", "recovery_s", Some(1.6), s);
-            r.check_within(
-                "reno recovery after one loss at W = BDP vs seed (1.6 s)",
-                s,
-                1.6,
-                0.30,
-            );
-        }
-        None => r.check(
-            "reno recovered after one loss",
-            false,
-            "cwnd never regained its pre-loss value",
-        ),
-    }
-    r.row("formula", "recovery_s", None, formula);
+    r.seed(
+        "reno",
+        "recovery_s",
+        1.6,
+        rec.recovery_s.unwrap_or(f64::NAN),
+        Judge::Within(Tol::Rel(0.05), "the slide rounds to two digits (±3%); the simulated W counts 1538-byte frames, 2.5% fewer than the formula's 1500-byte packets"),
+    );
+    r.row("formula", "recovery_s", formula);
     let m = mathis_mbps(rtt, every);
-    r.row("mathis", "steady_mbps", None, m);
-    r.check_within(
+    r.row("mathis", "steady_mbps", m);
+    r.check_vs(
         "reno steady vs Mathis (periodic loss)",
+        Against::ClosedForm,
         runs[0].steady_mbps,
         m,
-        0.25,
+        Tol::Rel(0.10),
+        "periodic loss makes Reno's sawtooth deterministic and Linux grows one segment per RTT even with delayed ACKs, so C = sqrt(3/2) holds; 10% for the discrete window and framing",
     );
-    for (i, cc) in ALGOS.iter().enumerate().skip(1) {
-        let (x, y) = (runs[i].steady_mbps, runs[0].steady_mbps);
-        r.check(
-            format!("{cc} steady ≥ standard"),
-            x >= y,
-            format!("{x:.1} vs {y:.1} Mbit/s (×{:.2})", x / y),
-        );
-    }
+    scalable_fills(&mut r, &runs, rtt, every);
     r.note(format!(
         "the slide's 1.6 s is Standard TCP's recovery after one loss with the window at the BDP: C·RTT²/(2·MSS) = {formula:.2} s at 6.2 ms; recovery_s is that, simulated as in reno-recovery (one drop, cwnd back at its pre-loss value). With a drop every 25,000 packets the Reno window never reaches the BDP: its sawtooth averages sqrt(1.5·25000) ≈ 194 packets (Mathis), below the 504-packet pipe, so the new stacks gain here too"
     ));
@@ -157,17 +161,9 @@ fn run_datatag(o: &Options) -> Report {
     let every = 1_000_000;
     let dur = if o.quick { 300 * SEC } else { 1200 * SEC };
     let (mut r, runs) = run_case(o, "recovery-datatag", rtt, every, dur);
-    let std = runs[0].throughput_mbps;
-    for (i, cc) in ALGOS.iter().enumerate().skip(1) {
-        let x = runs[i].throughput_mbps;
-        r.check(
-            format!("{cc} ≥ 2× standard"),
-            x >= 2.0 * std,
-            format!("{x:.1} vs {std:.1} Mbit/s: ×{:.2}", x / std),
-        );
-    }
+    scalable_fills(&mut r, &runs, rtt, every);
     let formula = super::reno_recovery::formula_s(secs(rtt));
-    r.row("formula", "recovery_s", None, formula);
+    r.row("formula", "recovery_s", formula);
     if !o.quick {
         // "Recovery would take 20 mins": measure Standard TCP's recovery after one loss at
         // W = BDP, with Linux's growth (acked segments: +1 per RTT) and with the per-ACK
@@ -178,16 +174,21 @@ fn run_datatag(o: &Options) -> Report {
             t.growth = g;
             super::reno_recovery::simulate_with(rtt, t, o.seed)
         });
-        for ((v, _), out) in cases.iter().zip(&outs) {
-            r.row(
+        for ((v, g), out) in cases.iter().zip(&outs) {
+            let judge = match g {
+                Growth::Segments => Judge::Differs("the slide's '20 mins' is not Linux's growth: counting acknowledged segments gives one segment per RTT, C·RTT²/(2·MSS) ≈ 11.4 min at 128 ms; the 2004 kernels grew per ACK (reno_per_ack)"),
+                Growth::Acks => Judge::Within(Tol::Rel(0.125), "the slide's 'would take 20 mins' is a round figure: ±2.5 min"),
+            };
+            r.seed(
                 v,
                 "recovery_s",
-                Some(1200.0),
+                1200.0,
                 out.recovery_s.unwrap_or(f64::NAN),
+                judge,
             );
         }
         r.note(format!(
-            "'recovery would take 20 mins' (1200 s): C·RTT²/(2·MSS) at 128 ms is {formula:.0} s ≈ {:.1} min with one segment of growth per RTT, which Linux gives (it counts acknowledged segments) and reno/recovery_s measures. Two readings reach 20 minutes: growth per ACK with delayed ACKs (+1/2 segment per RTT, the kernels of 2004 before appropriate byte counting; reno_per_ack measures it) or the formula at UKLight's 177 ms (slide 18: {:.0} s). The slide says neither, so the row is shown and not checked",
+            "'recovery would take 20 mins' (1200 s): C·RTT²/(2·MSS) at 128 ms is {formula:.0} s ≈ {:.1} min with one segment of growth per RTT, which Linux gives (it counts acknowledged segments) and reno/recovery_s measures. Two readings reach 20 minutes: growth per ACK with delayed ACKs (+1/2 segment per RTT, the kernels of 2004 before appropriate byte counting; reno_per_ack measures it) or the formula at UKLight's 177 ms (slide 18: {:.0} s). The slide names neither; reno_per_ack, the kernel of its time, is checked against it",
             formula / 60.0,
             super::reno_recovery::formula_s(0.177)
         ));
