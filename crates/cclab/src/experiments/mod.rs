@@ -122,6 +122,16 @@ impl Tol {
     }
 }
 
+impl Row {
+    /// The simulated value as printed: "x", or "x ± ci (n runs)" over several runs.
+    pub fn sim_text(&self) -> String {
+        match (self.ci95, self.runs) {
+            (Some(h), Some(n)) => format!("{} ± {} ({n} runs)", fmt_num(self.sim), fmt_num(h)),
+            _ => fmt_num(self.sim),
+        }
+    }
+}
+
 /// One line of the comparison table.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
@@ -130,7 +140,14 @@ pub struct Row {
     /// The seed document's value, if it gives one. Every such row has a check against
     /// the seed (`Report::seed`), so no seed number is shown and left unjudged.
     pub seed: Option<f64>,
+    /// The simulated value; over several runs (seeds), their mean.
     pub sim: f64,
+    /// Over several runs: the half-width of the 95% confidence interval of `sim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci95: Option<f64>,
+    /// Over several runs: how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<usize>,
     /// For a row with a seed value: the outcome of its check.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
@@ -237,8 +254,39 @@ impl Report {
             metric: metric.into(),
             seed: None,
             sim,
+            ci95: None,
+            runs: None,
             outcome: None,
         });
+    }
+
+    /// A mean over several runs, with its confidence interval.
+    pub fn row_ci(&mut self, variant: &str, metric: &str, m: common::MeanCi) {
+        self.row(variant, metric, m.mean);
+        let r = self.table.last_mut().unwrap();
+        r.ci95 = Some(m.half);
+        r.runs = Some(m.n);
+    }
+
+    /// A seed number beside the mean of several runs; the check tests the mean.
+    pub fn seed_ci(
+        &mut self,
+        variant: &str,
+        metric: &str,
+        seed: f64,
+        m: common::MeanCi,
+        judge: Judge,
+    ) {
+        self.seed(variant, metric, seed, m.mean, judge);
+        let r = self.table.last_mut().unwrap();
+        r.ci95 = Some(m.half);
+        r.runs = Some(m.n);
+        let c = self.checks.last_mut().unwrap();
+        c.detail.push_str(&format!(
+            " (mean of {} runs, 95% CI ±{})",
+            m.n,
+            fmt_num(m.half)
+        ));
     }
 
     /// A seed number beside the simulated one, judged at once: the row and its check.
@@ -260,6 +308,8 @@ impl Report {
             metric: metric.into(),
             seed: Some(seed),
             sim,
+            ci95: None,
+            runs: None,
             outcome: Some(outcome),
         });
     }
@@ -373,7 +423,7 @@ impl Report {
                 r.variant,
                 r.metric,
                 seed,
-                fmt_num(r.sim),
+                r.sim_text(),
                 r.outcome.map_or("", |o| o.label())
             );
         }
@@ -426,7 +476,7 @@ impl Report {
                 r.variant,
                 r.metric,
                 seed,
-                fmt_num(r.sim),
+                r.sim_text(),
                 r.outcome.map_or("", |o| o.label())
             );
         }
