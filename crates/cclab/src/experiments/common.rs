@@ -182,6 +182,14 @@ pub fn mean_ci(xs: &[f64]) -> MeanCi {
             n,
         };
     }
+    if xs.iter().all(|&x| x == xs[0]) {
+        // Identical runs: no spread (and no rounding residue from the sum).
+        return MeanCi {
+            mean: xs[0],
+            half: 0.0,
+            n,
+        };
+    }
     let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     let t = T975.get(n - 2).copied().unwrap_or(1.96);
     MeanCi {

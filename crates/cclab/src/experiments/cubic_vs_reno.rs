@@ -25,7 +25,13 @@ fn run(o: &Options) -> Report {
     let dur = if o.quick { 20 * SEC } else { 60 * SEC };
     let bdp = (RATE as f64 * secs(RTT) / (8.0 * wire_bytes(1500) as f64)).round() as u64;
     let variants = ["reno", "cubic"];
-    let outs = super::par_map(&variants, o.threads, |cc| {
+    // Several runs per variant (hosts' processing jitter differs by seed): mean and 95% CI.
+    let runs = if o.quick { 3 } else { 5 };
+    let items: Vec<(&str, u64)> = variants
+        .iter()
+        .flat_map(|cc| run_seeds(o.seed, runs).into_iter().map(move |s| (*cc, s)))
+        .collect();
+    let outs = super::par_map(&items, o.threads, |&(cc, seed)| {
         let topo = TopologySpec::path(
             10 * RATE,
             RATE,
@@ -33,7 +39,7 @@ fn run(o: &Options) -> Report {
             QueueSpec::droptail(Limit::Packets(bdp)),
         );
         let mut sc = Scenario::new("cubic-vs-reno", topo, dur);
-        sc.seed = o.seed;
+        sc.seed = seed;
         sc.add_default_flows(&tcp(cc));
         crate::sim::run(&sc).expect("valid scenario")
     });
@@ -48,20 +54,27 @@ fn run(o: &Options) -> Report {
     let ss_rtts = (2.0 * (2 * bdp) as f64 / 10.0).log2().ceil() + 1.0;
     let bound = 1.0 - ss_rtts * secs(RTT) / secs(dur);
     r.row("closed_form", "utilization_bound", bound);
-    for (cc, res) in variants.iter().zip(&outs) {
-        let f = &res.flows[0];
-        let u = f.goodput_bps / max;
-        r.row(cc, "utilization", u);
+    for (vi, cc) in variants.iter().enumerate() {
+        let mine = &outs[vi * runs..(vi + 1) * runs];
+        let u = mean_ci(
+            &mine
+                .iter()
+                .map(|res| res.flows[0].goodput_bps / max)
+                .collect::<Vec<_>>(),
+        );
+        r.row_ci(cc, "utilization", u);
         r.check_vs(
-            format!("{cc} utilization with a BDP buffer"),
+            format!("{cc} utilization with a BDP buffer (mean of {runs} runs)"),
             Against::ClosedForm,
-            u,
+            u.mean,
             bound,
             Tol::AtLeast,
             "a lower bound: with B = BDP the window after a loss, β·2·BDP, never drains the queue (β = 0.5 Reno, 0.7 CUBIC), so only slow start and one RTT of its recovery can leave the link idle",
         );
+        let f = &mine[0].flows[0];
         r.note(format!(
-            "{cc}: goodput {:.1} Mbit/s, {} retransmits, {} fast recoveries, {} timeouts",
+            "{cc} (seed {}): goodput {:.1} Mbit/s, {} retransmits, {} fast recoveries, {} timeouts",
+            o.seed,
             f.goodput_bps / 1e6,
             f.retransmits,
             f.fast_retransmits,

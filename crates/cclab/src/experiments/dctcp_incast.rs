@@ -8,6 +8,7 @@
 //! shared-buffer commodity ASIC (9–12 MB in all) lets one congested port take. Timeouts
 //! are counted per sending host like `netstat -s` "other TCP timeouts".
 
+use super::common::{mean_ci, run_seeds, MeanCi};
 use super::dctcp_common::*;
 use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
@@ -138,10 +139,34 @@ pub fn metrics(r: &RunResult) -> Vec<f64> {
 fn run(o: &Options) -> Report {
     let dur = if o.quick { 3 * SEC } else { 30 * SEC };
     let variants = ["cubic", "dctcp"];
-    let runs = super::par_map(&variants, o.threads, |cc| {
-        crate::sim::run(&scenario(cc, dur, o.seed)).expect("valid scenario")
+    // CUBIC's drop-tail losses depend on microsecond alignments (phase effects): every
+    // variant runs several seeds (hosts' processing jitter differs) and each metric is
+    // their mean with a 95% confidence interval.
+    let n = if o.quick { 3 } else { 5 };
+    let items: Vec<(&str, u64)> = variants
+        .iter()
+        .flat_map(|cc| run_seeds(o.seed, n).into_iter().map(move |s| (*cc, s)))
+        .collect();
+    let all = super::par_map(&items, o.threads, |&(cc, seed)| {
+        crate::sim::run(&scenario(cc, dur, seed)).expect("valid scenario")
     });
-    let m: Vec<Vec<f64>> = runs.iter().map(metrics).collect();
+    let per_run: Vec<Vec<f64>> = all.iter().map(metrics).collect();
+    let m: Vec<Vec<MeanCi>> = (0..variants.len())
+        .map(|vi| {
+            (0..SEED.len())
+                .map(|mi| {
+                    mean_ci(
+                        &per_run[vi * n..(vi + 1) * n]
+                            .iter()
+                            .map(|x| x[mi])
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    // The notes describe the first run of each variant.
+    let runs: Vec<&RunResult> = (0..variants.len()).map(|vi| &all[vi * n]).collect();
     let mut r = Report::new("dctcp-incast");
     for (vi, v) in variants.iter().enumerate() {
         for (mi, (name, cubic, dctcp, jc, jd)) in SEED.iter().enumerate() {
@@ -154,7 +179,7 @@ fn run(o: &Options) -> Report {
                 let widen = (30.0 / secs(dur)).sqrt();
                 judge = Judge::Within(Tol::Factor(0.0, widen), STDDEV_BOUND);
             }
-            r.seed(v, name, seed, m[vi][mi], judge);
+            r.seed_ci(v, name, seed, m[vi][mi], judge);
         }
     }
     let bott = |i: usize| {

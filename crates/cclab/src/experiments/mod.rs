@@ -95,7 +95,7 @@ impl Tol {
                     format!(
                         "sim {s} vs {w} → {:+.1}% (tolerance ±{}%)",
                         err * 100.0,
-                        fmt_num(r * 100.0)
+                        pct(r)
                     ),
                 )
             }
@@ -510,6 +510,16 @@ impl Report {
     }
 }
 
+/// A tolerance fraction as a percentage: "7", "12.5".
+fn pct(r: f64) -> String {
+    let p = r * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}")
+    } else {
+        format!("{p:.1}")
+    }
+}
+
 /// Numbers for tables: 4 significant digits, no exponent for ordinary magnitudes.
 pub fn fmt_num(x: f64) -> String {
     if x == 0.0 {
@@ -659,7 +669,7 @@ mod tests {
         assert!(!r.passed());
         let text = r.render();
         assert!(text.contains("[DIFFERS] (seed) a z: sim 1.000 vs seed 3227; cause: TSO bursts"));
-        assert!(text.contains("[FAIL] (seed) a y: sim 12.00 vs 10.00 → +20.0% (tolerance ±5.000%)"));
+        assert!(text.contains("[FAIL] (seed) a y: sim 12.00 vs 10.00 → +20.0% (tolerance ±5%)"));
         assert!(text.contains("1 reproduce, 1 differ (cause named), 1 fail"));
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["checks"][2]["against"], "seed");
