@@ -46,10 +46,10 @@ fn run(o: &Options) -> Report {
         util.push(u);
         r.row(cc, "utilization", None, u);
         r.note(format!(
-            "{cc}: goodput {:.1} Mbit/s, {} retransmits, {} fast recoveries, {} timeouts",
+            "{cc}: goodput {:.1} Mbit/s, {} retransmits, {} recovery episodes, {} timeouts",
             f.goodput_bps / 1e6,
             f.retransmits,
-            f.fast_retransmits,
+            f.recovery_episodes,
             f.timeouts
         ));
     }

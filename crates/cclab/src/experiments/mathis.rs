@@ -71,8 +71,8 @@ fn run(o: &Options) -> Report {
             r.check_within(format!("{v} vs Mathis"), sim, m, 0.25);
         }
         r.note(format!(
-            "{v}: {} fast retransmits, {} timeouts, {} segments, mean RTT {:.1} ms",
-            f.fast_retransmits,
+            "{v}: {} recovery episodes, {} timeouts, {} segments, mean RTT {:.1} ms",
+            f.recovery_episodes,
             f.timeouts,
             f.data_segs_out,
             f.rtt_mean_s.unwrap_or(0.0) * 1e3

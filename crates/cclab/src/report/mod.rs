@@ -66,7 +66,7 @@ fn opt(x: Option<f64>) -> String {
 }
 
 fn flows_csv(r: &RunResult) -> String {
-    let mut s = String::from("id,from,to,cc,start_s,bytes,goodput_bps,retransmits,fast_retransmits,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delayed_acks,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n");
+    let mut s = String::from("id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n");
     for f in &r.flows {
         let _ = writeln!(
             s,
@@ -79,14 +79,14 @@ fn flows_csv(r: &RunResult) -> String {
             f.bytes,
             f.goodput_bps,
             f.retransmits,
-            f.fast_retransmits,
+            f.recovery_episodes,
             f.timeouts,
             f.syn_retransmits,
             f.ece_acks,
             f.ce_received,
             f.data_segs_out,
             f.acks_sent,
-            f.delayed_acks,
+            f.delack_timeouts,
             opt(f.fct_s),
             opt(f.rtt_mean_s),
             opt(f.rtt_p99_s),
@@ -215,9 +215,9 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
         }
     }
     if !se.throughput.is_empty() {
-        let mut s = String::from("t,flow,bps\n");
+        let mut s = String::from("t,flow,goodput_bps\n");
         for x in &se.throughput {
-            let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.bps);
+            let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.goodput_bps);
         }
         files.push(("throughput.csv".into(), with_run_id(&s, &r.run_id)));
         if plots {
@@ -226,7 +226,7 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
                     Some((
                         se.throughput[i].flow,
                         se.throughput[i].t,
-                        se.throughput[i].bps / 1e6,
+                        se.throughput[i].goodput_bps / 1e6,
                     ))
                 },
                 se.throughput.len(),
@@ -418,14 +418,14 @@ mod tests {
             bytes: 1_000_000,
             goodput_bps: 8e6 / 3.0,
             retransmits: 1,
-            fast_retransmits: 1,
+            recovery_episodes: 1,
             timeouts: 0,
             syn_retransmits: 0,
             ece_acks: 0,
             ce_received: 0,
             data_segs_out: 700,
             acks_sent: 350,
-            delayed_acks: 300,
+            delack_timeouts: 300,
             fct_s: None,
             rtt_mean_s: Some(0.0123),
             rtt_p99_s: Some(0.02),
@@ -449,7 +449,7 @@ mod tests {
             .map(|i| ThroughputSample {
                 t: (i / 2) as f64 * 0.01,
                 flow: i % 2,
-                bps: 5e6,
+                goodput_bps: 5e6,
             })
             .collect();
         r.series.tsg = (0..20)
