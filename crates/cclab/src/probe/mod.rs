@@ -4,7 +4,7 @@
 //! - `pcap` — libpcap captures of hosts and links (`[output] pcap`, `--pcap`), fed by the
 //!   network's [`Tap`](crate::net::Tap) hooks;
 //! - `tsg` — tcptrace-style time-sequence traces of chosen flows (`[output] tsg`);
-//! - `rtt` — every flow's RTT samples in a log histogram (mean and p99 in the results);
+//! - `rtt` — every flow's RTT samples, exact then in an HdrHistogram (mean and p99 in the results);
 //! - `sampler` — time series sampled at fixed intervals: cwnd, queue lengths, throughput
 //!   (`[output] cwnd/queue/throughput`).
 
