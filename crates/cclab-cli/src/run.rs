@@ -160,7 +160,15 @@ pub fn run(a: RunArgs) -> ExitCode {
     };
     let meta = manifest(&sc, &result.run_id);
     if let Err(msg) =
-        cclab::report::write_run(&out, &result, &perf, sc.output.plots, &streamed, meta)
+        cclab::report::write_run(
+            &out,
+            &result,
+            &perf,
+            sc.output.plots,
+            &sc.output.axes,
+            &streamed,
+            meta,
+        )
     {
         out.abandon(&streamed);
         eprintln!("error: {msg}");
