@@ -186,7 +186,9 @@ mod tests {
         sorted.sort_unstable();
         let exact_mean = samples.iter().map(|&t| secs(t)).sum::<f64>() / samples.len() as f64;
         assert!((st.mean().unwrap() - exact_mean).abs() <= 1e-12 * exact_mean.max(1.0));
-        for q in [1e-6, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0] {
+        for q in [
+            1e-6, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0,
+        ] {
             let exact = secs(quantile_sorted(&sorted, q).unwrap());
             let got = st.quantile(q).unwrap();
             assert!(
@@ -194,7 +196,10 @@ mod tests {
                 "{name}: n = {}, q = {q}: {got} vs exact {exact}",
                 samples.len()
             );
-            assert!(got <= secs(*sorted.last().unwrap()), "{name}: q = {q} beyond the max");
+            assert!(
+                got <= secs(*sorted.last().unwrap()),
+                "{name}: q = {q} beyond the max"
+            );
             if samples.len() <= EXACT_SAMPLES {
                 assert_eq!(got, exact, "{name}: few samples are exact");
             }
@@ -210,7 +215,9 @@ mod tests {
         let mut r = Rng(0x9E37_79B9_7F4A_7C15);
         for n in [1, 2, 3, 10, 127, 128, 129, 1000, 100_000] {
             // Uniform 10 µs … 10 ms.
-            let v: Vec<SimTime> = (0..n).map(|_| 10 * US + (r.unit() * 10e9) as SimTime).collect();
+            let v: Vec<SimTime> = (0..n)
+                .map(|_| 10 * US + (r.unit() * 10e9) as SimTime)
+                .collect();
             check("uniform", &v);
             // Log-uniform over nine decades, 1 ns … 1 s: every bucket size at once.
             let v: Vec<SimTime> = (0..n)

@@ -164,8 +164,14 @@ pub static PLOT_KEYS: Schema = Schema {
     keys: &[
         axes_key("cwnd", "`cwnd.svg` (cwnd in segments against time)"),
         axes_key("queue", "`queue.svg` (queue length in KB against time)"),
-        axes_key("throughput", "`throughput.svg` (goodput in Mbit/s against time)"),
-        axes_key("tsg", "every `tsg_flow<i>.svg` (sequence number in MB against time)"),
+        axes_key(
+            "throughput",
+            "`throughput.svg` (goodput in Mbit/s against time)",
+        ),
+        axes_key(
+            "tsg",
+            "every `tsg_flow<i>.svg` (sequence number in MB against time)",
+        ),
     ],
     with: &[],
     variants: None,
@@ -205,7 +211,10 @@ fn parse_axes(ck: &mut Checker, t: Tab, name: &str) -> crate::scenario::Axes {
             ck.err(
                 &format!("{}.xmax", t.path),
                 t.t.get(XMAX.name),
-                format!("must be above xmin ({})", crate::scenario::units::format_time(lo)),
+                format!(
+                    "must be above xmin ({})",
+                    crate::scenario::units::format_time(lo)
+                ),
             );
         }
     }

@@ -571,7 +571,8 @@ mod tests {
         bare.series = Series::default();
         let dir = base.join("bare");
         let out = OutDir::check(&dir, &[], false).unwrap();
-        let written = write_run(&out, &bare, &perf, true, &PlotAxes::default(), &[], meta()).unwrap();
+        let written =
+            write_run(&out, &bare, &perf, true, &PlotAxes::default(), &[], meta()).unwrap();
         assert_eq!(written.len(), 4);
         assert_eq!(
             listing(&dir),
@@ -585,7 +586,16 @@ mod tests {
         );
         let dir = base.join("all");
         let out = OutDir::check(&dir, &[], false).unwrap();
-        let written = write_run(&out, &full(), &perf, true, &PlotAxes::default(), &[], meta()).unwrap();
+        let written = write_run(
+            &out,
+            &full(),
+            &perf,
+            true,
+            &PlotAxes::default(),
+            &[],
+            meta(),
+        )
+        .unwrap();
         assert_eq!(written.len(), 12);
         let tsg = std::fs::read_to_string(dir.join("tsg.csv")).unwrap();
         assert!(

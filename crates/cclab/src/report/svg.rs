@@ -154,7 +154,11 @@ pub fn render(p: &Plot) -> String {
         y1 = y1.max(y);
     }
     if !x0.is_finite() {
-        (x0, x1, y0, y1) = if p.log_y { (0.0, 1.0, 1.0, 10.0) } else { (0.0, 1.0, 0.0, 1.0) };
+        (x0, x1, y0, y1) = if p.log_y {
+            (0.0, 1.0, 1.0, 10.0)
+        } else {
+            (0.0, 1.0, 0.0, 1.0)
+        };
         if p.log_x {
             (x0, x1) = (1.0, 10.0);
         }
@@ -173,7 +177,12 @@ pub fn render(p: &Plot) -> String {
         x1 = x0 + if p.log_x { x0 * 9.0 } else { 1.0 };
     }
     if y1 <= y0 {
-        y1 = y0 + if p.log_y { y0 * 9.0 } else { y0.abs().max(1.0) * 0.1 };
+        y1 = y0
+            + if p.log_y {
+                y0 * 9.0
+            } else {
+                y0.abs().max(1.0) * 0.1
+            };
         if p.y_from_data && fy0.is_none() && !p.log_y {
             y0 -= y0.abs().max(1.0) * 0.1;
         }
@@ -457,7 +466,11 @@ mod tests {
     /// The y pixel of the first vertex of polyline `i`, and the tick labels of the y axis.
     fn first_y(s: &str, i: usize) -> f64 {
         let pts = s.split(" points=\"").nth(i + 1).unwrap();
-        pts.split(|c| c == ',' || c == ' ').nth(1).unwrap().parse().unwrap()
+        pts.split(|c| c == ',' || c == ' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap()
     }
     fn y_ticks(s: &str) -> Vec<f64> {
         s.split("text-anchor=\"end\">")
@@ -492,7 +505,10 @@ mod tests {
         };
         let s = render(&p);
         // The dashed series and its legend sample, nothing else.
-        assert_eq!(s.matches(&format!("stroke-dasharray=\"{DASH}\"")).count(), 2);
+        assert_eq!(
+            s.matches(&format!("stroke-dasharray=\"{DASH}\"")).count(),
+            2
+        );
         let legend: Vec<&str> = s
             .lines()
             .filter(|l| l.contains(&format!("<text x=\"{:.1}\"", W - R + 38.0)))
@@ -520,7 +536,10 @@ mod tests {
         assert_eq!(ticks[0], 0.0, "{ticks:?}");
         // The line sits at least a tenth of the plot height below the top of the frame.
         let y = first_y(&s, 0);
-        assert!((y - T) / (H - T - B) >= 0.09, "line at {y}, ticks {ticks:?}");
+        assert!(
+            (y - T) / (H - T - B) >= 0.09,
+            "line at {y}, ticks {ticks:?}"
+        );
     }
 
     #[test]
@@ -539,8 +558,15 @@ mod tests {
         assert!(ticks[0] > 0.9 && ticks[0] <= 0.976, "{ticks:?}");
         assert!(*ticks.last().unwrap() >= 1.0, "{ticks:?}");
         // The knee spans a good part of the height, not 2% of it.
-        let pts: Vec<f64> = s.split(" points=\"").nth(1).unwrap().split([' ', ','])
-            .skip(1).step_by(2).filter_map(|v| v.parse().ok()).collect();
+        let pts: Vec<f64> = s
+            .split(" points=\"")
+            .nth(1)
+            .unwrap()
+            .split([' ', ','])
+            .skip(1)
+            .step_by(2)
+            .filter_map(|v| v.parse().ok())
+            .collect();
         assert!(pts[0] - pts[2] > 0.3 * (H - T - B), "{pts:?}");
     }
 
@@ -560,7 +586,11 @@ mod tests {
         };
         let s = render(&p);
         let ticks = y_ticks(&s);
-        assert_eq!((ticks[0], *ticks.last().unwrap()), (10.0, 20.0), "{ticks:?}");
+        assert_eq!(
+            (ticks[0], *ticks.last().unwrap()),
+            (10.0, 20.0),
+            "{ticks:?}"
+        );
         let xt: Vec<&str> = s
             .split("text-anchor=\"middle\">")
             .skip(1)

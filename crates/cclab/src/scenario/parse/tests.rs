@@ -641,8 +641,14 @@ fn plot_axes_are_read_in_each_plots_unit_and_checked() {
     ));
     let text: Vec<String> = e.iter().map(|e| e.to_string()).collect();
     assert_eq!(text.len(), 4, "{text:#?}");
-    assert!(text.iter().any(|t| t.contains("output.plot.throughput.ymax")));
-    assert!(text.iter().any(|t| t.contains("output.plot.cwnd.xmax") && t.contains("above xmin")));
-    assert!(text.iter().any(|t| t.contains("output.plot.queue.ymax") && t.contains("above ymin")));
+    assert!(text
+        .iter()
+        .any(|t| t.contains("output.plot.throughput.ymax")));
+    assert!(text
+        .iter()
+        .any(|t| t.contains("output.plot.cwnd.xmax") && t.contains("above xmin")));
+    assert!(text
+        .iter()
+        .any(|t| t.contains("output.plot.queue.ymax") && t.contains("above ymin")));
     assert!(text.iter().any(|t| t.contains("unknown key 'rtt'")));
 }
