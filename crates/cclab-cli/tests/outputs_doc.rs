@@ -258,3 +258,21 @@ fn every_file_and_key_cclab_reproduce_writes_is_documented() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `cclab bench` prints what it measured on this machine, never a peer's time it did not
+/// measure (it printed "ns-3 ~30 s").
+#[test]
+fn bench_prints_only_what_it_measures() {
+    for args in [&["bench"][..], &["bench", "--json"][..]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+            .args(args)
+            .output()
+            .expect("cclab runs");
+        assert!(o.status.success());
+        let text = String::from_utf8_lossy(&o.stdout);
+        for peer in ["ns-3", "ns3", "htsim"] {
+            assert!(!text.contains(peer), "{args:?} names {peer}:\n{text}");
+        }
+        assert!(text.contains("dctcp10"), "{text}");
+    }
+}
