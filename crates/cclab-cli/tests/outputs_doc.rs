@@ -274,5 +274,13 @@ fn bench_prints_only_what_it_measures() {
             assert!(!text.contains(peer), "{args:?} names {peer}:\n{text}");
         }
         assert!(text.contains("dctcp10"), "{text}");
+        if args.len() == 2 {
+            let doc = std::fs::read_to_string(DOC).unwrap();
+            let mut ks = Vec::new();
+            keys(&serde_json::from_str(&text).unwrap(), &mut ks);
+            for k in ks {
+                documented(section(&doc, "cclab bench"), &k, "bench --json");
+            }
+        }
     }
 }

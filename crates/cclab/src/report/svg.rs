@@ -466,11 +466,7 @@ mod tests {
     /// The y pixel of the first vertex of polyline `i`, and the tick labels of the y axis.
     fn first_y(s: &str, i: usize) -> f64 {
         let pts = s.split(" points=\"").nth(i + 1).unwrap();
-        pts.split([',', ' '])
-            .nth(1)
-            .unwrap()
-            .parse()
-            .unwrap()
+        pts.split([',', ' ']).nth(1).unwrap().parse().unwrap()
     }
     fn y_ticks(s: &str) -> Vec<f64> {
         s.split("text-anchor=\"end\">")
