@@ -159,9 +159,15 @@ pub fn run(a: RunArgs) -> ExitCode {
         packet_hops: result.engine.packet_hops,
     };
     let meta = manifest(&sc, &result.run_id);
-    if let Err(msg) =
-        cclab::report::write_run(&out, &result, &perf, sc.output.plots, &streamed, meta)
-    {
+    if let Err(msg) = cclab::report::write_run(
+        &out,
+        &result,
+        &perf,
+        sc.output.plots,
+        &sc.output.axes,
+        &streamed,
+        meta,
+    ) {
         out.abandon(&streamed);
         eprintln!("error: {msg}");
         return ExitCode::from(2);

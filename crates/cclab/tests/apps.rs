@@ -74,3 +74,19 @@ fn dctcp_avoids_the_incast_collapse_that_hits_cubic() {
         );
     }
 }
+
+/// examples/incast.toml asks for queries and a ping, no `[[flow]]`: it gets no bulk flows
+/// (a default bulk flow per sender used to compete with the queries, and 59 of the 100
+/// queries answered in its 2 s), and every query completes.
+#[test]
+fn the_incast_example_runs_only_its_queries_and_all_of_them_answer() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/incast.toml");
+    let sc = load_scenario(&path, &[]).unwrap();
+    assert!(sc.apps.flows.is_empty(), "{} flows", sc.apps.flows.len());
+    let r = cclab::sim::run(&sc).unwrap();
+    let a = &r.aggregates[0];
+    assert_eq!(a.queries_done, 100, "{a:?}");
+    // The only connections are the 20 workers' answers (worker → aggregator).
+    assert_eq!(r.flows.len(), 20);
+    assert!(r.flows.iter().all(|f| f.to == "recv"));
+}

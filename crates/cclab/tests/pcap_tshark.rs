@@ -302,14 +302,14 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     let lost_on_hop1 = hop1.loss.as_ref().unwrap().dropped;
     let res = sim.results();
     println!(
-        "cclab: data_segs_out {} retrans_segs {} syn_retrans {} fast_retrans {} timeouts {} \
+        "cclab: data_segs_out {} retrans_segs {} syn_retrans {} recoveries {} timeouts {} \
          dupacks(sender) {} ece_acks {} cwr_events {} | receiver: acks_sent {} ooo_segs_in {} \
          dup_segs_in {} ce_segs_in {} | hop1: marks {} drops {} injected losses {} | \
          pings {}/{}",
         s.data_segs_out,
         s.retrans_segs,
         s.syn_retrans,
-        s.fast_retrans,
+        s.recoveries,
         s.timeouts,
         s.dupacks,
         s.ece_acks,
@@ -326,7 +326,7 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     );
     println!("capture src: {st_src:?}\ncapture dst: {st_dst:?}");
     // The scenario exercises what it should.
-    assert!(s.retrans_segs >= 4 && s.fast_retrans >= 1 && s.dupacks > 0);
+    assert!(s.retrans_segs >= 4 && s.recoveries >= 1 && s.dupacks > 0);
     assert!(r.ce_segs_in > 0 && s.ece_acks > 0 && lost_on_hop1 >= 4);
     assert_eq!(sim.tcp(0).receiver.delivered_bytes, 3_000_000);
 

@@ -32,7 +32,7 @@ pub type Spec = FlowSpec;
 /// This app as the app table holds it.
 pub type App = Bulk;
 /// The table's default when the file has none, and what the entries are.
-pub const DEFAULT: &str = "one per sender";
+pub const DEFAULT: &str = "one per sender, unless the file has `[[aggregate]]`";
 pub const MEANING: &str = "bulk TCP transfers";
 
 /// iperf3's port.
@@ -86,11 +86,21 @@ pub static KEYS: Schema = Schema {
     variants: None,
 };
 
+/// Tables that are traffic of their own: a file with one of them gets no default flows
+/// (an incast scenario's queries would otherwise compete with a bulk flow per sender
+/// nobody asked for). `[[ping]]` is a probe, not traffic: a file with only pings still
+/// gets the default flows, whose path it measures.
+const OWN_TRAFFIC: &[&str] = &["aggregate"];
+
 /// Read every `[[flow]]`; without any, one flow per sender of the topology for the whole
-/// run. `None` when the flows cannot be counted (a malformed table, no topology).
+/// run unless the file has other traffic (`OWN_TRAFFIC`). `None` when the flows cannot be
+/// counted (a malformed table, no topology).
 pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<Vec<FlowSpec>> {
     let (topology, tcp, duration) = (cx.topology, cx.tcp, cx.duration);
     let Some(tables) = ck.array_of_tables(root, table) else {
+        if OWN_TRAFFIC.iter().any(|k| root.t.contains_key(*k)) {
+            return Some(Vec::new());
+        }
         return topology.map(|t| {
             t.default_pairs()
                 .into_iter()

@@ -247,7 +247,9 @@ pub fn start(ck: &mut Checker, t: Tab, k: &Key, duration: Option<SimTime>) -> Op
     start
 }
 
-/// Summary statistics of samples in seconds: (mean, median, p99, min, max, stddev).
+/// Summary statistics of samples in seconds: (mean, median, p99, min, max, stddev). The
+/// samples are all kept (their count is bounded by the run), so the median and p99 are
+/// exact nearest-rank quantiles (`stats::quantile_sorted`).
 pub fn summarize(samples: &[SimTime]) -> Option<[f64; 6]> {
     if samples.is_empty() {
         return None;
@@ -257,6 +259,6 @@ pub fn summarize(samples: &[SimTime]) -> Option<[f64; 6]> {
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
     let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-    let pct = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
+    let pct = |q: f64| crate::stats::quantile_sorted(&v, q).expect("not empty");
     Some([mean, pct(0.5), pct(0.99), v[0], v[v.len() - 1], var.sqrt()])
 }

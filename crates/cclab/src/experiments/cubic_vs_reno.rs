@@ -73,11 +73,11 @@ fn run(o: &Options) -> Report {
         );
         let f = &mine[0].flows[0];
         r.note(format!(
-            "{cc} (seed {}): goodput {:.1} Mbit/s, {} retransmits, {} fast recoveries, {} timeouts",
+            "{cc} (seed {}): goodput {:.1} Mbit/s, {} retransmits, {} recovery episodes, {} timeouts",
             o.seed,
             f.goodput_bps / 1e6,
             f.retransmits,
-            f.fast_retransmits,
+            f.recovery_episodes,
             f.timeouts
         ));
     }

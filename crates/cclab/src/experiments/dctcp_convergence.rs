@@ -161,15 +161,15 @@ fn run(o: &Options) -> Report {
             match rows.iter_mut().find(|r| (r.0 - start).abs() < 1e-9) {
                 Some(row) => {
                     if s.flow == 0 {
-                        row.1 = s.bps / 1e9
+                        row.1 = s.goodput_bps / 1e9
                     } else {
-                        row.2 = s.bps / 1e9
+                        row.2 = s.goodput_bps / 1e9
                     }
                 }
                 None => rows.push(if s.flow == 0 {
-                    (start, s.bps / 1e9, 0.0)
+                    (start, s.goodput_bps / 1e9, 0.0)
                 } else {
-                    (start, 0.0, s.bps / 1e9)
+                    (start, 0.0, s.goodput_bps / 1e9)
                 }),
             }
         }

@@ -107,7 +107,7 @@ fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
     let util = delivered as f64 * 8.0 / secs(dur - warm) / super::common::max_goodput(rate, 1500);
     let mut sorted = qs.clone();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+    let pct = |p: f64| crate::stats::quantile_sorted(&sorted, p).unwrap_or(f64::NAN);
     let mean = qs.iter().sum::<f64>() / qs.len() as f64;
     // Cycles: up-crossings of the mean with a hysteresis of a quarter of the spread; the
     // amplitude is the mean over whole cycles of (max − min) within the cycle.

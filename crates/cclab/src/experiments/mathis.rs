@@ -87,8 +87,8 @@ fn run(o: &Options) -> Report {
             );
         }
         r.note(format!(
-            "{v}: {} fast retransmits, {} timeouts, {} segments, mean RTT {:.1} ms",
-            f.fast_retransmits,
+            "{v}: {} recovery episodes, {} timeouts, {} segments, mean RTT {:.1} ms",
+            f.recovery_episodes,
             f.timeouts,
             f.data_segs_out,
             f.rtt_mean_s.unwrap_or(0.0) * 1e3

@@ -36,7 +36,7 @@ struct Run {
     throughput_mbps: f64,
     steady_mbps: f64,
     trace: Vec<(f64, f64)>,
-    fast_retransmits: u64,
+    recovery_episodes: u64,
     timeouts: u64,
 }
 
@@ -57,7 +57,7 @@ fn simulate(cc: &str, rtt: SimTime, every: u64, dur: SimTime, seed: u64) -> Run 
             .iter()
             .map(|c| (c.t, c.cwnd as f64))
             .collect(),
-        fast_retransmits: f.fast_retransmits,
+        recovery_episodes: f.recovery_episodes,
         timeouts: f.timeouts,
     }
 }
@@ -86,8 +86,8 @@ fn run_case(o: &Options, name: &str, rtt: SimTime, every: u64, dur: SimTime) -> 
             ..Default::default()
         });
         r.note(format!(
-            "{cc}: {} fast retransmits, {} timeouts",
-            run.fast_retransmits, run.timeouts
+            "{cc}: {} recovery episodes, {} timeouts",
+            run.recovery_episodes, run.timeouts
         ));
     }
     r.plots.push((format!("{name}.svg"), svg::render(&plot)));

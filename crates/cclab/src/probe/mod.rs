@@ -4,7 +4,7 @@
 //! - `pcap` — libpcap captures of hosts and links (`[output] pcap`, `--pcap`), fed by the
 //!   network's [`Tap`](crate::net::Tap) hooks;
 //! - `tsg` — tcptrace-style time-sequence traces of chosen flows (`[output] tsg`);
-//! - `rtt` — every flow's RTT samples in a log histogram (mean and p99 in the results);
+//! - `rtt` — every flow's RTT samples, exact then in an HdrHistogram (mean and p99 in the results);
 //! - `sampler` — time series sampled at fixed intervals: cwnd, queue lengths, throughput
 //!   (`[output] cwnd/queue/throughput`).
 
@@ -28,7 +28,7 @@ pub struct Probes {
 }
 
 use crate::engine::SimTime;
-use crate::scenario::check::{int, name_in, type_name, Checker, Tab};
+use crate::scenario::check::{int, name_in, rate, size, type_name, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::OutputSpec;
 use toml::Value;
@@ -85,16 +85,150 @@ const PCAP: Key = Key {
     meaning: "capture to `<out>/<name>.pcap`: for a host, what it sends and receives; for a link, what leaves its port",
 };
 
+const PLOT: Key = Key {
+    name: "plot",
+    ty: Ty::Table(&PLOT_KEYS),
+    default: "axes from the run",
+    allowed: "",
+    meaning: "fixed axis ranges per plot: `[output.plot.throughput]` `ymax = \"1Gbps\"`",
+};
+
+/// The y unit of each plot's `ymin` / `ymax`, as the docs say it.
+const Y_UNITS: &str = "cwnd: segments (an integer); queue and tsg: a size (`\"200KB\"`); throughput: a rate (`\"500Mbps\"`)";
+
+const XMIN: Key = Key {
+    name: "xmin",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "below `xmax`",
+    meaning: "left end of the time axis",
+};
+const XMAX: Key = Key {
+    name: "xmax",
+    ty: Ty::Time,
+    default: "`sim.duration` (the whole run)",
+    allowed: "above `xmin`",
+    meaning: "right end of the time axis",
+};
+const YMIN: Key = Key {
+    name: "ymin",
+    ty: Ty::Text("integer, size or rate"),
+    default: "0",
+    allowed: Y_UNITS,
+    meaning: "bottom of the y axis",
+};
+const YMAX: Key = Key {
+    name: "ymax",
+    ty: Ty::Text("integer, size or rate"),
+    default: "the largest value with room above, up to a tick",
+    allowed: Y_UNITS,
+    meaning: "top of the y axis",
+};
+
+/// The axis keys of one plot.
+pub static AXES: Schema = Schema {
+    title: "Plot axes",
+    place: "a plot's axes",
+    noun: "axes",
+    about: "The axis ranges of one plot. The defaults show the run: time from 0 to `sim.duration`, y from zero (cwnd, queue, throughput, sequence numbers) to a tick above the largest value. A bound that is set is kept exactly; what falls outside it is clipped at the frame.",
+    keys: &[XMIN, XMAX, YMIN, YMAX],
+    with: &[],
+    variants: None,
+};
+
+/// The plots a scenario draws (with `plots = true`), by the name of their series, with the
+/// scenario path of their axes table.
+const PLOT_NAMES: [(&str, &str); 4] = [
+    ("cwnd", "output.plot.cwnd"),
+    ("queue", "output.plot.queue"),
+    ("throughput", "output.plot.throughput"),
+    ("tsg", "output.plot.tsg"),
+];
+
+const fn axes_key(name: &'static str, meaning: &'static str) -> Key {
+    Key {
+        name,
+        ty: Ty::Table(&AXES),
+        default: "from the run",
+        allowed: "",
+        meaning,
+    }
+}
+
+/// `[output.plot]`: one axes table per plot.
+pub static PLOT_KEYS: Schema = Schema {
+    title: "[output.plot]",
+    place: "[output.plot]",
+    noun: "plot",
+    about: "",
+    keys: &[
+        axes_key("cwnd", "`cwnd.svg` (cwnd in segments against time)"),
+        axes_key("queue", "`queue.svg` (queue length in KB against time)"),
+        axes_key(
+            "throughput",
+            "`throughput.svg` (goodput in Mbit/s against time)",
+        ),
+        axes_key(
+            "tsg",
+            "every `tsg_flow<i>.svg` (sequence number in MB against time)",
+        ),
+    ],
+    with: &[],
+    variants: None,
+};
+
 /// `[output]`.
 pub static KEYS: Schema = Schema {
     title: "[output]",
     place: "[output]",
     noun: "output",
     about: "",
-    keys: &[CWND, QUEUE, THROUGHPUT, PLOTS, QUEUES, TSG, PCAP],
+    keys: &[CWND, QUEUE, THROUGHPUT, PLOTS, QUEUES, TSG, PCAP, PLOT],
     with: &[],
     variants: None,
 };
+
+/// `[output.plot.NAME]`: the bounds given, y in the plot's base unit (segments, bytes,
+/// bit/s, bytes).
+fn parse_axes(ck: &mut Checker, t: Tab, name: &str) -> crate::scenario::Axes {
+    ck.check_keys(t, &AXES, None);
+    let mut a = crate::scenario::Axes {
+        xmin: ck.get(t, &XMIN),
+        xmax: ck.get(t, &XMAX),
+        ..Default::default()
+    };
+    let y = |v: &Value| -> Result<f64, String> {
+        match name {
+            "cwnd" => int(0, 1 << 30)(v).map(|x| x as f64),
+            "throughput" => rate(v).map(|x| x as f64),
+            _ => size(v).map(|x| x as f64),
+        }
+    };
+    a.ymin = ck.opt(t, YMIN.name, y);
+    a.ymax = ck.opt(t, YMAX.name, y);
+    if let (Some(lo), Some(hi)) = (a.xmin, a.xmax) {
+        if lo >= hi {
+            ck.err(
+                &format!("{}.xmax", t.path),
+                t.t.get(XMAX.name),
+                format!(
+                    "must be above xmin ({})",
+                    crate::scenario::units::format_time(lo)
+                ),
+            );
+        }
+    }
+    if let (Some(lo), Some(hi)) = (a.ymin, a.ymax) {
+        if lo >= hi {
+            ck.err(
+                &format!("{}.ymax", t.path),
+                t.t.get(YMAX.name),
+                "must be above ymin".into(),
+            );
+        }
+    }
+    a
+}
 
 /// Read `[output]`.
 pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> OutputSpec {
@@ -107,6 +241,15 @@ pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> OutputSp
     o.queue_interval = ck.interval(t, QUEUE.name, duration);
     o.throughput_interval = ck.interval(t, THROUGHPUT.name, duration);
     o.plots = ck.get(t, &PLOTS).unwrap_or(false);
+    if let Some(pt) = ck.table(t, PLOT.name, "output.plot") {
+        ck.check_keys(pt, &PLOT_KEYS, None);
+        for (name, path) in PLOT_NAMES {
+            if let Some(at) = ck.table(pt, name, path) {
+                let a = parse_axes(ck, at, name);
+                *o.axes.get_mut(name) = a;
+            }
+        }
+    }
     let links = ck.links.clone();
     match t.t.get(QUEUES.name) {
         None => {}

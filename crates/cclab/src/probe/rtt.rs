@@ -1,14 +1,13 @@
 //! Every flow's RTT samples (as the sender's estimator takes them: Karn's rule, the
-//! timestamp echo) in a log histogram of constant memory, for the mean and p99 in the
-//! results.
+//! timestamp echo), for the mean and p99 in the results: exact for a short flow, then in
+//! an HdrHistogram of 3 significant digits (`stats::TimeStats` states the precision).
 
-use crate::engine::secs;
-use crate::stats::LogHist;
+use crate::stats::TimeStats;
 use crate::tcp::TcpConn;
 
 #[derive(Default)]
 pub struct RttProbe {
-    pub hist: Vec<LogHist>,
+    pub hist: Vec<TimeStats>,
     /// The sender's sample count at the last look, per connection.
     seen: Vec<u64>,
 }
@@ -16,7 +15,7 @@ pub struct RttProbe {
 impl RttProbe {
     pub fn new(n: usize) -> RttProbe {
         RttProbe {
-            hist: vec![LogHist::default(); n],
+            hist: vec![TimeStats::default(); n],
             seen: vec![0; n],
         }
     }
@@ -28,7 +27,7 @@ impl RttProbe {
         let n = c.sender.rtt.samples;
         if n != self.seen[i] {
             self.seen[i] = n;
-            self.hist[i].add(secs(c.sender.rtt.latest));
+            self.hist[i].add(c.sender.rtt.latest);
         }
     }
 }

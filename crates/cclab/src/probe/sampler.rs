@@ -104,7 +104,7 @@ impl Sampler {
                         out.throughput.push(ThroughputSample {
                             t,
                             flow: i as u32,
-                            bps,
+                            goodput_bps: bps,
                         });
                     }
                 }

@@ -13,6 +13,7 @@ pub use human::table;
 pub use outdir::{check_file, write_atomic, OutDir, MANIFEST};
 
 use crate::results::RunResult;
+use crate::scenario::{Axes, PlotAxes};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -66,7 +67,7 @@ fn opt(x: Option<f64>) -> String {
 }
 
 fn flows_csv(r: &RunResult) -> String {
-    let mut s = String::from("id,from,to,cc,start_s,bytes,goodput_bps,retransmits,fast_retransmits,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delayed_acks,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n");
+    let mut s = String::from("id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n");
     for f in &r.flows {
         let _ = writeln!(
             s,
@@ -79,14 +80,14 @@ fn flows_csv(r: &RunResult) -> String {
             f.bytes,
             f.goodput_bps,
             f.retransmits,
-            f.fast_retransmits,
+            f.recovery_episodes,
             f.timeouts,
             f.syn_retransmits,
             f.ece_acks,
             f.ce_received,
             f.data_segs_out,
             f.acks_sent,
-            f.delayed_acks,
+            f.delack_timeouts,
             opt(f.fct_s),
             opt(f.rtt_mean_s),
             opt(f.rtt_p99_s),
@@ -131,8 +132,24 @@ fn with_run_id(csv: &str, id: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Every file of a run, as (name, contents), in a fixed order.
-pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8>)> {
+/// Plot `p`'s axes as a run's plots have them: time over the whole run (0 to
+/// `duration_s`) unless `a` fixes it, y as the plot chooses unless `a` fixes it (`scale`
+/// turns `a`'s base unit into the plot's: 1e-3 for bytes shown in KB).
+fn run_axes(p: &mut svg::Plot, a: &Axes, duration_s: f64, scale: f64) {
+    p.x_min = Some(a.xmin.map_or(0.0, crate::engine::secs));
+    p.x_max = Some(a.xmax.map_or(duration_s, crate::engine::secs));
+    p.y_min = a.ymin.map(|y| y * scale);
+    p.y_max = a.ymax.map(|y| y * scale);
+}
+
+/// Every file of a run, as (name, contents), in a fixed order; plots (when `plots`) with
+/// the axes `axes` fixes.
+pub fn run_files(
+    r: &RunResult,
+    perf: &Perf,
+    plots: bool,
+    axes: &PlotAxes,
+) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = vec![
         (
             "summary.json".into(),
@@ -176,13 +193,14 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
                 &|i| Some((se.cwnd[i].flow, se.cwnd[i].t, se.cwnd[i].cwnd as f64)),
                 se.cwnd.len(),
             );
-            let p = svg::Plot {
+            let mut p = svg::Plot {
                 title: format!("{}: congestion window", r.scenario),
                 x_label: "time (s)".into(),
                 y_label: "cwnd (segments)".into(),
                 lines,
                 ..Default::default()
             };
+            run_axes(&mut p, &axes.cwnd, r.duration_s, 1.0);
             files.push(("cwnd.svg".into(), svg::render(&p).into_bytes()));
         }
     }
@@ -204,20 +222,21 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
                     }),
                 }
             }
-            let p = svg::Plot {
+            let mut p = svg::Plot {
                 title: format!("{}: queue length", r.scenario),
                 x_label: "time (s)".into(),
                 y_label: "queue (KB)".into(),
                 lines,
                 ..Default::default()
             };
+            run_axes(&mut p, &axes.queue, r.duration_s, 1e-3);
             files.push(("queue.svg".into(), svg::render(&p).into_bytes()));
         }
     }
     if !se.throughput.is_empty() {
-        let mut s = String::from("t,flow,bps\n");
+        let mut s = String::from("t,flow,goodput_bps\n");
         for x in &se.throughput {
-            let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.bps);
+            let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.goodput_bps);
         }
         files.push(("throughput.csv".into(), with_run_id(&s, &r.run_id)));
         if plots {
@@ -226,18 +245,19 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
                     Some((
                         se.throughput[i].flow,
                         se.throughput[i].t,
-                        se.throughput[i].bps / 1e6,
+                        se.throughput[i].goodput_bps / 1e6,
                     ))
                 },
                 se.throughput.len(),
             );
-            let p = svg::Plot {
+            let mut p = svg::Plot {
                 title: format!("{}: throughput", r.scenario),
                 x_label: "time (s)".into(),
                 y_label: "goodput (Mbit/s)".into(),
                 lines,
                 ..Default::default()
             };
+            run_axes(&mut p, &axes.throughput, r.duration_s, 1e-6);
             files.push(("throughput.svg".into(), svg::render(&p).into_bytes()));
         }
     }
@@ -253,7 +273,10 @@ pub fn run_files(r: &RunResult, perf: &Perf, plots: bool) -> Vec<(String, Vec<u8
             flows.sort_unstable();
             flows.dedup();
             for f in flows {
-                files.push((format!("tsg_flow{f}.svg"), tsg_svg(r, f).into_bytes()));
+                files.push((
+                    format!("tsg_flow{f}.svg"),
+                    tsg_svg(r, f, &axes.tsg).into_bytes(),
+                ));
             }
         }
     }
@@ -298,15 +321,16 @@ pub fn write_run(
     r: &RunResult,
     perf: &Perf,
     plots: bool,
+    axes: &PlotAxes,
     streamed: &[(String, PathBuf)],
     meta: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Vec<PathBuf>, String> {
-    out.install(&run_files(r, perf, plots), streamed, meta, true)
+    out.install(&run_files(r, perf, plots, axes), streamed, meta, true)
 }
 
 /// A tcptrace/xplot-style time-sequence graph of flow `f`: sequence number (MB sent) against
 /// time — data segments, retransmissions (marked), the ACK line and the receive-window line.
-pub fn tsg_svg(r: &RunResult, f: u32) -> String {
+pub fn tsg_svg(r: &RunResult, f: u32, axes: &Axes) -> String {
     let mb = |x: u64| x as f64 / 1e6;
     let ev: Vec<&crate::results::TsgSample> = r.series.tsg.iter().filter(|x| x.flow == f).collect();
     let pick = |k: u8| ev.iter().filter(move |x| x.kind == k);
@@ -316,7 +340,7 @@ pub fn tsg_svg(r: &RunResult, f: u32) -> String {
         markers,
         dashed,
     };
-    let p = svg::Plot {
+    let mut p = svg::Plot {
         title: format!("{}: time-sequence graph of flow {f}", r.scenario),
         x_label: "time (s)".into(),
         y_label: "sequence number (MB)".into(),
@@ -348,6 +372,7 @@ pub fn tsg_svg(r: &RunResult, f: u32) -> String {
         ],
         ..Default::default()
     };
+    run_axes(&mut p, axes, r.duration_s, 1e-6);
     svg::render(&p)
 }
 
@@ -418,14 +443,14 @@ mod tests {
             bytes: 1_000_000,
             goodput_bps: 8e6 / 3.0,
             retransmits: 1,
-            fast_retransmits: 1,
+            recovery_episodes: 1,
             timeouts: 0,
             syn_retransmits: 0,
             ece_acks: 0,
             ce_received: 0,
             data_segs_out: 700,
             acks_sent: 350,
-            delayed_acks: 300,
+            delack_timeouts: 300,
             fct_s: None,
             rtt_mean_s: Some(0.0123),
             rtt_p99_s: Some(0.02),
@@ -449,7 +474,7 @@ mod tests {
             .map(|i| ThroughputSample {
                 t: (i / 2) as f64 * 0.01,
                 flow: i % 2,
-                bps: 5e6,
+                goodput_bps: 5e6,
             })
             .collect();
         r.series.tsg = (0..20)
@@ -546,7 +571,8 @@ mod tests {
         bare.series = Series::default();
         let dir = base.join("bare");
         let out = OutDir::check(&dir, &[], false).unwrap();
-        let written = write_run(&out, &bare, &perf, true, &[], meta()).unwrap();
+        let written =
+            write_run(&out, &bare, &perf, true, &PlotAxes::default(), &[], meta()).unwrap();
         assert_eq!(written.len(), 4);
         assert_eq!(
             listing(&dir),
@@ -560,7 +586,16 @@ mod tests {
         );
         let dir = base.join("all");
         let out = OutDir::check(&dir, &[], false).unwrap();
-        let written = write_run(&out, &full(), &perf, true, &[], meta()).unwrap();
+        let written = write_run(
+            &out,
+            &full(),
+            &perf,
+            true,
+            &PlotAxes::default(),
+            &[],
+            meta(),
+        )
+        .unwrap();
         assert_eq!(written.len(), 12);
         let tsg = std::fs::read_to_string(dir.join("tsg.csv")).unwrap();
         assert!(
@@ -590,6 +625,71 @@ mod tests {
         let _ = std::fs::remove_dir_all(&base);
     }
 
+    /// The x tick labels and y tick labels of an SVG plot.
+    fn ticks(svg: &str) -> (Vec<String>, Vec<String>) {
+        let grab = |pat: &str| -> Vec<String> {
+            svg.split(pat)
+                .skip(1)
+                .map(|t| t.split('<').next().unwrap().to_string())
+                .filter(|t| t.parse::<f64>().is_ok())
+                .collect()
+        };
+        (
+            grab("text-anchor=\"middle\">"),
+            grab("text-anchor=\"end\">"),
+        )
+    }
+
+    #[test]
+    fn run_plots_span_the_whole_run_from_zero_and_take_fixed_axes() {
+        // Samples cover 0 … 0.49 s of a 1 s run; the queue never empties below 1.5 KB.
+        let mut r = full();
+        for q in &mut r.series.queue {
+            q.bytes += 1500;
+        }
+        let perf = Perf {
+            wall_s: 1.0,
+            events: 1,
+            packet_hops: 1,
+        };
+        let svg = |files: &[(String, Vec<u8>)], name: &str| -> String {
+            let f = files.iter().find(|f| f.0 == name).unwrap();
+            String::from_utf8(f.1.clone()).unwrap()
+        };
+        let files = run_files(&r, &perf, true, &PlotAxes::default());
+        for name in ["queue.svg", "throughput.svg", "tsg_flow0.svg"] {
+            let (x, y) = ticks(&svg(&files, name));
+            assert_eq!(x.first().map(String::as_str), Some("0"), "{name}: {x:?}");
+            assert_eq!(x.last().map(String::as_str), Some("1.0"), "{name}: {x:?}");
+            assert_eq!(y.first().map(String::as_str), Some("0"), "{name}: {y:?}");
+        }
+        // Both flows are drawn and named in the throughput plot.
+        let t = svg(&files, "throughput.svg");
+        assert_eq!(t.matches("<polyline").count(), 2);
+        assert!(t.contains(">flow 0 (reno)<") && t.contains(">flow 1 (reno)<"));
+        // Fixed axes: throughput 0.2 … 0.4 s, up to 10 Mbit/s; queue from 1 KB.
+        let axes = PlotAxes {
+            throughput: Axes {
+                xmin: Some(200 * crate::engine::MS),
+                xmax: Some(400 * crate::engine::MS),
+                ymin: None,
+                ymax: Some(10e6),
+            },
+            queue: Axes {
+                ymin: Some(1e3),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let files = run_files(&r, &perf, true, &axes);
+        let (x, y) = ticks(&svg(&files, "throughput.svg"));
+        assert_eq!((x[0].as_str(), x[x.len() - 1].as_str()), ("0.20", "0.40"));
+        assert_eq!((y[0].as_str(), y[y.len() - 1].as_str()), ("0", "10"));
+        // The queue axis starts at 1 KB: no tick below it.
+        let (_, y) = ticks(&svg(&files, "queue.svg"));
+        assert!(y.iter().all(|t| t.parse::<f64>().unwrap() >= 1.0), "{y:?}");
+    }
+
     #[test]
     fn planned_files_cover_what_a_run_writes() {
         let o = crate::scenario::OutputSpec {
@@ -607,7 +707,7 @@ mod tests {
             events: 1,
             packet_hops: 1,
         };
-        for (name, _) in run_files(&full(), &perf, true) {
+        for (name, _) in run_files(&full(), &perf, true, &PlotAxes::default()) {
             assert!(planned.contains(&name), "{name} not planned");
         }
         assert!(planned.contains(&"s0.pcap".to_string()));

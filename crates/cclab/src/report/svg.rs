@@ -1,6 +1,15 @@
 //! Minimal, dependency-free SVG line plots: axes with 1-2-5 ticks (decades on log axes),
 //! labels, a legend, and min/max decimation per pixel column so sawtooths survive.
 //! Output is deterministic (fixed decimals).
+//!
+//! Default axes show the phenomenon rather than the data's bounding box: a linear y axis
+//! starts at zero (rates, queues, windows: a flat line near the top of a zoomed axis would
+//! hide that nothing moves) unless the plot asks for the data's own range (`y_from_data`);
+//! its top is rounded up to a tick with room above the highest point; a caller gives the x
+//! span it covers (a run's plots span the whole run, not the samples), and every bound can
+//! be fixed (`x_min` … `y_max`, the scenario's `[output.plot.NAME]`). What falls outside
+//! fixed bounds is clipped at the frame. The legend draws each series as it is drawn: its
+//! colour, its dash pattern, or its marker.
 
 use std::fmt::Write;
 
@@ -22,7 +31,19 @@ pub struct Plot {
     pub log_x: bool,
     pub log_y: bool,
     pub lines: Vec<Line>,
+    /// Fixed axis bounds; `None` = from the data (y from zero on a linear axis).
+    pub x_min: Option<f64>,
+    pub x_max: Option<f64>,
+    pub y_min: Option<f64>,
+    pub y_max: Option<f64>,
+    /// A linear y axis spans the data's own range (ratios near 1 whose differences are the
+    /// story), not from zero.
+    pub y_from_data: bool,
 }
+
+/// The dash pattern of dashed lines, the same in the plot and its legend.
+const DASH: &str = "6 4";
+const STROKE: f64 = 1.4;
 
 const W: f64 = 800.0;
 const H: f64 = 500.0;
@@ -133,26 +154,67 @@ pub fn render(p: &Plot) -> String {
         y1 = y1.max(y);
     }
     if !x0.is_finite() {
-        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+        (x0, x1, y0, y1) = if p.log_y {
+            (0.0, 1.0, 1.0, 10.0)
+        } else {
+            (0.0, 1.0, 0.0, 1.0)
+        };
+        if p.log_x {
+            (x0, x1) = (1.0, 10.0);
+        }
     }
-    if !p.log_y && y0 > 0.0 {
+    let fixed = |b: Option<f64>, log: bool| b.filter(|v| v.is_finite() && (!log || *v > 0.0));
+    let (fx0, fx1) = (fixed(p.x_min, p.log_x), fixed(p.x_max, p.log_x));
+    let (fy0, fy1) = (fixed(p.y_min, p.log_y), fixed(p.y_max, p.log_y));
+    x0 = fx0.unwrap_or(x0);
+    x1 = fx1.unwrap_or(x1);
+    if !p.log_y && !p.y_from_data && y0 > 0.0 {
         y0 = 0.0;
     }
+    y0 = fy0.unwrap_or(y0);
+    y1 = fy1.unwrap_or(y1);
     if x1 <= x0 {
         x1 = x0 + if p.log_x { x0 * 9.0 } else { 1.0 };
     }
     if y1 <= y0 {
-        y1 = y0 + if p.log_y { y0 * 9.0 } else { 1.0 };
+        y1 = y0
+            + if p.log_y {
+                y0 * 9.0
+            } else {
+                y0.abs().max(1.0) * 0.1
+            };
+        if p.y_from_data && fy0.is_none() && !p.log_y {
+            y0 -= y0.abs().max(1.0) * 0.1;
+        }
     }
     if p.log_x {
-        x0 = 10f64.powf(x0.log10().floor());
-        x1 = 10f64.powf(x1.log10().ceil());
+        if fx0.is_none() {
+            x0 = 10f64.powf(x0.log10().floor());
+        }
+        if fx1.is_none() {
+            x1 = 10f64.powf(x1.log10().ceil());
+        }
     }
     if p.log_y {
-        y0 = 10f64.powf(y0.log10().floor());
-        y1 = 10f64.powf(y1.log10().ceil());
+        if fy0.is_none() {
+            y0 = 10f64.powf(y0.log10().floor());
+        }
+        if fy1.is_none() {
+            y1 = 10f64.powf(y1.log10().ceil());
+        }
     } else {
-        y1 += (y1 - y0) * 0.05;
+        // Room above the highest point (a tenth of the span), then up to the next tick,
+        // so a line at the maximum does not run along the frame; likewise below for a
+        // range from the data.
+        let span = y1 - y0;
+        if fy1.is_none() {
+            let step = nice_step(span * 1.1);
+            y1 = ((y1 + span * 0.1) / step - 1e-9).ceil() * step;
+        }
+        if fy0.is_none() && p.y_from_data && y0 != 0.0 {
+            let step = nice_step(y1 - y0 + span * 0.1);
+            y0 = ((y0 - span * 0.1) / step + 1e-9).floor() * step;
+        }
     }
     let (pw, ph) = (W - L - R, H - T - B);
     let fx = |x: f64| {
@@ -221,12 +283,21 @@ pub fn render(p: &Plot) -> String {
         T + ph / 2.0,
         escape(&p.y_label)
     );
+    // Lines and markers are clipped to the frame (fixed bounds may cut the data).
+    let _ = writeln!(
+        s,
+        r#"<clipPath id="frame"><rect x="{L}" y="{T}" width="{pw}" height="{ph}"/></clipPath>"#
+    );
+    let inside = |x: f64, y: f64| {
+        let (a, b) = (fx(x), fy(y));
+        (L - 0.01..=L + pw + 0.01).contains(&a) && (T - 0.01..=T + ph + 0.01).contains(&b)
+    };
     for (i, line) in p.lines.iter().enumerate() {
         let c = COLORS[i % COLORS.len()];
         let pts: Vec<(f64, f64)> = line
             .points
             .iter()
-            .filter(|(x, y)| ok(*x, *y))
+            .filter(|(x, y)| ok(*x, *y) && (!line.markers || inside(*x, *y)))
             .map(|&(x, y)| (fx(x), fy(y)))
             .collect();
         if line.markers {
@@ -237,12 +308,8 @@ pub fn render(p: &Plot) -> String {
             let dec = decimate(&pts);
             let _ = write!(
                 s,
-                r#"<polyline fill="none" stroke="{c}" stroke-width="1.4"{} points=""#,
-                if line.dashed {
-                    r#" stroke-dasharray="6 4""#
-                } else {
-                    ""
-                }
+                r#"<polyline clip-path="url(#frame)" fill="none" stroke="{c}" stroke-width="{STROKE}"{} points=""#,
+                dash(line)
             );
             for (x, y) in dec {
                 let _ = write!(s, "{x:.2},{y:.2} ");
@@ -263,12 +330,28 @@ pub fn render(p: &Plot) -> String {
             }
             continue;
         }
+        // The legend's sample is drawn as the series is: a marker, or a line of the same
+        // colour, width and dash pattern (long enough to show one dash and one gap).
+        if line.markers {
+            let _ = write!(
+                s,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{c}"/>"#,
+                lx + 10.0,
+                ly - 4.0
+            );
+        } else {
+            let _ = write!(
+                s,
+                r#"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{c}" stroke-width="{STROKE}"{}/>"#,
+                ly - 4.0,
+                lx + 20.0,
+                ly - 4.0,
+                dash(line)
+            );
+        }
         let _ = writeln!(
             s,
-            r#"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{c}" stroke-width="3"/><text x="{:.1}" y="{:.1}">{}</text>"#,
-            ly - 4.0,
-            lx + 20.0,
-            ly - 4.0,
+            r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
             lx + 26.0,
             ly,
             escape(&legend_name(&line.name))
@@ -276,6 +359,15 @@ pub fn render(p: &Plot) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The stroke attribute of a dashed line (empty for a solid one).
+fn dash(line: &Line) -> String {
+    if line.dashed {
+        format!(r#" stroke-dasharray="{DASH}""#)
+    } else {
+        String::new()
+    }
 }
 
 /// A legend entry fits beside the plot: long names are cut with an ellipsis.
@@ -367,7 +459,142 @@ mod tests {
         for t in ["1e-7", "1e-6", "0.01", "1000"] {
             assert!(s.contains(&format!(">{t}<")), "tick {t} in {s}");
         }
-        assert_eq!(s.matches("<circle").count(), 2);
+        // Two points on the plot, one sample in the legend.
+        assert_eq!(s.matches("<circle").count(), 3);
+    }
+
+    /// The y pixel of the first vertex of polyline `i`, and the tick labels of the y axis.
+    fn first_y(s: &str, i: usize) -> f64 {
+        let pts = s.split(" points=\"").nth(i + 1).unwrap();
+        pts.split([',', ' ']).nth(1).unwrap().parse().unwrap()
+    }
+    fn y_ticks(s: &str) -> Vec<f64> {
+        s.split("text-anchor=\"end\">")
+            .skip(1)
+            .map(|t| t.split('<').next().unwrap().parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_legend_draws_dashed_series_dashed_and_markers_as_markers() {
+        let p = Plot {
+            lines: vec![
+                Line {
+                    name: "measured".into(),
+                    points: vec![(0.0, 1.0), (1.0, 2.0)],
+                    ..Default::default()
+                },
+                Line {
+                    name: "formula".into(),
+                    points: vec![(0.0, 1.5), (1.0, 2.5)],
+                    dashed: true,
+                    ..Default::default()
+                },
+                Line {
+                    name: "events".into(),
+                    points: vec![(0.5, 1.0)],
+                    markers: true,
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        };
+        let s = render(&p);
+        // The dashed series and its legend sample, nothing else.
+        assert_eq!(
+            s.matches(&format!("stroke-dasharray=\"{DASH}\"")).count(),
+            2
+        );
+        let legend: Vec<&str> = s
+            .lines()
+            .filter(|l| l.contains(&format!("<text x=\"{:.1}\"", W - R + 38.0)))
+            .collect();
+        assert_eq!(legend.len(), 3, "{legend:?}");
+        assert!(legend[0].contains("#1f77b4") && !legend[0].contains("dasharray"));
+        assert!(legend[1].contains("#d62728") && legend[1].contains("dasharray"));
+        assert!(legend[2].starts_with("<circle") && legend[2].contains("#2ca02c"));
+        // Same width in the plot as in the legend.
+        assert!(legend[0].contains(&format!("stroke-width=\"{STROKE}\"")));
+    }
+
+    #[test]
+    fn a_flat_rate_starts_from_zero_and_stays_clear_of_the_frame() {
+        let p = Plot {
+            lines: vec![Line {
+                name: "goodput".into(),
+                points: (0..100).map(|i| (i as f64 * 0.1, 941.0)).collect(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let s = render(&p);
+        let ticks = y_ticks(&s);
+        assert_eq!(ticks[0], 0.0, "{ticks:?}");
+        // The line sits at least a tenth of the plot height below the top of the frame.
+        let y = first_y(&s, 0);
+        assert!(
+            (y - T) / (H - T - B) >= 0.09,
+            "line at {y}, ticks {ticks:?}"
+        );
+    }
+
+    #[test]
+    fn a_ratio_axis_may_span_the_data_so_a_knee_shows() {
+        let p = Plot {
+            y_from_data: true,
+            lines: vec![Line {
+                name: "utilization".into(),
+                points: vec![(1.0, 0.976), (2.0, 0.99), (3.0, 1.0), (4.0, 1.0)],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let s = render(&p);
+        let ticks = y_ticks(&s);
+        assert!(ticks[0] > 0.9 && ticks[0] <= 0.976, "{ticks:?}");
+        assert!(*ticks.last().unwrap() >= 1.0, "{ticks:?}");
+        // The knee spans a good part of the height, not 2% of it.
+        let pts: Vec<f64> = s
+            .split(" points=\"")
+            .nth(1)
+            .unwrap()
+            .split([' ', ','])
+            .skip(1)
+            .step_by(2)
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        assert!(pts[0] - pts[2] > 0.3 * (H - T - B), "{pts:?}");
+    }
+
+    #[test]
+    fn fixed_bounds_set_the_axes_and_clip_what_falls_outside() {
+        let p = Plot {
+            x_min: Some(2.0),
+            x_max: Some(4.0),
+            y_min: Some(10.0),
+            y_max: Some(20.0),
+            lines: vec![Line {
+                name: "x".into(),
+                points: (0..10).map(|i| (i as f64, i as f64 * 3.0)).collect(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let s = render(&p);
+        let ticks = y_ticks(&s);
+        assert_eq!(
+            (ticks[0], *ticks.last().unwrap()),
+            (10.0, 20.0),
+            "{ticks:?}"
+        );
+        let xt: Vec<&str> = s
+            .split("text-anchor=\"middle\">")
+            .skip(1)
+            .map(|t| t.split('<').next().unwrap())
+            .collect();
+        assert_eq!(xt.first(), Some(&"2.0"), "{xt:?}");
+        assert!(xt.contains(&"4.0"), "{xt:?}");
+        assert!(s.contains("<clipPath id=\"frame\">") && s.contains("clip-path=\"url(#frame)\""));
     }
 
     #[test]

@@ -17,14 +17,14 @@ pub struct FlowResult {
     pub bytes: u64,
     pub goodput_bps: f64,
     pub retransmits: u64,
-    pub fast_retransmits: u64,
+    pub recovery_episodes: u64,
     pub timeouts: u64,
     pub syn_retransmits: u64,
     pub ece_acks: u64,
     pub ce_received: u64,
     pub data_segs_out: u64,
     pub acks_sent: u64,
-    pub delayed_acks: u64,
+    pub delack_timeouts: u64,
     /// Flow completion time (byte-count flows that finished).
     pub fct_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
@@ -121,7 +121,9 @@ pub struct QueueSample {
 pub struct ThroughputSample {
     pub t: f64,
     pub flow: u32,
-    pub bps: f64,
+    /// Payload bits delivered in order to the receiving application over the interval
+    /// ending at `t`, per second.
+    pub goodput_bps: f64,
 }
 
 /// One event of a time-sequence trace (tcptrace): `kind` 0 = data segment [seq, end),

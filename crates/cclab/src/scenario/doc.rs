@@ -27,6 +27,8 @@ pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("loss", &crate::net::loss::KEYS, 3),
     ("drop", &crate::net::loss::DROP, 3),
     ("output", &crate::probe::KEYS, 3),
+    ("plot", &crate::probe::PLOT_KEYS, 3),
+    ("axes", &crate::probe::AXES, 4),
 ];
 
 /// The generated text of section `name`.

@@ -194,6 +194,40 @@ pub struct OutputSpec {
     /// Hosts (what they send and receive) and links (what leaves their port) to capture
     /// as `<out>/<name>.pcap` (`net::pcap`).
     pub pcap: Vec<String>,
+    /// Fixed axis ranges of the plots (`[output.plot.NAME]`).
+    pub axes: PlotAxes,
+}
+
+/// Fixed bounds of one plot's axes; `None` = from the run. Time in picoseconds; y in the
+/// plot's base unit: segments (cwnd), bytes (queue, tsg), bit/s (throughput).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Axes {
+    pub xmin: Option<SimTime>,
+    pub xmax: Option<SimTime>,
+    pub ymin: Option<f64>,
+    pub ymax: Option<f64>,
+}
+
+/// The axes of every plot a run draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlotAxes {
+    pub cwnd: Axes,
+    pub queue: Axes,
+    pub throughput: Axes,
+    pub tsg: Axes,
+}
+
+impl PlotAxes {
+    /// The axes of plot `name` (one of `cwnd`, `queue`, `throughput`, `tsg`).
+    pub fn get_mut(&mut self, name: &str) -> &mut Axes {
+        match name {
+            "cwnd" => &mut self.cwnd,
+            "queue" => &mut self.queue,
+            "throughput" => &mut self.throughput,
+            "tsg" => &mut self.tsg,
+            _ => unreachable!("no plot named {name}"),
+        }
+    }
 }
 
 /// A whole scenario.

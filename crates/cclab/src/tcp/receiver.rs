@@ -37,7 +37,8 @@ pub enum RcvState {
 #[derive(Clone, Debug, Default)]
 pub struct ReceiverStats {
     pub acks_sent: u64,
-    pub delayed_acks: u64,
+    /// Delayed-ACK timer expiries that sent an ACK (Linux `LINUX_MIB_DELAYEDACKS`).
+    pub delack_timeouts: u64,
     pub data_segs_in: u64,
     pub dup_segs_in: u64,
     pub ooo_segs_in: u64,
@@ -380,7 +381,7 @@ impl Receiver {
             TimerCheck::Reschedule(t) => io.timers.push((t, TimerKind::DelAck)),
             TimerCheck::Fire => {
                 if self.unacked_segs > 0 {
-                    self.stats.delayed_acks += 1;
+                    self.stats.delack_timeouts += 1;
                     self.send_ack(io);
                 }
             }

@@ -71,12 +71,13 @@ pub enum SndState {
 pub struct SenderStats {
     pub data_segs_out: u64,
     pub retrans_segs: u64,
-    pub fast_retrans: u64,
     pub timeouts: u64,
     pub syn_retrans: u64,
     pub ece_acks: u64,
     pub cwr_events: u64,
     pub bytes_acked: u64,
+    /// Entries into fast recovery (`tcp_enter_recovery`), one per episode however many
+    /// segments it retransmits.
     pub recoveries: u64,
     pub dupacks: u64,
     /// When the latest cwnd reduction (recovery, CWR or RTO) began.

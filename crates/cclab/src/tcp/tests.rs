@@ -61,7 +61,7 @@ fn single_loss_in_a_large_window_is_repaired_by_fast_retransmit() {
     b.connect();
     b.run_until(10 * SEC);
     assert_eq!(b.r.delivered_bytes, 3_000_000);
-    assert_eq!(b.s.stats.fast_retrans, 1);
+    assert_eq!(b.s.stats.recoveries, 1);
     assert_eq!(b.s.stats.timeouts, 0);
     assert_eq!(b.s.stats.retrans_segs, 1);
 }
@@ -76,7 +76,7 @@ fn loss_of_the_last_segment_needs_the_rto() {
     b.run_until(5 * SEC);
     assert_eq!(b.r.delivered_bytes, 20 * mss);
     assert_eq!(b.s.stats.timeouts, 1);
-    assert_eq!(b.s.stats.fast_retrans, 0);
+    assert_eq!(b.s.stats.recoveries, 0);
     assert_eq!(b.s.stats.retrans_segs, 1);
     // The timer restarts on every ACK that advances snd_una (RFC 6298 §5.3); Linux RTO
     // after the first samples ≈ srtt + 200 ms floor, so the retransmission leaves about
@@ -99,13 +99,13 @@ fn delayed_acks_ack_every_second_segment_after_quickack() {
     // 16 quick ACKs (Linux TCP_MAX_QUICKACKS), then one ACK per 2 full segments:
     // 16 + (200 − 16)/2 = 108 ACKs, none of them from the 40 ms timer (even count).
     assert_eq!(b.acks().count(), 108);
-    assert_eq!(b.r.stats.delayed_acks, 0);
+    assert_eq!(b.r.stats.delack_timeouts, 0);
     // One more segment: the odd one out is acknowledged by the 40 ms delayed-ACK timer.
     let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some((n + 1) * mss));
     b.connect();
     b.run_until(5 * SEC);
     assert_eq!(b.acks().count(), 109);
-    assert_eq!(b.r.stats.delayed_acks, 1);
+    assert_eq!(b.r.stats.delack_timeouts, 1);
     let last_data = b.data_sent().last().unwrap().t;
     let last_ack = b.acks().last().unwrap().t;
     let wait = last_ack - last_data;
@@ -189,7 +189,7 @@ fn three_losses(sack: bool) -> (u64, u64, u64, u64) {
     (
         re[2] - re[0],
         10 * MS,
-        b.s.stats.fast_retrans,
+        b.s.stats.recoveries,
         b.s.stats.timeouts,
     )
 }

@@ -601,3 +601,54 @@ fn the_resolved_source_reruns_the_same_scenario() {
         assert_ne!(a.run_id(), c.run_id(), "{f}: another run, another id");
     }
 }
+
+#[test]
+fn plot_axes_are_read_in_each_plots_unit_and_checked() {
+    let s = parse(&format!(
+        r#"{MINIMAL}
+    [output.plot.throughput]
+    xmin = "500ms"
+    ymax = "1Gbps"
+    [output.plot.queue]
+    ymin = "10KB"
+    ymax = "300KB"
+    [output.plot.cwnd]
+    xmax = "1s"
+    ymax = 200
+"#
+    ))
+    .unwrap();
+    let a = &s.output.axes;
+    assert_eq!(a.throughput.xmin, Some(500 * MS));
+    assert_eq!(a.throughput.ymax, Some(1e9));
+    assert_eq!((a.queue.ymin, a.queue.ymax), (Some(10e3), Some(300e3)));
+    assert_eq!((a.cwnd.xmax, a.cwnd.ymax), (Some(SEC), Some(200.0)));
+    assert_eq!(a.tsg, Axes::default());
+    // Wrong unit for the plot, inverted ranges, unknown plots and keys.
+    let e = errors(&format!(
+        r#"{MINIMAL}
+    [output.plot.throughput]
+    ymax = "300KB"
+    [output.plot.cwnd]
+    xmin = "2s"
+    xmax = "1s"
+    [output.plot.queue]
+    ymin = "2MB"
+    ymax = "1MB"
+    [output.plot.rtt]
+    ymax = 1
+"#
+    ));
+    let text: Vec<String> = e.iter().map(|e| e.to_string()).collect();
+    assert_eq!(text.len(), 4, "{text:#?}");
+    assert!(text
+        .iter()
+        .any(|t| t.contains("output.plot.throughput.ymax")));
+    assert!(text
+        .iter()
+        .any(|t| t.contains("output.plot.cwnd.xmax") && t.contains("above xmin")));
+    assert!(text
+        .iter()
+        .any(|t| t.contains("output.plot.queue.ymax") && t.contains("above ymin")));
+    assert!(text.iter().any(|t| t.contains("unknown key 'rtt'")));
+}

@@ -97,7 +97,6 @@ impl Sender {
             && !self.segs.is_empty()
         {
             // Enter fast recovery (Linux `tcp_enter_recovery`).
-            self.stats.fast_retrans += 1;
             self.stats.recoveries += 1;
             if !self.cfg.sack || !head_lost {
                 self.mark_lost(0);

@@ -1,0 +1,286 @@
+//! docs/outputs.md describes every file cclab writes: this runs cclab as a user would (a
+//! run with every series, plot, a capture, pings and queries; a reproduction with plots)
+//! and fails when a file, a CSV column (in its order) or a JSON key it wrote is not
+//! documented there.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/outputs.md");
+
+fn cclab(args: &[&str]) {
+    let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cclab runs");
+    assert!(
+        o.status.success(),
+        "cclab {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cclab-outdoc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The text of the section whose heading (any level) starts with `` `title` ``, up to the
+/// next heading of that level or above.
+fn section<'a>(doc: &'a str, title: &str) -> &'a str {
+    let head = doc
+        .lines()
+        .find(|l| {
+            l.starts_with('#')
+                && l.trim_start_matches('#')
+                    .trim()
+                    .starts_with(&format!("`{title}"))
+        })
+        .unwrap_or_else(|| panic!("docs/outputs.md has no section `{title}`"));
+    let level = head.chars().take_while(|&c| c == '#').count();
+    let start = doc.find(head).unwrap() + head.len();
+    let rest = &doc[start..];
+    let end = rest
+        .lines()
+        .filter(|l| l.starts_with('#') && l.chars().take_while(|&c| c == '#').count() <= level)
+        .map(|l| rest.find(l).unwrap())
+        .next()
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The first cells of a section's table rows (the documented columns, in order).
+fn table_names(sec: &str) -> Vec<String> {
+    sec.lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            l[2..]
+                .split('|')
+                .next()
+                .unwrap()
+                .trim()
+                .trim_matches('`')
+                .to_string()
+        })
+        .collect()
+}
+
+/// Every object key in `v`, at any depth.
+fn keys(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                out.push(k.clone());
+                keys(x, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn documented(sec: &str, key: &str, what: &str) {
+    assert!(
+        sec.contains(&format!("`{key}`")),
+        "{what}: `{key}` is not in its section of docs/outputs.md"
+    );
+}
+
+/// The documented name of a file: numbered and named files by their pattern.
+fn pattern(name: &str) -> String {
+    if name.starts_with("tsg_flow") && name.ends_with(".svg") {
+        "tsg_flow<i>.svg".into()
+    } else if name.ends_with(".pcap") {
+        "<name>.pcap".into()
+    } else {
+        name.into()
+    }
+}
+
+#[test]
+fn every_file_column_and_key_cclab_run_writes_is_documented() {
+    let doc = std::fs::read_to_string(DOC).unwrap();
+    let run_section = section(&doc, "cclab run");
+    // The dumbbell with every series, plots, a time-sequence trace, a capture and a ping;
+    // the incast example for query results.
+    let out = tmpdir("run");
+    let o = out.display().to_string();
+    cclab(&[
+        "run",
+        &example("dumbbell.toml"),
+        "--quiet",
+        "--out",
+        &o,
+        "--set",
+        "sim.duration=2s",
+        "--set",
+        "output.tsg=[0]",
+        "--pcap",
+        "s0",
+    ]);
+    let inc = tmpdir("incast");
+    cclab(&[
+        "run",
+        &example("incast.toml"),
+        "--quiet",
+        "--out",
+        &inc.display().to_string(),
+    ]);
+
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for f in [
+        "run.json",
+        "summary.json",
+        "perf.json",
+        "flows.csv",
+        "queues.csv",
+        "cwnd.csv",
+        "queue.csv",
+        "throughput.csv",
+        "tsg.csv",
+        "cwnd.svg",
+        "tsg_flow0.svg",
+        "s0.pcap",
+    ] {
+        assert!(
+            names.contains(&f.to_string()),
+            "the run wrote no {f}: {names:?}"
+        );
+    }
+    for f in &names {
+        documented(run_section, &pattern(f), "file");
+        if let Some(stem) = f.strip_suffix(".csv") {
+            let text = std::fs::read_to_string(out.join(f)).unwrap();
+            let header: Vec<String> = text
+                .lines()
+                .next()
+                .unwrap()
+                .split(',')
+                .map(String::from)
+                .collect();
+            assert_eq!(
+                header,
+                table_names(section(&doc, &format!("{stem}.csv"))),
+                "{f}: its columns and docs/outputs.md's table differ"
+            );
+        }
+    }
+    for f in ["run.json", "perf.json"] {
+        let mut ks = Vec::new();
+        keys(&json(&out.join(f)), &mut ks);
+        for k in ks {
+            documented(section(&doc, f), &k, f);
+        }
+    }
+    // summary.json: flows and queues are the CSV tables' columns; the rest its own.
+    for dir in [&out, &inc] {
+        let v = json(&dir.join("summary.json"));
+        for (k, x) in v.as_object().unwrap() {
+            documented(section(&doc, "summary.json"), k, "summary.json");
+            let sec = match k.as_str() {
+                "flows" => section(&doc, "flows.csv"),
+                "queues" => section(&doc, "queues.csv"),
+                _ => section(&doc, "summary.json"),
+            };
+            let mut ks = Vec::new();
+            keys(x, &mut ks);
+            for k2 in ks {
+                documented(sec, &k2, &format!("summary.json {k}"));
+            }
+        }
+        assert!(!v["pings"].as_array().unwrap().is_empty());
+    }
+    assert!(!json(&inc.join("summary.json"))["aggregates"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&inc);
+}
+
+#[test]
+fn every_file_and_key_cclab_reproduce_writes_is_documented() {
+    let doc = std::fs::read_to_string(DOC).unwrap();
+    let sec = section(&doc, "cclab reproduce");
+    let out = tmpdir("reproduce");
+    cclab(&[
+        "reproduce",
+        "dctcp-k",
+        "--quick",
+        "--out",
+        &out.display().to_string(),
+    ]);
+    for e in std::fs::read_dir(&out).unwrap() {
+        let f = e.unwrap().file_name().to_string_lossy().into_owned();
+        let pat = if f == "run.json" {
+            f.clone()
+        } else if f.starts_with("dctcp-k.") {
+            f.replacen("dctcp-k", "<experiment>", 1)
+        } else {
+            assert!(f.ends_with(".svg"), "{f}");
+            "<plot>.svg".into()
+        };
+        documented(sec, &pat, "reproduce file");
+        if f.ends_with(".json") {
+            let mut ks = Vec::new();
+            keys(&json(&out.join(&f)), &mut ks);
+            for k in ks {
+                documented(
+                    if f == "run.json" {
+                        section(&doc, "run.json")
+                    } else {
+                        sec
+                    },
+                    &k,
+                    &f,
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `cclab bench` prints what it measured on this machine, never a peer's time it did not
+/// measure (it printed "ns-3 ~30 s").
+#[test]
+fn bench_prints_only_what_it_measures() {
+    for args in [&["bench"][..], &["bench", "--json"][..]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+            .args(args)
+            .output()
+            .expect("cclab runs");
+        assert!(o.status.success());
+        let text = String::from_utf8_lossy(&o.stdout);
+        for peer in ["ns-3", "ns3", "htsim"] {
+            assert!(!text.contains(peer), "{args:?} names {peer}:\n{text}");
+        }
+        assert!(text.contains("dctcp10"), "{text}");
+        if args.len() == 2 {
+            let doc = std::fs::read_to_string(DOC).unwrap();
+            let mut ks = Vec::new();
+            keys(&serde_json::from_str(&text).unwrap(), &mut ks);
+            for k in ks {
+                documented(section(&doc, "cclab bench"), &k, "bench --json");
+            }
+        }
+    }
+}
