@@ -113,7 +113,8 @@ const TCP_DEFAULT_SCALING_RATIO: u64 = 128;
 /// Every window the simulated receiver advertises (≤ `rcvbuf`) fits after the shift.
 pub fn linux_wscale(rcvbuf: u64, mss: u32) -> u8 {
     let window_clamp = 65_535u64 << TCP_MAX_WSCALE;
-    let full_space = TCP_RMEM_DEFAULT * TCP_DEFAULT_SCALING_RATIO >> 8;
+    // `tcp_full_space` = `tcp_win_from_space(sk_rcvbuf)` = sk_rcvbuf · scaling_ratio / 256.
+    let full_space = (TCP_RMEM_DEFAULT * TCP_DEFAULT_SCALING_RATIO) >> 8;
     let mut space = full_space.min(window_clamp);
     let mss = u64::from(mss.max(1));
     if space > mss {

@@ -286,8 +286,9 @@ fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
     h[14..16].copy_from_slice(&(win.min(0xffff) as u16).to_be_bytes());
     h[16..20].fill(0); // checksum, urgent pointer
     let o = &mut h[20..20 + opt];
-    o.fill(1); // NOP padding for whatever is not used below
-               // TSecr is meaningful only with ACK set (RFC 7323 §3.2); it echoes the peer's clock.
+    // NOP padding for whatever is not used below.
+    o.fill(1);
+    // TSecr is meaningful only with ACK set (RFC 7323 §3.2); it echoes the peer's clock.
     let tsval = ts_ticks(p.tsval).wrapping_add(tso);
     let tsecr = if p.flags & ACK != 0 {
         ts_ticks(p.tsecr).wrapping_add(peer_tso)
