@@ -320,8 +320,8 @@ impl Sim {
         self.attach_pcap_at(&at, snaplen)
     }
 
-    /// Capture each host or link `name` into its `path`, with each connection's own ports
-    /// and MSS.
+    /// Capture each host or link `name` into its `path`, with each connection's own ports,
+    /// MSS, window scale and SACK setting.
     pub fn attach_pcap_at(
         &mut self,
         at: &[(String, std::path::PathBuf)],
@@ -333,11 +333,7 @@ impl Sim {
                 let a = t.sender.addr;
                 cap.set_conn(
                     i as u32,
-                    crate::probe::pcap::ConnPorts {
-                        client: a.sport,
-                        server: a.dport,
-                        mss: (t.sender.mss + crate::net::packet::TS_OPT) as u16,
-                    },
+                    crate::probe::pcap::ConnPorts::tcp(a.sport, a.dport, t.sender.config()),
                 );
             }
         }

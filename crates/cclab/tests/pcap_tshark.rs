@@ -134,14 +134,10 @@ impl WireTap {
 /// The client port of the one connection as text (the first ephemeral port, Linux's 32768).
 const CLIENT_PORT: &str = "32768";
 
-/// The ports and MSS of connection 0, as the simulator's hook sets them.
+/// The ports, MSS, window scale and SACK of connection 0, as the simulator's hook sets them.
 fn conn_ports(sim: &Sim) -> ConnPorts {
     let s = &sim.tcp(0).sender;
-    ConnPorts {
-        client: s.addr.sport,
-        server: s.addr.dport,
-        mss: (s.mss + 12) as u16,
-    }
+    ConnPorts::tcp(s.addr.sport, s.addr.dport, s.config())
 }
 
 fn scenario() -> Scenario {

@@ -97,6 +97,9 @@ pub struct Packet {
     pub born: SimTime,
     /// Is this a retransmission (for counters and pcap checks)?
     pub retrans: bool,
+    /// IPv4 Identification, set by the sending endpoint (a TCP socket's `inet_id`
+    /// counter, `tcp::Addr`); read only by the pcap writer. 0 for other packets.
+    pub ip_id: u16,
 }
 
 impl Packet {
@@ -124,6 +127,7 @@ impl Packet {
             edt: 0,
             born: 0,
             retrans: false,
+            ip_id: 0,
         }
     }
 

@@ -235,7 +235,7 @@ const KEYS: &[Key] = &[
         ty: Ty::Size,
         default: "`\"6MiB\"`",
         allowed: "at least `mtu`",
-        meaning: "receive buffer: the advertised window (Linux `tcp_rmem` maximum)",
+        meaning: "receive buffer: the advertised window (Linux `tcp_rmem` maximum); pcap captures announce the window scale Linux derives from it (6 MiB: 7, 16 MiB: 9)",
     },
     Key {
         name: "dscp",

@@ -63,6 +63,20 @@ impl Addr {
     }
 }
 
+/// The first IPv4 ID of a socket (Linux `inet_sk(sk)->inet_id`), which then counts the
+/// packets the socket sends (`ip_select_ident_segs`, include/net/ip.h, Linux 6.6: a
+/// connected socket's packets take `inet_id` and add one, DF or not). Linux draws it with
+/// `get_random_u16()` at `connect` (`tcp_v4_connect`) and for the accepted socket
+/// (`tcp_v4_syn_recv_sock`); here it is a fixed mix (SplitMix64's finaliser) of the
+/// connection and the side, so captures are byte-identical from run to run and no random
+/// stream of the simulation is touched.
+pub fn initial_inet_id(conn: u32, from_client: bool) -> u16 {
+    let mut z = (u64::from(conn) << 1 | u64::from(from_client)).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) as u16
+}
+
 /// One connection: both halves.
 pub struct TcpConn {
     pub sender: Sender,

@@ -91,6 +91,8 @@ pub struct Receiver {
     /// Payload bytes delivered in order to the application.
     pub delivered_bytes: u64,
     pub last_delivery: SimTime,
+    /// IPv4 ID of the next ACK (Linux `inet_id` of the accepted socket).
+    inet_id: u16,
 }
 
 impl Receiver {
@@ -124,6 +126,7 @@ impl Receiver {
             stats: ReceiverStats::default(),
             delivered_bytes: 0,
             last_delivery: 0,
+            inet_id: super::initial_inet_id(addr.conn, false),
         }
     }
 
@@ -181,6 +184,10 @@ impl Receiver {
         a.rwnd = self.rwnd();
         a.tsecr = p.tsval;
         a.size = IP_TCP_HDR + 20;
+        // IP ID 0: Linux sends the SYN-ACK from the request socket through
+        // `ip_build_and_send_pkt`, which gives a DF packet ID 0 (since 5.17, "ipv4: tcp:
+        // send zero IPID in SYNACK messages"); the ID counter starts with the accepted socket.
+        a.ip_id = 0;
         io.tx.push(a);
         self.stats.acks_sent += 1;
     }
@@ -371,6 +378,9 @@ impl Receiver {
         a.sack[..n].copy_from_slice(&self.sacks[..n]);
         a.nsack = n as u8;
         a.size = IP_TCP_HDR + TS_OPT + sack_opt_len(a.nsack as usize);
+        // The accepted socket's IP ID counter (`tcp::initial_inet_id`).
+        a.ip_id = self.inet_id;
+        self.inet_id = self.inet_id.wrapping_add(1);
         io.tx.push(a);
         self.stats.acks_sent += 1;
     }

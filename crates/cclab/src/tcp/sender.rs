@@ -147,6 +147,8 @@ pub struct Sender {
     syn_tx: u32,
     /// The peer's latest TSval, echoed as TSecr.
     ts_recent: SimTime,
+    /// IPv4 ID of the next packet (Linux `inet_id`; see `tcp::initial_inet_id`).
+    inet_id: u16,
 }
 
 impl Sender {
@@ -198,7 +200,13 @@ impl Sender {
             syn_sent_at: 0,
             syn_tx: 0,
             ts_recent: 0,
+            inet_id: super::initial_inet_id(addr.conn, true),
         }
+    }
+
+    /// The configuration this end runs.
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
     }
 
     pub fn cc_name(&self) -> &'static str {
@@ -279,9 +287,18 @@ impl Sender {
         }
         self.syn_tx += 1;
         self.syn_sent_at = io.now;
-        io.tx.push(p);
+        self.xmit(io, p);
         let rto = (self.cfg.rto_initial << self.backoff.min(20)).min(self.cfg.rto_max);
         self.arm_rto(io, io.now + rto);
+    }
+
+    /// Send `p`, stamped with the socket's next IP ID (Linux `ip_select_ident_segs`: every
+    /// packet of a connected socket, the SYN included, takes `inet_id`, which then grows
+    /// by one).
+    fn xmit(&mut self, io: &mut Io, mut p: Packet) {
+        p.ip_id = self.inet_id;
+        self.inet_id = self.inet_id.wrapping_add(1);
+        io.tx.push(p);
     }
 
     /// A segment from this end; it echoes the peer's latest timestamp (RFC 7323 §3.2).
@@ -390,7 +407,7 @@ impl Sender {
             p.flags |= CWR;
             self.cwr_pending = false;
         }
-        io.tx.push(p);
+        self.xmit(io, p);
         self.segs.push_back(Seg {
             start,
             end: start + len as u64,
@@ -419,7 +436,7 @@ impl Sender {
                 let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
                 p.retrans = true;
                 p.ecn = self.retrans_ecn();
-                io.tx.push(p);
+                self.xmit(io, p);
                 let seg = &mut self.segs[i];
                 seg.retrans = true;
                 seg.ever_retrans = true;
@@ -467,7 +484,7 @@ impl Sender {
         }
     }
 
-    fn send_pure_ack(&self, io: &mut Io) {
+    fn send_pure_ack(&mut self, io: &mut Io) {
         let mut p = self.template(io.now);
         p.flags = ACK;
         if self.tp.ecn_ok && self.cc.needs_ecn() {
@@ -476,7 +493,7 @@ impl Sender {
         p.seq = self.tp.snd_nxt.max(1);
         p.ack = 1;
         p.size = IP_TCP_HDR + TS_OPT;
-        io.tx.push(p);
+        self.xmit(io, p);
     }
 
     fn on_synack(&mut self, p: &Packet, io: &mut Io) {

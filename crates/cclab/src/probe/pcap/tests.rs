@@ -96,7 +96,11 @@ fn record_header_ip_header_and_checksums() {
     assert_eq!(u32be(t, 8), SERVER_ISN + 1);
     assert_eq!(t[12] >> 4, 8);
     assert_eq!(t[13], ACK | PSH | CWR);
-    assert_eq!(u16be(t, 14), (1 << 20 >> WSCALE) as u16);
+    assert_eq!(
+        u16be(t, 14),
+        (1 << 20 >> 7) as u16,
+        "default rcvbuf: wscale 7"
+    );
     // NOP NOP TS with microsecond ticks.
     assert_eq!(&t[20..24], &[1, 1, 8, 10]);
     assert_eq!(u32be(t, 24), 5000 + CLIENT_TS_OFFSET);
@@ -104,11 +108,9 @@ fn record_header_ip_header_and_checksums() {
     // TCP checksum over pseudo-header + segment verifies.
     let s = sum16(&ip[12..20]) + 6 + 1480 + sum16(t);
     assert_eq!(fold(s), 0);
-    // The same packet gets the same IP ID; another one a different ID.
-    let b2 = one(&p, 65_535);
-    assert_eq!(u16be(&b2, 24 + 16 + 18), u16be(ip, 4));
-    let q = tcp(true, ACK | PSH, 1 + 1448 * 8, 1, 1448, 12);
-    assert_ne!(u16be(&one(&q, 128), 24 + 16 + 18), u16be(ip, 4));
+    // The IP ID is the one the sending socket gave the packet.
+    p.ip_id = 0xbeef;
+    assert_eq!(u16be(&one(&p, 65_535), 24 + 16 + 18), 0xbeef);
 }
 
 #[test]
@@ -313,4 +315,216 @@ fn open_checks_every_name_before_creating_files() {
         assert_eq!(std::fs::read(f).unwrap(), global_header(DEFAULT_SNAPLEN));
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One decoded TCP frame of a capture: the fields these tests look at.
+#[derive(Debug)]
+struct Seg {
+    /// Last octet of the source address (node + 1).
+    src: u8,
+    ip_id: u16,
+    flags: u8,
+    win: u16,
+    /// TCP options as (kind, data), NOPs left out.
+    opts: Vec<(u8, Vec<u8>)>,
+}
+
+impl Seg {
+    fn opt(&self, kind: u8) -> Option<&[u8]> {
+        self.opts
+            .iter()
+            .find(|o| o.0 == kind)
+            .map(|o| o.1.as_slice())
+    }
+}
+
+/// The TCP frames of a whole pcap file (global header, then records), decoded from the
+/// bytes as a reader would: Ethernet, IPv4 (IHL 5), TCP header and options.
+fn decode(file: &[u8]) -> Vec<Seg> {
+    assert_eq!(u32le(file, 0), PCAP_MAGIC_NS);
+    let mut at = 24;
+    let mut out = Vec::new();
+    while at < file.len() {
+        let caplen = u32le(file, at + 8) as usize;
+        let f = &file[at + 16..at + 16 + caplen];
+        at += 16 + caplen;
+        assert_eq!(u16be(f, 12), 0x0800);
+        let ip = &f[14..];
+        assert_eq!(u16be(ip, 6), 0x4000, "DF");
+        if ip[9] != 6 {
+            continue;
+        }
+        let t = &ip[20..];
+        let hl = (t[12] >> 4) as usize * 4;
+        let (mut o, mut opts) = (20, Vec::new());
+        while o < hl {
+            match t[o] {
+                0 => break,
+                1 => o += 1,
+                k => {
+                    let l = t[o + 1] as usize;
+                    assert!(l >= 2 && o + l <= hl, "option {k} fits its header");
+                    opts.push((k, t[o + 2..o + l].to_vec()));
+                    o += l;
+                }
+            }
+        }
+        out.push(Seg {
+            src: ip[15],
+            ip_id: u16be(ip, 4),
+            flags: t[13],
+            win: u16be(t, 14),
+            opts,
+        });
+    }
+    out
+}
+
+/// Window scale: Linux 6.6 `tcp_select_initial_window` for `tcp_rmem[2]` = rcvbuf:
+/// clamp(ilog2(max(rcvbuf, rmem_max = 212,992)) − 15, 0, 14), worked out by hand here:
+/// 64 KiB → ilog2(212,992) = 17 → 2; 6 MiB = 6,291,456 → 22 → 7 (Linux's usual 7);
+/// 16 MiB → 24 → 9; 2 GiB → clamped to 65,535 << 14 → 29 → 14.
+#[test]
+fn syn_window_scale_follows_linux_for_the_receive_buffer() {
+    for (rcvbuf, ws) in [
+        (64u64 << 10, 2u8),
+        (6 << 20, 7),
+        (16 << 20, 9),
+        (2 << 30, 14),
+    ] {
+        let cfg = crate::scenario::TcpConfig {
+            rcvbuf,
+            ..Default::default()
+        };
+        let cp = ConnPorts::tcp(40000, 5201, &cfg);
+        assert_eq!(cp.wscale, ws, "rcvbuf {rcvbuf}");
+        let mut w = PcapWriter::new(Vec::new(), DEFAULT_SNAPLEN).unwrap();
+        w.set_conn(3, cp);
+        let mut syn = tcp(true, SYN, 0, 0, 0, 20);
+        syn.rwnd = 0;
+        let mut synack = tcp(false, SYN | ACK, 0, 1, 0, 20);
+        synack.rwnd = rcvbuf;
+        let mut ack = tcp(false, ACK, 1, 1449, 0, 12);
+        ack.rwnd = rcvbuf - 1448;
+        let mut data = tcp(true, ACK | PSH, 1, 1, 1448, 12);
+        data.rwnd = 0; // the data sender receives nothing: its window is its buffer
+        for p in [&syn, &synack, &ack, &data] {
+            w.write(0, p).unwrap();
+        }
+        let s = decode(&w.into_inner().unwrap());
+        for x in &s[..2] {
+            assert_eq!(x.opt(3), Some(&[ws][..]), "rcvbuf {rcvbuf}: WS option");
+            assert_eq!(x.opt(2), Some(&1460u16.to_be_bytes()[..]), "MSS");
+            assert_eq!(x.win, rcvbuf.min(0xffff) as u16, "unscaled on a SYN");
+        }
+        // The receiver's window and the sender's (its receive buffer), scaled back by a
+        // reader that saw the handshake, are the advertised windows to within 2^ws.
+        let back = |x: &Seg| (x.win as u64) << ws;
+        for (x, adv) in [(&s[2], rcvbuf - 1448), (&s[3], rcvbuf)] {
+            let adv = adv.min(0xffff << ws);
+            assert!(back(x) <= adv && adv - back(x) < 1 << ws, "rcvbuf {rcvbuf}");
+        }
+    }
+}
+
+/// The sender's host capture of a short run with three segments dropped on the way,
+/// decoded byte by byte, with SACK on or off.
+fn run_capture(sack: bool, rcvbuf: u64) -> (Vec<Seg>, crate::sim::Sim) {
+    use crate::scenario::*;
+    let topo = TopologySpec::path(
+        100_000_000,
+        20_000_000,
+        5 * crate::engine::MS,
+        QueueSpec::droptail(Limit::Packets(100)),
+    );
+    let mut sc = Scenario::new("pcap-unit", topo, crate::engine::SEC);
+    let cfg = TcpConfig {
+        sack,
+        rcvbuf,
+        ..Default::default()
+    };
+    sc.add_default_flows(&cfg);
+    sc.apps.flows[0].bytes = Some(400_000);
+    sc.losses.push(LossSpec {
+        link: "hop1".into(),
+        rate: 0.0,
+        drop_nth: vec![(0, 50), (0, 52), (0, 120)],
+        every: 0,
+    });
+    let mut sim = crate::sim::Sim::new(&sc).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "cclab-pcap-unit-{}-{sack}-{rcvbuf}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    sim.attach_pcap(&["src".into()], &dir, DEFAULT_SNAPLEN)
+        .unwrap();
+    sim.run();
+    sim.finish_pcap().unwrap();
+    let bytes = std::fs::read(dir.join("src.pcap")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (decode(&bytes), sim)
+}
+
+#[test]
+fn sack_permitted_and_sack_blocks_only_with_sack() {
+    for sack in [true, false] {
+        let (segs, sim) = run_capture(sack, 6 << 20);
+        assert!(
+            sim.tcp(0).sender.stats.retrans_segs >= 3,
+            "the drops happened"
+        );
+        let syns: Vec<&Seg> = segs.iter().filter(|s| s.flags & SYN != 0).collect();
+        assert_eq!(syns.len(), 2, "SYN and SYN-ACK");
+        for s in &syns {
+            assert_eq!(s.opt(4).is_some(), sack, "SACK-permitted, sack = {sack}");
+            // Linux `tcp_options_write`: MSS, [SACK-permitted,] timestamps, window scale.
+            let kinds: Vec<u8> = s.opts.iter().map(|o| o.0).collect();
+            let want: &[u8] = if sack { &[2, 4, 8, 3] } else { &[2, 8, 3] };
+            assert_eq!(kinds, want);
+        }
+        let with_blocks = segs.iter().filter(|s| s.opt(5).is_some()).count();
+        assert_eq!(with_blocks > 0, sack, "SACK blocks, sack = {sack}");
+        // RFC 7323 §3.2: once negotiated, every segment carries timestamps.
+        assert!(segs.iter().all(|s| s.opt(8).map(<[u8]>::len) == Some(8)));
+    }
+}
+
+#[test]
+fn ip_ids_count_each_sockets_packets() {
+    let (segs, sim) = run_capture(true, 16 << 20);
+    let client = (sim.net.node_by_name("src").unwrap() + 1) as u8;
+    let mut last: [Option<u16>; 2] = [None, None];
+    let mut n = [0u32; 2];
+    for s in &segs {
+        let dir = (s.src == client) as usize;
+        if dir == 0 && s.flags & SYN != 0 {
+            // The SYN-ACK: Linux's `ip_build_and_send_pkt` sends DF packets with ID 0.
+            assert_eq!(s.ip_id, 0);
+            continue;
+        }
+        if let Some(prev) = last[dir] {
+            // Nothing is lost between the hosts' own stacks and this capture in either
+            // direction (drops are downstream of src's port), so every ID is the next one.
+            assert_eq!(s.ip_id, prev.wrapping_add(1), "direction {dir}: {s:?}");
+        }
+        last[dir] = Some(s.ip_id);
+        n[dir] += 1;
+    }
+    assert!(n[0] > 100 && n[1] > 200, "{n:?}");
+    // Each socket starts from its own value, fixed per connection and side.
+    let first = |from_client: bool| {
+        segs.iter()
+            .find(|s| (s.src == client) == from_client && s.flags & (SYN | ACK) != SYN | ACK)
+            .unwrap()
+            .ip_id
+    };
+    assert_eq!(first(true), crate::tcp::initial_inet_id(0, true), "the SYN");
+    assert_eq!(first(false), crate::tcp::initial_inet_id(0, false));
+    assert_ne!(first(true), first(false));
+    // The window scale for 16 MiB.
+    assert!(segs
+        .iter()
+        .filter(|s| s.flags & SYN != 0)
+        .all(|s| s.opt(3) == Some(&[9][..])));
 }

@@ -2,12 +2,13 @@
 //! described in `mod.rs`): the classic libpcap global and record headers (nanosecond
 //! magic, `LINKTYPE_ETHERNET`), and each packet rebuilt as Ethernet + IPv4 + TCP / ICMP
 //! echo / UDP headers with correct Internet checksums (RFC 1071). TCP segments carry
-//! Linux's SYN options in Linux's order (MSS, SACK-permitted, timestamps, window scale),
-//! RFC 7323 timestamps and a window scaled as RFC 7323 §2.2 asks.
+//! Linux's SYN options in Linux's order (MSS, SACK-permitted when the connection has SACK,
+//! timestamps, window scale as Linux computes it), RFC 7323 timestamps and a window scaled
+//! as RFC 7323 §2.2 asks; the IP ID is the one the sending socket gave the packet.
 
 use super::{
-    ConnPorts, CLIENT_ISN, CLIENT_RWND, CLIENT_TS_OFFSET, ETH_HDR, IP_HDR, LINKTYPE_ETHERNET,
-    MAX_HDRS, MAX_SNAPLEN, PCAP_MAGIC_NS, REC_HDR, SERVER_ISN, SERVER_TS_OFFSET, WSCALE,
+    ConnPorts, CLIENT_ISN, CLIENT_TS_OFFSET, ETH_HDR, IP_HDR, LINKTYPE_ETHERNET, MAX_HDRS,
+    MAX_SNAPLEN, PCAP_MAGIC_NS, REC_HDR, SERVER_ISN, SERVER_TS_OFFSET,
 };
 use crate::engine::SimTime;
 use crate::net::packet::{Packet, PktKind, ACK, MAX_SACK, SYN};
@@ -157,27 +158,6 @@ pub fn inet_checksum(data: &[u8]) -> u16 {
     fold(sum16(data))
 }
 
-/// A hash of the fields of `p` that stay the same along its path: the IP ID.
-fn ip_id(p: &Packet) -> u16 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for x in [
-        p.kind as u64,
-        p.src as u64,
-        p.dst as u64,
-        p.conn as u64 | (p.from_client as u64) << 32,
-        p.seq,
-        p.ack,
-        p.born,
-        p.tsval,
-        p.payload as u64,
-    ] {
-        h ^= x;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        h ^= h >> 29;
-    }
-    (h ^ h >> 16 ^ h >> 32 ^ h >> 48) as u16
-}
-
 /// Microsecond timestamp-option ticks.
 #[inline]
 fn ts_ticks(t: SimTime) -> u32 {
@@ -248,7 +228,7 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
     ip[0] = 0x45;
     ip[1] = (p.dscp & 0x3f) << 2 | (p.ecn & 0x3);
     ip[2..4].copy_from_slice(&(ip_len as u16).to_be_bytes());
-    ip[4..6].copy_from_slice(&ip_id(p).to_be_bytes());
+    ip[4..6].copy_from_slice(&p.ip_id.to_be_bytes());
     ip[6..8].copy_from_slice(&0x4000u16.to_be_bytes()); // DF
     ip[8] = 64;
     ip[9] = proto;
@@ -296,17 +276,19 @@ fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
     h[12] = (((20 + opt) / 4) as u8) << 4;
     h[13] = p.flags;
     let rwnd = if p.rwnd == 0 && p.from_client {
-        CLIENT_RWND
+        cp.client_rwnd
     } else {
         p.rwnd
     };
-    // RFC 7323 §2.2: the window of a SYN is never scaled.
-    let win = if syn { rwnd } else { rwnd >> WSCALE };
+    // RFC 7323 §2.2: the window of a SYN is never scaled. Above 0xffff << wscale (only
+    // for `rcvbuf` ≥ 1 GiB, wscale 14) the field saturates, as Linux's `window_clamp`.
+    let win = if syn { rwnd } else { rwnd >> cp.wscale };
     h[14..16].copy_from_slice(&(win.min(0xffff) as u16).to_be_bytes());
     h[16..20].fill(0); // checksum, urgent pointer
     let o = &mut h[20..20 + opt];
-    o.fill(1); // NOP padding for whatever is not used below
-               // TSecr is meaningful only with ACK set (RFC 7323 §3.2); it echoes the peer's clock.
+    // NOP padding for whatever is not used below.
+    o.fill(1);
+    // TSecr is meaningful only with ACK set (RFC 7323 §3.2); it echoes the peer's clock.
     let tsval = ts_ticks(p.tsval).wrapping_add(tso);
     let tsecr = if p.flags & ACK != 0 {
         ts_ticks(p.tsecr).wrapping_add(peer_tso)
@@ -319,7 +301,8 @@ fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
     ts[2..6].copy_from_slice(&tsval.to_be_bytes());
     ts[6..10].copy_from_slice(&tsecr.to_be_bytes());
     if syn {
-        // Linux order: MSS | SACK-permitted, timestamps | NOP, window scale.
+        // Linux `tcp_options_write` order: MSS | SACK-permitted, timestamps (NOP, NOP,
+        // timestamps without SACK) | NOP, window scale. 20 bytes either way.
         let mut at = 0;
         if opt >= at + 4 {
             o[0] = 2;
@@ -328,22 +311,24 @@ fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
             at += 4;
         }
         if opt >= at + 12 {
-            o[at] = 4;
-            o[at + 1] = 2;
+            if cp.sack {
+                o[at] = 4;
+                o[at + 1] = 2;
+            }
             o[at + 2..at + 12].copy_from_slice(&ts);
             at += 12;
         }
         if opt >= at + 4 {
             o[at + 1] = 3;
             o[at + 2] = 3;
-            o[at + 3] = WSCALE;
+            o[at + 3] = cp.wscale;
         }
     } else if opt >= 12 {
         o[2..12].copy_from_slice(&ts);
         let n = (p.nsack as usize)
             .min(MAX_SACK)
             .min((opt - 12).saturating_sub(4) / 8);
-        if n > 0 && p.flags & ACK != 0 {
+        if n > 0 && cp.sack && p.flags & ACK != 0 {
             let s = &mut o[12..16 + 8 * n];
             s[2] = 5;
             s[3] = (2 + 8 * n) as u8;
