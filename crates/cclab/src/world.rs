@@ -8,7 +8,8 @@
 
 use crate::app::{AnyApp, App, AppId};
 use crate::engine::{Rng, SimTime, SEC};
-use crate::net::{flow_hash, topology, LinkLoss, NodeId, PortId};
+use crate::net::host::HostJitter;
+use crate::net::{flow_hash, topology, LinkLoss, NodeId, NodeKind, PortId};
 use crate::probe::sampler::{Sampler, SeriesKind};
 use crate::probe::{rtt::RttProbe, tsg::Tsg};
 use crate::scenario::{Scenario, TcpConfig};
@@ -18,8 +19,10 @@ use crate::transport::{Conn, PortAllocator};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Stream ids for `Rng::new(seed, stream)`.
+/// Stream ids for `Rng::new(seed, stream)`: loss injection `[[loss]]` i, and the NIC
+/// (output port) p of a host.
 const STREAM_LINK_LOSS: u64 = 1 << 32;
+const STREAM_HOST_JITTER: u64 = 2 << 32;
 
 /// What a new connection needs beyond its two hosts.
 pub struct ConnReq<'a> {
@@ -122,6 +125,16 @@ impl WorldBuilder<'_> {
 /// Build the world of `sc`. Errors name what is wrong (unknown host, link or algorithm).
 pub fn build(sc: &Scenario) -> Result<Sim, String> {
     let mut net = topology::build(&sc.topology);
+    let jitter = HostJitter::max_of(sc.host.jitter, &net);
+    if jitter > 0 {
+        // Every host NIC draws its processing jitter from its own stream.
+        for node in net.nodes.iter().filter(|n| n.kind == NodeKind::Host) {
+            for &p in &node.ports {
+                net.ports[p as usize].jitter =
+                    HostJitter::new(jitter, Rng::new(sc.seed, STREAM_HOST_JITTER + p as u64));
+            }
+        }
+    }
     for (i, l) in sc.losses.iter().enumerate() {
         let pid = net
             .port_by_name(&l.link)

@@ -149,6 +149,10 @@ fn scenario() -> Scenario {
     );
     let mut sc = Scenario::new("pcap", topo, 4 * SEC);
     sc.seed = 7;
+    // Exact timing: `WireTap` takes a packet's departure from when it appears on its
+    // link's wire, which is when its serialisation starts only without the hosts'
+    // processing jitter (with it, an idle NIC starts up to one jitter later).
+    sc.host = HostSpec::EXACT;
     let tcp = TcpConfig {
         cc: "reno".into(),
         sack: true,

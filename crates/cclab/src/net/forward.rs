@@ -92,13 +92,16 @@ impl Network {
             // An idle transmitter has an empty queue (anything queued has a wake-up
             // pending): the backlog was zero since the last change and stays so if the
             // packet goes straight out, so the time-average needs no update.
+            // A host NIC starts what it is handed while idle after its processing jitter
+            // (`net/host.rs`); 0 (no draw) on switch ports and without jitter.
             match pr.qdisc.offer_idle(id, &meta) {
                 Offer::Send(mark) => {
                     if apply(mark, p) {
                         pr.stats.marks += 1;
                     }
                     pr.stats.enqueued += 1;
-                    self.start_tx(port, id, cx);
+                    let hold = pr.jitter.draw();
+                    self.start_tx(port, id, hold, cx);
                     return;
                 }
                 Offer::Queued(mark) => {
@@ -107,7 +110,8 @@ impl Network {
                     }
                     pr.stats.enqueued += 1;
                     pr.stats.advance(now, 0);
-                    self.service(port, cx);
+                    let hold = pr.jitter.draw();
+                    self.service(port, hold, cx);
                     let pr = &mut self.ports[port as usize];
                     let b = pr.qdisc.backlog();
                     pr.stats.note_max(b);
@@ -145,7 +149,7 @@ impl Network {
             // superseded.
             pr.txdone_pending = false;
             pr.waiting = false;
-            self.service(port, cx);
+            self.service(port, 0, cx);
         }
         let pr = &mut self.ports[port as usize];
         let b = pr.qdisc.backlog();
@@ -161,11 +165,17 @@ impl Network {
         }
         pr.txdone_pending = false;
         pr.waiting = false;
-        self.service(port, cx);
+        self.service(port, 0, cx);
     }
 
-    /// Ask the qdisc of an idle transmitter for the next packet and start it.
-    fn service<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) {
+    /// Ask the qdisc of an idle transmitter for the next packet and start it, `hold` after
+    /// now (a host NIC's processing jitter; 0 elsewhere).
+    fn service<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        hold: SimTime,
+        cx: &mut NetCtx<E, T>,
+    ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let before = pr.qdisc.bytes();
@@ -182,7 +192,7 @@ impl Network {
                     pr.stats.marks += 1;
                 }
                 pr.stats.advance(now, before);
-                self.start_tx(port, id, cx);
+                self.start_tx(port, id, hold, cx);
                 let pr = &mut self.ports[port as usize];
                 if pr.qdisc.pkts() > 0 {
                     let at = pr.busy_until;
@@ -206,13 +216,21 @@ impl Network {
         }
     }
 
-    /// Put packet `id` on the wire of `port` (its transmitter is idle).
+    /// Put packet `id` on the wire of `port` (its transmitter is idle), starting `hold`
+    /// after now: a host NIC's processing jitter, during which the transmitter counts as
+    /// busy so what follows queues behind it (`net/host.rs`); 0 elsewhere.
     #[inline]
-    fn start_tx<E: From<NetEv>, T: Tap>(&mut self, port: PortId, id: PktId, cx: &mut NetCtx<E, T>) {
+    fn start_tx<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        hold: SimTime,
+        cx: &mut NetCtx<E, T>,
+    ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get(id);
-        let done = pr.busy_until.max(now) + pr.ser_time(p.size);
+        let done = pr.busy_until.max(now) + hold + pr.ser_time(p.size);
         pr.busy_until = done;
         pr.tx_pkts += 1;
         pr.tx_bytes += p.size as u64;

@@ -11,6 +11,36 @@
 //! (`access_queue` / `other_queue`: 10,000 packets) — which sends packets in order and
 //! ignores their earliest departure times, as `pfifo_fast` ignores `skb->tstamp`.
 //!
+//! **Processing jitter** (`[host] jitter`, [`HostJitter`]). A real host does not start a
+//! frame at the instant its stack decides to send: interrupt moderation, softirq
+//! scheduling, the driver, the doorbell and the NIC's DMA add a delay that varies from
+//! packet to packet (a NIC that moderates interrupts at 8000 per second, the e1000
+//! driver's long-time default, hands the stack an ACK up to 125 µs after it arrived).
+//! Without such a delay every departure is an exact function of earlier arrivals, and at
+//! drop-tail queues which flow meets the full queue is decided by alignments of a few
+//! microseconds that no real network keeps (Floyd & Jacobson, "On Traffic Phase Effects in
+//! Packet-Switched Gateways", CCR 21(2), 1991). Their remedy, and ns-2's TCP `overhead_`
+//! (`tcp/tcp.cc`, `TcpAgent::send_much`), is a random processing time at the sources of
+//! the order of the bottleneck's service time for one packet: when a packet may be sent
+//! and no delayed send is pending, ns-2 puts the send off by `Random::uniform(overhead_)`;
+//! what becomes sendable meanwhile waits for that pending send and leaves with it, in
+//! order.
+//!
+//! Here the delay sits between the host qdisc and the NIC: a packet that finds the NIC
+//! idle starts `U(0, jitter)` later (one draw from the NIC's own random stream, derived
+//! from `sim.seed`), and the NIC counts as busy meanwhile, so what the stack sends in the
+//! meantime queues behind it and follows back to back — ns-2's batch; packets of one host
+//! never overtake each other. A NIC that is already sending continues back to back with no
+//! new draw, as hardware does. The default, `"auto"`, is Floyd & Jacobson's amount: one
+//! 1500-byte packet's time at the slowest link of the network ([`AUTO_PACKET`]), so it
+//! removes the phase effect at any scale while adding less than one packet time to any
+//! path. Deviations from ns-2: the delay applies to every packet a host sends (ACKs,
+//! pings and replies too, as a real stack's send path is the same for all), not only to a
+//! TCP sender's data, and is drawn in whole picoseconds, uniform in [0, jitter]. It costs
+//! one branch when off (no draw), and no event when on (the delay is folded into the
+//! transmitter's start time). A capture sees the packet when the stack hands it over, as
+//! tcpdump does (`dev_queue_xmit_nit` runs before the NIC's DMA).
+//!
 //! What plugs in here (seeds 001 and 004): a host qdisc that honours departure times
 //! (`fq`, answering `NotBefore`), TCP's own pacing timestamps (`Packet::edt`),
 //! segmentation-offload bursts and the NIC's inter-packet gap.
@@ -21,6 +51,134 @@
 use super::forward::{NetCtx, NetEv, Tap};
 use super::packet::{PktId, PktKind, ECT0, NOT_ECT};
 use super::{Network, NodeId};
+use crate::engine::{Rng, SimTime};
+use crate::scenario::check::{time, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use toml::Value;
+
+/// A host NIC's processing jitter: the largest delay between the stack handing a packet to
+/// an idle NIC and the NIC starting it, and the random stream the delays are drawn from.
+#[derive(Clone, Debug)]
+pub struct HostJitter {
+    /// Delays are uniform in [0, max] picoseconds; 0 = off.
+    pub max: SimTime,
+    rng: Rng,
+}
+
+impl HostJitter {
+    /// No jitter (switch ports, and host NICs with `jitter = "0s"`): no draw, ever.
+    pub fn off() -> HostJitter {
+        HostJitter {
+            max: 0,
+            rng: Rng::new(0, 0),
+        }
+    }
+
+    /// The largest jitter `spec` gives on `net`: `"auto"` is one [`AUTO_PACKET`]'s time at
+    /// the slowest link.
+    pub fn max_of(spec: JitterSpec, net: &Network) -> SimTime {
+        match spec {
+            JitterSpec::Fixed(t) => t,
+            JitterSpec::Auto => net
+                .ports
+                .iter()
+                .min_by_key(|p| p.rate_bps)
+                .map_or(0, |p| p.ser_time(AUTO_PACKET)),
+        }
+    }
+
+    /// Delays uniform in [0, `max`], drawn from `rng`.
+    pub fn new(max: SimTime, rng: Rng) -> HostJitter {
+        HostJitter { max, rng }
+    }
+
+    /// The delay before an idle NIC starts the packet it was just handed: 0 when off (no
+    /// draw), else uniform in [0, max] (ns-2 `Random::uniform(overhead_)`).
+    #[inline]
+    pub fn draw(&mut self) -> SimTime {
+        if self.max == 0 {
+            0
+        } else {
+            self.rng.below(self.max + 1)
+        }
+    }
+}
+
+/// The largest jitter `"auto"` gives: the time of one full-size packet (1500 bytes, with
+/// the link's framing) at the slowest link of the network — Floyd & Jacobson's
+/// prescription (a random processing time of the order of the bottleneck's service time
+/// for one packet). Less does not do: on the scenario of `tests/phase.rs` (120 s, seeds 1
+/// to 10, docs/scenario.md `[host]`) the 20 ms flow's goodput over the 40 ms flow's, for
+/// access delays 2500 / 2503 / 2507 µs, averages 0.82 / 2.49 / 2.35 with 10 µs of jitter,
+/// 1.85 / 2.15 / 2.12 with 50 µs, and 1.39 / 1.42 / 1.50 with `"auto"` (123 µs).
+pub const AUTO_PACKET: u32 = 1500;
+
+/// `[host] jitter`: how the largest processing delay is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JitterSpec {
+    /// One full-size packet's time at the slowest link of the network ([`AUTO_PACKET`]).
+    Auto,
+    /// This much (0 = off).
+    Fixed(SimTime),
+}
+
+const JITTER: Key = Key {
+    name: "jitter",
+    ty: Ty::Text("time or `\"auto\"`"),
+    default: "`\"auto\"`",
+    allowed: "`\"auto\"` (a 1500-byte packet's time at the slowest link), or a time, 0 or more; `\"0s\"` turns it off",
+    meaning: "a packet that finds its host's NIC idle starts a random time uniform in [0, jitter] later (ns-2's TCP `overhead_`); breaks the phase effects of exact timing at drop-tail queues",
+};
+
+/// `[host]`.
+pub static KEYS: Schema = Schema {
+    title: "[host]",
+    place: "[host]",
+    noun: "host",
+    about: "",
+    keys: &[JITTER],
+    with: &[],
+    variants: None,
+};
+
+/// What `[host]` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostSpec {
+    /// The largest processing delay of a host NIC.
+    pub jitter: JitterSpec,
+}
+
+impl Default for HostSpec {
+    fn default() -> HostSpec {
+        HostSpec {
+            jitter: JitterSpec::Auto,
+        }
+    }
+}
+
+impl HostSpec {
+    /// Exact timing: no processing jitter.
+    pub const EXACT: HostSpec = HostSpec {
+        jitter: JitterSpec::Fixed(0),
+    };
+}
+
+/// Read `[host]`.
+pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
+    let mut h = HostSpec::default();
+    if let Some(t) = ck.table(root, "host", "host") {
+        ck.check_keys(t, &KEYS, None);
+        if let Some(j) = ck.opt(t, JITTER.name, |v| match v {
+            Value::String(s) if s == "auto" => Ok(JitterSpec::Auto),
+            _ => time(v)
+                .map(JitterSpec::Fixed)
+                .map_err(|e| format!("{e}; or \"auto\"")),
+        }) {
+            h.jitter = j;
+        }
+    }
+    h
+}
 
 impl Network {
     /// The host egress stage: packet `id`, sent by an endpoint or app of `host`, enters the
@@ -50,5 +208,139 @@ impl Network {
         std::mem::swap(&mut r.src, &mut r.dst);
         r.ecn = if r.ecn == NOT_ECT { NOT_ECT } else { ECT0 };
         self.egress(node, id, cx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{EventQueue, US};
+    use crate::net::packet::{Packet, PacketPool};
+    use crate::net::{NoTap, NodeKind};
+    use crate::qdisc::Qdisc;
+    use crate::scenario::{Limit, QueueSpec};
+
+    #[derive(Clone, Copy)]
+    enum Ev {
+        Net(NetEv),
+        /// The stack of h0 hands packet number i to the egress stage.
+        Send(u64),
+    }
+    impl From<NetEv> for Ev {
+        fn from(e: NetEv) -> Ev {
+            Ev::Net(e)
+        }
+    }
+
+    /// h0 sends packets at random times (gaps from well below to well above the NIC's
+    /// serialisation time and the jitter) over a 1 Gbit/s link to h1; returns, per packet
+    /// in the order they arrive, (number, handed over at, serialisation started at).
+    fn run(jitter: SimTime, sends: &[SimTime]) -> Vec<(u64, SimTime, SimTime)> {
+        let mut net = Network::default();
+        let h0 = net.add_node("h0", NodeKind::Host);
+        let h1 = net.add_node("h1", NodeKind::Host);
+        let q = || Qdisc::from_spec(&QueueSpec::droptail(Limit::Packets(100_000)));
+        let nic = net.add_link("h0_up", h0, h1, 1_000_000_000, 3 * US, q());
+        net.add_link("h1_up", h1, h0, 1_000_000_000, 3 * US, q());
+        net.finish();
+        net.ports[nic as usize].jitter = HostJitter::new(jitter, Rng::new(7, 1));
+        let (ser, delay) = {
+            let p = &net.ports[nic as usize];
+            (p.ser_time(1500), p.delay)
+        };
+        let mut pool = PacketPool::default();
+        let mut q = EventQueue::<Ev>::new();
+        for (i, &t) in sends.iter().enumerate() {
+            q.schedule(t, Ev::Send(i as u64));
+        }
+        let mut tap = NoTap;
+        let mut got = Vec::new();
+        while let Some((now, ev)) = q.pop_until(SimTime::MAX) {
+            let mut cx = NetCtx {
+                pool: &mut pool,
+                q: &mut q,
+                tap: &mut tap,
+            };
+            match ev {
+                Ev::Send(i) => {
+                    let mut p = Packet::blank();
+                    p.src = h0;
+                    p.dst = h1;
+                    p.size = 1500;
+                    p.seq = i;
+                    let id = cx.pool.alloc(p);
+                    net.egress(h0, id, &mut cx);
+                }
+                Ev::Net(e) => {
+                    if let Some((_, id)) = net.on_event(e, &mut cx) {
+                        let i = cx.pool.get(id).seq;
+                        got.push((i, sends[i as usize], now - delay - ser));
+                        cx.pool.free(id);
+                    }
+                }
+            }
+        }
+        assert_eq!(got.len(), sends.len(), "every packet arrives");
+        got
+    }
+
+    fn send_times() -> Vec<SimTime> {
+        let mut r = Rng::new(3, 0);
+        let mut t = 0;
+        (0..4000)
+            .map(|_| {
+                // Gaps of 0 to 100 µs: bursts, back-to-back trains and idle NICs.
+                t += r.below(100 * US);
+                t
+            })
+            .collect()
+    }
+
+    #[test]
+    fn jitter_keeps_order_and_delays_an_idle_nic_by_at_most_the_jitter() {
+        let j = 50 * US;
+        let sends = send_times();
+        let got = run(j, &sends);
+        let ser = crate::engine::tx_time(1538, 1_000_000_000);
+        let mut end = 0;
+        let mut delays = Vec::new();
+        for (k, &(i, handed, start)) in got.iter().enumerate() {
+            assert_eq!(i, k as u64, "packets leave in the order they were sent");
+            assert!(start >= handed && start >= end, "packet {i}");
+            if end <= handed {
+                // The NIC was idle: the packet waits U(0, j).
+                assert!(start - handed <= j, "packet {i} waited {}", start - handed);
+                delays.push(start - handed);
+            } else {
+                // The NIC was busy (or holding an earlier packet): back to back.
+                assert_eq!(
+                    start, end,
+                    "packet {i} follows the previous one back to back"
+                );
+            }
+            end = start + ser;
+        }
+        // The delays cover [0, j] evenly: uniform, mean j/2 (its standard error here is
+        // about j/100).
+        let n = delays.len() as f64;
+        assert!(n > 1000.0, "{n} packets found the NIC idle");
+        let mean = delays.iter().sum::<u64>() as f64 / n;
+        assert!((mean / j as f64 - 0.5).abs() < 0.05, "mean delay {mean} ps");
+        assert!(*delays.iter().min().unwrap() < j / 50);
+        assert!(*delays.iter().max().unwrap() > j - j / 50);
+    }
+
+    #[test]
+    fn without_jitter_an_idle_nic_starts_at_once() {
+        let sends = send_times();
+        let got = run(0, &sends);
+        let ser = crate::engine::tx_time(1538, 1_000_000_000);
+        let mut end = 0;
+        for &(_, handed, start) in &got {
+            assert_eq!(start, handed.max(end));
+            end = start + ser;
+        }
+        let mut off = HostJitter::off();
+        assert_eq!((0..10).map(|_| off.draw()).sum::<u64>(), 0);
     }
 }

@@ -128,6 +128,8 @@ pub struct Port {
     pub tx_pkts: u64,
     pub tx_bytes: u64,
     pub loss: Option<Box<super::loss::LinkLoss>>,
+    /// A host NIC's processing jitter (`net/host.rs`); off on switch ports.
+    pub jitter: super::host::HostJitter,
 }
 
 impl Port {
@@ -156,6 +158,7 @@ impl Port {
             tx_pkts: 0,
             tx_bytes: 0,
             loss: None,
+            jitter: super::host::HostJitter::off(),
         }
     }
 

@@ -19,6 +19,7 @@ pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("class", &crate::qdisc::classful::CLASS, 4),
     ("graph-link", &crate::net::topology::graph::GRAPH_LINK, 4),
     ("reverse", &crate::net::topology::graph::REVERSE_KEYS, 4),
+    ("host", &crate::net::host::KEYS, 3),
     ("tcp", &crate::tcp::config::TCP, 3),
     ("cc", &crate::cc::OPTIONS, 3),
     ("flow", &crate::app::bulk::KEYS, 3),

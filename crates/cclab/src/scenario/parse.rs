@@ -86,6 +86,13 @@ pub static TOP: Schema = Schema {
             meaning: "loss injection on a link",
         },
         Key {
+            name: "host",
+            ty: Ty::Table(&crate::net::host::KEYS),
+            default: "jitter `\"auto\"`",
+            allowed: "",
+            meaning: "what hosts do between their stack and their NIC (processing jitter)",
+        },
+        Key {
             name: "output",
             ty: Ty::Table(&crate::probe::KEYS),
             default: "none",
@@ -212,6 +219,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
     };
     let apps = crate::app::parse(ck, root, &cx);
     let losses = crate::net::loss::parse(ck, root, apps.as_ref().map(|a| a.flows.len()));
+    let host = crate::net::host::parse(ck, root);
     let output = crate::probe::parse(ck, root, duration);
 
     Some(Scenario {
@@ -222,6 +230,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         topology: topology?,
         apps: apps?,
         losses,
+        host,
         output,
     })
 }

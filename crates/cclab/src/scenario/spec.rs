@@ -4,6 +4,7 @@
 
 pub use crate::app::{bulk::FlowSpec, ping::PingSpec, reqresp::AggregateSpec, AppSpecs};
 use crate::engine::SimTime;
+pub use crate::net::host::{HostSpec, JitterSpec};
 pub use crate::net::{Framing, NodeKind};
 pub use crate::qdisc::classful::{ClassSpec, Sched};
 pub use crate::qdisc::QueueSpec;
@@ -243,5 +244,7 @@ pub struct Scenario {
     /// The apps' entries (`[[flow]]`, `[[aggregate]]`, `[[ping]]`), one list per app.
     pub apps: AppSpecs,
     pub losses: Vec<LossSpec>,
+    /// What every host does between its stack and its NIC (`[host]`).
+    pub host: HostSpec,
     pub output: OutputSpec,
 }
