@@ -346,7 +346,9 @@ fn example_captures_read_cleanly_in_tshark_and_tcptrace() {
             segments += tcp;
         }
     }
-    assert!(segments > 100_000, "{segments} TCP segments");
+    // 0.3 s of every example carries ~66,000 segments (incast's queries without the bulk
+    // flows it once started by default): enough that a wrong encoding shows.
+    assert!(segments > 50_000, "{segments} TCP segments");
     eprintln!(
         "{files} captures of {} runs, {segments} TCP segments checked",
         cases.len()

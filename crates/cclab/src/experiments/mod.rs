@@ -85,7 +85,29 @@ pub enum Tol {
 }
 
 impl Tol {
+    /// Whether `sim` is within this tolerance of `want`, and the comparison as text.
     fn judge(self, sim: f64, want: f64) -> (bool, String) {
+        self.judge_mean(sim, 0.0, want)
+    }
+
+    /// As `judge` for a mean known to ±`half` (95% CI): it passes when some point of the
+    /// interval does, i.e. unless the mean differs beyond the tolerance significantly.
+    fn judge_mean(self, sim: f64, half: f64, want: f64) -> (bool, String) {
+        if sim.is_nan() {
+            return (false, format!("no simulated value vs {}", fmt_num(want)));
+        }
+        // One run has no interval: judged as it is.
+        let half = if half.is_finite() { half } else { 0.0 };
+        let near = if sim > want {
+            (sim - half).max(want)
+        } else {
+            (sim + half).min(want)
+        };
+        let (ok, _) = self.judge_point(near, want);
+        (ok, self.judge_point(sim, want).1)
+    }
+
+    fn judge_point(self, sim: f64, want: f64) -> (bool, String) {
         let (s, w) = (fmt_num(sim), fmt_num(want));
         match self {
             Tol::Rel(r) => {
@@ -277,13 +299,13 @@ impl Report {
         m: common::MeanCi,
         judge: Judge,
     ) {
-        self.seed(variant, metric, seed, m.mean, judge);
+        self.seed_judged(variant, metric, seed, m.mean, m.half, judge);
         let r = self.table.last_mut().unwrap();
         r.ci95 = Some(m.half);
         r.runs = Some(m.n);
         let c = self.checks.last_mut().unwrap();
         c.detail.push_str(&format!(
-            " (mean of {} runs, 95% CI ±{})",
+            " (mean of {} runs, 95% CI ±{}: passes unless the whole interval is outside the tolerance)",
             m.n,
             fmt_num(m.half)
         ));
@@ -291,9 +313,26 @@ impl Report {
 
     /// A seed number beside the simulated one, judged at once: the row and its check.
     pub fn seed(&mut self, variant: &str, metric: &str, seed: f64, sim: f64, judge: Judge) {
+        self.seed_judged(variant, metric, seed, sim, 0.0, judge)
+    }
+
+    fn seed_judged(
+        &mut self,
+        variant: &str,
+        metric: &str,
+        seed: f64,
+        sim: f64,
+        half: f64,
+        judge: Judge,
+    ) {
         let name = format!("{variant} {metric}");
         let outcome = match judge {
-            Judge::Within(tol, why) => self.check_vs(name, Against::Seed, sim, seed, tol, why),
+            Judge::Within(tol, why) => {
+                let (pass, detail) = tol.judge_mean(sim, half, seed);
+                let o = if pass { Outcome::Pass } else { Outcome::Fail };
+                self.push(name, Against::Seed, o, detail, why);
+                o
+            }
             Judge::Differs(cause) => {
                 self.differs(
                     name,
@@ -686,6 +725,15 @@ mod tests {
         );
         assert!(Tol::AtLeast.judge(1.0, 1.0).0 && !Tol::AtLeast.judge(0.99, 1.0).0);
         assert!(Tol::AtMost.judge(1.0, 1.0).0 && !Tol::AtMost.judge(1.01, 1.0).0);
+        // A mean passes when its 95% interval reaches the tolerance, not otherwise.
+        assert!(Tol::Rel(0.1).judge_mean(0.85, 0.06, 1.0).0);
+        assert!(!Tol::Rel(0.1).judge_mean(0.85, 0.04, 1.0).0);
+        assert!(
+            Tol::AtMost.judge_mean(1.2, 0.3, 1.0).0 && !Tol::AtMost.judge_mean(1.2, 0.1, 1.0).0
+        );
+        // One run has no interval; a missing value never passes.
+        assert!(!Tol::Rel(0.1).judge_mean(0.85, f64::INFINITY, 1.0).0);
+        assert!(!Tol::Rel(0.1).judge_mean(f64::NAN, 0.1, 1.0).0);
         // A run that produced no value never passes.
         assert!(!Tol::Rel(0.1).judge(f64::NAN, 1.0).0);
         assert!(!Tol::AtMost.judge(f64::NAN, 1.0).0);
