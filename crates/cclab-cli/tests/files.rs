@@ -2,6 +2,8 @@
 //! own (a run.json manifest); every output place is checked before anything runs; files
 //! appear whole or not at all, and Ctrl-C leaves nothing half-written.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -21,14 +23,6 @@ fn tmpdir(name: &str) -> PathBuf {
     d
 }
 
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 fn listing(d: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(d)
         .unwrap()
@@ -40,7 +34,7 @@ fn listing(d: &Path) -> Vec<String> {
 
 /// A short run of the loss example into `out`, with extra arguments.
 fn short_run(out: &Path, extra: &[&str]) -> Output {
-    let f = example("loss.toml");
+    let f = common::example("loss.toml");
     let mut args = vec![
         "run",
         f.as_str(),
@@ -120,7 +114,7 @@ fn cclabs_own_folder_is_rewritten_and_a_colliding_file_is_never_replaced() {
 fn names_from_the_scenario_cannot_leave_the_output_folder() {
     let base = tmpdir("names");
     for name in ["..", ".", ".hidden", "a/b", "a\\b"] {
-        let f = example("loss.toml");
+        let f = common::example("loss.toml");
         let set = format!("sim.name={name}");
         let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
             .args(["run", &f, "--set", &set, "-q"])
@@ -227,7 +221,7 @@ fn a_folder_reruns_the_run_that_wrote_it() {
 fn ctrl_c_leaves_nothing_half_written() {
     let base = tmpdir("ctrlc");
     let dir = base.join("run");
-    let f = example("dumbbell.toml");
+    let f = common::example("dumbbell.toml");
     let child = Command::new(env!("CARGO_BIN_EXE_cclab"))
         .args([
             "run",

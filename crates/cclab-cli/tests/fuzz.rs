@@ -21,9 +21,11 @@
 //! The generator's seed is fixed (so CI sees the same cases every time); set
 //! `CCLAB_FUZZ_SEED` to any number to explore other cases.
 
+mod common;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -157,11 +159,8 @@ fn keys() -> Vec<(String, String)> {
     keys
 }
 
-fn example(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name);
-    std::fs::read_to_string(p).expect("example exists")
+fn example_text(name: &str) -> String {
+    std::fs::read_to_string(common::example(name)).expect("example exists")
 }
 
 /// One edit of a scenario file.
@@ -276,7 +275,7 @@ fn input(keys: Vec<(String, String)>) -> impl Strategy<Value = Input> {
         prop_oneof![15 => Just(None), 1 => prop::collection::vec(any::<u8>(), 0..400).prop_map(Some)],
     )
         .prop_map(move |(ex, edits, sets, ms, raw)| {
-            let base = example(EXAMPLES[ex]);
+            let base = example_text(EXAMPLES[ex]);
             // A typed --set on a topology key the example's kind has no use for is
             // refused at once; keep most typed sets on keys the example can take.
             let fits = |key: &str| match key.strip_prefix("topology.") {

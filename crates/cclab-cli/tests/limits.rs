@@ -2,17 +2,11 @@
 //! ways, times the clock cannot hold, timers that would run away, series that would fill
 //! memory, and hostile values in messages. Each case exits 2, writes nothing and says why.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cclab-limits-{}-{name}", std::process::id()));
@@ -24,7 +18,7 @@ fn tmpdir(name: &str) -> PathBuf {
 /// the wall time, and whether the folder exists afterwards.
 fn run_with(sets: &[&str]) -> (Output, Duration, bool) {
     let out = tmpdir("run");
-    let f = example("dumbbell.toml");
+    let f = common::example("dumbbell.toml");
     let mut args = vec!["run", f.as_str(), "--out", out.to_str().unwrap(), "-q"];
     for s in sets {
         args.push("--set");

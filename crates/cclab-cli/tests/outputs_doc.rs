@@ -3,6 +3,8 @@
 //! and fails when a file, a CSV column (in its order) or a JSON key it wrote is not
 //! documented there.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,14 +28,6 @@ fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cclab-outdoc-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
-}
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-        .display()
-        .to_string()
 }
 
 /// The text of the section whose heading (any level) starts with `` `title` ``, up to the
@@ -122,7 +116,7 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
     let o = out.display().to_string();
     cclab(&[
         "run",
-        &example("dumbbell.toml"),
+        &common::example("dumbbell.toml"),
         "--quiet",
         "--out",
         &o,
@@ -136,7 +130,7 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
     let inc = tmpdir("incast");
     cclab(&[
         "run",
-        &example("incast.toml"),
+        &common::example("incast.toml"),
         "--quiet",
         "--out",
         &inc.display().to_string(),

@@ -205,6 +205,15 @@ pub fn run_seeds(seed: u64, n: usize) -> Vec<u64> {
     (0..n as u64).map(|i| seed.wrapping_add(i)).collect()
 }
 
+/// Every variant with each of its `n` run seeds, variant by variant: the runs of variant
+/// `i` are items `i·n .. (i+1)·n`.
+pub fn variant_runs<V: Copy>(variants: &[V], seed: u64, n: usize) -> Vec<(V, u64)> {
+    variants
+        .iter()
+        .flat_map(|&v| run_seeds(seed, n).into_iter().map(move |s| (v, s)))
+        .collect()
+}
+
 #[cfg(test)]
 mod ci_tests {
     use super::*;

@@ -27,10 +27,7 @@ fn run(o: &Options) -> Report {
     let variants = ["reno", "cubic"];
     // Several runs per variant (hosts' processing jitter differs by seed): mean and 95% CI.
     let runs = if o.quick { 3 } else { 5 };
-    let items: Vec<(&str, u64)> = variants
-        .iter()
-        .flat_map(|cc| run_seeds(o.seed, runs).into_iter().map(move |s| (*cc, s)))
-        .collect();
+    let items = variant_runs(&variants, o.seed, runs);
     let outs = super::par_map(&items, o.threads, |&(cc, seed)| {
         let topo = TopologySpec::path(
             10 * RATE,

@@ -8,7 +8,7 @@
 //! shared-buffer commodity ASIC (9–12 MB in all) lets one congested port take. Timeouts
 //! are counted per sending host like `netstat -s` "other TCP timeouts".
 
-use super::common::{mean_ci, run_seeds, MeanCi};
+use super::common::{mean_ci, variant_runs, MeanCi};
 use super::dctcp_common::*;
 use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
@@ -143,10 +143,7 @@ fn run(o: &Options) -> Report {
     // variant runs several seeds (hosts' processing jitter differs) and each metric is
     // their mean with a 95% confidence interval.
     let n = if o.quick { 3 } else { 5 };
-    let items: Vec<(&str, u64)> = variants
-        .iter()
-        .flat_map(|cc| run_seeds(o.seed, n).into_iter().map(move |s| (*cc, s)))
-        .collect();
+    let items = variant_runs(&variants, o.seed, n);
     let all = super::par_map(&items, o.threads, |&(cc, seed)| {
         crate::sim::run(&scenario(cc, dur, seed)).expect("valid scenario")
     });

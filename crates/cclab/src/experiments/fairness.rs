@@ -77,10 +77,7 @@ fn run_pair(
     // effects): each variant runs several seeds (hosts' processing jitter differs) and the
     // table gives the mean and its 95% confidence interval.
     let runs = if o.quick { 3 } else { 5 };
-    let items: Vec<(&str, u64)> = VARIANTS
-        .iter()
-        .flat_map(|cc| run_seeds(o.seed, runs).into_iter().map(move |s| (*cc, s)))
-        .collect();
+    let items = variant_runs(&VARIANTS, o.seed, runs);
     let outs = super::par_map(&items, o.threads, |&(cc, seed)| {
         two_flows(cc, a, b, dur, seed)
     });
