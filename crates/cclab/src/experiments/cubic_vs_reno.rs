@@ -7,7 +7,7 @@
 //! frame).
 
 use super::common::*;
-use super::{Against, Experiment, Options, Report, Tol};
+use super::{fmt_num, Against, Experiment, Options, Report};
 use crate::engine::*;
 use crate::scenario::*;
 
@@ -60,23 +60,44 @@ fn run(o: &Options) -> Report {
                 .collect::<Vec<_>>(),
         );
         r.row_ci(cc, "utilization", u);
-        r.check_vs(
-            format!("{cc} utilization with a BDP buffer (mean of {runs} runs)"),
-            Against::ClosedForm,
-            u.mean,
-            bound,
-            Tol::AtLeast,
-            "a lower bound: with B = BDP the window after a loss, β·2·BDP, never drains the queue (β = 0.5 Reno, 0.7 CUBIC), so only slow start and one RTT of its recovery can leave the link idle",
+        // The bound assumes that slow start's overshoot is repaired by fast recovery; a run
+        // whose recovery loses a retransmission takes an RTO and restarts from one segment,
+        // which the closed form does not cover: such runs are counted, not checked.
+        let clean: Vec<f64> = mine
+            .iter()
+            .filter(|res| res.flows[0].timeouts == 0)
+            .map(|res| res.flows[0].goodput_bps / max)
+            .collect();
+        let worst = clean.iter().cloned().fold(f64::INFINITY, f64::min);
+        let (ok, detail) = (
+            !clean.is_empty() && worst >= bound,
+            format!(
+                "lowest {} vs at least {} over the {} of {runs} runs without an RTO",
+                fmt_num(worst),
+                fmt_num(bound),
+                clean.len()
+            ),
         );
-        let f = &mine[0].flows[0];
-        r.note(format!(
-            "{cc} (seed {}): goodput {:.1} Mbit/s, {} retransmits, {} recovery episodes, {} timeouts",
-            o.seed,
-            f.goodput_bps / 1e6,
-            f.retransmits,
-            f.recovery_episodes,
-            f.timeouts
-        ));
+        r.check(
+            format!("{cc} utilization with a BDP buffer"),
+            Against::ClosedForm,
+            ok,
+            detail,
+            "a lower bound for a run without an RTO: with B = BDP the window after a loss, β·2·BDP, never drains the queue (β = 0.5 Reno, 0.7 CUBIC), so only slow start and one RTT of its recovery can leave the link idle",
+        );
+        if clean.len() < runs {
+            r.note(format!("{cc}: {} of {runs} runs lost a retransmission while repairing slow start's overshoot (about a BDP of packets lost in one window) and waited for an RTO; the closed form assumes fast recovery and does not apply to them", runs - clean.len()));
+        }
+        for (res, seed) in mine.iter().zip(run_seeds(o.seed, runs)) {
+            let f = &res.flows[0];
+            r.note(format!(
+                "{cc} (seed {seed}): utilization {:.4}, {} retransmits, {} recovery episodes, {} timeouts",
+                f.goodput_bps / max,
+                f.retransmits,
+                f.recovery_episodes,
+                f.timeouts
+            ));
+        }
     }
     r.note("the seed makes no claim about CUBIC; both flows are checked against the closed form, not against each other");
     r.note(format!("bottleneck buffer = BDP = {bdp} packets; access link 10 Gbit/s; socket buffers 256 MiB; {} s", secs(dur)));
