@@ -288,9 +288,33 @@ fn reproduce(
     );
     let n = exps.len();
     for (i, e) in exps.into_iter().enumerate() {
-        spinner.set_message(format!("experiment {}/{n}: {}", i + 1, e.name));
         let t0 = std::time::Instant::now();
-        let r = (e.run)(&opts);
+        let (done0, total0) = cclab::experiments::progress();
+        let label = format!("experiment {}/{n}: {}", i + 1, e.name);
+        spinner.set_message(label.clone());
+        // While it runs: how many of its runs (variants × seeds) have finished.
+        let running = std::sync::atomic::AtomicBool::new(true);
+        let r = std::thread::scope(|s| {
+            if !spinner.is_hidden() {
+                s.spawn(|| {
+                    while running.load(std::sync::atomic::Ordering::Relaxed) {
+                        let (d, t) = cclab::experiments::progress();
+                        if t > total0 {
+                            spinner.set_message(format!(
+                                "{label}: {} of {} runs done, {:.0} s",
+                                d - done0,
+                                t - total0,
+                                t0.elapsed().as_secs_f64()
+                            ));
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(200));
+                    }
+                });
+            }
+            let r = (e.run)(&opts);
+            running.store(false, std::sync::atomic::Ordering::Relaxed);
+            r
+        });
         let wall = t0.elapsed().as_secs_f64();
         ok &= r.passed();
         total.add(&r.tally);

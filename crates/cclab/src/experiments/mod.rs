@@ -623,6 +623,17 @@ pub fn by_name(name: &str) -> Option<Experiment> {
     all().into_iter().find(|e| e.name == name)
 }
 
+/// Runs (variants) started by `par_map` and finished, process-wide: what a progress display
+/// shows while an experiment runs (`progress()`); never part of any result.
+static RUNS_TOTAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static RUNS_DONE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// (finished, started) runs of all `par_map` calls so far in this process.
+pub fn progress() -> (usize, usize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (RUNS_DONE.load(Relaxed), RUNS_TOTAL.load(Relaxed))
+}
+
 /// Map `f` over `items` on up to `threads` threads (0 = all cores), keeping order.
 /// Each item's result depends only on the item, so the output is the same for any
 /// thread count.
@@ -638,6 +649,7 @@ pub fn par_map<T: Sync, R: Send>(
     }
     .min(items.len())
     .max(1);
+    RUNS_TOTAL.fetch_add(items.len(), std::sync::atomic::Ordering::Relaxed);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut out: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
     let slots = std::sync::Mutex::new(&mut out);
@@ -650,6 +662,7 @@ pub fn par_map<T: Sync, R: Send>(
                 }
                 let r = f(&items[i]);
                 slots.lock().unwrap()[i] = Some(r);
+                RUNS_DONE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             });
         }
     });
@@ -714,6 +727,16 @@ mod tests {
         assert_eq!(json["checks"][2]["against"], "seed");
         assert_eq!(json["checks"][2]["outcome"], "differs");
         assert_eq!(json["checks"][3]["against"], "closed_form");
+    }
+
+    #[test]
+    fn par_map_counts_its_runs_for_progress() {
+        let (d0, t0) = progress();
+        let out = par_map(&[1, 2, 3], 2, |x| x * 2);
+        assert_eq!(out, [2, 4, 6]);
+        let (d1, t1) = progress();
+        // Other tests may run par_map at the same time: at least these three.
+        assert!(d1 >= d0 + 3 && t1 >= t0 + 3);
     }
 
     #[test]
