@@ -406,3 +406,15 @@ fn reproduce_recovery_mbng_and_datatag_quick_pass() {
         vec!["scalable steady fills the link (0.08/p = 80000 packets > BDP 10403)"]
     );
 }
+
+#[test]
+fn reproduce_ipg_tuning_quick_passes() {
+    let v = reproduce_json("ipg-tuning");
+    // Seed 001 slide 15's two numbers, and the two-stream cap per NIC.
+    assert_eq!(row(&v, "ipgt_8", "goodput_mbps")["seed"], 941.0);
+    assert_eq!(row(&v, "ipgt_1023", "goodput_mbps")["seed"], 567.0);
+    let sum = row(&v, "ipgt_1023_two_flows", "sum_goodput_mbps")["sim"]
+        .as_f64()
+        .unwrap();
+    assert!((sum - 567.2).abs() < 3.0, "{sum}");
+}

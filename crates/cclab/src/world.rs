@@ -135,6 +135,18 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             }
         }
     }
+    if sc.host.ipgt != crate::net::host::IPGT_DEFAULT {
+        // The NIC's inter-packet gap (e1000 TIPG.IPGT + 4 byte times) replaces Ethernet's
+        // 12-byte gap on every Ethernet-framed host port; bare-IP links have no gap.
+        for node in net.nodes.iter().filter(|n| n.kind == NodeKind::Host) {
+            for &p in &node.ports {
+                let port = &mut net.ports[p as usize];
+                if port.framing == crate::net::ETH_OVERHEAD {
+                    port.framing = port.framing - crate::net::host::IPGT_DEFAULT + sc.host.ipgt;
+                }
+            }
+        }
+    }
     for (i, l) in sc.losses.iter().enumerate() {
         let pid = net
             .port_by_name(&l.link)

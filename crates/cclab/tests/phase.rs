@@ -119,6 +119,7 @@ fn the_seed_changes_the_run_only_when_hosts_jitter() {
     );
     let fixed = HostSpec {
         jitter: JitterSpec::Fixed(20_000_000),
+        ..HostSpec::default()
     };
     assert_ne!(run(fixed, 1), run(fixed, 2), "a fixed jitter draws too");
 }

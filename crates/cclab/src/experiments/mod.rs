@@ -12,6 +12,7 @@ pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
+pub mod ipg_tuning;
 pub mod mathis;
 pub mod recovery_hs;
 pub mod reno_recovery;
@@ -616,6 +617,7 @@ pub fn all() -> Vec<Experiment> {
         response_function::EXPERIMENT,
         recovery_hs::MBNG,
         recovery_hs::DATATAG,
+        ipg_tuning::EXPERIMENT,
     ]
 }
 

@@ -130,13 +130,26 @@ const JITTER: Key = Key {
     meaning: "a packet that finds its host's NIC idle starts a random time uniform in [0, jitter] later (ns-2's TCP `overhead_`); breaks the phase effects of exact timing at drop-tail queues",
 };
 
+/// e1000's TIPG.IPGT (Intel 8254x SDM 13.4.34): the transmit inter-packet gap in byte
+/// times, to which the MAC adds 4 (so the default 8 gives Ethernet's 12-byte gap); 10 bits.
+pub const IPGT_DEFAULT: u32 = 8;
+pub const IPGT_MAX: u32 = 0x3FF;
+
+const IPG: Key = Key {
+    name: "ipg",
+    ty: Ty::Int(0, IPGT_MAX as i64),
+    default: "8",
+    allowed: "0 to 1023 (e1000's 10-bit IPGT field)",
+    meaning: "the host NICs' inter-packet gap as e1000's IPGT in byte times (the MAC adds 4: 8 gives Ethernet's 12-byte gap, 1023 a 1027-byte gap); on Ethernet-framed host links, it caps every flow of the NIC together (seed 001's IPG tuning)",
+};
+
 /// `[host]`.
 pub static KEYS: Schema = Schema {
     title: "[host]",
     place: "[host]",
     noun: "host",
     about: "",
-    keys: &[JITTER],
+    keys: &[JITTER, IPG],
     with: &[],
     variants: None,
 };
@@ -146,12 +159,15 @@ pub static KEYS: Schema = Schema {
 pub struct HostSpec {
     /// The largest processing delay of a host NIC.
     pub jitter: JitterSpec,
+    /// The host NICs' IPGT (e1000 TIPG): inter-packet gap = IPGT + 4 byte times.
+    pub ipgt: u32,
 }
 
 impl Default for HostSpec {
     fn default() -> HostSpec {
         HostSpec {
             jitter: JitterSpec::Auto,
+            ipgt: IPGT_DEFAULT,
         }
     }
 }
@@ -160,6 +176,7 @@ impl HostSpec {
     /// Exact timing: no processing jitter.
     pub const EXACT: HostSpec = HostSpec {
         jitter: JitterSpec::Fixed(0),
+        ipgt: IPGT_DEFAULT,
     };
 }
 
@@ -175,6 +192,9 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
                 .map_err(|e| format!("{e}; or \"auto\"")),
         }) {
             h.jitter = j;
+        }
+        if let Some(g) = ck.opt(t, IPG.name, crate::scenario::check::int(0, IPGT_MAX as i64)) {
+            h.ipgt = g as u32;
         }
     }
     h
