@@ -30,28 +30,20 @@ const INTERRUPTED: u8 = 130;
 const STEPS: u64 = 200;
 
 pub fn run(a: RunArgs) -> ExitCode {
-    let mut kv = Vec::new();
-    for s in a.sets {
-        match s.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => {
-                kv.push((k.trim().to_string(), v.trim().to_string()))
-            }
-            _ => {
-                eprintln!("error: --set '{s}': expected KEY=VALUE, e.g. --set tcp.cc=reno");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if let Some(seed) = a.seed {
-        kv.push(("sim.seed".to_string(), seed.to_string()));
-    }
-    let loaded = if a.file.is_dir() {
-        // A folder cclab wrote: rerun the scenario its manifest holds.
-        from_folder(a.file, &kv)
-    } else {
-        cclab::scenario::load_scenario(a.file, &kv)
+    let overrides = cclab::scenario::Overrides {
+        sets: a.sets.to_vec(),
+        seed: a.seed,
+        pcap: a.pcap.to_vec(),
     };
-    let mut sc = match loaded {
+    let file = a.file.display().to_string();
+    let text = if a.file.is_dir() {
+        // A folder cclab wrote: rerun the scenario its manifest holds.
+        from_folder(a.file)
+    } else {
+        cclab::scenario::read_scenario(a.file).map(|t| (t, file))
+    };
+    let loaded = text.and_then(|(text, file)| overrides.apply(&text, &file));
+    let sc = match loaded {
         Ok(sc) => sc,
         Err(errs) => {
             for e in &errs {
@@ -66,11 +58,6 @@ pub fn run(a: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    for name in a.pcap {
-        if !sc.output.pcap.contains(name) {
-            sc.output.pcap.push(name.clone());
-        }
-    }
     // The output folder, checked before anything runs.
     let dir = a
         .out
@@ -191,11 +178,8 @@ pub fn run(a: RunArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The scenario in the manifest of an output folder, with `sets` applied.
-fn from_folder(
-    dir: &Path,
-    sets: &[(String, String)],
-) -> Result<cclab::scenario::Scenario, Vec<cclab::scenario::ScenarioError>> {
+/// The scenario text in the manifest of an output folder, and the name of the manifest.
+fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::ScenarioError>> {
     let path = dir.join(cclab::report::MANIFEST);
     let file = path.display().to_string();
     let err = |message: String| {
@@ -218,7 +202,7 @@ fn from_folder(
         .and_then(|s| s.as_str())
         .filter(|s| !s.is_empty())
         .ok_or_else(|| err("holds no scenario (it is not a `cclab run` folder)".into()))?;
-    cclab::scenario::parse_scenario(scenario, &file, sets)
+    Ok((scenario.to_string(), file))
 }
 
 /// The manifest of a run's folder: what produced it, and the scenario that reruns it.

@@ -99,6 +99,23 @@ fn bad_set_and_unknown_experiment_exit_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("KEY=VALUE"));
     let o = cclab(&["run", f.to_str().unwrap(), "--set", "tcp.nope=1"]);
     assert_eq!(o.status.code(), Some(2));
+    // An unknown capture is refused with the scenario's mistakes, before any folder exists.
+    let out = tmpdir("pcap-unknown");
+    let o = cclab(&[
+        "run",
+        f.to_str().unwrap(),
+        "--pcap",
+        "s9",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--pcap: key 'output.pcap.0' = \"s9\": unknown host or link"),
+        "{err}"
+    );
+    assert!(!out.exists());
     let o = cclab(&["reproduce", "no-such-experiment"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("reno-recovery"));

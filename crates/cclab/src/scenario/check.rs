@@ -464,8 +464,9 @@ pub struct Tab<'v> {
 
 pub struct Checker<'a> {
     pub file: &'a str,
-    /// Key paths given with `--set`: errors under them are reported against `--set`.
-    pub from_set: Vec<String>,
+    /// Key paths given on the command line and the option that gave them (`--set`,
+    /// `--pcap`): errors under them are reported against that option.
+    pub from_cli: Vec<(String, &'static str)>,
     pub errors: Vec<ScenarioError>,
     /// Names of the topology's hosts and links, once it is known.
     pub hosts: Option<Vec<String>>,
@@ -475,14 +476,13 @@ pub struct Checker<'a> {
 impl Checker<'_> {
     pub fn push(&mut self, key: &str, value: &str, message: String) {
         let from_cli = self
-            .from_set
+            .from_cli
             .iter()
-            .any(|p| key == p || key.starts_with(&format!("{p}.")));
+            .find(|(p, _)| key == p || key.starts_with(&format!("{p}.")));
         self.errors.push(ScenarioError {
-            file: if from_cli {
-                "--set".into()
-            } else {
-                self.file.into()
+            file: match from_cli {
+                Some((_, option)) => (*option).into(),
+                None => self.file.into(),
             },
             key: key.into(),
             value: value.into(),

@@ -109,15 +109,73 @@ pub fn load_scenario(
     path: &Path,
     sets: &[(String, String)],
 ) -> Result<Scenario, Vec<ScenarioError>> {
-    let file = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => parse_scenario(&text, &file, sets),
-        Err(e) => Err(vec![ScenarioError {
-            file,
+    parse_scenario(&read_scenario(path)?, &path.display().to_string(), sets)
+}
+
+/// The text of a scenario file, or the error that says why it cannot be read.
+pub fn read_scenario(path: &Path) -> Result<String, Vec<ScenarioError>> {
+    std::fs::read_to_string(path).map_err(|e| {
+        vec![ScenarioError {
+            file: path.display().to_string(),
             key: String::new(),
             value: String::new(),
             message: format!("cannot read the scenario file: {e}"),
-        }]),
+        }]
+    })
+}
+
+/// What `cclab run` adds to a scenario on its command line. [`Overrides::apply`] is the
+/// whole of what `cclab run` does with a scenario's text before its output folder: the
+/// CLI calls it, and so does the fuzz test (`crates/cclab-cli/tests/fuzz.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `--set KEY=VALUE` words, as typed.
+    pub sets: Vec<String>,
+    /// `--seed N`: `sim.seed`, after the `--set`s.
+    pub seed: Option<u64>,
+    /// `--pcap NAME`: captures added to `[output] pcap` (a name listed there already is
+    /// not added twice), checked as the file's own entries are.
+    pub pcap: Vec<String>,
+}
+
+impl Overrides {
+    /// Scenario `text` (from `file`) with these overrides, validated: the scenario, or
+    /// every error found (`cclab run` exits 2 on them, before anything is written).
+    pub fn apply(&self, text: &str, file: &str) -> Result<Scenario, Vec<ScenarioError>> {
+        let mut kv = Vec::new();
+        let mut errors = Vec::new();
+        for s in &self.sets {
+            match s.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => {
+                    kv.push((k.trim().to_string(), v.trim().to_string()))
+                }
+                _ => errors.push(ScenarioError {
+                    file: "--set".into(),
+                    key: String::new(),
+                    value: String::new(),
+                    message: format!(
+                        "{}: expected KEY=VALUE, e.g. --set tcp.cc=reno",
+                        super::check::echo(s)
+                    ),
+                }),
+            }
+        }
+        if let Some(seed) = self.seed {
+            // `sim.seed` is a TOML integer: a u64 above i64::MAX cannot be written back.
+            if seed > i64::MAX as u64 {
+                errors.push(ScenarioError {
+                    file: "--seed".into(),
+                    key: String::new(),
+                    value: String::new(),
+                    message: format!("{seed} is above the largest seed, {}", i64::MAX),
+                });
+            }
+            kv.push(("sim.seed".to_string(), seed.to_string()));
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        parse(text, file, &kv, &self.pcap)
     }
 }
 
@@ -128,6 +186,16 @@ pub fn parse_scenario(
     text: &str,
     file: &str,
     sets: &[(String, String)],
+) -> Result<Scenario, Vec<ScenarioError>> {
+    parse(text, file, sets, &[])
+}
+
+/// [`parse_scenario`] with `--pcap` names added to `[output] pcap`.
+fn parse(
+    text: &str,
+    file: &str,
+    sets: &[(String, String)],
+    pcap: &[String],
 ) -> Result<Scenario, Vec<ScenarioError>> {
     let mut root: Table = match text.parse::<Table>() {
         Ok(t) => t,
@@ -142,7 +210,7 @@ pub fn parse_scenario(
     };
     let mut ck = Checker {
         file,
-        from_set: Vec::new(),
+        from_cli: Vec::new(),
         errors: Vec::new(),
         hosts: None,
         links: None,
@@ -150,6 +218,7 @@ pub fn parse_scenario(
     for (path, raw) in sets {
         apply_set(&mut ck, &mut root, path, raw);
     }
+    add_pcap(&mut ck, &mut root, pcap);
     let scenario = scenario(&mut ck, &root);
     match scenario {
         Some(mut s) if ck.errors.is_empty() => {
@@ -305,13 +374,41 @@ fn apply_set(ck: &mut Checker, root: &mut Table, path: &str, raw: &str) {
         Ok(owned)
     });
     match res {
-        Ok(owned) => ck.from_set.push(owned),
+        Ok(owned) => ck.from_cli.push((owned, "--set")),
         Err(m) => ck.errors.push(ScenarioError {
             file: "--set".into(),
             key: path.into(),
             value: show(&value),
             message: m,
         }),
+    }
+}
+
+/// Append each `--pcap` name to `[output] pcap` unless listed there; errors about the
+/// appended entries are the command line's. Where `output` or its `pcap` is not what it
+/// should be, the names are left out: the checker reports the file's mistake.
+fn add_pcap(ck: &mut Checker, root: &mut Table, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    let output = root
+        .entry("output")
+        .or_insert_with(|| Value::Table(Table::new()));
+    let Value::Table(output) = output else {
+        return;
+    };
+    let list = output
+        .entry("pcap")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Value::Array(list) = list else {
+        return;
+    };
+    for n in names {
+        if !list.iter().any(|v| v.as_str() == Some(n.as_str())) {
+            ck.from_cli
+                .push((format!("output.pcap.{}", list.len()), "--pcap"));
+            list.push(Value::String(n.clone()));
+        }
     }
 }
 

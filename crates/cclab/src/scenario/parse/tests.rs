@@ -293,6 +293,49 @@ fn bad_set_paths_and_values() {
 }
 
 #[test]
+fn command_line_overrides() {
+    let apply = |sets: &[&str], seed: Option<u64>, pcap: &[&str]| {
+        Overrides {
+            sets: sets.iter().map(|s| s.to_string()).collect(),
+            seed,
+            pcap: pcap.iter().map(|s| s.to_string()).collect(),
+        }
+        .apply(MINIMAL, "x.toml")
+    };
+    let s = apply(&[" tcp.cc = reno "], Some(7), &["s0", "bottleneck", "s0"]).unwrap();
+    assert_eq!((s.apps.flows[0].tcp.cc.as_str(), s.seed), ("reno", 7));
+    assert_eq!(s.output.pcap, ["s0", "bottleneck"]);
+    // The captures are part of the resolved scenario: the output folder reruns them.
+    assert!(
+        s.source.contains("pcap = [\"s0\", \"bottleneck\"]"),
+        "{}",
+        s.source
+    );
+    // A word that is not KEY=VALUE, escaped in the message.
+    let e = apply(&["tcp.cc", "=x", "\u{1b}[31m"], None, &[]).unwrap_err();
+    assert_eq!(e.len(), 3, "{e:#?}");
+    assert!(e
+        .iter()
+        .all(|e| e.file == "--set" && e.message.contains("KEY=VALUE")));
+    assert!(e[2].message.starts_with("\"\\u{1b}[31m\""), "{}", e[2]);
+    // An unknown capture is refused like one in the file, and said to be the option's.
+    let e = apply(&[], None, &["s9"]).unwrap_err();
+    assert_eq!(
+        (e[0].file.as_str(), e[0].key.as_str()),
+        ("--pcap", "output.pcap.0")
+    );
+    assert!(e[0].message.contains("unknown host or link"), "{}", e[0]);
+    // A seed a scenario file cannot hold is the option's mistake, not a "string".
+    let e = apply(&[], Some(u64::MAX), &[]).unwrap_err();
+    assert_eq!(e[0].file, "--seed", "{e:#?}");
+    assert!(e[0].message.contains("above the largest seed"), "{}", e[0]);
+    assert_eq!(
+        apply(&[], Some(i64::MAX as u64), &[]).unwrap().seed,
+        i64::MAX as u64
+    );
+}
+
+#[test]
 fn set_value_parsing() {
     assert_eq!(set_value("true"), Value::Boolean(true));
     assert_eq!(set_value("3"), Value::Integer(3));
