@@ -232,7 +232,8 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
                     &join(lt.path, k.name),
                     v,
                     format!(
-                        "no host or switch named \"{name}\" (the graph has: {})",
+                        "no host or switch named {} (the graph has: {})",
+                        crate::scenario::check::echo(&name),
                         crate::scenario::check::name_list(
                             &g.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>()
                         )

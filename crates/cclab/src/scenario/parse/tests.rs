@@ -621,6 +621,42 @@ rate = 0.01
 }
 
 #[test]
+fn an_unknown_link_end_is_echoed_cut_and_escaped() {
+    // Found by the fuzz test: the whole value was echoed, 20 kB of it.
+    let long = "9".repeat(20_000);
+    for (end, shown) in [
+        (long.as_str(), "\"9999"),
+        ("sw\\u001b[2J", "\"sw\\u{1b}[2J\""),
+    ] {
+        let text = format!(
+            r#"
+            [sim]
+            duration = "1s"
+            [topology]
+            kind = "graph"
+            hosts = ["a", "b"]
+            links = [{{ from = "a", to = "b", rate = "1Gbps", delay = "1ms" }},
+                     {{ from = "a", to = "{end}", rate = "1Gbps", delay = "1ms" }}]
+            [[flow]]
+            from = "a"
+            to = "b"
+            "#
+        );
+        let e = errors(&text);
+        let m = &e
+            .iter()
+            .find(|e| e.key == "topology.links.1.to")
+            .unwrap()
+            .message;
+        assert!(
+            m.starts_with(&format!("no host or switch named {shown}")),
+            "{m}"
+        );
+        assert!(m.len() < 200 && !m.contains('\u{1b}'), "{m}");
+    }
+}
+
+#[test]
 fn the_resolved_source_reruns_the_same_scenario() {
     for f in ["dumbbell", "incast", "graph", "chain", "loss"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/{f}.toml"));
