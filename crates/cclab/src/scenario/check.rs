@@ -215,14 +215,16 @@ pub fn name_list(names: &[String]) -> String {
         .iter()
         .map(|g| {
             let consecutive = g.nums.windows(2).all(|w| w[1] == w[0] + 1);
+            // Shown as values are: escaped and cut (a name may be the mistake itself).
+            let (pre, post) = (cut(&g.pre), cut(&g.post));
             match g.nums.as_slice() {
-                [] => g.pre.clone(),
+                [] => pre,
                 [first, .., last] if g.nums.len() >= 3 && consecutive => {
-                    format!("{0}{first}{1}…{0}{last}{1}", g.pre, g.post)
+                    format!("{pre}{first}{post}…{pre}{last}{post}")
                 }
                 nums => nums
                     .iter()
-                    .map(|x| format!("{}{x}{}", g.pre, g.post))
+                    .map(|x| format!("{pre}{x}{post}"))
                     .collect::<Vec<_>>()
                     .join(", "),
             }

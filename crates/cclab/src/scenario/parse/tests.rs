@@ -492,6 +492,32 @@ fn host_lists_are_folded() {
 }
 
 #[test]
+fn listed_names_are_escaped_and_cut() {
+    // Found by the fuzz test: a link's reverse name "\0" (refused itself) reached the
+    // terminal raw in the list of names of another key's error.
+    let text = r#"
+        [sim]
+        duration = "1s"
+        [topology]
+        kind = "graph"
+        hosts = ["a", "b"]
+        links = [{ from = "a", to = "b", rate = "1Gbps", delay = "1ms", reverse = { name = "\u001b[2J" } }]
+        [[flow]]
+        from = "a"
+        to = "b"
+        [[loss]]
+        link = "nope"
+    "#;
+    let e = errors(text);
+    let shown: Vec<String> = e.iter().map(ToString::to_string).collect();
+    assert_eq!(e.len(), 2, "{shown:#?}");
+    assert!(shown[1].contains("a_b, \\u{1b}[2J"), "{}", shown[1]);
+    assert!(shown.iter().all(|s| !s.contains('\u{1b}')), "{shown:#?}");
+    let long = "x".repeat(1000);
+    assert_eq!(name_list(&[long]), format!("{}…", "x".repeat(40)));
+}
+
+#[test]
 fn dscp_classified_port() {
     let text = r#"
 [sim]
