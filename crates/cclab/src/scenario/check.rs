@@ -112,11 +112,19 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
-/// A value as it would be written in TOML, shortened for messages.
+/// A value as it would be written in TOML, shortened for messages: keys and strings with
+/// control characters escaped, and only as much of a large value rendered as is shown.
 pub fn show(v: &Value) -> String {
+    const MAX: usize = 80;
     fn go(v: &Value, out: &mut String) {
+        if out.len() > 4 * MAX {
+            return;
+        }
         match v {
-            Value::String(s) => out.push_str(&format!("{s:?}")),
+            Value::String(s) => {
+                let head: String = s.chars().take(MAX + 1).collect();
+                out.push_str(&format!("{head:?}"))
+            }
             Value::Integer(i) => out.push_str(&i.to_string()),
             Value::Float(x) => out.push_str(&format!("{x:?}")),
             Value::Boolean(b) => out.push_str(&b.to_string()),
@@ -124,6 +132,9 @@ pub fn show(v: &Value) -> String {
             Value::Array(a) => {
                 out.push('[');
                 for (i, x) in a.iter().enumerate() {
+                    if out.len() > 4 * MAX {
+                        break;
+                    }
                     if i > 0 {
                         out.push_str(", ");
                     }
@@ -134,8 +145,19 @@ pub fn show(v: &Value) -> String {
             Value::Table(t) => {
                 out.push('{');
                 for (i, (k, x)) in t.iter().enumerate() {
+                    if out.len() > 4 * MAX {
+                        break;
+                    }
                     out.push_str(if i > 0 { ", " } else { " " });
-                    out.push_str(k);
+                    let bare = !k.is_empty()
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                    if bare {
+                        out.push_str(k);
+                    } else {
+                        let head: String = k.chars().take(MAX + 1).collect();
+                        out.push_str(&format!("{head:?}"));
+                    }
                     out.push_str(" = ");
                     go(x, out);
                 }
@@ -145,7 +167,6 @@ pub fn show(v: &Value) -> String {
     }
     let mut s = String::new();
     go(v, &mut s);
-    const MAX: usize = 80;
     if s.chars().count() > MAX {
         s = s.chars().take(MAX).collect::<String>() + "…";
     }

@@ -518,6 +518,34 @@ fn listed_names_are_escaped_and_cut() {
 }
 
 #[test]
+fn keys_inside_an_echoed_value_are_escaped() {
+    // Found by the fuzz test: a class table with a key "\0", echoed in an error of the
+    // classes array, put the raw byte on the terminal.
+    let e = errors(
+        r#"
+        [sim]
+        duration = "1s"
+        [topology]
+        kind = "star"
+        link = { rate = "1Gbps", delay = "1ms", queue = "dscp", classes = [
+            { "\u0000" = 0, dscp = 2 }, { dscp = 1 } ] }
+        "#,
+    );
+    let shown: Vec<String> = e.iter().map(ToString::to_string).collect();
+    let classes = shown
+        .iter()
+        .find(|s| s.contains("key 'topology.link.classes' = [{ \"\\0\" = 0, dscp = 2 }"))
+        .unwrap_or_else(|| panic!("{shown:#?}"));
+    assert!(classes.contains("exactly one class"), "{classes}");
+    assert!(shown.iter().all(|s| !s.contains('\0')), "{shown:#?}");
+    // And a huge value is not rendered whole to be cut.
+    let big = Value::Array(vec![Value::String("x".repeat(10_000_000)); 3]);
+    let t0 = std::time::Instant::now();
+    assert_eq!(super::super::check::show(&big).chars().count(), 81);
+    assert!(t0.elapsed() < std::time::Duration::from_millis(100));
+}
+
+#[test]
 fn dscp_classified_port() {
     let text = r#"
 [sim]
