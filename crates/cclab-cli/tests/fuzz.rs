@@ -85,6 +85,10 @@ const VALUES: &[&str] = &[
     "\"1..2s\"",
     "\"µs\"",
     "\"\\u0000\\u001b[31m\"",
+    "\"\\u001b[2J\"",
+    "[\"\\u0000\"]",
+    "{ \"\\u0000\" = 1 }",
+    "[{ name = \"l\", from = \"src\", to = \"\\u0000\", rate = \"1Gbps\", delay = \"1us\", reverse = { name = \"\\u001b\" } }]",
     "\"../../etc\"",
     "\"..\"",
     "\"a/b\"",
@@ -260,6 +264,9 @@ fn apply(text: &str, e: &Edit) -> String {
 struct Input {
     text: String,
     sets: Vec<(String, String)>,
+    /// `--seed`, `--pcap` (in-process cases only).
+    seed: Option<u64>,
+    pcap: Vec<String>,
 }
 
 fn input(keys: Vec<(String, String)>) -> impl Strategy<Value = Input> {
@@ -273,8 +280,15 @@ fn input(keys: Vec<(String, String)>) -> impl Strategy<Value = Input> {
         prop_oneof![3 => 1u64..30, 1 => 1_001u64..1_030],
         // One case in 16 is random bytes instead of an example.
         prop_oneof![15 => Just(None), 1 => prop::collection::vec(any::<u8>(), 0..400).prop_map(Some)],
+        (
+            prop_oneof![3 => Just(None), 1 => any::<u64>().prop_map(Some)],
+            prop::collection::vec(
+                prop_oneof![Just("s0"), Just("src"), Just("recv"), Just("bottleneck"), Just("nowhere"), Just("..")],
+                0..2,
+            ),
+        ),
     )
-        .prop_map(move |(ex, edits, sets, ms, raw)| {
+        .prop_map(move |(ex, edits, sets, ms, raw, (seed, pcap))| {
             let base = example_text(EXAMPLES[ex]);
             // A typed --set on a topology key the example's kind has no use for is
             // refused at once; keep most typed sets on keys the example can take.
@@ -303,7 +317,12 @@ fn input(keys: Vec<(String, String)>) -> impl Strategy<Value = Input> {
                 .collect();
             // Every run is short: the runs must finish, and quickly enough for many cases.
             sets.push(("sim.duration".into(), format!("{ms}ms")));
-            Input { text, sets }
+            Input {
+                text,
+                sets,
+                seed,
+                pcap: pcap.into_iter().map(String::from).collect(),
+            }
         })
 }
 
@@ -343,15 +362,27 @@ fn every_input_is_refused_or_runs_to_its_end() {
     let result = runner(n, 1).run(&input(keys()), |inp| {
         let started = Instant::now();
         let outcome = std::panic::catch_unwind(|| {
-            match cclab::scenario::parse_scenario(&inp.text, "fuzz.toml", &inp.sets) {
+            // The call `cclab run` makes: the file's text with --set words, --seed, --pcap.
+            let ov = cclab::scenario::Overrides {
+                sets: inp.sets.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+                seed: inp.seed,
+                pcap: inp.pcap.clone(),
+            };
+            match ov.apply(&inp.text, "fuzz.toml") {
                 Err(errs) => {
                     assert!(!errs.is_empty(), "a refusal names at least one error");
                     if std::env::var_os("CCLAB_FUZZ_VERBOSE").is_some() {
                         eprintln!("refused: {}", errs[0].message);
                     }
                     for e in &errs {
-                        // Messages are bounded, however long the input.
-                        assert!(e.to_string().len() < 2_000, "{e}");
+                        let m = e.to_string();
+                        // Messages are bounded, however long the input, and never put a
+                        // raw control byte (an escape sequence, a NUL) on the terminal.
+                        assert!(m.len() < 2_000, "{m}");
+                        assert!(
+                            !m.chars().any(|c| c.is_control() && c != '\n' && c != '\t'),
+                            "raw control character in {m:?}"
+                        );
                     }
                     None
                 }
