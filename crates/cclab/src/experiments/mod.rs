@@ -87,6 +87,7 @@ pub enum Tol {
 
 impl Tol {
     /// Whether `sim` is within this tolerance of `want`, and the comparison as text.
+    #[cfg(test)]
     fn judge(self, sim: f64, want: f64) -> (bool, String) {
         self.judge_mean(sim, 0.0, want)
     }
@@ -329,10 +330,7 @@ impl Report {
         let name = format!("{variant} {metric}");
         let outcome = match judge {
             Judge::Within(tol, why) => {
-                let (pass, detail) = tol.judge_mean(sim, half, seed);
-                let o = if pass { Outcome::Pass } else { Outcome::Fail };
-                self.push(name, Against::Seed, o, detail, why);
-                o
+                self.check_mean(name, Against::Seed, sim, half, seed, tol, why)
             }
             Judge::Differs(cause) => {
                 self.differs(
@@ -405,9 +403,24 @@ impl Report {
         tol: Tol,
         why: &str,
     ) -> Outcome {
-        let (pass, detail) = tol.judge(sim, want);
+        self.check_mean(name.into(), against, sim, 0.0, want, tol, why)
+    }
+
+    /// `check_vs` for a value known to ±`half` (a mean's 95% interval; 0 for one value).
+    #[allow(clippy::too_many_arguments)]
+    fn check_mean(
+        &mut self,
+        name: String,
+        against: Against,
+        sim: f64,
+        half: f64,
+        want: f64,
+        tol: Tol,
+        why: &str,
+    ) -> Outcome {
+        let (pass, detail) = tol.judge_mean(sim, half, want);
         let o = if pass { Outcome::Pass } else { Outcome::Fail };
-        self.push(name.into(), against, o, detail, why);
+        self.push(name, against, o, detail, why);
         o
     }
 
