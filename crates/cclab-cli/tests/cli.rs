@@ -1,16 +1,11 @@
 //! The command line end to end: exit codes, error messages, determinism and the
 //! `reproduce --json` contract.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn cclab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cclab runs")
-}
+use std::path::{Path, PathBuf};
+
+use common::cclab;
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cclab-cli-test-{}-{name}", std::process::id()));
@@ -137,12 +132,7 @@ fn two_runs_give_byte_identical_summaries() {
             "--out",
             out.to_str().unwrap(),
         ]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        common::assert_exit_0(&o);
         for file in [
             "summary.json",
             "perf.json",

@@ -8,13 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn cclab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cclab runs")
-}
+use common::cclab;
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cclab-files-{}-{name}", std::process::id()));
@@ -67,12 +61,7 @@ fn a_folder_with_files_cclab_did_not_write_is_refused_before_the_run() {
     assert_eq!(listing(&dir), ["queue.csv"]);
     // --force writes beside the user's file, never over it.
     let o = short_run(&dir, &["--force"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit_0(&o);
     assert_eq!(
         std::fs::read_to_string(dir.join("queue.csv")).unwrap(),
         "my data"
@@ -203,12 +192,7 @@ fn a_folder_reruns_the_run_that_wrote_it() {
         b.to_str().unwrap(),
         "-q",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit_0(&o);
     assert_eq!(
         std::fs::read(a.join("summary.json")).unwrap(),
         std::fs::read(b.join("summary.json")).unwrap()

@@ -86,12 +86,7 @@ fn times_beyond_the_clock_are_refused() {
         "output.queue=1000s",
         "output.throughput=1000s",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit_0(&o);
 }
 
 #[test]

@@ -7,16 +7,11 @@ mod common;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/outputs.md");
 
 fn cclab(args: &[&str]) {
-    let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cclab runs");
+    let o = common::cclab(args);
     assert!(
         o.status.success(),
         "cclab {args:?}: {}",
@@ -258,10 +253,7 @@ fn every_file_and_key_cclab_reproduce_writes_is_documented() {
 #[test]
 fn bench_prints_only_what_it_measures() {
     for args in [&["bench"][..], &["bench", "--json"][..]] {
-        let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
-            .args(args)
-            .output()
-            .expect("cclab runs");
+        let o = common::cclab(args);
         assert!(o.status.success());
         let text = String::from_utf8_lossy(&o.stdout);
         for peer in ["ns-3", "ns3", "htsim"] {
