@@ -7,7 +7,7 @@
 //! what passes a port or reaches a node to a [`Tap`] (pcap capture), which costs one
 //! branch when nothing listens.
 
-use super::packet::{PacketPool, PktId};
+use super::packet::{split_gso, PacketPool, PktId};
 use super::{Network, NodeId, NodeKind, PortId};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::packet::{Packet, PktKind, CE};
@@ -85,6 +85,7 @@ impl Network {
             ecn: p.ecn,
             dscp: p.dscp,
             hash: p.hash,
+            segs: p.segs,
             edt: p.edt,
             now,
         };
@@ -122,6 +123,10 @@ impl Network {
                     cx.pool.free(id);
                     return;
                 }
+                Offer::Segment => {
+                    self.enqueue_segments(port, id, cx);
+                    return;
+                }
             }
         }
         let before = pr.qdisc.bytes();
@@ -135,6 +140,10 @@ impl Network {
                 if apply(mark, p) {
                     pr.stats.marks += 1;
                 }
+            }
+            Verdict::Segment => {
+                self.enqueue_segments(port, id, cx);
+                return;
             }
         }
         pr.stats.enqueued += 1;
@@ -154,6 +163,25 @@ impl Network {
         let pr = &mut self.ports[port as usize];
         let b = pr.qdisc.backlog();
         pr.stats.note_max(b);
+    }
+
+    /// The qdisc of `port` would not take the aggregate `id` whole ([`Verdict::Segment`]):
+    /// cut it into its segments and offer each one, in order (Linux `tbf_segment`).
+    #[inline(never)]
+    fn enqueue_segments<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        let mut rest = std::mem::take(&mut self.segs_scratch);
+        split_gso(cx.pool, id, &mut rest);
+        self.enqueue(port, id, cx);
+        for &s in &rest {
+            self.enqueue(port, s, cx);
+        }
+        rest.clear();
+        self.segs_scratch = rest;
     }
 
     /// `port`'s transmitter is free (or a wake-up it asked for is due). A wake-up that was
@@ -227,6 +255,9 @@ impl Network {
         hold: SimTime,
         cx: &mut NetCtx<E, T>,
     ) {
+        if cx.pool.get(id).segs > 1 {
+            return self.start_tx_aggregate(port, id, hold, cx);
+        }
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get(id);
@@ -249,6 +280,27 @@ impl Network {
             cx.q.schedule(at, NetEv::Arrive { port }.into());
         }
         pr.wire.push_back((at, id));
+    }
+
+    /// Put a segmentation-offload aggregate on the wire: the NIC (TSO) cuts it into its
+    /// segments and sends them back to back at line rate, each with its own framing. A
+    /// capture sees each segment when the stack hands the aggregate over.
+    #[inline(never)]
+    fn start_tx_aggregate<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        hold: SimTime,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        let mut rest = std::mem::take(&mut self.segs_scratch);
+        split_gso(cx.pool, id, &mut rest);
+        self.start_tx(port, id, hold, cx);
+        for &s in &rest {
+            self.start_tx(port, s, 0, cx);
+        }
+        rest.clear();
+        self.segs_scratch = rest;
     }
 
     /// The head of `port`'s wire reaches the next node. Returns `(host, packet)` when the

@@ -68,6 +68,8 @@ pub struct Network {
     pub unroutable: u64,
     /// Scratch space for packets a qdisc drops at dequeue (reused: no allocation).
     drops: Vec<packet::PktId>,
+    /// Scratch space for the segments of an aggregate being cut (reused).
+    segs_scratch: Vec<packet::PktId>,
 }
 
 impl Network {

@@ -72,6 +72,14 @@ pub struct Packet {
     pub size: u32,
     /// TCP payload bytes.
     pub payload: u32,
+    /// Segments this packet carries: 1 for a packet, n > 1 for a segmentation-offload
+    /// aggregate (a GSO/TSO skb leaving TCP, or what GRO built on a receiving host) of n
+    /// TCP segments of `gso_size` payload bytes each, the last one possibly shorter. An
+    /// aggregate's `size` is the sum of its segments' IP lengths, as Linux's qdiscs see a
+    /// GSO skb (`qdisc_pkt_len_init` adds the headers of segments 2..n).
+    pub segs: u16,
+    /// Payload bytes per segment of an aggregate (the MSS it was built with); 0 otherwise.
+    pub gso_size: u16,
     pub seq: u64,
     pub ack: u64,
     pub flags: u8,
@@ -112,6 +120,8 @@ impl Packet {
             from_client: true,
             size: 0,
             payload: 0,
+            segs: 1,
+            gso_size: 0,
             seq: 0,
             ack: 0,
             flags: 0,
@@ -146,6 +156,49 @@ impl Packet {
             PktKind::Ping | PktKind::Pong => 1,
         }
     }
+}
+
+/// Cut the segmentation-offload aggregate `id` into its segments, in sequence order: `id`
+/// becomes the first segment and the ids of the others are appended to `out`. Each segment
+/// carries its own IP/TCP header (the aggregate's per-segment header bytes), `gso_size`
+/// payload bytes (the last one the rest), an IP ID one higher than the one before (what a
+/// TSO NIC or `tcp_gso_segment` writes), CWR only on the first and FIN/PSH only on the last
+/// (`tcp_gso_segment`). A packet with one segment is left as it is.
+pub fn split_gso(pool: &mut PacketPool, id: PktId, out: &mut Vec<PktId>) {
+    let p = pool.get(id);
+    let n = p.segs as u32;
+    if n <= 1 {
+        return;
+    }
+    let hdr = (p.size - p.payload) / n;
+    let g = p.gso_size as u32;
+    debug_assert!(g > 0 && p.payload > (n - 1) * g && p.payload <= n * g);
+    let first = p.clone();
+    for k in 1..n {
+        let mut s = first.clone();
+        let len = if k == n - 1 {
+            first.payload - (n - 1) * g
+        } else {
+            g
+        };
+        s.seq = first.seq + (k * g) as u64;
+        s.payload = len;
+        s.size = hdr + len;
+        s.segs = 1;
+        s.gso_size = 0;
+        s.ip_id = first.ip_id.wrapping_add(k as u16);
+        s.flags &= !CWR;
+        if k != n - 1 {
+            s.flags &= !(FIN | PSH);
+        }
+        out.push(pool.alloc(s));
+    }
+    let p = pool.get_mut(id);
+    p.payload = g;
+    p.size = hdr + g;
+    p.segs = 1;
+    p.gso_size = 0;
+    p.flags &= !(FIN | PSH);
 }
 
 /// A slab of packets with a free list.
@@ -187,4 +240,62 @@ impl PacketPool {
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 3-segment aggregate of MSS 1448 with 52 header bytes per segment (IP+TCP 40,
+    /// timestamps 12) and 3,000 payload bytes: segments of 1448, 1448 and 104 bytes at
+    /// seq 1000, 2448, 3896; IP IDs 7, 8, 9; CWR on the first only, PSH on the last only.
+    #[test]
+    fn split_gso_cuts_an_aggregate_as_tcp_gso_segment() {
+        let mut pool = PacketPool::default();
+        let mut p = Packet::blank();
+        p.seq = 1000;
+        p.payload = 3000;
+        p.size = 3000 + 3 * 52;
+        p.segs = 3;
+        p.gso_size = 1448;
+        p.ip_id = 7;
+        p.flags = ACK | PSH | CWR;
+        let id = pool.alloc(p);
+        let mut rest = Vec::new();
+        split_gso(&mut pool, id, &mut rest);
+        assert_eq!(rest.len(), 2);
+        let all: Vec<&Packet> = [id, rest[0], rest[1]]
+            .iter()
+            .map(|&i| pool.get(i))
+            .collect();
+        let got: Vec<(u64, u32, u32, u16, u8, u16)> = all
+            .iter()
+            .map(|p| (p.seq, p.payload, p.size, p.ip_id, p.flags, p.segs))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1000, 1448, 1500, 7, ACK | CWR, 1),
+                (2448, 1448, 1500, 8, ACK, 1),
+                (3896, 104, 156, 9, ACK | PSH, 1),
+            ]
+        );
+        // A packet of one segment is left alone.
+        let mut one = Vec::new();
+        split_gso(&mut pool, id, &mut one);
+        assert!(one.is_empty());
+    }
+}
+
+/// A packet stays within 144 bytes, its size before the segmentation fields were added
+/// (they fit in padding): the pool is the hot path's working set, so growth should be a
+/// decision, not an accident.
+#[cfg(test)]
+#[test]
+fn packet_size_is_bounded() {
+    assert!(
+        std::mem::size_of::<Packet>() <= 144,
+        "{}",
+        std::mem::size_of::<Packet>()
+    );
 }

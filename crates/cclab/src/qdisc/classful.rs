@@ -372,7 +372,7 @@ impl QueueDisc for Classful {
         }
         let c = self.class_of(m.dscp);
         let v = self.classes[c].q.enqueue(id, m);
-        if v != Verdict::Drop {
+        if let Verdict::Queue(_) = v {
             self.held.bytes += m.len as u64;
             self.held.pkts += 1;
         }
@@ -444,6 +444,7 @@ mod tests {
             ecn: 0,
             dscp,
             hash: 0,
+            segs: 1,
             now: 0,
             edt: 0,
         }

@@ -126,6 +126,7 @@ mod tests {
             ecn: 0,
             dscp: 0,
             hash: 0,
+            segs: 1,
             now: 0,
             edt: 0,
         }

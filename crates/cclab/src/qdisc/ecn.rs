@@ -156,6 +156,7 @@ mod tests {
             ecn,
             dscp: 0,
             hash: 0,
+            segs: 1,
             now: 0,
             edt: 0,
         }

@@ -46,6 +46,9 @@ pub struct PktMeta {
     pub dscp: u8,
     /// The flow's hash (ECMP, fair queueing).
     pub hash: u32,
+    /// Segments the packet carries: 1, or n > 1 for a segmentation-offload aggregate (a
+    /// GSO skb), whose `len` is the sum of its segments' IP lengths.
+    pub segs: u16,
     /// Earliest departure time the sender asked for (0 = none): what `sch_fq` honours.
     pub edt: SimTime,
     pub now: SimTime,
@@ -69,6 +72,10 @@ pub enum Verdict {
     Queue(Mark),
     /// Drop it (the qdisc keeps no reference to it).
     Drop,
+    /// It is a segmentation-offload aggregate (`PktMeta::segs` > 1) the discipline will not
+    /// take whole: the port cuts it into its segments and offers each one in turn
+    /// (`tbf_segment` in Linux `sch_tbf.c`). Never answered for a single packet.
+    Segment,
 }
 
 impl Verdict {
@@ -105,6 +112,8 @@ pub enum Offer {
     Queued(Mark),
     /// Drop it.
     Drop,
+    /// Cut the aggregate into its segments and offer each one ([`Verdict::Segment`]).
+    Segment,
 }
 
 /// A queue discipline.
@@ -120,6 +129,7 @@ pub trait QueueDisc {
         match self.enqueue(id, m) {
             Verdict::Queue(mark) => Offer::Queued(mark),
             Verdict::Drop => Offer::Drop,
+            Verdict::Segment => Offer::Segment,
         }
     }
     /// The next packet to transmit at `now`; packets dropped on the way go into `drops`.
