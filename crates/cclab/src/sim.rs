@@ -17,6 +17,7 @@
 
 use crate::app::{AnyApp, App, AppCx, AppId, Cmd};
 use crate::engine::{EventQueue, SimTime};
+use crate::net::forward::NetOut;
 use crate::net::packet::{PacketPool, PktId, PktKind};
 use crate::net::{NetCtx, NetEv, Network, NoTap, NodeId};
 use crate::probe::sampler::SeriesKind;
@@ -164,13 +165,15 @@ impl Sim {
     #[inline]
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Net(e) => {
-                if let Some((node, id)) = with_net!(self, cx => self.net.on_event(e, &mut cx)) {
-                    self.deliver(node, id);
-                }
-            }
+            Ev::Net(e) => match with_net!(self, cx => self.net.on_event(e, &mut cx)) {
+                NetOut::Deliver(node, id) => self.deliver(node, id),
+                NetOut::Nothing => {}
+                NetOut::Ready => self.deliver_ready(),
+                NetOut::TsqWake(conn) => self.tsq_wake(conn),
+            },
             Ev::Timer { conn, side, kind } => {
                 self.io.now = self.q.now();
+                self.io.below = self.net.tsq.below(conn);
                 self.conns[conn as usize].on_timer(side, kind, &mut self.io);
                 self.flush(conn, side);
             }
@@ -191,6 +194,29 @@ impl Sim {
         }
     }
 
+    /// Deliver what the network made ready at once (GRO's flushes).
+    #[inline(never)]
+    fn deliver_ready(&mut self) {
+        while !self.net.ready.is_empty() {
+            let mut ready = std::mem::take(&mut self.net.ready);
+            for (node, id) in ready.drain(..) {
+                self.deliver(node, id);
+            }
+            if self.net.ready.is_empty() {
+                self.net.ready = ready; // keep the allocation
+            }
+        }
+    }
+
+    /// Bytes of `conn`'s sender left its host while it waited for that (TCP small queues).
+    #[inline(never)]
+    fn tsq_wake(&mut self, conn: u32) {
+        self.io.now = self.q.now();
+        self.io.below = self.net.tsq.below(conn);
+        self.conns[conn as usize].on_timer(Side::Client, TimerKind::Tsq, &mut self.io);
+        self.flush(conn, Side::Client);
+    }
+
     /// Packet `id` reached its destination host `node`: hand it to its endpoint, its app
     /// or the host stack. Handled in place, no copy of the packet.
     fn deliver(&mut self, node: NodeId, id: PktId) {
@@ -206,6 +232,7 @@ impl Sim {
                         .tsg
                         .on_receive(conn, now, p, &mut self.probes.series);
                 }
+                self.io.below = self.net.tsq.below(conn);
                 let c = &mut self.conns[conn as usize];
                 c.on_packet(p, &mut self.io);
                 if side == Side::Client {
@@ -247,6 +274,10 @@ impl Sim {
     /// Hand the packets and timers an endpoint of `conn` produced to the network (through
     /// its host's egress stage) and the queue.
     fn flush(&mut self, conn: u32, side: Side) {
+        if self.io.tsq_throttled {
+            self.io.tsq_throttled = false;
+            self.net.tsq.wait(conn);
+        }
         for (at, kind) in self.io.timers.drain(..) {
             self.q.schedule(at, Ev::Timer { conn, side, kind });
         }
@@ -284,11 +315,13 @@ impl Sim {
             match c {
                 Cmd::Open(conn) => {
                     self.io.now = now;
+                    self.io.below = self.net.tsq.below(conn);
                     self.conns[conn as usize].open(&mut self.io);
                     self.flush(conn, Side::Client);
                 }
                 Cmd::Write(conn, bytes) => {
                     self.io.now = now;
+                    self.io.below = self.net.tsq.below(conn);
                     self.conns[conn as usize].write(bytes, &mut self.io);
                     self.flush(conn, Side::Client);
                 }

@@ -23,6 +23,10 @@ pub enum TimerKind {
     Rto,
     /// Delayed ACK.
     DelAck,
+    /// The pacing timer: the socket's next departure time is due (`tcp_pace_kick`).
+    Pace,
+    /// Bytes of this socket left the host (TCP small queues, `tcp_tsq_handler`).
+    Tsq,
 }
 
 /// The end of a connection.
@@ -54,6 +58,11 @@ pub struct Io {
     pub tx: Vec<Packet>,
     /// Timers to schedule: (time, which).
     pub timers: Vec<(SimTime, TimerKind)>,
+    /// TCP small queues: bytes the endpoint's earlier packets still hold in the host qdisc
+    /// and NIC (Linux `sk_wmem_alloc`), set by the simulator before each call.
+    pub below: u64,
+    /// Set by the endpoint when it stopped for TCP small queues: wake it when bytes leave.
+    pub tsq_throttled: bool,
 }
 
 impl Io {
@@ -62,6 +71,8 @@ impl Io {
             now,
             tx: Vec::with_capacity(64),
             timers: Vec::with_capacity(4),
+            below: 0,
+            tsq_throttled: false,
         }
     }
 }

@@ -103,9 +103,17 @@ impl WorldBuilder<'_> {
                 ));
             }
         }
+        // The sending host's stack below TCP.
+        let mut tcp = r.tcp.clone();
+        let h = &sim.scenario.host;
+        tcp.host = crate::tcp::config::HostStack {
+            tso: h.tso,
+            tsq: h.tsq,
+            fq: sim.net.host_qdisc_paces(client),
+        };
         let cfg = match &self.last_tcp {
-            Some(c) if **c == *r.tcp => Arc::clone(c),
-            _ => Arc::new(r.tcp.clone()),
+            Some(c) if **c == tcp => Arc::clone(c),
+            _ => Arc::new(tcp),
         };
         self.last_tcp = Some(Arc::clone(&cfg));
         let c = TcpConn::new(addr, &cfg, r.start, r.bytes)
@@ -146,6 +154,12 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
                 }
             }
         }
+    }
+    if sc.host.gro {
+        net.gro = Some(Box::new(crate::net::gro::Gro::new(
+            sc.host.gro_flush,
+            net.nodes.len(),
+        )));
     }
     for (i, l) in sc.losses.iter().enumerate() {
         let pid = net

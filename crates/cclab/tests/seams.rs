@@ -347,7 +347,7 @@ impl Bare {
                 q: &mut self.q,
                 tap: &mut NoTap,
             };
-            if let Some((_, id)) = self.net.on_event(ev, &mut cx) {
+            if let cclab::net::forward::NetOut::Deliver(_, id) = self.net.on_event(ev, &mut cx) {
                 self.arrived.push((t, cx.pool.get(id).dscp));
                 cx.pool.free(id);
             }

@@ -20,6 +20,25 @@ pub enum NetEv {
     Arrive { port: PortId },
     /// `port`'s transmitter finished a packet, or a wake-up it asked for is due.
     TxDone { port: PortId },
+    /// The head of `port`'s TCP-small-queues list finished (a host NIC sent it).
+    TsqDone { port: PortId },
+    /// A socket stopped by TCP small queues may send again (a packet of it was dropped).
+    TsqWake { conn: u32 },
+    /// The NAPI poll of host `node` ends: what GRO holds is delivered.
+    GroFlush { node: NodeId },
+}
+
+/// What a network event hands back to the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetOut {
+    Nothing,
+    /// The packet reached its destination host, where it leaves the network.
+    Deliver(NodeId, PktId),
+    /// Bytes of connection `conn`'s sender left its host, and it waits for that (TCP
+    /// small queues).
+    TsqWake(u32),
+    /// Packets reached their destinations: they wait in `Network::ready`.
+    Ready,
 }
 
 /// Who watches packets pass (pcap capture).
@@ -63,7 +82,7 @@ impl Network {
             Some(port) => self.enqueue(port, id, cx),
             None => {
                 self.unroutable += 1;
-                cx.pool.free(id);
+                self.discard(id, cx);
             }
         }
     }
@@ -120,7 +139,7 @@ impl Network {
                 }
                 Offer::Drop => {
                     pr.stats.drops += 1;
-                    cx.pool.free(id);
+                    self.discard(id, cx);
                     return;
                 }
                 Offer::Segment => {
@@ -133,7 +152,7 @@ impl Network {
         match pr.qdisc.enqueue(id, &meta) {
             Verdict::Drop => {
                 pr.stats.drops += 1;
-                cx.pool.free(id);
+                self.discard(id, cx);
                 return;
             }
             Verdict::Queue(mark) => {
@@ -210,10 +229,13 @@ impl Network {
         let d = pr.qdisc.dequeue(now, &mut self.drops);
         if !self.drops.is_empty() {
             pr.stats.drops += self.drops.len() as u64;
-            for id in self.drops.drain(..) {
-                cx.pool.free(id);
+            let mut drops = std::mem::take(&mut self.drops);
+            for id in drops.drain(..) {
+                self.discard(id, cx);
             }
+            self.drops = drops;
         }
+        let pr = &mut self.ports[port as usize];
         match d {
             Deq::Packet(id, mark) => {
                 if apply(mark, cx.pool.get_mut(id)) {
@@ -267,6 +289,16 @@ impl Network {
         pr.tx_bytes += p.size as u64;
         self.packet_hops += 1;
         cx.tap.on_tx(now, port, p);
+        if p.tsq {
+            // The NIC sends it for a socket that counts its bytes until then (TSQ).
+            let (conn, size) = (p.conn, p.size);
+            cx.pool.get_mut(id).tsq = false;
+            if pr.tsq_done.is_empty() {
+                cx.q.schedule(done, NetEv::TsqDone { port }.into());
+            }
+            pr.tsq_done.push_back((done, conn, size));
+        }
+        let p = cx.pool.get(id);
         if let Some(loss) = pr.loss.as_deref_mut() {
             let data_of =
                 (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn);
@@ -303,6 +335,17 @@ impl Network {
         self.segs_scratch = rest;
     }
 
+    /// Free packet `id`, which goes no further (dropped, or unroutable); a socket counting
+    /// its bytes (TCP small queues) is told at once.
+    #[inline(never)]
+    fn discard<E: From<NetEv>, T: Tap>(&mut self, id: PktId, cx: &mut NetCtx<E, T>) {
+        let p = cx.pool.get(id);
+        if p.tsq && self.tsq.release(p.conn, p.size) {
+            cx.q.schedule(cx.q.now(), NetEv::TsqWake { conn: p.conn }.into());
+        }
+        cx.pool.free(id);
+    }
+
     /// The head of `port`'s wire reaches the next node. Returns `(host, packet)` when the
     /// node is the packet's destination: it leaves the network there.
     #[inline]
@@ -320,12 +363,19 @@ impl Network {
         let p = cx.pool.get(id);
         cx.tap.on_rx(cx.q.now(), node, p);
         if node == p.dst {
+            if let Some(gro) = self.gro.as_deref_mut() {
+                if gro.receive(node, id, cx.pool, &mut self.ready) {
+                    let at = cx.q.now() + gro.flush;
+                    cx.q.schedule(at, NetEv::GroFlush { node }.into());
+                }
+                return None;
+            }
             return Some((node, id));
         }
         if self.nodes[node as usize].kind == NodeKind::Host {
             // Hosts do not forward (Linux with `ip_forward = 0`).
             self.unroutable += 1;
-            cx.pool.free(id);
+            self.discard(id, cx);
             return None;
         }
         self.forward(node, id, cx);
@@ -334,17 +384,43 @@ impl Network {
 
     /// Handle one of the network's events; returns a packet that reached its destination.
     #[inline]
-    pub fn on_event<E: From<NetEv>, T: Tap>(
-        &mut self,
-        ev: NetEv,
-        cx: &mut NetCtx<E, T>,
-    ) -> Option<(NodeId, PktId)> {
+    pub fn on_event<E: From<NetEv>, T: Tap>(&mut self, ev: NetEv, cx: &mut NetCtx<E, T>) -> NetOut {
         match ev {
-            NetEv::Arrive { port } => self.arrive(port, cx),
+            NetEv::Arrive { port } => match self.arrive(port, cx) {
+                Some((node, id)) => NetOut::Deliver(node, id),
+                None if !self.ready.is_empty() => NetOut::Ready,
+                None => NetOut::Nothing,
+            },
+            NetEv::GroFlush { node } => {
+                if let Some(gro) = self.gro.as_deref_mut() {
+                    gro.flush(node, &mut self.ready);
+                }
+                NetOut::Ready
+            }
             NetEv::TxDone { port } => {
                 self.tx_done(port, cx);
-                None
+                NetOut::Nothing
             }
+            NetEv::TsqDone { port } => self.tsq_done(port, cx),
+            NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
+        }
+    }
+
+    /// The head of `port`'s TCP-small-queues list has been sent.
+    #[inline(never)]
+    fn tsq_done<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) -> NetOut {
+        let pr = &mut self.ports[port as usize];
+        let (_, conn, size) = pr
+            .tsq_done
+            .pop_front()
+            .expect("a TsqDone event has an entry");
+        if let Some(&(t, _, _)) = pr.tsq_done.front() {
+            cx.q.schedule(t, NetEv::TsqDone { port }.into());
+        }
+        if self.tsq.release(conn, size) {
+            NetOut::TsqWake(conn)
+        } else {
+            NetOut::Nothing
         }
     }
 }

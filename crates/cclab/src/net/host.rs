@@ -143,13 +143,45 @@ const IPG: Key = Key {
     meaning: "the host NICs' inter-packet gap as e1000's IPGT in byte times (the MAC adds 4: 8 gives Ethernet's 12-byte gap, 1023 a 1027-byte gap); on Ethernet-framed host links, it caps every flow of the NIC together (seed 001's IPG tuning)",
 };
 
+const TSO: Key = Key {
+    name: "tso",
+    ty: Ty::Bool,
+    default: "`false`",
+    allowed: "",
+    meaning: "segmentation offload: TCP hands the host qdisc aggregates of up to the autosized number of segments (Linux `tcp_tso_autosize`: about 1 ms at the pacing rate, at most 45 × 1448 B), which the NIC sends back to back; pacing applies per aggregate. Linux has it on; off by default here so that the seed-000 and seed-003 reproductions keep their per-packet senders",
+};
+
+const GRO: Key = Key {
+    name: "gro",
+    ty: Ty::Bool,
+    default: "`false`",
+    allowed: "",
+    meaning: "generic receive offload on receiving hosts (Linux `tcp_gro_receive`): in-order segments of a connection are merged into aggregates below 64 KB that the host's ingress and TCP see (one ACK per aggregate); off by default like `tso`",
+};
+
+const GRO_FLUSH: Key = Key {
+    name: "gro_flush",
+    ty: Ty::Interval,
+    default: "`\"50us\"`",
+    allowed: "greater than zero",
+    meaning: "with `gro`: the NIC's interrupt moderation delay (`ethtool -c` rx-usecs): what GRO holds is delivered this long after the first packet it held arrived (the end of the NAPI poll)",
+};
+
+const TSQ: Key = Key {
+    name: "tsq",
+    ty: Ty::Bool,
+    default: "`false`",
+    allowed: "",
+    meaning: "TCP small queues (Linux `tcp_small_queue_check`): a sender stops while its bytes in the host qdisc and NIC exceed max(2 packets, 1 ms at the pacing rate), at most 1 MiB when unpaced, and resumes as the NIC sends them. Linux has it on; off by default like `tso`",
+};
+
 /// `[host]`.
 pub static KEYS: Schema = Schema {
     title: "[host]",
     place: "[host]",
     noun: "host",
     about: "",
-    keys: &[JITTER, IPG],
+    keys: &[JITTER, IPG, TSO, GRO, GRO_FLUSH, TSQ],
     with: &[],
     variants: None,
 };
@@ -161,13 +193,23 @@ pub struct HostSpec {
     pub jitter: JitterSpec,
     /// The host NICs' IPGT (e1000 TIPG): inter-packet gap = IPGT + 4 byte times.
     pub ipgt: u32,
+    /// Segmentation offload on sending hosts.
+    pub tso: bool,
+    /// Generic receive offload on receiving hosts, and its flush delay.
+    pub gro: bool,
+    pub gro_flush: SimTime,
+    /// TCP small queues.
+    pub tsq: bool,
 }
+
+/// `[host] gro_flush`'s default.
+pub const GRO_FLUSH_DEFAULT: SimTime = 50 * crate::engine::US;
 
 impl Default for HostSpec {
     fn default() -> HostSpec {
         HostSpec {
             jitter: JitterSpec::Auto,
-            ipgt: IPGT_DEFAULT,
+            ..HostSpec::EXACT
         }
     }
 }
@@ -177,6 +219,10 @@ impl HostSpec {
     pub const EXACT: HostSpec = HostSpec {
         jitter: JitterSpec::Fixed(0),
         ipgt: IPGT_DEFAULT,
+        tso: false,
+        gro: false,
+        gro_flush: GRO_FLUSH_DEFAULT,
+        tsq: false,
     };
 }
 
@@ -196,11 +242,68 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
         if let Some(g) = ck.opt(t, IPG.name, crate::scenario::check::int(0, IPGT_MAX as i64)) {
             h.ipgt = g as u32;
         }
+        ck.get_into(t, &TSO, &mut h.tso);
+        ck.get_into(t, &GRO, &mut h.gro);
+        ck.get_into(t, &GRO_FLUSH, &mut h.gro_flush);
+        ck.get_into(t, &TSQ, &mut h.tsq);
     }
     h
 }
 
+/// TCP small queues (Linux `sk_wmem_alloc` and `TSQ_THROTTLED`): per connection, the
+/// bytes its sender's packets hold in the host qdisc and NIC, and whether the sender waits
+/// for them to leave. Empty unless a sender uses TSQ (`[host] tsq`).
+#[derive(Debug, Default)]
+pub struct Tsq {
+    bytes: Vec<u64>,
+    waiting: Vec<bool>,
+}
+
+impl Tsq {
+    /// Bytes connection `conn`'s sender has below it.
+    #[inline]
+    pub fn below(&self, conn: u32) -> u64 {
+        self.bytes.get(conn as usize).copied().unwrap_or(0)
+    }
+
+    fn grow(&mut self, conn: u32) {
+        if self.bytes.len() <= conn as usize {
+            self.bytes.resize(conn as usize + 1, 0);
+            self.waiting.resize(conn as usize + 1, false);
+        }
+    }
+
+    /// A packet of `size` bytes enters the host qdisc.
+    fn hold(&mut self, conn: u32, size: u32) {
+        self.grow(conn);
+        self.bytes[conn as usize] += size as u64;
+    }
+
+    /// The sender of `conn` stopped until bytes leave.
+    pub fn wait(&mut self, conn: u32) {
+        self.grow(conn);
+        self.waiting[conn as usize] = true;
+    }
+
+    /// A packet of `size` bytes left (sent or dropped); true when its sender was waiting
+    /// (it is woken once: `TSQ_THROTTLED` is cleared).
+    pub(super) fn release(&mut self, conn: u32, size: u32) -> bool {
+        let c = conn as usize;
+        self.bytes[c] -= size as u64;
+        std::mem::take(&mut self.waiting[c])
+    }
+}
+
 impl Network {
+    /// Does host `node`'s qdisc pace (honour earliest departure times, as `fq`)? Then TCP
+    /// leaves the pacing to it (`SK_PACING_FQ`).
+    pub fn host_qdisc_paces(&self, node: NodeId) -> bool {
+        self.nodes[node as usize]
+            .ports
+            .iter()
+            .any(|&p| self.ports[p as usize].qdisc.honours_edt())
+    }
+
     /// The host egress stage: packet `id`, sent by an endpoint or app of `host`, enters the
     /// host qdisc of the NIC its route leaves by.
     #[inline]
@@ -210,6 +313,10 @@ impl Network {
         id: PktId,
         cx: &mut NetCtx<E, T>,
     ) {
+        let p = cx.pool.get(id);
+        if p.tsq {
+            self.tsq.hold(p.conn, p.size);
+        }
         self.forward(host, id, cx)
     }
 
@@ -292,7 +399,7 @@ mod tests {
                     net.egress(h0, id, &mut cx);
                 }
                 Ev::Net(e) => {
-                    if let Some((_, id)) = net.on_event(e, &mut cx) {
+                    if let crate::net::forward::NetOut::Deliver(_, id) = net.on_event(e, &mut cx) {
                         let i = cx.pool.get(id).seq;
                         got.push((i, sends[i as usize], now - delay - ser));
                         cx.pool.free(id);

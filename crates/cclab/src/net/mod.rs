@@ -5,6 +5,7 @@
 //! per-packet path allocates, hashes a string or formats.
 
 pub mod forward;
+pub mod gro;
 pub mod host;
 pub mod loss;
 pub mod packet;
@@ -70,6 +71,13 @@ pub struct Network {
     drops: Vec<packet::PktId>,
     /// Scratch space for the segments of an aggregate being cut (reused).
     segs_scratch: Vec<packet::PktId>,
+    /// TCP small queues: what each socket has below it (`host.rs`).
+    pub tsq: host::Tsq,
+    /// Generic receive offload on the hosts (`[host] gro`); `None` = off.
+    pub gro: Option<Box<gro::Gro>>,
+    /// Packets that reached their destination and wait to be handed over (GRO flushes
+    /// several at once); drained by the simulator.
+    pub ready: Vec<(NodeId, packet::PktId)>,
 }
 
 impl Network {

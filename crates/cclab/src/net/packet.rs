@@ -80,6 +80,9 @@ pub struct Packet {
     pub segs: u16,
     /// Payload bytes per segment of an aggregate (the MSS it was built with); 0 otherwise.
     pub gso_size: u16,
+    /// TCP small queues: the sending socket counts this packet's bytes until its host's
+    /// NIC has sent it (or dropped it).
+    pub tsq: bool,
     pub seq: u64,
     pub ack: u64,
     pub flags: u8,
@@ -122,6 +125,7 @@ impl Packet {
             payload: 0,
             segs: 1,
             gso_size: 0,
+            tsq: false,
             seq: 0,
             ack: 0,
             flags: 0,

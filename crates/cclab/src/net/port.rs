@@ -130,6 +130,9 @@ pub struct Port {
     pub loss: Option<Box<super::loss::LinkLoss>>,
     /// A host NIC's processing jitter (`net/host.rs`); off on switch ports.
     pub jitter: super::host::HostJitter,
+    /// TCP small queues: (time, connection, bytes) of packets this port (a host NIC) is
+    /// sending for a socket that counts them, in the order they finish.
+    pub tsq_done: VecDeque<(SimTime, u32, u32)>,
 }
 
 impl Port {
@@ -159,6 +162,7 @@ impl Port {
             tx_bytes: 0,
             loss: None,
             jitter: super::host::HostJitter::off(),
+            tsq_done: VecDeque::new(),
         }
     }
 

@@ -325,4 +325,9 @@ impl Qdisc {
     pub fn pkts(&self) -> u64 {
         self.backlog().pkts
     }
+
+    /// Does the discipline hold packets until their earliest departure time (`fq`)?
+    pub fn honours_edt(&self) -> bool {
+        false
+    }
 }

@@ -75,6 +75,29 @@ pub struct TcpConfig {
     pub rcvbuf: u64,
     /// DSCP value to put on this flow's packets.
     pub dscp: u8,
+    /// `SO_MAX_PACING_RATE` in bit/s (`None` = unlimited, Linux's `~0`): caps the pacing
+    /// rate, and setting it makes TCP pace itself when the host qdisc does not.
+    pub max_pacing_rate: Option<u64>,
+    /// `net.ipv4.tcp_pacing_ss_ratio` / `tcp_pacing_ca_ratio` (percent).
+    pub pacing_ss_ratio: u32,
+    pub pacing_ca_ratio: u32,
+    /// The sending host's stack, set when the connection is built (not scenario keys of
+    /// `[tcp]`): segmentation offload (`[host] tso`), TCP small queues (`[host] tsq`), and
+    /// whether the host qdisc is `fq` (which then enforces the pacing, `SK_PACING_FQ`).
+    pub host: HostStack,
+}
+
+/// What the sending host's stack does below TCP (`[host]`, and the host qdisc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStack {
+    /// TCP builds segmentation-offload aggregates of up to the autosized number of
+    /// segments (`tcp_tso_autosize`), which the NIC puts on the wire back to back.
+    pub tso: bool,
+    /// TCP small queues: TCP stops while its bytes in the host qdisc and NIC exceed
+    /// `tcp_small_queue_check`'s limit, and resumes as they leave.
+    pub tsq: bool,
+    /// The host qdisc is `fq`: it enforces the pacing (`SK_PACING_FQ`).
+    pub fq: bool,
 }
 
 impl Default for TcpConfig {
@@ -104,6 +127,10 @@ impl Default for TcpConfig {
             sndbuf: 4 << 20,
             rcvbuf: 6 << 20,
             dscp: 0,
+            max_pacing_rate: None,
+            pacing_ss_ratio: 200,
+            pacing_ca_ratio: 120,
+            host: HostStack::default(),
         }
     }
 }
@@ -238,6 +265,27 @@ const KEYS: &[Key] = &[
         meaning: "receive buffer: the advertised window (Linux `tcp_rmem` maximum); pcap captures announce the window scale Linux derives from it (6 MiB: 7, 16 MiB: 9)",
     },
     Key {
+        name: "max_pacing_rate",
+        ty: Ty::Rate,
+        default: "unlimited",
+        allowed: "",
+        meaning: "`SO_MAX_PACING_RATE`: caps the socket's pacing rate (Linux `tcp_update_pacing_rate`); when the host qdisc is not `fq`, setting it makes TCP pace itself (`SK_PACING_NEEDED`, an hrtimer per socket)",
+    },
+    Key {
+        name: "pacing_ss_ratio",
+        ty: Ty::Int(1, 10_000),
+        default: "`200`",
+        allowed: "",
+        meaning: "`net.ipv4.tcp_pacing_ss_ratio`: pacing rate in percent of cwnd/srtt while cwnd < ssthresh/2",
+    },
+    Key {
+        name: "pacing_ca_ratio",
+        ty: Ty::Int(1, 10_000),
+        default: "`120`",
+        allowed: "",
+        meaning: "`net.ipv4.tcp_pacing_ca_ratio`: pacing rate in percent of cwnd/srtt otherwise",
+    },
+    Key {
         name: "dscp",
         ty: Ty::Int(0, 63),
         default: "`0`",
@@ -302,6 +350,11 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("sndbuf"), &mut c.sndbuf);
     ck.get_into(t, key("rcvbuf"), &mut c.rcvbuf);
     ck.get_into(t, key("dscp"), &mut c.dscp);
+    if let Some(r) = ck.get::<u64>(t, key("max_pacing_rate")) {
+        c.max_pacing_rate = Some(r);
+    }
+    ck.get_into(t, key("pacing_ss_ratio"), &mut c.pacing_ss_ratio);
+    ck.get_into(t, key("pacing_ca_ratio"), &mut c.pacing_ca_ratio);
     cc::parse_options(ck, t, c);
     // Combinations, checked only when every key involved is valid, and reported only where
     // one of them is written, so a bad [tcp] is not reported again for every flow that

@@ -32,7 +32,7 @@ pub struct Bench {
     /// (arrival time, order, to_server, packet)
     wire: Vec<(SimTime, u64, bool, Packet)>,
     /// (time, order, server side?)
-    timers: Vec<(SimTime, u64, bool)>,
+    timers: Vec<(SimTime, u64, bool, TimerKind)>,
     order: u64,
     /// Drop filter: (packet, to_server, index of this data packet from the sender, 1-based).
     pub drop: DropFn,
@@ -96,9 +96,9 @@ impl Bench {
     }
 
     fn take(&mut self, io: Io, server: bool) {
-        for (t, _which) in io.timers {
+        for (t, which) in io.timers {
             self.order += 1;
-            self.timers.push((t, self.order, server));
+            self.timers.push((t, self.order, server, which));
         }
         for mut p in io.tx {
             let to_server = !server;
@@ -178,11 +178,11 @@ impl Bench {
                     self.take(io, false);
                 }
             } else {
-                let (_, _, server) = self.timers.swap_remove(idx);
+                let (_, _, server, kind) = self.timers.swap_remove(idx);
                 if server {
                     self.r.on_timer(&mut io);
                 } else {
-                    self.s.on_timer(&mut io);
+                    self.s.on_timer(kind, &mut io);
                 }
                 self.take(io, server);
             }

@@ -25,7 +25,7 @@ use crate::transport::{Endpoint, Io, TimerKind};
 use std::sync::Arc;
 
 pub use receiver::Receiver;
-pub use sender::Sender;
+pub use sender::{PacingStatus, Sender, LIMIT_OUTPUT_BYTES};
 
 /// Addressing shared by both halves: fixed per connection, copied into every packet.
 #[derive(Clone, Copy, Debug, Default)]
@@ -107,8 +107,8 @@ impl Endpoint for Sender {
         Sender::on_packet(self, p, io)
     }
     #[inline]
-    fn on_timer(&mut self, _kind: TimerKind, io: &mut Io) {
-        Sender::on_timer(self, io)
+    fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
+        Sender::on_timer(self, kind, io)
     }
 }
 

@@ -193,19 +193,21 @@ impl Receiver {
     }
 
     fn on_data(&mut self, p: &Packet, io: &mut Io) {
-        self.stats.data_segs_in += 1;
+        // A GRO aggregate counts its segments (`data_segs_in += gso_segs`).
+        let segs = p.segs.max(1) as u64;
+        self.stats.data_segs_in += segs;
         // ECN: CWR clears the latch, then CE sets it (Linux order).
         let mut force_now = false;
         if self.ecn_ok && self.needs.ce_state {
             if p.ecn == CE {
-                self.stats.ce_segs_in += 1;
+                self.stats.ce_segs_in += segs;
             }
         } else if self.ecn_ok {
             if p.flags & CWR != 0 {
                 self.ece_latch = false;
             }
             if p.ecn == CE {
-                self.stats.ce_segs_in += 1;
+                self.stats.ce_segs_in += segs;
                 if !self.ece_latch {
                     self.quickack_left = self.quickack_left.max(2);
                     self.ece_latch = true;
@@ -227,7 +229,7 @@ impl Receiver {
             if had_ooo {
                 force_now = true; // a hole was (partly) filled
             }
-            self.unacked_segs += 1;
+            self.unacked_segs += segs as u32;
         } else {
             self.stats.ooo_segs_in += 1;
             self.insert_ooo(s, e);

@@ -20,7 +20,9 @@
 //! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (enter CWR), CWR set on the
 //!   next new data segment.
 //!
-//! Not modelled (yet): RACK/TLP, F-RTO, DSACK undo, TSO, pacing.
+//! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`.
+//!
+//! Not modelled (yet): RACK/TLP, F-RTO, DSACK undo.
 //!
 //! This file holds the socket's state, the application calls, transmission, the ACK path
 //! and the timers; more `impl Sender` blocks live beside it: `sender/scoreboard.rs` (SACK
@@ -28,6 +30,7 @@
 //! machine, PRR, RTO loss entry) and `sender/diag.rs` (the `ss -ti` line).
 
 mod diag;
+mod pacing;
 mod recovery;
 mod scoreboard;
 
@@ -42,6 +45,8 @@ use crate::scenario::{Growth, TcpConfig};
 use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+pub use pacing::{PacingStatus, LIMIT_OUTPUT_BYTES, NO_RATE};
 
 const DUPTHRESH: u32 = 3;
 
@@ -149,6 +154,14 @@ pub struct Sender {
     ts_recent: SimTime,
     /// IPv4 ID of the next packet (Linux `inet_id`; see `tcp::initial_inet_id`).
     inet_id: u16,
+
+    // Pacing (`sender/pacing.rs`).
+    pacing_status: PacingStatus,
+    /// `sk_pacing_rate` in bytes per second (`NO_RATE` = unknown, Linux's `~0`).
+    pacing_rate: u64,
+    /// `tcp_wstamp_ns`: the earliest departure time of the next packet.
+    wstamp: SimTime,
+    pace_timer: Timer,
 }
 
 impl Sender {
@@ -201,6 +214,10 @@ impl Sender {
             syn_tx: 0,
             ts_recent: 0,
             inet_id: super::initial_inet_id(addr.conn, true),
+            pacing_status: Self::pacing_status_of(cfg),
+            pacing_rate: NO_RATE,
+            wstamp: 0,
+            pace_timer: Timer::default(),
         }
     }
 
@@ -297,7 +314,13 @@ impl Sender {
     /// by one).
     fn xmit(&mut self, io: &mut Io, mut p: Packet) {
         p.ip_id = self.inet_id;
-        self.inet_id = self.inet_id.wrapping_add(1);
+        // A TSO NIC gives each segment of an aggregate its own ID, one up from the last.
+        self.inet_id = self.inet_id.wrapping_add(p.segs.max(1));
+        self.stamp_departure(&mut p, io.now);
+        if self.cfg.host.tsq && p.payload > 0 {
+            p.tsq = true;
+            io.below += p.size as u64;
+        }
         io.tx.push(p);
     }
 
@@ -338,28 +361,52 @@ impl Sender {
                 self.cwnd_limited = true;
                 break;
             }
-            if self.lost_pending > 0 && self.retransmit_next_lost(io) {
-                if reducing {
-                    self.prr_out += 1;
+            if self.pacing_check(io) {
+                break;
+            }
+            if self.lost_pending > 0 {
+                let full = self.mss + IP_TCP_HDR + TS_OPT;
+                if self.small_queue_check(io, full, 1) {
+                    break;
                 }
-                continue;
+                if self.retransmit_next_lost(io) {
+                    if reducing {
+                        self.prr_out += 1;
+                    }
+                    continue;
+                }
             }
             let nxt = self.tp.snd_nxt;
             if nxt >= self.write_seq {
                 self.cwnd_limited = false;
                 break;
             }
-            let len = (self.write_seq - nxt).min(self.mss as u64);
+            // One skb: up to the autosized number of segments (1 without TSO), within
+            // cwnd (`tcp_cwnd_test`), the peer's window and the send buffer
+            // (`tcp_mss_split_point`).
+            let mss = self.mss as u64;
+            let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
+            let segs = quota.min(self.tso_segs() as u64).max(1);
             let una = self.tp.snd_una;
-            if nxt + len - una > self.snd_wnd.max(self.mss as u64)
-                || nxt + len - una > self.cfg.sndbuf.max(self.mss as u64)
-            {
+            let room = (una + self.snd_wnd.max(mss))
+                .min(una + self.cfg.sndbuf.max(mss))
+                .saturating_sub(nxt);
+            let mut len = (self.write_seq - nxt).min(segs * mss);
+            if len > room {
+                // Whole segments only, unless the window leaves room for less than one.
+                len = if room >= mss { room / mss * mss } else { 0 };
+            }
+            if len == 0 || (len < mss && len < self.write_seq - nxt) {
                 self.cwnd_limited = false;
+                break;
+            }
+            let n = len.div_ceil(mss) as u32;
+            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0) {
                 break;
             }
             self.send_new(io, nxt, len as u32);
             if reducing {
-                self.prr_out += 1;
+                self.prr_out += n;
             }
         }
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
@@ -398,27 +445,45 @@ impl Sender {
         }
     }
 
+    /// Send `len` new bytes from `start` as one skb: one segment, or with TSO an
+    /// aggregate of ⌈len / mss⌉ segments that the NIC cuts (`net::packet::split_gso`).
+    /// The scoreboard keeps one entry per segment, as Linux's retransmit queue does once
+    /// SACKs split its skbs.
     fn send_new(&mut self, io: &mut Io, start: u64, len: u32) {
         if self.segs.is_empty() {
             self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
         }
+        let mss = self.mss;
+        let n = len.div_ceil(mss);
         let mut p = self.data_packet(io.now, start, len);
+        if n > 1 {
+            p.segs = n as u16;
+            p.gso_size = mss as u16;
+            p.size = len + n * (IP_TCP_HDR + TS_OPT);
+        }
         if self.cwr_pending {
             p.flags |= CWR;
             self.cwr_pending = false;
         }
+        // `data_segs_out` counts this skb before its departure time is advanced.
+        self.stats.data_segs_out += n as u64;
         self.xmit(io, p);
-        self.segs.push_back(Seg {
-            start,
-            end: start + len as u64,
-            sent: io.now,
-            sacked: false,
-            lost: false,
-            retrans: false,
-            ever_retrans: false,
-        });
-        self.tp.snd_nxt = start + len as u64;
-        self.stats.data_segs_out += 1;
+        let mut s = start;
+        let end = start + len as u64;
+        while s < end {
+            let e = (s + mss as u64).min(end);
+            self.segs.push_back(Seg {
+                start: s,
+                end: e,
+                sent: io.now,
+                sacked: false,
+                lost: false,
+                retrans: false,
+                ever_retrans: false,
+            });
+            s = e;
+        }
+        self.tp.snd_nxt = end;
         if !self.rto_timer.is_armed() {
             let at = io.now + self.current_rto();
             self.arm_rto(io, at);
@@ -436,6 +501,8 @@ impl Sender {
                 let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
                 p.retrans = true;
                 p.ecn = self.retrans_ecn();
+                self.stats.retrans_segs += 1;
+                self.stats.data_segs_out += 1;
                 self.xmit(io, p);
                 let seg = &mut self.segs[i];
                 seg.retrans = true;
@@ -444,8 +511,6 @@ impl Sender {
                 self.retrans_out += 1;
                 self.lost_pending -= 1;
                 self.lost_hint = s.end;
-                self.stats.retrans_segs += 1;
-                self.stats.data_segs_out += 1;
                 if !self.rto_timer.is_armed() {
                     let at = io.now + self.current_rto();
                     self.arm_rto(io, at);
@@ -515,6 +580,7 @@ impl Sender {
         self.backoff = 0;
         self.rto_timer.disarm();
         self.cc.init(&mut self.tp);
+        self.update_pacing_rate();
         self.send_pure_ack(io);
         self.try_send(io);
     }
@@ -702,6 +768,8 @@ impl Sender {
             }
         }
 
+        self.update_pacing_rate();
+
         // Byte-count flow finished?
         if self.app_closed && self.segs.is_empty() && self.tp.snd_una >= self.write_seq {
             self.done_at.get_or_insert(io.now);
@@ -712,8 +780,11 @@ impl Sender {
 
     // ----- timers -------------------------------------------------------------------
 
-    pub fn on_timer(&mut self, io: &mut Io) {
+    pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
         self.tp.now = io.now;
+        if kind != TimerKind::Rto {
+            return self.on_pace_or_tsq(kind, io);
+        }
         match self.rto_timer.on_event(io.now) {
             TimerCheck::Idle => {}
             TimerCheck::Reschedule(t) => io.timers.push((t, TimerKind::Rto)),

@@ -1,0 +1,198 @@
+//! Generic receive offload on a receiving host (`[host] gro`), after Linux
+//! `net/core/gro.c` (`dev_gro_receive`, `napi_gro_flush`) and `net/ipv4/tcp_offload.c`
+//! (`tcp_gro_receive`): in-order TCP segments of one connection that arrive close together
+//! are merged into one aggregate of up to 64 KB, which is what the host's ingress (a
+//! policer, `tc ... ingress`) and TCP then see — seed 004's `mtu 100k` exists because of it.
+//!
+//! Rules (`tcp_gro_receive`, `inet_gro_receive`):
+//! - A segment joins the aggregate held for its connection when it continues it in
+//!   sequence, has the same ACK number, TOS (ECN) and flags (CWR, FIN and PSH aside), is
+//!   no longer than the aggregate's segment size, and the result, counted as Linux counts
+//!   the merged skb (one header and every payload), stays below 64 KB (`skb_gro_receive`'s
+//!   `GRO_LEGACY_MAX_SIZE`: 45 segments of 1448 bytes). Otherwise the held aggregate is
+//!   delivered and the segment starts a new one. The aggregate's `size` stays the sum of
+//!   its segments' IP lengths, as everywhere in the simulator (`Packet::segs`).
+//! - A segment shorter than the segment size, or with PSH, FIN, SYN, RST or URG, ends its
+//!   aggregate: the aggregate is delivered with it. A packet without payload (a pure ACK)
+//!   or not TCP is delivered at once.
+//! - At most 8 aggregates are held per host (`MAX_GRO_SKBS`); a ninth flow pushes out the
+//!   oldest.
+//! - Everything held is delivered at the end of the NAPI poll. The poll is modelled as
+//!   starting `flush` after the first packet it holds arrived: the NIC's interrupt
+//!   moderation delay (`ethtool -c` `rx-usecs`), a parameter of the host (`[host]
+//!   gro_flush`), since moderation is adaptive in most drivers and no single constant is
+//!   Linux's.
+//!
+//! Not modelled: GRO of other protocols, hardware LRO, `gro_flush_timeout` > 0 and the
+//! budget of 64 packets per poll.
+
+use super::packet::{PacketPool, PktId, PktKind, FIN, PSH, RST, SYN};
+use super::NodeId;
+use crate::engine::SimTime;
+
+/// `MAX_GRO_SKBS`.
+const MAX_HELD: usize = 8;
+/// `GRO_LEGACY_MAX_SIZE`: an aggregate (one header and its payloads) stays below it.
+pub const GRO_MAX_SIZE: u32 = 65_536;
+
+/// GRO state of one host.
+#[derive(Debug, Default)]
+pub struct GroHost {
+    /// Aggregates held, oldest first.
+    held: Vec<PktId>,
+    /// A flush is scheduled.
+    pub armed: bool,
+}
+
+/// GRO on every host of a network.
+#[derive(Debug)]
+pub struct Gro {
+    pub flush: SimTime,
+    hosts: Vec<GroHost>,
+}
+
+impl Gro {
+    pub fn new(flush: SimTime, nodes: usize) -> Gro {
+        Gro {
+            flush,
+            hosts: (0..nodes).map(|_| GroHost::default()).collect(),
+        }
+    }
+
+    /// Packet `id` reached its destination host `node`: merge or hold it. What is to be
+    /// delivered now goes into `out`, in order. Returns true when a flush must be
+    /// scheduled for `node` (something is held and none is armed).
+    pub fn receive(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        pool: &mut PacketPool,
+        out: &mut Vec<(NodeId, PktId)>,
+    ) -> bool {
+        let h = &mut self.hosts[node as usize];
+        let p = pool.get(id);
+        if p.kind != PktKind::Tcp || p.payload == 0 {
+            out.push((node, id));
+            return false;
+        }
+        let ends = p.flags & (PSH | FIN | SYN | RST) != 0;
+        let slot = h.held.iter().position(|&q| {
+            let q = pool.get(q);
+            q.conn == p.conn && q.from_client == p.from_client
+        });
+        if let Some(i) = slot {
+            let q = pool.get(h.held[i]);
+            let mss = if q.segs > 1 {
+                q.gso_size as u32
+            } else {
+                q.payload
+            };
+            let joins = q.seq + q.payload as u64 == p.seq
+                && q.ack == p.ack
+                && q.ecn == p.ecn
+                && (q.flags ^ p.flags) & !(super::packet::CWR | FIN | PSH) == 0
+                && p.payload <= mss
+                && (p.size - p.payload) + q.payload + p.payload < GRO_MAX_SIZE;
+            let held = h.held[i];
+            if joins {
+                let (size, payload, flags) = (p.size, p.payload, p.flags);
+                pool.free(id);
+                let q = pool.get_mut(held);
+                q.size += size;
+                q.payload += payload;
+                q.segs += 1;
+                q.gso_size = mss as u16;
+                q.flags |= flags & (PSH | FIN);
+                if payload < mss || ends {
+                    h.held.remove(i);
+                    out.push((node, held));
+                }
+                return false;
+            }
+            h.held.remove(i);
+            out.push((node, held));
+        }
+        if ends {
+            out.push((node, id));
+            return false;
+        }
+        if h.held.len() == MAX_HELD {
+            out.push((node, h.held.remove(0)));
+        }
+        h.held.push(id);
+        if h.armed {
+            false
+        } else {
+            h.armed = true;
+            true
+        }
+    }
+
+    /// The NAPI poll of `node` ends: deliver everything held.
+    pub fn flush(&mut self, node: NodeId, out: &mut Vec<(NodeId, PktId)>) {
+        let h = &mut self.hosts[node as usize];
+        h.armed = false;
+        out.extend(h.held.drain(..).map(|id| (node, id)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{Packet, ACK};
+
+    fn seg(pool: &mut PacketPool, conn: u32, seq: u64, payload: u32, flags: u8) -> PktId {
+        let mut p = Packet::blank();
+        p.conn = conn;
+        p.seq = seq;
+        p.payload = payload;
+        p.size = payload + 52;
+        p.ack = 1;
+        p.flags = flags;
+        pool.alloc(p)
+    }
+
+    /// Back-to-back segments of MSS 1448 (52 header bytes) merge 45 at a time (52 + 45 ×
+    /// 1448 = 65,212 < 65,536 ≤ 52 + 46 × 1448); PSH ends an aggregate with its segment; a
+    /// second connection's segments are held apart; a gap in sequence delivers what is
+    /// held.
+    #[test]
+    fn merges_in_order_segments_up_to_64k() {
+        let mut pool = PacketPool::default();
+        let mut g = Gro::new(50, 1);
+        let mut out = Vec::new();
+        let mut armed = 0;
+        for k in 0..50u64 {
+            let id = seg(&mut pool, 0, 1 + k * 1448, 1448, ACK);
+            armed += g.receive(0, id, &mut pool, &mut out) as u32;
+        }
+        assert_eq!(armed, 1, "one flush armed for the poll");
+        assert_eq!(out.len(), 1, "the first aggregate is full");
+        let a = pool.get(out[0].1);
+        assert_eq!(
+            (a.seq, a.segs, a.payload, a.size),
+            (1, 45, 45 * 1448, 45 * 1500)
+        );
+        // The other conn is held separately; PSH ends conn 0's second aggregate.
+        let other = seg(&mut pool, 1, 1, 1448, ACK);
+        g.receive(0, other, &mut pool, &mut out);
+        let last = seg(&mut pool, 0, 1 + 50 * 1448, 1448, ACK | PSH);
+        g.receive(0, last, &mut pool, &mut out);
+        assert_eq!(out.len(), 2);
+        let b = pool.get(out[1].1);
+        assert_eq!((b.seq, b.segs, b.payload), (1 + 45 * 1448, 6, 6 * 1448));
+        assert_ne!(b.flags & PSH, 0);
+        // A gap: the held segment of conn 1 is delivered, the new one held.
+        let gap = seg(&mut pool, 1, 1 + 2 * 1448, 1448, ACK);
+        g.receive(0, gap, &mut pool, &mut out);
+        assert_eq!(out.len(), 3);
+        assert_eq!(pool.get(out[2].1).seq, 1);
+        g.flush(0, &mut out);
+        assert_eq!(out.len(), 4);
+        assert_eq!(pool.get(out[3].1).seq, 1 + 2 * 1448);
+        // A pure ACK passes at once.
+        let ack = seg(&mut pool, 2, 1, 0, ACK);
+        assert!(!g.receive(0, ack, &mut pool, &mut out));
+        assert_eq!(out.len(), 5);
+    }
+}

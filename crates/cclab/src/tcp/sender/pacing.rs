@@ -1,0 +1,336 @@
+//! Pacing, segmentation offload and TCP small queues (part of `Sender`, see `sender.rs`),
+//! as Linux 5.18 – 6.15 does them (`net/ipv4/tcp_output.c`, `tcp_input.c`,
+//! `net/core/sock.c`; REFERENCE.md §10):
+//!
+//! - **Pacing rate** (`tcp_update_pacing_rate`, after every ACK, the SYN-ACK's included):
+//!   `mss · max(cwnd, packets_out) / srtt`, times `tcp_pacing_ss_ratio` (200%) while
+//!   cwnd < ssthresh/2, else `tcp_pacing_ca_ratio` (120%), then at most
+//!   `SO_MAX_PACING_RATE`.
+//! - **Who enforces it** (`sk_pacing_status`): `fq` as the host qdisc (`SK_PACING_FQ`,
+//!   set by `fq` on the socket's first packet; here when the connection is built);
+//!   otherwise TCP itself when `SO_MAX_PACING_RATE` is set (`SK_PACING_NEEDED`: the write
+//!   loop stops while the next departure time is in the future and an hrtimer resumes it,
+//!   `tcp_pacing_check` / `tcp_pace_kick`); otherwise nobody (`SK_PACING_NONE`: CUBIC,
+//!   Reno and DCTCP on `pfifo_fast` are unpaced).
+//! - **Earliest departure time** (EDT, `tcp_update_skb_after_send`): every packet leaves
+//!   with `tstamp = tcp_wstamp_ns = max(tcp_wstamp_ns, now)`; then, once 10 data segments
+//!   have been sent (`data_segs_out >= 10`: "original sch_fq does not pace first 10 MSS")
+//!   and a rate is known, `tcp_wstamp_ns` advances by the skb's payload time at the
+//!   pacing rate less the credit of time the socket spent idle (at most half of it).
+//!   Pacing is per skb: with segmentation offload a whole aggregate leaves at once.
+//! - **TSO autosizing** (`tcp_tso_autosize`, `tcp_tso_segs`): an skb carries
+//!   `max(2, min(pacing_rate >> 10 + 64 KB >> (min_rtt_us >> 9), 64 KB) / mss)` segments,
+//!   and at most `(65536 − 1 − MAX_TCP_HEADER) / mss` (`tcp_xmit_size_goal`;
+//!   MAX_TCP_HEADER taken as 320 bytes, a common x86-64 build's value: 45 segments at
+//!   MSS 1448). Not modelled: `tcp_tso_should_defer` (waiting for a fuller skb) and
+//!   aggregated retransmissions (lost segments are retransmitted one by one).
+//! - **TCP small queues** (`tcp_small_queue_check`): before each skb, the socket's bytes
+//!   still in the host qdisc and NIC may not exceed `max(2 · skb, pacing_rate >> 10)`,
+//!   capped at `tcp_limit_output_bytes` (1 MiB, Linux 4.x – 6.15) when unpaced, and
+//!   doubled for retransmissions; when over, TCP stops unless nothing is unacknowledged,
+//!   and resumes when the NIC has sent what it held (the TX completion, taken at the end
+//!   of serialisation: interrupt moderation is not modelled). A packet's truesize is
+//!   taken as its IP length (Linux charges the skb's buffer, somewhat more).
+
+use super::Sender;
+use crate::engine::{SimTime, TimerCheck};
+use crate::transport::{Io, TimerKind};
+
+/// `sk_pacing_status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacingStatus {
+    /// Nobody paces (`SK_PACING_NONE`).
+    None,
+    /// TCP paces itself (`SK_PACING_NEEDED`).
+    Needed,
+    /// The host qdisc `fq` paces (`SK_PACING_FQ`).
+    Fq,
+}
+
+/// An unknown pacing rate (Linux `~0UL`).
+pub const NO_RATE: u64 = u64::MAX;
+/// `sk_pacing_shift` (`sock_init_data`): TSO autosizing and TSQ allow about 1 ms
+/// (2^-10 s) of data at the pacing rate.
+const PACING_SHIFT: u32 = 10;
+/// `sk_gso_max_size` (`GSO_LEGACY_MAX_SIZE`).
+const GSO_MAX_SIZE: u64 = 65_536;
+/// `MAX_TCP_HEADER` = L1_CACHE_ALIGN(128 + MAX_HEADER): 320 on a common x86-64 build
+/// (REFERENCE.md §10, not checked against one kernel's `.config`).
+const MAX_TCP_HEADER: u64 = 320;
+/// `net.ipv4.tcp_min_tso_segs`.
+const MIN_TSO_SEGS: u64 = 2;
+/// `net.ipv4.tcp_tso_rtt_log`.
+const TSO_RTT_LOG: u32 = 9;
+/// `net.ipv4.tcp_limit_output_bytes` (1 MiB; 4 MiB from Linux 6.16).
+pub const LIMIT_OUTPUT_BYTES: u64 = 1 << 20;
+/// Data segments sent unpaced at the start (`tcp_update_skb_after_send`).
+const UNPACED_SEGS: u64 = 10;
+
+impl Sender {
+    /// `sk_pacing_status` for this socket's configuration.
+    pub(super) fn pacing_status_of(cfg: &crate::scenario::TcpConfig) -> PacingStatus {
+        if cfg.host.fq {
+            PacingStatus::Fq
+        } else if cfg.max_pacing_rate.is_some() {
+            PacingStatus::Needed
+        } else {
+            PacingStatus::None
+        }
+    }
+
+    /// `tcp_update_pacing_rate`, in bytes per second. Only computed when something reads
+    /// it (pacing, TSO autosizing, TSQ): it costs a 128-bit division per ACK.
+    pub(super) fn update_pacing_rate(&mut self) {
+        let h = self.cfg.host;
+        if self.pacing_status == PacingStatus::None && !h.tso && !h.tsq {
+            return;
+        }
+        let ratio = if self.tp.snd_cwnd < self.tp.snd_ssthresh / 2 {
+            self.cfg.pacing_ss_ratio
+        } else {
+            self.cfg.pacing_ca_ratio
+        } as u128;
+        // mss · (USEC_PER_SEC / 100 << 3) · ratio · max(cwnd, packets_out) / srtt_us(×8)
+        let mut rate = self.mss as u128 * ((1_000_000 / 100) << 3) * ratio;
+        rate *= self.tp.snd_cwnd.max(self.packets_out()) as u128;
+        if self.tp.srtt_us > 0 {
+            rate /= self.tp.srtt_us as u128;
+        }
+        let max = self.cfg.max_pacing_rate.map_or(NO_RATE, |b| b / 8);
+        self.pacing_rate = (rate.min(u64::MAX as u128) as u64).min(max);
+    }
+
+    /// The pacing rate in bytes per second (`NO_RATE` before the first RTT sample).
+    pub fn pacing_rate(&self) -> u64 {
+        self.pacing_rate
+    }
+
+    /// `tcp_tso_segs`: segments per skb.
+    #[inline]
+    pub fn tso_segs(&self) -> u32 {
+        if !self.cfg.host.tso {
+            return 1;
+        }
+        let mss = self.mss as u64;
+        let mut bytes = self.pacing_rate >> PACING_SHIFT;
+        let r = self.tp.min_rtt_us >> TSO_RTT_LOG;
+        if r < 32 {
+            bytes = bytes.saturating_add(GSO_MAX_SIZE >> r);
+        }
+        let segs = (bytes.min(GSO_MAX_SIZE) / mss).max(MIN_TSO_SEGS);
+        let goal = (GSO_MAX_SIZE - 1 - MAX_TCP_HEADER) / mss;
+        segs.min(goal).max(1) as u32
+    }
+
+    /// `tcp_pacing_check`: with internal pacing, is the next departure still ahead? Then
+    /// the pacing timer is armed for it.
+    #[inline]
+    pub(super) fn pacing_check(&mut self, io: &mut Io) -> bool {
+        if self.pacing_status != PacingStatus::Needed || self.wstamp <= io.now {
+            return false;
+        }
+        if let Some(t) = self.pace_timer.arm(self.wstamp) {
+            io.timers.push((t, TimerKind::Pace));
+        }
+        true
+    }
+
+    /// `tcp_small_queue_check` for an skb of `size` bytes (`factor` 1 for a
+    /// retransmission): true when TCP must stop until bytes leave the host.
+    #[inline]
+    pub(super) fn small_queue_check(&mut self, io: &mut Io, size: u32, factor: u32) -> bool {
+        if !self.cfg.host.tsq {
+            return false;
+        }
+        let mut limit = (2 * size as u64).max(self.pacing_rate >> PACING_SHIFT);
+        if self.pacing_status == PacingStatus::None {
+            limit = limit.min(LIMIT_OUTPUT_BYTES);
+        }
+        limit <<= factor;
+        if io.below <= limit {
+            return false;
+        }
+        // `tcp_rtx_queue_empty`: with nothing unacknowledged, TCP does not wait.
+        if self.packets_out() == 0 {
+            return false;
+        }
+        io.tsq_throttled = true;
+        true
+    }
+
+    /// Stamp `p`'s earliest departure time and advance the socket's
+    /// (`tcp_update_skb_after_send`).
+    #[inline]
+    pub(super) fn stamp_departure(&mut self, p: &mut crate::net::packet::Packet, now: SimTime) {
+        if self.pacing_status == PacingStatus::None {
+            return;
+        }
+        let prior = self.wstamp;
+        self.wstamp = self.wstamp.max(now);
+        p.edt = self.wstamp;
+        let rate = self.pacing_rate;
+        if rate != NO_RATE && rate > 0 && self.stats.data_segs_out >= UNPACED_SEGS {
+            // Linux works in ns; the simulator's clock is in ps.
+            let len_ns = p.payload as u64 * 1_000_000_000 / rate;
+            let credit_ns = (self.wstamp - prior) / 1000;
+            let len_ns = len_ns - (len_ns / 2).min(credit_ns);
+            self.wstamp += len_ns * 1000;
+        }
+    }
+
+    /// The pacing timer or a TSQ wake-up is due.
+    pub(super) fn on_pace_or_tsq(&mut self, kind: TimerKind, io: &mut Io) {
+        if kind == TimerKind::Pace {
+            match self.pace_timer.on_event(io.now) {
+                TimerCheck::Fire => {}
+                TimerCheck::Reschedule(t) => {
+                    io.timers.push((t, TimerKind::Pace));
+                    return;
+                }
+                TimerCheck::Idle => return,
+            }
+        }
+        self.try_send(io);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{MS, US};
+    use crate::scenario::TcpConfig;
+    use crate::tcp::config::HostStack;
+    use crate::tcp::harness::Bench;
+
+    fn cfg(tso: bool, max: Option<u64>, fq: bool) -> TcpConfig {
+        TcpConfig {
+            cc: "cubic".into(),
+            sndbuf: 64 << 20,
+            rcvbuf: 64 << 20,
+            max_pacing_rate: max,
+            host: HostStack {
+                tso,
+                tsq: false,
+                fq,
+            },
+            ..Default::default()
+        }
+    }
+
+    /// PACE-1 (REFERENCE.md §10): CUBIC on pfifo with no socket option is unpaced; with
+    /// `SO_MAX_PACING_RATE` TCP paces itself; with `fq` as the host qdisc, fq paces.
+    #[test]
+    fn pacing_status_follows_sk_pacing_status() {
+        assert_eq!(
+            Sender::pacing_status_of(&cfg(false, None, false)),
+            PacingStatus::None
+        );
+        assert_eq!(
+            Sender::pacing_status_of(&cfg(false, Some(80_000_000), false)),
+            PacingStatus::Needed
+        );
+        assert_eq!(
+            Sender::pacing_status_of(&cfg(false, Some(80_000_000), true)),
+            PacingStatus::Fq
+        );
+        assert_eq!(
+            Sender::pacing_status_of(&cfg(false, None, true)),
+            PacingStatus::Fq
+        );
+    }
+
+    /// PACE-3 (REFERENCE.md §10): `tcp_tso_autosize` at MSS 1448 for pacing rates and
+    /// min_rtt; worked by hand, e.g. 100 Mbit/s at 1 ms: 12,500,000 >> 10 = 12,207, plus
+    /// 65,536 >> (1000 >> 9 = 1) = 32,768, is 44,975 bytes, / 1448 = 31.06 → 31 — the
+    /// table's 30 comes from min_rtt just above 1 ms (r = 1 from 512 to 1023 µs, and 2 from
+    /// 1024 µs: 12,207 + 16,384 = 28,591 / 1448 = 19). Here the exact Linux arithmetic, with
+    /// the table's rows at 50 µs, 1000 µs and 5000 µs.
+    #[test]
+    fn tso_autosize_table() {
+        let b = Bench::new(&cfg(true, None, false), 5 * MS, 10_000_000_000, None);
+        let mut s = b.s;
+        let mut segs = |rate_bps: u64, min_rtt_us: u32| {
+            s.pacing_rate = rate_bps / 8;
+            s.tp.min_rtt_us = min_rtt_us;
+            s.tso_segs()
+        };
+        // 10 and 1 Gbit/s: 45 at any RTT (capped by 65,536 − 1 − 320 = 65,215 / 1448).
+        for rtt in [50, 1000, 5000, 100_000] {
+            assert_eq!(segs(10_000_000_000, rtt), 45);
+            assert_eq!(segs(1_000_000_000, rtt), 45);
+        }
+        // 100 Mbit/s: 50 µs: 12,207 + 65,536 → capped 65,536 → 45;
+        // 1000 µs: r = 1: 12,207 + 32,768 = 44,975 → 31;
+        // 5000 µs: r = 9: 12,207 + 128 = 12,335 → 8.
+        assert_eq!(segs(100_000_000, 50), 45);
+        assert_eq!(segs(100_000_000, 1000), 31);
+        assert_eq!(segs(100_000_000, 5000), 8);
+        // 10 Mbit/s: 1,220 + 65,536 → 45; 1000 µs: 1,220 + 32,768 = 33,988 → 23;
+        // 5000 µs: 1,220 + 128 = 1,348 → 0 → tcp_min_tso_segs 2.
+        assert_eq!(segs(10_000_000, 50), 45);
+        assert_eq!(segs(10_000_000, 1000), 23);
+        assert_eq!(segs(10_000_000, 5000), 2);
+        // No RTT sample yet (min_rtt ~0): nothing added; an unknown rate (~0): capped.
+        assert_eq!(segs(10_000_000, u32::MAX), 2);
+        s.pacing_rate = NO_RATE;
+        assert_eq!(s.tso_segs(), 45);
+        // Without TSO, one segment per skb.
+        let b = Bench::new(&cfg(false, None, false), 5 * MS, 10_000_000_000, None);
+        assert_eq!(b.s.tso_segs(), 1);
+    }
+
+    /// PACE-2 (REFERENCE.md §10): a flow paced at 1 Gbit/s (`SO_MAX_PACING_RATE`, TCP
+    /// pacing itself) sending 45-segment skbs of 65,160 bytes: one skb every 65,160 / 125
+    /// MB/s = 521.28 µs. The first skb leaves at once (nothing was sent before, and
+    /// `data_segs_out` reaches 45 ≥ 10 only with it). No idle credit shortens the first
+    /// interval: the handshake's ACK, sent at the same instant, already moved
+    /// `tcp_wstamp_ns` to now (Linux stamps every packet the socket sends). A 10 Gbit/s
+    /// path, so the link never spaces them.
+    #[test]
+    fn paced_skbs_leave_every_521_us() {
+        let mut c = cfg(true, Some(1_000_000_000), false);
+        c.init_cwnd = 1000;
+        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
+        b.connect();
+        b.run_until(16 * MS);
+        let t: Vec<SimTime> = b.data_sent().take(12).map(|l| l.t).collect();
+        let segs: Vec<u16> = b.data_sent().take(12).map(|l| l.p.segs).collect();
+        assert_eq!(t.len(), 12);
+        assert!(segs.iter().all(|&n| n == 45), "{segs:?}");
+        let gaps: Vec<SimTime> = t.windows(2).map(|w| w[1] - w[0]).collect();
+        // Linux computes in whole ns: 65,160 · 1e9 / 125e6 = 521,280 ns.
+        assert!(gaps.iter().all(|&g| g == 521_280 * 1000), "{gaps:?}");
+        // Unpaced (no option, pfifo): the same skbs leave together.
+        let mut c = cfg(true, None, false);
+        c.init_cwnd = 1000;
+        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
+        b.connect();
+        b.run_until(12 * MS);
+        let t: Vec<SimTime> = b.data_sent().take(12).map(|l| l.t).collect();
+        assert!(t.iter().all(|&x| x == t[0]), "{t:?}");
+        let _ = US;
+    }
+
+    /// Without TSO and with an initial window of 10, the first 10 segments leave back to
+    /// back; once `data_segs_out` reaches 10 the socket paces: the 11th and later segments
+    /// leave 1448 B / 12.5 MB/s = 115.84 µs apart. (`pacing_ss_ratio` is raised so that
+    /// the cap of 100 Mbit/s, not cwnd/srtt, sets the rate.)
+    #[test]
+    fn the_first_ten_segments_are_not_paced() {
+        let mut c = cfg(false, Some(100_000_000), false);
+        c.init_cwnd = 10;
+        c.pacing_ss_ratio = 10_000;
+        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
+        b.connect();
+        b.run_until(30 * MS);
+        let t: Vec<SimTime> = b.data_sent().take(10).map(|l| l.t).collect();
+        assert!(t.iter().all(|&x| x == t[0]), "{t:?}");
+        let t: Vec<SimTime> = b.data_sent().skip(9).take(4).map(|l| l.t).collect();
+        // The 11th segment waits for the first ACK (cwnd 10 is full). The socket was idle
+        // since the 10th's departure time, so the 11th's interval is halved by the credit
+        // (57.92 µs); the next ones leave at the full spacing.
+        assert!(t[1] > t[0] + 10 * MS, "{t:?}");
+        assert_eq!(t[2] - t[1], 57_920 * 1000, "{t:?}");
+        assert_eq!(t[3] - t[2], 115_840 * 1000, "{t:?}");
+    }
+}

@@ -1,0 +1,92 @@
+//! The host stack below TCP, from outside: segmentation offload puts an skb's segments on
+//! the wire back to back, TCP small queues bound what a socket holds in its host, GRO
+//! merges what arrives. Each check is a closed form of the Linux rule (REFERENCE.md §10).
+
+use cclab::engine::*;
+use cclab::scenario::*;
+use cclab::sim::Sim;
+use cclab::tcp::LIMIT_OUTPUT_BYTES;
+
+/// src → r0 → dst: a first hop of `nic` (the sender's NIC) and a second of `bottleneck`,
+/// 1 ms one way each, 1000-packet drop-tail queues.
+fn path(nic: u64, bottleneck: u64) -> TopologySpec {
+    TopologySpec::path(
+        nic,
+        bottleneck,
+        MS,
+        QueueSpec::droptail(Limit::Packets(1000)),
+    )
+}
+
+fn bulk(sc: &mut Scenario) {
+    sc.add_default_flows(&TcpConfig {
+        sndbuf: 64 << 20,
+        rcvbuf: 64 << 20,
+        ..Default::default()
+    });
+}
+
+/// TSQ: when the sender's own NIC is the bottleneck, an unpaced socket stops while it has
+/// more than `tcp_limit_output_bytes` (1 MiB) in the host qdisc and NIC, so the host
+/// queue never holds more than that plus the one skb sent when just under it (at most 45
+/// segments of 1500 bytes). Without TSQ the same flow fills the host queue to its limit.
+#[test]
+fn tsq_bounds_what_a_socket_holds_in_its_host() {
+    let run = |tsq: bool| {
+        let mut sc = Scenario::new("tsq", path(1_000_000_000, 10_000_000_000), 2 * SEC);
+        sc.host.tso = true;
+        sc.host.tsq = tsq;
+        bulk(&mut sc);
+        let mut sim = Sim::new(&sc).unwrap();
+        sim.run();
+        let nic = sim.net.port_by_name("hop0").unwrap() as usize;
+        let p = &sim.net.ports[nic];
+        (
+            p.stats.max_bytes,
+            p.stats.drops,
+            sim.results().flows[0].goodput_bps,
+        )
+    };
+    let (with, drops, gbps) = run(true);
+    assert!(
+        with <= LIMIT_OUTPUT_BYTES + 45 * 1500,
+        "host queue held {with} B with TSQ"
+    );
+    assert_eq!(drops, 0, "TSQ keeps the host queue from overflowing");
+    // The NIC stays busy: goodput is the 1 Gbit/s line's TCP payload rate, 1448/1538 of
+    // it (Ethernet framing 38 + headers 52 per 1448 B), less slow start's first RTTs.
+    assert!(gbps > 0.9 * 1e9 * 1448.0 / 1538.0, "goodput {gbps}");
+    let (without, _, _) = run(false);
+    // 1000 packets of 1500 bytes: the queue limit, well above TSQ's bound.
+    assert!(without > 1_400_000, "without TSQ {without} B");
+}
+
+/// TSO: a socket with a large window on a 10 Gbit/s NIC sends 45-segment skbs (64 KB at
+/// MSS 1448, `tcp_tso_autosize`'s cap); the NIC cuts them, so every packet on the wire is
+/// at most one MTU, and the receiving host with GRO sees aggregates again.
+#[test]
+fn tso_aggregates_leave_as_segments_and_gro_merges_them() {
+    let mut sc = Scenario::new("tso", path(10_000_000_000, 10_000_000_000), SEC);
+    sc.host.tso = true;
+    sc.host.gro = true;
+    bulk(&mut sc);
+    let mut sim = Sim::new(&sc).unwrap();
+    sim.run();
+    let r = sim.results();
+    let f = &r.flows[0];
+    assert!(f.goodput_bps > 1e9, "the flow ran: {}", f.goodput_bps);
+    let hop1 = sim.net.port_by_name("hop1").unwrap() as usize;
+    let p = &sim.net.ports[hop1];
+    // Every packet on the second hop is a single segment of at most 1500 bytes.
+    assert!(p.tx_bytes <= p.tx_pkts * 1500);
+    assert!(p.tx_pkts as f64 > f.bytes as f64 / 1448.0 * 0.99);
+    // GRO: the receiver acknowledges aggregates (more than one full segment each, so at
+    // once), not every second segment: far fewer ACKs than data segments / 2.
+    let rev = sim.net.port_by_name("hop1_rev").unwrap() as usize;
+    let acks = sim.net.ports[rev].tx_pkts;
+    assert!(
+        (acks as f64) < p.tx_pkts as f64 / 4.0,
+        "{acks} ACKs for {} segments",
+        p.tx_pkts
+    );
+}
