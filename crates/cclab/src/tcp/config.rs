@@ -81,6 +81,9 @@ pub struct TcpConfig {
     /// `net.ipv4.tcp_pacing_ss_ratio` / `tcp_pacing_ca_ratio` (percent).
     pub pacing_ss_ratio: u32,
     pub pacing_ca_ratio: u32,
+    /// Seed 001's rate-controlled senders: Clustered Packet Spacing or the TCP-aware NIC
+    /// (`tcp/sender/spacing.rs`).
+    pub spacing: crate::tcp::Spacing,
     /// The sending host's stack, set when the connection is built (not scenario keys of
     /// `[tcp]`): segmentation offload (`[host] tso`), TCP small queues (`[host] tsq`), and
     /// whether the host qdisc is `fq` (which then enforces the pacing, `SK_PACING_FQ`).
@@ -130,6 +133,7 @@ impl Default for TcpConfig {
             max_pacing_rate: None,
             pacing_ss_ratio: 200,
             pacing_ca_ratio: 120,
+            spacing: crate::tcp::Spacing::None,
             host: HostStack::default(),
         }
     }
@@ -286,6 +290,27 @@ const KEYS: &[Key] = &[
         meaning: "`net.ipv4.tcp_pacing_ca_ratio`: pacing rate in percent of cwnd/srtt otherwise",
     },
     Key {
+        name: "spacing",
+        ty: Ty::Choice("spacing", &["none", "cps", "nic"]),
+        default: "`\"none\"`",
+        allowed: "",
+        meaning: "seed 001's rate-controlled senders: `\"cps\"` Clustered Packet Spacing (initial slow start only: ⌈cwnd·tick/srtt⌉ segments per kernel-timer tick while that is at most `cps_max_cluster`, then normal TCP), `\"nic\"` the TCP-aware NIC (each segment starts srtt/cwnd after the previous one); the rules reconstructed from the slides are in `tcp/sender/spacing.rs`",
+    },
+    Key {
+        name: "cps_tick",
+        ty: Ty::Interval,
+        default: "`\"1ms\"`",
+        allowed: "greater than zero",
+        meaning: "with `spacing = \"cps\"`: the kernel timer's resolution (1 ms in Linux 2.6, 10 ms in 2.4: seed 001 slide 17)",
+    },
+    Key {
+        name: "cps_max_cluster",
+        ty: Ty::Int(1, 1_000_000),
+        default: "`80`",
+        allowed: "",
+        meaning: "with `spacing = \"cps\"`: the largest cluster (segments per tick) CPS sends; beyond it normal TCP takes over (seed 001 slide 19)",
+    },
+    Key {
         name: "dscp",
         ty: Ty::Int(0, 63),
         default: "`0`",
@@ -355,6 +380,29 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     }
     ck.get_into(t, key("pacing_ss_ratio"), &mut c.pacing_ss_ratio);
     ck.get_into(t, key("pacing_ca_ratio"), &mut c.pacing_ca_ratio);
+    {
+        use crate::tcp::Spacing;
+        let (mut tick, mut max) = match c.spacing {
+            Spacing::Cps { tick, max_cluster } => (tick, max_cluster),
+            _ => (crate::engine::MS, 80),
+        };
+        ck.get_into(t, key("cps_tick"), &mut tick);
+        ck.get_into(t, key("cps_max_cluster"), &mut max);
+        let kind = ck.get::<String>(t, key("spacing"));
+        let kind = kind.as_deref().unwrap_or(match c.spacing {
+            Spacing::None => "none",
+            Spacing::Cps { .. } => "cps",
+            Spacing::Nic => "nic",
+        });
+        c.spacing = match kind {
+            "cps" => Spacing::Cps {
+                tick,
+                max_cluster: max,
+            },
+            "nic" => Spacing::Nic,
+            _ => Spacing::None,
+        };
+    }
     cc::parse_options(ck, t, c);
     // Combinations, checked only when every key involved is valid, and reported only where
     // one of them is written, so a bad [tcp] is not reported again for every flow that

@@ -25,7 +25,7 @@ use crate::transport::{Endpoint, Io, TimerKind};
 use std::sync::Arc;
 
 pub use receiver::Receiver;
-pub use sender::{PacingStatus, Sender, LIMIT_OUTPUT_BYTES};
+pub use sender::{PacingStatus, Sender, Spacing, LIMIT_OUTPUT_BYTES};
 
 /// Addressing shared by both halves: fixed per connection, copied into every packet.
 #[derive(Clone, Copy, Debug, Default)]

@@ -33,6 +33,7 @@ mod diag;
 mod pacing;
 mod recovery;
 mod scoreboard;
+mod spacing;
 
 use super::rtt::RttEstimator;
 use super::Addr;
@@ -47,6 +48,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 pub use pacing::{PacingStatus, LIMIT_OUTPUT_BYTES, NO_RATE};
+pub use spacing::Spacing;
 
 const DUPTHRESH: u32 = 3;
 
@@ -162,6 +164,8 @@ pub struct Sender {
     /// `tcp_wstamp_ns`: the earliest departure time of the next packet.
     wstamp: SimTime,
     pace_timer: Timer,
+    /// Seed 001's spacing (`sender/spacing.rs`).
+    spacing: spacing::SpacingState,
 }
 
 impl Sender {
@@ -218,6 +222,7 @@ impl Sender {
             pacing_rate: NO_RATE,
             wstamp: 0,
             pace_timer: Timer::default(),
+            spacing: spacing::SpacingState::default(),
         }
     }
 
@@ -364,12 +369,17 @@ impl Sender {
             if self.pacing_check(io) {
                 break;
             }
+            let allow = self.spacing_allows(io, u32::MAX);
+            if allow == 0 {
+                break;
+            }
             if self.lost_pending > 0 {
                 let full = self.mss + IP_TCP_HDR + TS_OPT;
                 if self.small_queue_check(io, full, 1) {
                     break;
                 }
                 if self.retransmit_next_lost(io) {
+                    self.spacing_sent(io.now, 1);
                     if reducing {
                         self.prr_out += 1;
                     }
@@ -386,7 +396,7 @@ impl Sender {
             // (`tcp_mss_split_point`).
             let mss = self.mss as u64;
             let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
-            let segs = quota.min(self.tso_segs() as u64).max(1);
+            let segs = quota.min(self.tso_segs() as u64).min(allow as u64).max(1);
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
                 .min(una + self.cfg.sndbuf.max(mss))
@@ -405,6 +415,7 @@ impl Sender {
                 break;
             }
             self.send_new(io, nxt, len as u32);
+            self.spacing_sent(io.now, n);
             if reducing {
                 self.prr_out += n;
             }

@@ -197,7 +197,7 @@ impl Sender {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{MS, US};
+    use crate::engine::MS;
     use crate::scenario::TcpConfig;
     use crate::tcp::config::HostStack;
     use crate::tcp::harness::Bench;
@@ -308,7 +308,6 @@ mod tests {
         b.run_until(12 * MS);
         let t: Vec<SimTime> = b.data_sent().take(12).map(|l| l.t).collect();
         assert!(t.iter().all(|&x| x == t[0]), "{t:?}");
-        let _ = US;
     }
 
     /// Without TSO and with an initial window of 10, the first 10 segments leave back to
