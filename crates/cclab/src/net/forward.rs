@@ -364,10 +364,11 @@ impl Network {
         cx.tap.on_rx(cx.q.now(), node, p);
         if node == p.dst {
             if let Some(gro) = self.gro.as_deref_mut() {
-                if gro.receive(node, id, cx.pool, &mut self.ready) {
+                if gro.receive(node, id, port, cx.pool, &mut self.gro_out) {
                     let at = cx.q.now() + gro.flush;
                     cx.q.schedule(at, NetEv::GroFlush { node }.into());
                 }
+                self.host_ingress(node, cx);
                 return None;
             }
             return Some((node, id));
@@ -393,8 +394,9 @@ impl Network {
             },
             NetEv::GroFlush { node } => {
                 if let Some(gro) = self.gro.as_deref_mut() {
-                    gro.flush(node, &mut self.ready);
+                    gro.flush(node, &mut self.gro_out);
                 }
+                self.host_ingress(node, cx);
                 NetOut::Ready
             }
             NetEv::TxDone { port } => {
@@ -403,6 +405,13 @@ impl Network {
             }
             NetEv::TsqDone { port } => self.tsq_done(port, cx),
             NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
+        }
+    }
+
+    /// What GRO released at host `node` passes the host's ingress and waits in `ready`.
+    fn host_ingress<E: From<NetEv>, T: Tap>(&mut self, node: NodeId, _cx: &mut NetCtx<E, T>) {
+        for (id, _port) in self.gro_out.drain(..) {
+            self.ready.push((node, id));
         }
     }
 

@@ -27,7 +27,7 @@
 //! budget of 64 packets per poll.
 
 use super::packet::{PacketPool, PktId, PktKind, FIN, PSH, RST, SYN};
-use super::NodeId;
+use super::{NodeId, PortId};
 use crate::engine::SimTime;
 
 /// `MAX_GRO_SKBS`.
@@ -38,8 +38,8 @@ pub const GRO_MAX_SIZE: u32 = 65_536;
 /// GRO state of one host.
 #[derive(Debug, Default)]
 pub struct GroHost {
-    /// Aggregates held, oldest first.
-    held: Vec<PktId>,
+    /// Aggregates held, oldest first, with the port (link) they arrived over.
+    held: Vec<(PktId, PortId)>,
     /// A flush is scheduled.
     pub armed: bool,
 }
@@ -59,29 +59,31 @@ impl Gro {
         }
     }
 
-    /// Packet `id` reached its destination host `node`: merge or hold it. What is to be
-    /// delivered now goes into `out`, in order. Returns true when a flush must be
-    /// scheduled for `node` (something is held and none is armed).
+    /// Packet `id` reached its destination host `node` over `port`: merge or hold it.
+    /// What is to be delivered now goes into `out` as (packet, port it arrived over), in
+    /// order. Returns true when a flush must be scheduled for `node` (something is held
+    /// and none is armed).
     pub fn receive(
         &mut self,
         node: NodeId,
         id: PktId,
+        port: PortId,
         pool: &mut PacketPool,
-        out: &mut Vec<(NodeId, PktId)>,
+        out: &mut Vec<(PktId, PortId)>,
     ) -> bool {
         let h = &mut self.hosts[node as usize];
         let p = pool.get(id);
         if p.kind != PktKind::Tcp || p.payload == 0 {
-            out.push((node, id));
+            out.push((id, port));
             return false;
         }
         let ends = p.flags & (PSH | FIN | SYN | RST) != 0;
-        let slot = h.held.iter().position(|&q| {
+        let slot = h.held.iter().position(|&(q, _)| {
             let q = pool.get(q);
             q.conn == p.conn && q.from_client == p.from_client
         });
         if let Some(i) = slot {
-            let q = pool.get(h.held[i]);
+            let q = pool.get(h.held[i].0);
             let mss = if q.segs > 1 {
                 q.gso_size as u32
             } else {
@@ -95,6 +97,7 @@ impl Gro {
                 && (p.size - p.payload) + q.payload + p.payload < GRO_MAX_SIZE;
             let held = h.held[i];
             if joins {
+                let held = held.0;
                 let (size, payload, flags) = (p.size, p.payload, p.flags);
                 pool.free(id);
                 let q = pool.get_mut(held);
@@ -104,22 +107,21 @@ impl Gro {
                 q.gso_size = mss as u16;
                 q.flags |= flags & (PSH | FIN);
                 if payload < mss || ends {
-                    h.held.remove(i);
-                    out.push((node, held));
+                    out.push(h.held.remove(i));
                 }
                 return false;
             }
             h.held.remove(i);
-            out.push((node, held));
+            out.push(held);
         }
         if ends {
-            out.push((node, id));
+            out.push((id, port));
             return false;
         }
         if h.held.len() == MAX_HELD {
-            out.push((node, h.held.remove(0)));
+            out.push(h.held.remove(0));
         }
-        h.held.push(id);
+        h.held.push((id, port));
         if h.armed {
             false
         } else {
@@ -129,10 +131,10 @@ impl Gro {
     }
 
     /// The NAPI poll of `node` ends: deliver everything held.
-    pub fn flush(&mut self, node: NodeId, out: &mut Vec<(NodeId, PktId)>) {
+    pub fn flush(&mut self, node: NodeId, out: &mut Vec<(PktId, PortId)>) {
         let h = &mut self.hosts[node as usize];
         h.armed = false;
-        out.extend(h.held.drain(..).map(|id| (node, id)));
+        out.append(&mut h.held);
     }
 }
 
@@ -164,35 +166,35 @@ mod tests {
         let mut armed = 0;
         for k in 0..50u64 {
             let id = seg(&mut pool, 0, 1 + k * 1448, 1448, ACK);
-            armed += g.receive(0, id, &mut pool, &mut out) as u32;
+            armed += g.receive(0, id, 0, &mut pool, &mut out) as u32;
         }
         assert_eq!(armed, 1, "one flush armed for the poll");
         assert_eq!(out.len(), 1, "the first aggregate is full");
-        let a = pool.get(out[0].1);
+        let a = pool.get(out[0].0);
         assert_eq!(
             (a.seq, a.segs, a.payload, a.size),
             (1, 45, 45 * 1448, 45 * 1500)
         );
         // The other conn is held separately; PSH ends conn 0's second aggregate.
         let other = seg(&mut pool, 1, 1, 1448, ACK);
-        g.receive(0, other, &mut pool, &mut out);
+        g.receive(0, other, 0, &mut pool, &mut out);
         let last = seg(&mut pool, 0, 1 + 50 * 1448, 1448, ACK | PSH);
-        g.receive(0, last, &mut pool, &mut out);
+        g.receive(0, last, 0, &mut pool, &mut out);
         assert_eq!(out.len(), 2);
-        let b = pool.get(out[1].1);
+        let b = pool.get(out[1].0);
         assert_eq!((b.seq, b.segs, b.payload), (1 + 45 * 1448, 6, 6 * 1448));
         assert_ne!(b.flags & PSH, 0);
         // A gap: the held segment of conn 1 is delivered, the new one held.
         let gap = seg(&mut pool, 1, 1 + 2 * 1448, 1448, ACK);
-        g.receive(0, gap, &mut pool, &mut out);
+        g.receive(0, gap, 0, &mut pool, &mut out);
         assert_eq!(out.len(), 3);
-        assert_eq!(pool.get(out[2].1).seq, 1);
+        assert_eq!(pool.get(out[2].0).seq, 1);
         g.flush(0, &mut out);
         assert_eq!(out.len(), 4);
-        assert_eq!(pool.get(out[3].1).seq, 1 + 2 * 1448);
+        assert_eq!(pool.get(out[3].0).seq, 1 + 2 * 1448);
         // A pure ACK passes at once.
         let ack = seg(&mut pool, 2, 1, 0, ACK);
-        assert!(!g.receive(0, ack, &mut pool, &mut out));
+        assert!(!g.receive(0, ack, 0, &mut pool, &mut out));
         assert_eq!(out.len(), 5);
     }
 }

@@ -78,6 +78,8 @@ pub struct Network {
     /// Packets that reached their destination and wait to be handed over (GRO flushes
     /// several at once); drained by the simulator.
     pub ready: Vec<(NodeId, packet::PktId)>,
+    /// What GRO released, with the port each arrived over (scratch, reused).
+    gro_out: Vec<(packet::PktId, PortId)>,
 }
 
 impl Network {
