@@ -161,6 +161,13 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             net.nodes.len(),
         )));
     }
+    for pol in &sc.policers {
+        let pid = net
+            .port_by_name(&pol.link)
+            .ok_or_else(|| format!("police: unknown link '{}'", pol.link))?;
+        net.ports[pid as usize].ingress =
+            Some(Box::new(crate::net::ingress::Ingress::new(pol.police)));
+    }
     for (i, l) in sc.losses.iter().enumerate() {
         let pid = net
             .port_by_name(&l.link)

@@ -357,6 +357,7 @@ impl Network {
         let pr = &mut self.ports[port as usize];
         let (_, id) = pr.wire.pop_front().expect("an Arrive event has a packet");
         let node = pr.peer;
+        let policed = pr.ingress.is_some();
         if let Some(&(t, _)) = pr.wire.front() {
             cx.q.schedule(t, NetEv::Arrive { port }.into());
         }
@@ -371,7 +372,13 @@ impl Network {
                 self.host_ingress(node, cx);
                 return None;
             }
+            if policed && !self.admit(port, id, cx) {
+                return None;
+            }
             return Some((node, id));
+        }
+        if policed && !self.admit(port, id, cx) {
+            return None;
         }
         if self.nodes[node as usize].kind == NodeKind::Host {
             // Hosts do not forward (Linux with `ip_forward = 0`).
@@ -409,9 +416,35 @@ impl Network {
     }
 
     /// What GRO released at host `node` passes the host's ingress and waits in `ready`.
-    fn host_ingress<E: From<NetEv>, T: Tap>(&mut self, node: NodeId, _cx: &mut NetCtx<E, T>) {
-        for (id, _port) in self.gro_out.drain(..) {
-            self.ready.push((node, id));
+    fn host_ingress<E: From<NetEv>, T: Tap>(&mut self, node: NodeId, cx: &mut NetCtx<E, T>) {
+        let mut out = std::mem::take(&mut self.gro_out);
+        for (id, port) in out.drain(..) {
+            if self.ports[port as usize].ingress.is_none() || self.admit(port, id, cx) {
+                self.ready.push((node, id));
+            }
+        }
+        self.gro_out = out;
+    }
+
+    /// The ingress policer of `port` decides on packet `id`, arriving over it; a packet
+    /// it drops is discarded here.
+    #[inline(never)]
+    fn admit<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) -> bool {
+        let now = cx.q.now();
+        let ing = self.ports[port as usize]
+            .ingress
+            .as_deref_mut()
+            .expect("a policer");
+        if ing.admits(cx.pool.get(id), now) {
+            true
+        } else {
+            self.discard(id, cx);
+            false
         }
     }
 

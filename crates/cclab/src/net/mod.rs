@@ -7,6 +7,7 @@
 pub mod forward;
 pub mod gro;
 pub mod host;
+pub mod ingress;
 pub mod loss;
 pub mod packet;
 pub mod port;

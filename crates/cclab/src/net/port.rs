@@ -133,6 +133,8 @@ pub struct Port {
     /// TCP small queues: (time, connection, bytes) of packets this port (a host NIC) is
     /// sending for a socket that counts them, in the order they finish.
     pub tsq_done: VecDeque<(SimTime, u32, u32)>,
+    /// A policer on what arrives over this link at its far end (`[[police]]`).
+    pub ingress: Option<Box<super::ingress::Ingress>>,
 }
 
 impl Port {
@@ -163,6 +165,7 @@ impl Port {
             loss: None,
             jitter: super::host::HostJitter::off(),
             tsq_done: VecDeque::new(),
+            ingress: None,
         }
     }
 

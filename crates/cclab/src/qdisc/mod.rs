@@ -27,6 +27,7 @@ pub mod classful;
 pub mod droptail;
 pub mod ecn;
 pub mod fifo;
+pub mod police;
 
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
@@ -286,6 +287,8 @@ qdiscs! {
     "ecn" => Ecn(ecn),
     /// DSCP classes with a scheduler (`classful.rs`).
     "dscp" => Classes(classful),
+    /// A token-bucket policer in front of a FIFO (`police.rs`).
+    "police" => Police(police),
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys

@@ -32,6 +32,7 @@ impl Scenario {
             topology,
             apps: Default::default(),
             losses: Vec::new(),
+            policers: Vec::new(),
             host: HostSpec::default(),
             output: OutputSpec::default(),
         }

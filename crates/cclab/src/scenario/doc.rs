@@ -27,6 +27,7 @@ pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("aggregate", &crate::app::reqresp::KEYS, 3),
     ("loss", &crate::net::loss::KEYS, 3),
     ("drop", &crate::net::loss::DROP, 3),
+    ("police", &crate::net::ingress::KEYS, 3),
     ("output", &crate::probe::KEYS, 3),
     ("plot", &crate::probe::PLOT_KEYS, 3),
     ("axes", &crate::probe::AXES, 4),

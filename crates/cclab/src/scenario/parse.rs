@@ -86,6 +86,13 @@ pub static TOP: Schema = Schema {
             meaning: "loss injection on a link",
         },
         Key {
+            name: "police",
+            ty: Ty::Tables(&crate::net::ingress::KEYS),
+            default: "none",
+            allowed: "",
+            meaning: "an ingress policer on a link (tc `ingress` + `police`)",
+        },
+        Key {
             name: "host",
             ty: Ty::Table(&crate::net::host::KEYS),
             default: "jitter `\"auto\"`",
@@ -288,6 +295,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
     };
     let apps = crate::app::parse(ck, root, &cx);
     let losses = crate::net::loss::parse(ck, root, apps.as_ref().map(|a| a.flows.len()));
+    let policers = crate::net::ingress::parse(ck, root);
     let host = crate::net::host::parse(ck, root);
     let output = crate::probe::parse(ck, root, duration);
 
@@ -299,6 +307,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         topology: topology?,
         apps: apps?,
         losses,
+        policers,
         host,
         output,
     })

@@ -244,6 +244,8 @@ pub struct Scenario {
     /// The apps' entries (`[[flow]]`, `[[aggregate]]`, `[[ping]]`), one list per app.
     pub apps: AppSpecs,
     pub losses: Vec<LossSpec>,
+    /// Ingress policers (`[[police]]`).
+    pub policers: Vec<crate::net::ingress::IngressSpec>,
     /// What every host does between its stack and its NIC (`[host]`).
     pub host: HostSpec,
     pub output: OutputSpec,
