@@ -128,6 +128,12 @@ impl Network {
                     if apply(mark, p) {
                         pr.stats.marks += 1;
                     }
+                    if p.tsq && pr.qdisc.orphans() {
+                        p.tsq = false;
+                        let (conn, size) = (p.conn, p.size);
+                        self.orphan(conn, size, cx);
+                    }
+                    let pr = &mut self.ports[port as usize];
                     pr.stats.enqueued += 1;
                     pr.stats.advance(now, 0);
                     let hold = pr.jitter.draw();
@@ -159,12 +165,18 @@ impl Network {
                 if apply(mark, p) {
                     pr.stats.marks += 1;
                 }
+                if p.tsq && pr.qdisc.orphans() {
+                    p.tsq = false;
+                    let (conn, size) = (p.conn, p.size);
+                    self.orphan(conn, size, cx);
+                }
             }
             Verdict::Segment => {
                 self.enqueue_segments(port, id, cx);
                 return;
             }
         }
+        let pr = &mut self.ports[port as usize];
         pr.stats.enqueued += 1;
         pr.stats.advance(now, before);
         if !pr.txdone_pending {
@@ -333,6 +345,15 @@ impl Network {
         }
         rest.clear();
         self.segs_scratch = rest;
+    }
+
+    /// A queued packet of `conn`'s socket stops counting for TCP small queues (netem's
+    /// `skb_orphan_partial`).
+    #[inline(never)]
+    fn orphan<E: From<NetEv>, T: Tap>(&mut self, conn: u32, size: u32, cx: &mut NetCtx<E, T>) {
+        if self.tsq.release(conn, size) {
+            cx.q.schedule(cx.q.now(), NetEv::TsqWake { conn }.into());
+        }
     }
 
     /// Free packet `id`, which goes no further (dropped, or unroutable); a socket counting

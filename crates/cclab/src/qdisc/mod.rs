@@ -27,7 +27,9 @@ pub mod classful;
 pub mod droptail;
 pub mod ecn;
 pub mod fifo;
+pub mod netem;
 pub mod police;
+pub mod tbf;
 
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
@@ -140,6 +142,13 @@ pub trait QueueDisc {
     /// The length of the packet `dequeue` would return next, when the discipline knows it
     /// without dequeuing (Linux `.peek`); `None` when empty. Deficit round robin needs it.
     fn peek_len(&self) -> Option<u32>;
+    /// Does the discipline release a queued packet from its socket's accounting at once
+    /// (netem with a delay calls `skb_orphan_partial`, so TCP small queues stop counting
+    /// what sits in the delay line)?
+    #[inline]
+    fn orphans(&self) -> bool {
+        false
+    }
 }
 
 /// What every discipline's scenario description offers: the discipline it builds and the
@@ -171,6 +180,10 @@ impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline]
     fn peek_len(&self) -> Option<u32> {
         (**self).peek_len()
+    }
+    #[inline]
+    fn orphans(&self) -> bool {
+        (**self).orphans()
     }
 }
 
@@ -276,6 +289,13 @@ macro_rules! qdiscs {
                     Qdisc::Custom(q) => q.peek_len(),
                 }
             }
+            #[inline]
+            fn orphans(&self) -> bool {
+                match self {
+                    $(Qdisc::$var(q) => q.orphans(),)*
+                    Qdisc::Custom(q) => q.orphans(),
+                }
+            }
         }
     };
 }
@@ -289,6 +309,10 @@ qdiscs! {
     "dscp" => Classes(classful),
     /// A token-bucket policer in front of a FIFO (`police.rs`).
     "police" => Police(police),
+    /// A token-bucket shaper over a child qdisc (`tbf.rs`).
+    "tbf" => Tbf(tbf),
+    /// netem's fixed delay (`netem.rs`).
+    "netem" => Delay(netem),
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys

@@ -262,27 +262,49 @@ pub struct Spec {
     pub limit: Limit,
 }
 
+/// The keys inside `police = { … }` (apart from the link's own `rate`).
+pub static POLICE: Schema = Schema {
+    title: "police tables",
+    place: "a police table",
+    noun: "policer",
+    about: "",
+    keys: &[RATE, BURST, MTU, PEAKRATE, CONFORM, EXCEED],
+    with: &[],
+    variants: None,
+};
+
+const TABLE: Key = Key {
+    name: "police",
+    ty: Ty::Table(&POLICE),
+    default: "required",
+    allowed: "",
+    meaning:
+        "the policer's parameters: `{ rate = \"1000mbit\", burst = \"100KiB\", mtu = \"100KiB\" }`",
+};
+
 pub static KEYS: Schema = Schema {
     title: "Policer",
     place: "a police queue",
     noun: "queue",
-    about: "A token-bucket policer (Linux `act_police`) in front of a drop-tail FIFO, as a policer in a port's egress filter: a conforming packet is queued, an exceeding one dropped (or passed). It never delays.",
-    keys: &[
-        super::droptail::LIMIT,
-        RATE,
-        BURST,
-        MTU,
-        PEAKRATE,
-        CONFORM,
-        EXCEED,
-    ],
+    about: "A token-bucket policer (Linux `act_police`) in front of a drop-tail FIFO of `limit`, as a policer in a port's egress filter: a conforming packet is queued, an exceeding one dropped (or passed). It never delays. The policer's keys sit in a `police = { … }` table, apart from the link's own `rate`.",
+    keys: &[super::droptail::LIMIT, TABLE],
     with: &[],
     variants: None,
 };
 
 pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
     let limit = ck.get(t, &super::droptail::LIMIT).unwrap_or(default_limit);
-    let police = parse_police(ck, t)?;
+    let path = join(t.path, TABLE.name);
+    let Some(pt) = ck.table(t, TABLE.name, &path) else {
+        ck.err(
+            &path,
+            None,
+            "queue = \"police\" needs police = { rate = \"1000mbit\", burst = \"100KiB\" }".into(),
+        );
+        return None;
+    };
+    ck.check_keys(pt, &POLICE, None);
+    let police = parse_police(ck, pt)?;
     Some(Spec { police, limit })
 }
 
