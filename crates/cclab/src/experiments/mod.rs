@@ -14,6 +14,7 @@ pub mod dctcp_syn_ect;
 pub mod fairness;
 pub mod ipg_tuning;
 pub mod mathis;
+pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
@@ -630,6 +631,7 @@ pub fn all() -> Vec<Experiment> {
         response_function::EXPERIMENT,
         recovery_hs::MBNG,
         recovery_hs::DATATAG,
+        policer::EXPERIMENT,
         ipg_tuning::EXPERIMENT,
     ]
 }
