@@ -425,3 +425,24 @@ fn reproduce_ipg_tuning_quick_passes() {
         .unwrap();
     assert!((sum - 567.2).abs() < 3.0, "{sum}");
 }
+
+#[test]
+fn reproduce_policer_quick_passes() {
+    let v = reproduce_json("policer");
+    // Seed 004's numbers: TCP through the 100k policer at most 20 Mbit/s; the tbf fix 850.
+    assert_eq!(
+        row(&v, "tcp_policed_burst_100k", "goodput_mbps")["seed"],
+        20.0
+    );
+    assert_eq!(row(&v, "tbf_900mbit_fix", "goodput_mbps")["seed"], 850.0);
+    let lit = row(&v, "literal_acks_policed", "goodput_mbps")["sim"]
+        .as_f64()
+        .unwrap();
+    let policed = row(&v, "tcp_policed_burst_100k", "goodput_mbps")["sim"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        lit > 100.0 * policed,
+        "ACK-path policing {lit} vs data-path {policed}"
+    );
+}

@@ -122,7 +122,7 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> f64 {
 
 fn run(o: &Options) -> Report {
     let (dur, warm, n) = if o.quick {
-        (8 * SEC, 2 * SEC, 2)
+        (30 * SEC, 10 * SEC, 2)
     } else {
         (60 * SEC, 10 * SEC, 3)
     };
@@ -208,8 +208,8 @@ fn run(o: &Options) -> Report {
             Against::ClosedForm,
             g.mean,
             bound,
-            Tol::Factor(0.5, 1.5),
-            "the bound is for a window sent as one train; CUBIC's window oscillates below it after each loss and some rounds leave in more than one train, so the mean may sit from half the bound to half again above it",
+            Tol::Factor(0.5, 2.0),
+            "the bound is for a window sent as one train: CUBIC's window oscillates below it after each loss (down to half), and a window can pass as two trains when recovery spreads it over the round trip (up to twice)",
         );
     }
     let v = Variant::Policed(1 << 20);
@@ -241,8 +241,8 @@ fn run(o: &Options) -> Report {
         850.0,
         tbf,
         Judge::Within(
-            Tol::Rel(0.05),
-            "the seed: \"you can get 850Mb/s now\"; ±5% for a 900 Mbit/s shaper's TCP goodput (1448/1500 of it is 869, losses at netem's 10,000-packet limit take some) and iperf's rounding",
+            Tol::Rel(0.10),
+            "the seed: \"you can get 850Mb/s now\", a figure read off iperf's once-a-second lines of a 300 s run, not a mean; the shaper's ceiling is 1448/1500 of 900 = 869 Mbit/s, and the loss episodes when CUBIC fills netem's 10,000 packets (each a recovery, some an RTO) move a 20-50 s mean by several percent: ±10%",
         ),
     );
 
