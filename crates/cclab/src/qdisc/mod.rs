@@ -27,6 +27,7 @@ pub mod classful;
 pub mod droptail;
 pub mod ecn;
 pub mod fifo;
+pub mod fq;
 pub mod netem;
 pub mod police;
 pub mod tbf;
@@ -313,6 +314,8 @@ qdiscs! {
     "tbf" => Tbf(tbf),
     /// netem's fixed delay (`netem.rs`).
     "netem" => Delay(netem),
+    /// Linux's fair queueing for hosts, honouring departure stamps (`fq.rs`).
+    "fq" => Fq(fq),
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys
@@ -355,6 +358,6 @@ impl Qdisc {
 
     /// Does the discipline hold packets until their earliest departure time (`fq`)?
     pub fn honours_edt(&self) -> bool {
-        false
+        matches!(self, Qdisc::Fq(_))
     }
 }
