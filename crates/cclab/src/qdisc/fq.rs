@@ -419,11 +419,10 @@ impl QueueDisc for Fq {
                     }
                 }
                 if delay {
-                    let ns = if rate_bps > 0 {
-                        (plen * 8_000_000_000 / rate_bps).min(1_000_000_000)
-                    } else {
-                        1_000_000_000
-                    };
+                    let ns = (plen * 8_000_000_000)
+                        .checked_div(rate_bps)
+                        .unwrap_or(1_000_000_000)
+                        .min(1_000_000_000);
                     let mut len = ns * 1000;
                     if fl.time_next_packet > 0 {
                         len -= (len / 2).min(now - fl.time_next_packet);
