@@ -24,6 +24,7 @@
 //! and one line in the `qdiscs!` registry below.
 
 pub mod classful;
+pub mod codel;
 pub mod droptail;
 pub mod ecn;
 pub mod fifo;
@@ -316,6 +317,8 @@ qdiscs! {
     "netem" => Delay(netem),
     /// Linux's fair queueing for hosts, honouring departure stamps (`fq.rs`).
     "fq" => Fq(fq),
+    /// Controlled Delay (`codel.rs`).
+    "codel" => Codel(codel),
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys
