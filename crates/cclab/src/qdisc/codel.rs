@@ -448,7 +448,10 @@ mod tests {
         let want = [100.0, 50.0, 56.25, 48.78, 44.15, 40.41];
         for (k, w) in want.iter().enumerate() {
             let gap = t[k + 1] - t[k];
-            assert!((gap - w).abs() <= 0.2, "gap {k}: {gap:.2} vs {w} ms ({t:?})");
+            assert!(
+                (gap - w).abs() <= 0.2,
+                "gap {k}: {gap:.2} vs {w} ms ({t:?})"
+            );
         }
     }
 

@@ -29,6 +29,8 @@ pub mod droptail;
 pub mod ecn;
 pub mod fifo;
 pub mod fq;
+pub mod fq_codel;
+pub mod htb;
 pub mod netem;
 pub mod police;
 pub mod tbf;
@@ -319,6 +321,10 @@ qdiscs! {
     "fq" => Fq(fq),
     /// Controlled Delay (`codel.rs`).
     "codel" => Codel(codel),
+    /// Flow Queue CoDel (`fq_codel.rs`).
+    "fq_codel" => FqCodel(fq_codel),
+    /// The hierarchical token bucket with one class (`htb.rs`).
+    "htb" => Htb(htb),
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys

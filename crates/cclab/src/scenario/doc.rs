@@ -20,6 +20,7 @@ pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("police-table", &crate::qdisc::police::POLICE, 4),
     ("tbf-table", &crate::qdisc::tbf::TBF, 4),
     ("netem-table", &crate::qdisc::netem::NETEM, 4),
+    ("htb-table", &crate::qdisc::htb::HTB, 4),
     ("graph-link", &crate::net::topology::graph::GRAPH_LINK, 4),
     ("reverse", &crate::net::topology::graph::REVERSE_KEYS, 4),
     ("host", &crate::net::host::KEYS, 3),

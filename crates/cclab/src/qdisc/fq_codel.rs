@@ -1,0 +1,424 @@
+//! `queue = "fq_codel"`: Flow Queue CoDel (RFC 8290) as Linux implements it
+//! (`net/sched/sch_fq_codel.c`, Linux 4.x – 6.x; tc-fq_codel(8); REFERENCE.md §6.3, §11),
+//! with tc's defaults: limit 10,240 packets, 1024 flows, quantum 1514 (psched_mtu),
+//! memory_limit 32 MB, target 5 ms, interval 100 ms, ECN on, drop_batch_size 64,
+//! ce_threshold off.
+//!
+//! - **Classification**: a packet's flow is `reciprocal_scale(hash, flows)` (its
+//!   connection's hash scaled to the table), so distinct connections may share a queue.
+//! - **Scheduling**: deficit round robin over a list of new flows (served first) and a list
+//!   of old flows; a flow joins the new flows with `quantum` of deficit when it becomes
+//!   active; a flow out of deficit gets `quantum` more and moves to the back of the old
+//!   flows; a new flow with nothing to send moves to the old flows if there are any
+//!   (anti-starvation), else it leaves the lists.
+//! - **AQM**: each flow runs CoDel (`codel.rs`) on its own queue; the "one MTU left"
+//!   test uses the whole qdisc's backlog.
+//! - **Overflow** (`fq_codel_drop`): when the qdisc holds more than `limit` packets or its
+//!   memory more than `memory_limit`, packets are dropped from the head of the flow with
+//!   the most bytes, up to `drop_batch_size` packets or until half of that flow's bytes
+//!   are gone. The arriving packet is queued first, so it can be among them. The ids of
+//!   queued packets dropped this way reach the port at its next dequeue (the trait drops
+//!   only the arrival at enqueue); they leave the qdisc's backlog at once. Memory is counted
+//!   as IP bytes (Linux counts `skb->truesize`, somewhat more).
+
+use super::codel::{self, codel_time, CodelParams, CodelQueue, CodelVars, Queued};
+use super::{Backlog, Deq, PktMeta, QdiscSpec, QueueDisc, Verdict};
+use crate::engine::SimTime;
+use crate::net::packet::PktId;
+use crate::scenario::check::{Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::Limit;
+use std::collections::VecDeque;
+
+/// `queue = "fq_codel"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub params: CodelParams,
+    pub limit: u64,
+    pub flows: u32,
+    pub quantum: u32,
+    pub memory_limit: u64,
+    pub drop_batch: u32,
+}
+
+impl Default for Spec {
+    /// `fq_codel_init`'s defaults.
+    fn default() -> Spec {
+        Spec {
+            params: CodelParams::linux(true),
+            limit: 10_240,
+            flows: 1024,
+            quantum: 1514,
+            memory_limit: 32 << 20,
+            drop_batch: 64,
+        }
+    }
+}
+
+const FLOWS: Key = Key {
+    name: "flows",
+    ty: Ty::Int(1, 65_536),
+    default: "`1024`",
+    allowed: "",
+    meaning: "number of flow queues (connections are hashed onto them)",
+};
+const QUANTUM: Key = Key {
+    name: "quantum",
+    ty: Ty::Bytes(1, u32::MAX as u64),
+    default: "`1514`",
+    allowed: "",
+    meaning: "bytes a flow may send per round",
+};
+const MEMORY_LIMIT: Key = Key {
+    name: "memory_limit",
+    ty: Ty::Size,
+    default: "`\"32MiB\"`",
+    allowed: "",
+    meaning: "bytes the qdisc may hold before dropping from the fattest flow",
+};
+const DROP_BATCH: Key = Key {
+    name: "drop_batch_size",
+    ty: Ty::Int(1, u32::MAX as i64),
+    default: "`64`",
+    allowed: "",
+    meaning: "the most packets dropped from the fattest flow at one overflow",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "FQ-CoDel",
+    place: "an fq_codel queue",
+    noun: "queue",
+    about: "Flow Queue CoDel (RFC 8290, Linux `sch_fq_codel`): per-flow queues served by deficit round robin with new flows first, CoDel on each; ECN on by default; `limit` in packets (default 10240).",
+    keys: &[
+        super::droptail::LIMIT,
+        FLOWS,
+        QUANTUM,
+        MEMORY_LIMIT,
+        DROP_BATCH,
+        codel::TARGET,
+        codel::INTERVAL,
+        codel::ECN,
+        codel::CE_THRESHOLD,
+    ],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
+    let mut s = Spec::default();
+    codel::parse_params(ck, t, &mut s.params);
+    s.limit = codel::packet_limit(ck, t, "fq_codel", 10_240);
+    ck.get_into(t, &FLOWS, &mut s.flows);
+    ck.get_into(t, &QUANTUM, &mut s.quantum);
+    ck.get_into(t, &MEMORY_LIMIT, &mut s.memory_limit);
+    ck.get_into(t, &DROP_BATCH, &mut s.drop_batch);
+    Some(s)
+}
+
+impl super::QueueSpec {
+    /// fq_codel with tc's defaults.
+    pub fn fq_codel() -> super::QueueSpec {
+        super::QueueSpec::FqCodel(Spec::default())
+    }
+}
+
+impl QdiscSpec for Spec {
+    type Q = FqCodel;
+    fn build(&self) -> FqCodel {
+        FqCodel {
+            p: self.clone(),
+            flows: (0..self.flows)
+                .map(|_| Flow {
+                    q: VecDeque::new(),
+                    bytes: 0,
+                    deficit: 0,
+                    vars: CodelVars::default(),
+                    listed: false,
+                })
+                .collect(),
+            new_flows: VecDeque::new(),
+            old_flows: VecDeque::new(),
+            bytes: 0,
+            pkts: 0,
+            pending_drops: Vec::new(),
+        }
+    }
+    fn limit(&self) -> Limit {
+        Limit::Packets(self.limit)
+    }
+}
+
+#[derive(Debug)]
+struct Flow {
+    q: VecDeque<Queued>,
+    bytes: u64,
+    deficit: i64,
+    vars: CodelVars,
+    listed: bool,
+}
+
+/// `struct fq_codel_sched_data`.
+#[derive(Debug)]
+pub struct FqCodel {
+    p: Spec,
+    flows: Vec<Flow>,
+    new_flows: VecDeque<u32>,
+    old_flows: VecDeque<u32>,
+    bytes: u64,
+    pkts: u64,
+    /// Queued packets dropped at an overflow, handed to the port at the next dequeue.
+    pending_drops: Vec<PktId>,
+}
+
+/// One flow's queue as CoDel sees it, with the qdisc's totals.
+struct FlowQueue<'a> {
+    flow: &'a mut Flow,
+    bytes: &'a mut u64,
+    pkts: &'a mut u64,
+}
+
+impl CodelQueue for FlowQueue<'_> {
+    fn pop(&mut self) -> Option<Queued> {
+        let p = self.flow.q.pop_front()?;
+        self.flow.bytes -= p.len as u64;
+        *self.bytes -= p.len as u64;
+        *self.pkts -= 1;
+        Some(p)
+    }
+    fn backlog_bytes(&self) -> u64 {
+        *self.bytes
+    }
+}
+
+impl FqCodel {
+    /// `fq_codel_classify`: `reciprocal_scale(hash, flows)`.
+    #[inline]
+    fn classify(&self, hash: u32) -> usize {
+        ((hash as u64 * self.p.flows as u64) >> 32) as usize
+    }
+
+    /// `fq_codel_drop`: drop from the head of the fattest flow, up to `drop_batch` packets
+    /// or half its bytes. Returns the flow dropped from.
+    fn drop_fattest(&mut self) -> usize {
+        let (idx, fat) = self
+            .flows
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, f)| (f.bytes, std::cmp::Reverse(*i)))
+            .map(|(i, f)| (i, f.bytes))
+            .expect("flows");
+        let threshold = fat >> 1;
+        let f = &mut self.flows[idx];
+        let (mut len, mut i) = (0u64, 0u32);
+        loop {
+            let Some(p) = f.q.pop_front() else { break };
+            f.bytes -= p.len as u64;
+            self.bytes -= p.len as u64;
+            self.pkts -= 1;
+            len += p.len as u64;
+            self.pending_drops.push(p.id);
+            i += 1;
+            if i >= self.p.drop_batch || len >= threshold {
+                break;
+            }
+        }
+        idx
+    }
+}
+
+impl QueueDisc for FqCodel {
+    fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
+        let idx = self.classify(m.hash);
+        let quantum = self.p.quantum as i64;
+        let f = &mut self.flows[idx];
+        f.q.push_back(Queued {
+            id,
+            len: m.len,
+            ecn: m.ecn,
+            enqueued: codel_time(m.now),
+        });
+        f.bytes += m.len as u64;
+        self.bytes += m.len as u64;
+        self.pkts += 1;
+        if !f.listed {
+            f.listed = true;
+            f.deficit = quantum;
+            self.new_flows.push_back(idx as u32);
+        }
+        if self.pkts <= self.p.limit && self.bytes <= self.p.memory_limit {
+            return Verdict::ENQUEUE;
+        }
+        let before = self.pending_drops.len();
+        self.drop_fattest();
+        // The arrival itself may be among the dropped (a flow of one packet).
+        if let Some(k) = self.pending_drops[before..].iter().position(|&d| d == id) {
+            self.pending_drops.remove(before + k);
+            return Verdict::Drop;
+        }
+        Verdict::ENQUEUE
+    }
+
+    fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
+        drops.append(&mut self.pending_drops);
+        loop {
+            let from_new = !self.new_flows.is_empty();
+            let head = if from_new {
+                &mut self.new_flows
+            } else {
+                &mut self.old_flows
+            };
+            let Some(&fi) = head.front() else {
+                return Deq::Empty;
+            };
+            let f = &mut self.flows[fi as usize];
+            if f.deficit <= 0 {
+                f.deficit += self.p.quantum as i64;
+                head.pop_front();
+                self.old_flows.push_back(fi);
+                continue;
+            }
+            let mut vars = f.vars;
+            let mut fq = FlowQueue {
+                flow: f,
+                bytes: &mut self.bytes,
+                pkts: &mut self.pkts,
+            };
+            let got = vars.dequeue(&mut fq, &self.p.params, now, drops);
+            let f = &mut self.flows[fi as usize];
+            f.vars = vars;
+            match got {
+                None => {
+                    let head = if from_new {
+                        &mut self.new_flows
+                    } else {
+                        &mut self.old_flows
+                    };
+                    head.pop_front();
+                    if from_new && !self.old_flows.is_empty() {
+                        self.old_flows.push_back(fi);
+                    } else {
+                        f.listed = false;
+                    }
+                }
+                Some((p, mark)) => {
+                    f.deficit -= p.len as i64;
+                    return Deq::Packet(p.id, mark);
+                }
+            }
+        }
+    }
+
+    fn backlog(&self) -> Backlog {
+        Backlog {
+            bytes: self.bytes,
+            pkts: self.pkts,
+        }
+    }
+
+    fn peek_len(&self) -> Option<u32> {
+        self.new_flows
+            .iter()
+            .chain(self.old_flows.iter())
+            .find_map(|&f| self.flows[f as usize].q.front().map(|p| p.len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(hash: u32, len: u32) -> PktMeta {
+        PktMeta {
+            len,
+            hash,
+            segs: 1,
+            ..Default::default()
+        }
+    }
+
+    /// Hashes that land in flow queues 0 and 1 of 1024 (reciprocal_scale: hash · 1024 >> 32).
+    const A: u32 = 0;
+    const B: u32 = 1 << 22;
+    const C: u32 = 2 << 22;
+
+    /// Flow selection by hand: A queues 4 packets of 1514 B, then B 2 and C (sparse) 1.
+    /// Round 1 (new flows, quantum 1514 each): A sends one (deficit 0), B one, C one (C is
+    /// then empty and, as a new flow with old flows waiting, moves to the old flows). A and
+    /// B, out of deficit, went to the old flows with +1514: old = A, B, C → A, B, then C
+    /// (empty: leaves), A, A.
+    #[test]
+    fn new_flows_first_then_round_robin() {
+        let mut q = Spec::default().build();
+        let mut id = 0;
+        for (h, n) in [(A, 4), (B, 2), (C, 1)] {
+            for _ in 0..n {
+                q.enqueue(id, &meta(h, 1514));
+                id += 1;
+            }
+        }
+        let mut order = String::new();
+        let mut drops = Vec::new();
+        while let Deq::Packet(p, _) = q.dequeue(0, &mut drops) {
+            order.push(match p {
+                0..=3 => 'A',
+                4..=5 => 'B',
+                _ => 'C',
+            });
+        }
+        assert_eq!(order, "ABCABAA");
+    }
+
+    /// FQ-2: an overflow at `limit` with one flow holding most of the backlog drops from
+    /// that flow's head, half its bytes at most 64 packets: limit 100, flow A 90 packets,
+    /// B 10; the 101st packet (B's) overflows: A loses min(64, until 45 × 1500 ≥ half of
+    /// 135,000) = 45 packets, its oldest.
+    #[test]
+    fn overflow_drops_from_the_fattest_flows_head() {
+        let mut q = Spec {
+            limit: 100,
+            ..Spec::default()
+        }
+        .build();
+        for i in 0..90 {
+            q.enqueue(i, &meta(A, 1500));
+        }
+        for i in 90..100 {
+            q.enqueue(i, &meta(B, 1500));
+        }
+        assert_eq!(q.enqueue(100, &meta(B, 1500)), Verdict::ENQUEUE);
+        let mut drops = Vec::new();
+        let _ = q.dequeue(0, &mut drops);
+        assert_eq!(drops, (0..45).collect::<Vec<_>>());
+        assert_eq!(q.backlog().pkts, 101 - 45 - 1);
+    }
+
+    /// ECN is on by default: a standing queue makes CoDel mark ECT packets instead of
+    /// dropping them.
+    #[test]
+    fn marks_ect_instead_of_dropping() {
+        let mut q = Spec::default().build();
+        let mut drops = Vec::new();
+        let ms = crate::engine::MS;
+        let mut marks = 0;
+        // 1500-byte ECT packets arrive every 1 ms and leave every 1.2 ms: the sojourn
+        // grows past 5 ms and stays above it for well over 100 ms.
+        let mut next_tx = 0;
+        for k in 0..1000u32 {
+            let now = k as u64 * ms;
+            let mut m = meta(A, 1500);
+            m.now = now;
+            m.ecn = crate::net::packet::ECT0;
+            q.enqueue(k, &m);
+            while next_tx <= now {
+                if let Deq::Packet(_, mark) = q.dequeue(next_tx, &mut drops) {
+                    if mark == super::super::Mark::Ce {
+                        marks += 1;
+                    }
+                }
+                next_tx += 1200 * crate::engine::US;
+            }
+        }
+        assert!(drops.is_empty(), "ECT packets are marked, not dropped");
+        assert!(marks > 5, "{marks} marks");
+    }
+}
