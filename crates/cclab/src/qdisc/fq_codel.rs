@@ -210,8 +210,7 @@ impl FqCodel {
         let threshold = fat >> 1;
         let f = &mut self.flows[idx];
         let (mut len, mut i) = (0u64, 0u32);
-        loop {
-            let Some(p) = f.q.pop_front() else { break };
+        while let Some(p) = f.q.pop_front() {
             f.bytes -= p.len as u64;
             self.bytes -= p.len as u64;
             self.pkts -= 1;

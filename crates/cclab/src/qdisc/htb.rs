@@ -282,9 +282,10 @@ mod tests {
     use super::*;
     use crate::engine::US;
 
-    /// HTB-1: rate 800mbit with no burst or quantum: burst = 10⁸ B/s ÷ 10⁹ (integer: 0)
-    /// + 1600 = 1600 B; quantum = 10⁸ / 10 = 10⁷, clamped to 200,000. At 100 kbit/s the
-    /// quantum 1250 B/s would be raised to 1000 only below it: 12,500 / 10 = 1250 stays.
+    /// HTB-1: rate 800mbit with no burst or quantum: burst = 10⁸ B/s ÷ 10⁹ (integer: 0),
+    /// plus 1600, = 1600 B; quantum = 10⁸ / 10 = 10⁷, clamped to 200,000. At 100 kbit/s
+    /// the quantum is 12,500 / 10 = 1250 (above the floor of 1000); at 50 kbit/s, raised
+    /// to 1000.
     #[test]
     fn htb1_defaults_as_tc_computes_them() {
         assert_eq!(default_burst(800_000_000), 1600);
