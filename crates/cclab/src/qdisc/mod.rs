@@ -33,6 +33,7 @@ pub mod fq_codel;
 pub mod htb;
 pub mod netem;
 pub mod police;
+pub mod red;
 pub mod tbf;
 
 use crate::engine::SimTime;
@@ -325,6 +326,8 @@ qdiscs! {
     "fq_codel" => FqCodel(fq_codel),
     /// The hierarchical token bucket with one class (`htb.rs`).
     "htb" => Htb(htb),
+    /// Random Early Detection as Linux `sch_red` (`red.rs`).
+    "red" => Red(red),
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys
