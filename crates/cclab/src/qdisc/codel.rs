@@ -304,9 +304,20 @@ pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
     Some(Spec { params, limit })
 }
 
+/// Boxed: the discipline is larger than the others, and the `Qdisc` enum (inline in every
+/// port) takes the size of its largest variant.
 impl QdiscSpec for Spec {
-    type Q = Codel;
-    fn build(&self) -> Codel {
+    type Q = Box<Codel>;
+    fn build(&self) -> Box<Codel> {
+        Box::new(self.build_unboxed())
+    }
+    fn limit(&self) -> Limit {
+        self.limit_of()
+    }
+}
+
+impl Spec {
+    fn build_unboxed(&self) -> Codel {
         Codel {
             p: self.params,
             limit: self.limit,
@@ -314,7 +325,7 @@ impl QdiscSpec for Spec {
             q: Fifo::default(),
         }
     }
-    fn limit(&self) -> Limit {
+    fn limit_of(&self) -> Limit {
         Limit::Packets(self.limit)
     }
 }

@@ -195,9 +195,20 @@ impl QueueSpec {
     }
 }
 
+/// Boxed: the discipline is larger than the others, and the `Qdisc` enum (inline in every
+/// port) takes the size of its largest variant.
 impl QdiscSpec for Spec {
-    type Q = Fq;
-    fn build(&self) -> Fq {
+    type Q = Box<Fq>;
+    fn build(&self) -> Box<Fq> {
+        Box::new(self.build_unboxed())
+    }
+    fn limit(&self) -> Limit {
+        self.limit_of()
+    }
+}
+
+impl Spec {
+    fn build_unboxed(&self) -> Fq {
         Fq {
             p: self.clone(),
             flows: Vec::new(),
@@ -209,7 +220,7 @@ impl QdiscSpec for Spec {
             pkts: 0,
         }
     }
-    fn limit(&self) -> Limit {
+    fn limit_of(&self) -> Limit {
         Limit::Packets(self.limit)
     }
 }

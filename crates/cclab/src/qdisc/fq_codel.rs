@@ -122,9 +122,20 @@ impl super::QueueSpec {
     }
 }
 
+/// Boxed: the discipline is larger than the others, and the `Qdisc` enum (inline in every
+/// port) takes the size of its largest variant.
 impl QdiscSpec for Spec {
-    type Q = FqCodel;
-    fn build(&self) -> FqCodel {
+    type Q = Box<FqCodel>;
+    fn build(&self) -> Box<FqCodel> {
+        Box::new(self.build_unboxed())
+    }
+    fn limit(&self) -> Limit {
+        self.limit_of()
+    }
+}
+
+impl Spec {
+    fn build_unboxed(&self) -> FqCodel {
         FqCodel {
             p: self.clone(),
             flows: (0..self.flows)
@@ -143,7 +154,7 @@ impl QdiscSpec for Spec {
             pending_drops: Vec::new(),
         }
     }
-    fn limit(&self) -> Limit {
+    fn limit_of(&self) -> Limit {
         Limit::Packets(self.limit)
     }
 }

@@ -373,3 +373,15 @@ impl Qdisc {
         matches!(self, Qdisc::Fq(_))
     }
 }
+
+/// The `Qdisc` enum sits inline in every port: big disciplines are boxed so that it stays
+/// the size of the small ones (80 bytes, as before the AQMs and shapers were added).
+#[cfg(test)]
+#[test]
+fn qdisc_enum_stays_small() {
+    assert!(
+        std::mem::size_of::<Qdisc>() <= 80,
+        "{}",
+        std::mem::size_of::<Qdisc>()
+    );
+}

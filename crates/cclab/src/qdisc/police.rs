@@ -308,15 +308,26 @@ pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
     Some(Spec { police, limit })
 }
 
+/// Boxed: the discipline is larger than the others, and the `Qdisc` enum (inline in every
+/// port) takes the size of its largest variant.
 impl QdiscSpec for Spec {
-    type Q = Police;
-    fn build(&self) -> Police {
+    type Q = Box<Police>;
+    fn build(&self) -> Box<Police> {
+        Box::new(self.build_unboxed())
+    }
+    fn limit(&self) -> Limit {
+        self.limit_of()
+    }
+}
+
+impl Spec {
+    fn build_unboxed(&self) -> Police {
         Police {
             policer: Policer::new(self.police),
             tail: DropTail::new(self.limit),
         }
     }
-    fn limit(&self) -> Limit {
+    fn limit_of(&self) -> Limit {
         self.limit
     }
 }

@@ -252,9 +252,20 @@ pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
     Some(s)
 }
 
+/// Boxed: the discipline is larger than the others, and the `Qdisc` enum (inline in every
+/// port) takes the size of its largest variant.
 impl QdiscSpec for Spec {
-    type Q = Red;
-    fn build(&self) -> Red {
+    type Q = Box<Red>;
+    fn build(&self) -> Box<Red> {
+        Box::new(self.build_unboxed())
+    }
+    fn limit(&self) -> Limit {
+        self.limit_of()
+    }
+}
+
+impl Spec {
+    fn build_unboxed(&self) -> Red {
         Red {
             p: self.clone(),
             qavg: 0,
@@ -267,7 +278,7 @@ impl QdiscSpec for Spec {
             fifo: Fifo::default(),
         }
     }
-    fn limit(&self) -> Limit {
+    fn limit_of(&self) -> Limit {
         Limit::Bytes(self.limit)
     }
 }
@@ -446,7 +457,7 @@ mod tests {
         let mut s = Spec::tc(1 << 30, Some(min), Some(max), 1000, Some(100));
         s.probability = p;
         s.wlog = wlog;
-        s.build()
+        s.build_unboxed()
     }
 
     /// RED-1: hold avg at 10 packets (of 1000 B) with min 5, max 15, max_p 0.1: p_b = 0.05;

@@ -164,6 +164,9 @@ pub struct Sender {
     /// `tcp_wstamp_ns`: the earliest departure time of the next packet.
     wstamp: SimTime,
     pace_timer: Timer,
+    /// Nothing below TCP to model: no pacing, no offload, no small queues, no spacing (the
+    /// send loop skips their checks).
+    plain: bool,
     /// Seed 001's spacing (`sender/spacing.rs`).
     spacing: spacing::SpacingState,
 }
@@ -222,6 +225,9 @@ impl Sender {
             pacing_rate: NO_RATE,
             wstamp: 0,
             pace_timer: Timer::default(),
+            plain: Self::pacing_status_of(cfg) == PacingStatus::None
+                && cfg.host == crate::tcp::config::HostStack::default()
+                && cfg.spacing == Spacing::None,
             spacing: spacing::SpacingState::default(),
         }
     }
@@ -321,10 +327,12 @@ impl Sender {
         p.ip_id = self.inet_id;
         // A TSO NIC gives each segment of an aggregate its own ID, one up from the last.
         self.inet_id = self.inet_id.wrapping_add(p.segs.max(1));
-        self.stamp_departure(&mut p, io.now);
-        if self.cfg.host.tsq && p.payload > 0 {
-            p.tsq = true;
-            io.below += p.size as u64;
+        if !self.plain {
+            self.stamp_departure(&mut p, io.now);
+            if self.cfg.host.tsq && p.payload > 0 {
+                p.tsq = true;
+                io.below += p.size as u64;
+            }
         }
         io.tx.push(p);
     }
@@ -366,16 +374,19 @@ impl Sender {
                 self.cwnd_limited = true;
                 break;
             }
-            if self.pacing_check(io) {
-                break;
-            }
-            let allow = self.spacing_allows(io, u32::MAX);
-            if allow == 0 {
-                break;
+            let mut allow = 1;
+            if !self.plain {
+                if self.pacing_check(io) {
+                    break;
+                }
+                allow = self.spacing_allows(io, u32::MAX);
+                if allow == 0 {
+                    break;
+                }
             }
             if self.lost_pending > 0 {
                 let full = self.mss + IP_TCP_HDR + TS_OPT;
-                if self.small_queue_check(io, full, 1) {
+                if !self.plain && self.small_queue_check(io, full, 1) {
                     break;
                 }
                 if self.retransmit_next_lost(io) {
@@ -396,7 +407,11 @@ impl Sender {
             // (`tcp_mss_split_point`).
             let mss = self.mss as u64;
             let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
-            let segs = quota.min(self.tso_segs() as u64).min(allow as u64).max(1);
+            let segs = if self.plain {
+                1
+            } else {
+                quota.min(self.tso_segs() as u64).min(allow as u64).max(1)
+            };
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
                 .min(una + self.cfg.sndbuf.max(mss))
@@ -411,7 +426,8 @@ impl Sender {
                 break;
             }
             let n = len.div_ceil(mss) as u32;
-            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0) {
+            if !self.plain && self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0)
+            {
                 break;
             }
             self.send_new(io, nxt, len as u32);
