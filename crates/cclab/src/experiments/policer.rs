@@ -71,6 +71,20 @@ impl Variant {
             Variant::HtbFqCodel => "htb_1000mbit_fq_codel".into(),
         }
     }
+
+    /// A short label for the plot's legend.
+    fn label(self) -> String {
+        match self {
+            Variant::Policed(b) if b == 100 << 10 => "police burst 100k".into(),
+            Variant::Policed(b) => format!("police burst {}MiB", b >> 20),
+            Variant::Tbf => "tbf 900mbit".into(),
+            Variant::MaxRate => "max_pacing 900".into(),
+            Variant::Fq(true) => "fq + max_pacing".into(),
+            Variant::Fq(false) => "fq".into(),
+            Variant::HtbFqCodel => "htb + fq_codel".into(),
+            v => v.name(),
+        }
+    }
 }
 
 /// The seed's policer with `burst` bytes (tc's `100k` = 102,400).
@@ -89,8 +103,9 @@ fn policer(burst: u64) -> IngressSpec {
 }
 
 /// box1 = `src`, box2 = `dst`, one 10 Gbit/s link each way; box1's egress is netem (or
-/// tbf over netem). Returns the flow's goodput (bit/s) after `warm`.
-fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> f64 {
+/// tbf over netem). Returns the flow's goodput (bit/s) after `warm`, and its goodput in
+/// each second (Mbit/s).
+fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> (f64, Vec<(f64, f64)>) {
     let netem = QueueSpec::delay(OWD, 10_000);
     let (box1, wire) = match v {
         Variant::Tbf => (QueueSpec::tbf(900_000_000, 12_000, netem), 10 * US),
@@ -131,10 +146,21 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> f64 {
         sc.add_flow("src", "dst", t);
     }
     let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
-    sim.run_until(warm);
-    let b0 = sim.tcp(0).receiver.delivered_bytes;
+    let (mut series, mut b0, mut last) = (Vec::new(), 0, 0);
+    let mut t = 0;
+    while t < dur {
+        t += SEC;
+        sim.run_until(t.min(dur));
+        let b = sim.tcp(0).receiver.delivered_bytes;
+        series.push((secs(t), (b - last) as f64 * 8.0 / 1e6));
+        last = b;
+        if t == warm {
+            b0 = b;
+        }
+    }
     sim.run();
-    (sim.tcp(0).receiver.delivered_bytes - b0) as f64 * 8.0 / secs(dur - warm)
+    let g = (sim.tcp(0).receiver.delivered_bytes - b0) as f64 * 8.0 / secs(dur - warm);
+    (g, series)
 }
 
 fn run(o: &Options) -> Report {
@@ -156,8 +182,28 @@ fn run(o: &Options) -> Report {
         Variant::HtbFqCodel,
     ];
     let runs = variant_runs(&variants, o.seed, n);
-    let bps = super::par_map(&runs, o.threads, |&(v, s)| run_one(v, dur, warm, s));
+    let out = super::par_map(&runs, o.threads, |&(v, s)| run_one(v, dur, warm, s));
+    let bps: Vec<f64> = out.iter().map(|o| o.0).collect();
     let mut r = Report::new("policer");
+    let mut plot = crate::report::svg::Plot {
+        title: "Goodput through the policer, each second (first run of each variant)".into(),
+        x_label: "time (s)".into(),
+        y_label: "goodput (Mbit/s)".into(),
+        log_y: true,
+        ..Default::default()
+    };
+    for (i, v) in variants.iter().enumerate() {
+        if matches!(v, Variant::NoPolicer | Variant::Literal) {
+            continue; // 9.4 Gbit/s: off the scale of the policed variants
+        }
+        plot.lines.push(crate::report::svg::Line {
+            name: v.label(),
+            points: out[i * n].1.iter().map(|&(t, m)| (t, m.max(0.1))).collect(),
+            ..Default::default()
+        });
+    }
+    r.plots
+        .push(("policer.svg".into(), crate::report::svg::render(&plot)));
     let mbps = |v: Variant| -> MeanCi {
         let i = variants.iter().position(|&x| x == v).unwrap();
         mean_ci(
