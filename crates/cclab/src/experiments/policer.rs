@@ -110,7 +110,7 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> (f64, Vec<(f64
     let (box1, wire) = match v {
         Variant::Tbf => (QueueSpec::tbf(900_000_000, 12_000, netem), 10 * US),
         // fq at the root, so the 50 ms goes on the wire (as netem on another box).
-        Variant::Fq(_) => (QueueSpec::fq(), OWD + 10 * US),
+        Variant::Fq(_) => (QueueSpec::fq(Default::default()), OWD + 10 * US),
         _ => (netem, 10 * US),
     };
     // The cable and the NICs: 10 µs each way.

@@ -1,451 +1,825 @@
-//! `queue = "fq"`: Linux's fair-queueing packet scheduler for hosts (`net/sched/sch_fq.c`
-//! as in Linux 4.20 – 6.6, the EDT era before 6.7's three priority bands; tc-fq(8);
-//! REFERENCE.md §10). Mostly a host qdisc: it holds each packet until its earliest
-//! departure time (`PktMeta::edt`, TCP's EDT stamp), which is how TCP's pacing is enforced
-//! when fq is the root qdisc (`SK_PACING_FQ`), and it serves flows round robin.
+//! Fair Queue packet scheduler with per-flow pacing: Linux `net/sched/sch_fq.c` (Eric
+//! Dumazet, 2013–2015) as of **v6.6**, the last release before 6.7 added three priority
+//! bands with weights, the fast path and `offload_horizon`, all left out here. The model is
+//! the earliest-departure-time (EDT) one of 4.20 on, with `horizon`/`horizon_drop` (5.7) and
+//! `timer_slack`; the v6.6 enqueue and dequeue are those of 5.7 (checked against the 5.x
+//! file and the context lines of the 6.7 patch "net_sched: sch_fq: change how @inactive is
+//! tracked", which applies to v6.6's `fq_enqueue`/`fq_dequeue`). Defaults are `fq_init`'s,
+//! which tc-fq(8) documents. Names follow the kernel's (`credit`, `time_next_packet`,
+//! `new_flows`, `old_flows`, `flow_refill_delay`, …).
 //!
-//! - **Flows** are the connections (`PktMeta::hash`; Linux keys them by socket), each with
-//!   its packets in order, a credit in bytes and `time_next_packet`.
-//! - **Enqueue** (`fq_enqueue`): drop when the qdisc holds `limit` packets or the flow
-//!   `flow_limit`; a packet stamped beyond `now + horizon` is dropped (`horizon_drop`, the
-//!   default) or its stamp capped. The time it may leave is its stamp, or now without one.
-//!   A new flow starts with `initial_quantum` of credit; a flow that comes back after more
-//!   than `refill_delay` detached gets at least `quantum`.
-//! - **Dequeue** (`fq_dequeue`): new flows first, then old flows (deficit round robin): a
-//!   flow out of credit gets `quantum` more and goes to the back of the old flows; a flow
-//!   whose head may not leave yet (max of its stamp and the flow's `time_next_packet`) is
-//!   set aside (throttled) until then; an empty new flow moves to the old flows if there
-//!   are any (anti-starvation), else it is detached. When only throttled flows hold
-//!   packets, the answer is "not before" the earliest of them (Linux arms its watchdog; the
-//!   10 µs `timer_slack` is not modelled: the port wakes exactly then).
-//! - **fq's own rate limit** (`maxrate`, `low_rate_threshold`): after a packet, a flow is
-//!   delayed by its length at `maxrate` (for packets without a stamp, by at least
-//!   `quantum` once its credit is spent, or its length alone below the low-rate
-//!   threshold), at most 1 s, less half of any lateness. The socket's own pacing rate,
-//!   which Linux also applies to unstamped packets of a local socket, is carried here by
-//!   the stamps instead (TCP stamps every packet it paces).
-//! - **ce_threshold**: a packet that leaves more than this after it could have is marked CE
-//!   (if ECT).
+//! - **Flows** (`fq_classify`): Linux keys a flow by its socket; here by the packet's flow
+//!   hash ([`PktMeta::hash`]), one per connection (a host's data and ACKs of one
+//!   connection are one flow, as they share one socket). Flows live in an arena found
+//!   through `buckets` hash chains (Linux: `buckets` rb-trees). A new flow starts
+//!   *detached* with `credit = initial_quantum`.
+//! - **Enqueue** (`fq_enqueue`): drop when the qdisc holds `limit` packets; the packet's
+//!   `time_to_send` is its EDT (`PktMeta::edt`, Linux `skb->tstamp`), or now when it has
+//!   none; an EDT beyond now + `horizon` is dropped (`horizon_drop`) or capped to it; drop
+//!   when the flow holds `flow_limit` packets. A detached flow joins the tail of
+//!   `new_flows`, and if it was detached for more than `refill_delay` its credit becomes
+//!   max(credit, quantum) — the source's rule (`max_t(u32, f->credit, q->quantum)`), not
+//!   a second `initial_quantum`. A flow's packets leave in `time_to_send` order: in
+//!   arrival order while it does not go back in time, else through a per-flow sorted set
+//!   (Linux's per-flow list plus `t_root` rb-tree, `flow_queue_add` / `fq_peek`).
+//! - **Dequeue** (`fq_dequeue`): throttled flows that are due join the tail of
+//!   `old_flows` (`fq_check_throttled`). Deficit round robin over `new_flows`, then
+//!   `old_flows`: a flow without credit gets `quantum` more and goes to the tail of
+//!   `old_flows`; a flow whose head may not leave yet (t = max(time_to_send,
+//!   time_next_packet) > now) is parked among the throttled flows, keyed by t; an empty
+//!   flow met in `new_flows` passes once through `old_flows` if that list is not empty,
+//!   else it is detached (its `age` is now). The packet leaving is CE-marked when
+//!   now − t > `ce_threshold` and it is ECT. Its length is taken from the credit. Then,
+//!   with `pacing` on and `maxrate` set, the flow waits `plen·8/maxrate` (at most 1 s)
+//!   less a drift credit min(delay/2, now − time_next_packet); for a packet without EDT
+//!   plen = max(len, quantum) and the delay is taken only when the credit is spent,
+//!   unless maxrate ≤ `low_rate_threshold` (then the credit is zeroed and plen = len).
+//!   When nothing is eligible the answer is "not before" the earliest throttled flow
+//!   (Linux's watchdog).
+//! - **Garbage collection** (`fq_gc`): when the qdisc knows ≥ 2 × buckets flows and more
+//!   than half are detached, a lookup frees up to 8 flows of the looked-up bucket that have
+//!   been detached for more than 3 s (`FQ_GC_AGE` = 3·HZ); one that comes back is a new
+//!   flow again (credit `initial_quantum`).
 //!
-//! Not modelled: flow garbage collection (flows are kept for the run), the per-flow rb-tree
-//! for out-of-order stamps (one socket's stamps never go back in time), `orphan_mask`.
+//! Bytes: fq charges what `qdisc_pkt_len` gives on an Ethernet NIC — the frame without
+//! preamble and FCS, the IP length + 14 B of MAC header per segment — so the defaults
+//! quantum = 2 × psched_mtu = 3028 and initial_quantum = 10 × psched_mtu = 15140 are two
+//! and ten 1500-byte packets, as on Linux; `maxrate` delays use the same length.
+//! `backlog()` is in IP bytes, as every discipline's.
+//!
+//! Simplified or left out, each because the simulator has no counterpart or gains nothing:
+//! the `internal` flow for `TC_PRIO_CONTROL` packets (no skb priority here); the
+//! socket-reuse check of `fq_classify` (`sk_hash` change); orphaned and unconnected
+//! sockets hashed into `orphan_mask` + 1 flows (every packet has its own flow hash);
+//! `sk_pacing_rate` (the qdisc cannot see a socket: TCP stamps EDTs itself when paced, and
+//! a packet without EDT is limited only by `maxrate`); jiffies (times are exact, HZ
+//! rounding of `refill_delay` and of ages is not modelled); `timer_slack` (Linux's
+//! watchdog may fire up to 10 µs late; here it fires on time, i.e. slack 0); 6.7's bands,
+//! weights and priomap; the per-packet rate is in bit/s and the delay in picoseconds
+//! (Linux: byte/s and ns, floors differ by < 1 ns).
 
-use super::{Backlog, Deq, Mark, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
+use super::{Backlog, Deq, Mark, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::{SimTime, MS, SEC};
-use crate::net::packet::{PktId, NOT_ECT};
+use crate::net::packet::{PktId, ECT0, ECT1};
 use crate::scenario::check::{join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::Limit;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
-/// `queue = "fq"`.
+/// Ethernet's MAC header, which `qdisc_pkt_len` counts on an Ethernet NIC.
+pub const ETH_HLEN: u32 = 14;
+/// `psched_mtu(dev)` of a 1500-byte-MTU Ethernet device: MTU + hard_header_len.
+pub const PSCHED_MTU: u32 = 1500 + ETH_HLEN;
+/// `FQ_GC_MAX`: flows collected per lookup at most.
+const FQ_GC_MAX: usize = 8;
+/// `FQ_GC_AGE` = 3·HZ: a flow detached this long may be collected.
+const FQ_GC_AGE: SimTime = 3 * SEC;
+/// No flow / no packet.
+const NIL: u32 = u32::MAX;
+
+/// `queue = "fq"`, with `fq_init`'s defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
-    /// Packets.
-    pub limit: u64,
+    /// `sch->limit`: packets the qdisc holds at most.
+    pub limit: u32,
+    /// `flow_plimit`: packets one flow holds at most.
     pub flow_limit: u32,
+    /// Bytes of credit a flow gets per round.
     pub quantum: u32,
+    /// The credit of a new flow.
     pub initial_quantum: u32,
-    /// bit/s; `None` = unlimited.
-    pub maxrate: Option<u64>,
+    /// `flow_refill_delay`.
+    pub refill_delay: SimTime,
+    /// `flow_max_rate`, bit/s; `None` = unlimited (`~0UL`).
+    pub maxrate_bps: Option<u64>,
+    /// bit/s (Linux keeps 550000 / 8 byte/s).
+    pub low_rate_threshold_bps: u64,
+    /// Hash buckets, a power of two (`1 << fq_trees_log`).
+    pub buckets: u32,
     pub horizon: SimTime,
     pub horizon_drop: bool,
+    /// `None` = off (Linux: ~0U µs, 71 minutes).
     pub ce_threshold: Option<SimTime>,
-    pub refill_delay: SimTime,
-    /// bit/s.
-    pub low_rate_threshold: u64,
+    /// `rate_enable`.
+    pub pacing: bool,
 }
 
-/// `psched_mtu` on Ethernet: 1500 + 14.
-const PSCHED_MTU: u32 = 1514;
-
 impl Default for Spec {
-    /// `fq_init`'s defaults.
+    /// `fq_init`.
     fn default() -> Spec {
         Spec {
             limit: 10_000,
             flow_limit: 100,
             quantum: 2 * PSCHED_MTU,
             initial_quantum: 10 * PSCHED_MTU,
-            maxrate: None,
+            refill_delay: 40 * MS,
+            maxrate_bps: None,
+            low_rate_threshold_bps: 550_000,
+            buckets: 1024,
             horizon: 10 * SEC,
             horizon_drop: true,
             ce_threshold: None,
-            refill_delay: 40 * MS,
-            low_rate_threshold: 550_000,
+            pacing: true,
         }
     }
 }
 
+const LIMIT: Key = Key {
+    name: "limit",
+    ty: Ty::QueueLimit,
+    default: "`\"10000pkts\"`",
+    allowed: "a packet count greater than zero (fq limits packets, not bytes)",
+    meaning: "packets the qdisc holds at most; an arrival beyond is dropped (tc-fq `limit`; the default is fq's whatever the port's)",
+};
+
 const FLOW_LIMIT: Key = Key {
     name: "flow_limit",
-    ty: Ty::Int(1, u32::MAX as i64),
-    default: "`100`",
-    allowed: "",
-    meaning: "packets one flow may hold; more are dropped",
+    ty: Ty::QueueLimit,
+    default: "`\"100pkts\"`",
+    allowed: "a packet count greater than zero",
+    meaning: "packets one flow holds at most; an arrival beyond is dropped (tc-fq `flow_limit`)",
 };
+
 const QUANTUM: Key = Key {
     name: "quantum",
-    ty: Ty::Bytes(1, u32::MAX as u64),
+    ty: Ty::Bytes(1, 1 << 20),
     default: "`3028` (2 × 1514)",
-    allowed: "",
-    meaning: "bytes a flow may send per round",
+    allowed: "1 to 1048576 bytes (the kernel's range)",
+    meaning: "credit a flow gets per round robin turn; fq counts a packet as its IP length + 14 (the MAC header, as Linux on Ethernet), so 3028 is two 1500-byte packets (tc-fq `quantum`; tc's `k` is 1024, ours `KiB`)",
 };
+
 const INITIAL_QUANTUM: Key = Key {
     name: "initial_quantum",
-    ty: Ty::Bytes(0, u32::MAX as u64),
+    ty: Ty::Bytes(0, i32::MAX as u64),
     default: "`15140` (10 × 1514)",
-    allowed: "",
-    meaning: "credit of a new flow",
+    allowed: "0 to 2147483647 bytes (the credit is a signed 32-bit count)",
+    meaning:
+        "credit of a new flow: ten 1500-byte packets leave back to back (tc-fq `initial_quantum`)",
 };
+
 const MAXRATE: Key = Key {
     name: "maxrate",
     ty: Ty::Rate,
-    default: "unlimited",
+    default: "none (unlimited)",
     allowed: "",
-    meaning: "the most any one flow may send (fq `maxrate`)",
+    meaning: "most a flow may send: after each packet the flow waits its length (+ 14 B) at this rate, less a drift credit; a packet without earliest departure time is charged at least `quantum` bytes, once its flow's credit is spent (tc-fq `maxrate`, bits per second as tc's `mbit`)",
 };
-const HORIZON: Key = Key {
-    name: "horizon",
-    ty: Ty::Interval,
-    default: "`\"10s\"`",
+
+const LOW_RATE_THRESHOLD: Key = Key {
+    name: "low_rate_threshold",
+    ty: Ty::Rate,
+    default: "`\"550kbit\"`",
     allowed: "",
-    meaning: "a packet stamped to leave later than this from now is dropped (or, with `horizon_drop = false`, its stamp capped)",
+    meaning: "below it (`maxrate` ≤ it), a packet without earliest departure time is delayed by its own length and its flow's credit is zeroed (tc-fq `low_rate_threshold`)",
 };
-const HORIZON_DROP: Key = Key {
-    name: "horizon_drop",
-    ty: Ty::Bool,
-    default: "`true`",
-    allowed: "",
-    meaning: "drop packets beyond the horizon (else cap their stamp)",
-};
-const CE_THRESHOLD: Key = Key {
-    name: "ce_threshold",
-    ty: Ty::Interval,
-    default: "off",
-    allowed: "",
-    meaning: "mark ECT packets CE when they leave more than this after they could have",
-};
+
 const REFILL_DELAY: Key = Key {
     name: "refill_delay",
     ty: Ty::Time,
     default: "`\"40ms\"`",
     allowed: "",
-    meaning:
-        "a flow detached for longer gets at least `quantum` of credit back (fq `flow_refill_delay`)",
+    meaning: "a flow that comes back after being idle longer than this gets at least `quantum` of credit (tc-fq `refill_delay`)",
 };
-const LOW_RATE: Key = Key {
-    name: "low_rate_threshold",
-    ty: Ty::Rate,
-    default: "`\"550kbit\"`",
+
+const BUCKETS: Key = Key {
+    name: "buckets",
+    ty: Ty::Int(2, 1 << 18),
+    default: "`1024`",
+    allowed: "a power of two from 2 to 262144",
+    meaning: "size of the flow table; when it holds twice as many flows and more than half are idle, flows idle for more than 3 s are forgotten (tc-fq `buckets`)",
+};
+
+const HORIZON: Key = Key {
+    name: "horizon",
+    ty: Ty::Time,
+    default: "`\"10s\"`",
     allowed: "",
-    meaning: "below this `maxrate`, flows are delayed packet by packet, not by quantum",
+    meaning: "a packet whose earliest departure time lies more than this in the future is dropped, or with `horizon_drop = false` sent at now + horizon (tc-fq `horizon`)",
+};
+
+const HORIZON_DROP: Key = Key {
+    name: "horizon_drop",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "drop packets beyond the horizon (tc-fq `horizon_drop`), or cap their departure time (`horizon_cap`)",
+};
+
+const CE_THRESHOLD: Key = Key {
+    name: "ce_threshold",
+    ty: Ty::Time,
+    default: "none (off)",
+    allowed: "",
+    meaning: "an ECT packet that leaves more than this after the time it was due is marked CE (tc-fq `ce_threshold`)",
+};
+
+const PACING: Key = Key {
+    name: "pacing",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "apply `maxrate` (tc-fq `pacing` / `nopacing`); earliest departure times are honoured either way",
 };
 
 pub static KEYS: Schema = Schema {
-    title: "Fair queueing (fq)",
+    title: "Fair queue (fq)",
     place: "an fq queue",
     noun: "queue",
-    about: "Linux's `sch_fq`: per-flow round robin that holds each packet until its earliest departure time (TCP's pacing stamps); `limit` is in packets (default 10000).",
+    about: "Linux `sch_fq` as of v6.6 (before 6.7's priority bands), with tc-fq's defaults: deficit round robin over the flows (one per connection), new flows first, and per-flow pacing. A packet leaves no earlier than its earliest departure time (what a paced TCP stamps on it) and, with `maxrate`, than its flow's rate allows; while no flow may send, the port waits for the first that may. Meant for a host's NIC (`access_queue`, a graph link from a host), usable on any port. Not modelled: the watchdog's `timer_slack` (it fires on time), `orphan_mask`, the high-priority `internal` flow.",
     keys: &[
-        super::droptail::LIMIT,
+        LIMIT,
         FLOW_LIMIT,
         QUANTUM,
         INITIAL_QUANTUM,
         MAXRATE,
+        LOW_RATE_THRESHOLD,
+        REFILL_DELAY,
+        BUCKETS,
         HORIZON,
         HORIZON_DROP,
         CE_THRESHOLD,
-        REFILL_DELAY,
-        LOW_RATE,
+        PACING,
     ],
     with: &[],
     variants: None,
 };
 
-pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
-    let mut s = Spec::default();
-    if let Some(l) = ck.get::<Limit>(t, &super::droptail::LIMIT) {
-        match l {
-            Limit::Packets(n) if n > 0 => s.limit = n,
-            _ => ck.err(
-                &join(t.path, "limit"),
-                t.t.get("limit"),
-                "fq's limit is a packet count of at least 1 (e.g. \"10000pkts\")".into(),
-            ),
+/// Read a packet-count key: fq has no byte limits.
+fn packets(ck: &mut Checker, t: Tab, k: &Key) -> Option<u32> {
+    match ck.get::<Limit>(t, k)? {
+        Limit::Packets(n) => Some(n.min(u64::from(u32::MAX)) as u32),
+        Limit::Bytes(_) => {
+            ck.err(
+                &join(t.path, k.name),
+                t.t.get(k.name),
+                format!(
+                    "fq's {} is a packet count, not a size (e.g. \"{}\")",
+                    k.name,
+                    if k.name == "limit" {
+                        "10000pkts"
+                    } else {
+                        "100pkts"
+                    }
+                ),
+            );
+            None
         }
     }
-    ck.get_into(t, &FLOW_LIMIT, &mut s.flow_limit);
+}
+
+/// Read `queue = "fq"`. The port's default limit does not apply: fq's is its own (10000).
+pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
+    let mut s = Spec::default();
+    if let Some(n) = packets(ck, t, &LIMIT) {
+        s.limit = n;
+    }
+    if let Some(n) = packets(ck, t, &FLOW_LIMIT) {
+        s.flow_limit = n;
+    }
     ck.get_into(t, &QUANTUM, &mut s.quantum);
     ck.get_into(t, &INITIAL_QUANTUM, &mut s.initial_quantum);
-    s.maxrate = ck.get(t, &MAXRATE);
+    s.maxrate_bps = ck.get(t, &MAXRATE);
+    ck.get_into(t, &LOW_RATE_THRESHOLD, &mut s.low_rate_threshold_bps);
+    ck.get_into(t, &REFILL_DELAY, &mut s.refill_delay);
+    if let Some(b) = ck.get::<u32>(t, &BUCKETS) {
+        if b.is_power_of_two() {
+            s.buckets = b;
+        } else {
+            ck.err(
+                &join(t.path, BUCKETS.name),
+                t.t.get(BUCKETS.name),
+                format!(
+                    "buckets must be a power of two from 2 to 262144 (tc would round {b} down to {})",
+                    1u32 << b.ilog2()
+                ),
+            );
+        }
+    }
     ck.get_into(t, &HORIZON, &mut s.horizon);
     ck.get_into(t, &HORIZON_DROP, &mut s.horizon_drop);
     s.ce_threshold = ck.get(t, &CE_THRESHOLD);
-    ck.get_into(t, &REFILL_DELAY, &mut s.refill_delay);
-    ck.get_into(t, &LOW_RATE, &mut s.low_rate_threshold);
+    ck.get_into(t, &PACING, &mut s.pacing);
     Some(s)
 }
 
-impl QueueSpec {
-    /// `fq` with tc's defaults.
-    pub fn fq() -> QueueSpec {
-        QueueSpec::Fq(Spec::default())
-    }
-}
-
-/// Boxed: the discipline is larger than the others, and the `Qdisc` enum (inline in every
-/// port) takes the size of its largest variant.
 impl QdiscSpec for Spec {
     type Q = Box<Fq>;
     fn build(&self) -> Box<Fq> {
-        Box::new(self.build_unboxed())
+        Box::new(Fq::new(self.clone()))
     }
     fn limit(&self) -> Limit {
-        self.limit_of()
+        Limit::Packets(u64::from(self.limit))
     }
 }
 
-impl Spec {
-    fn build_unboxed(&self) -> Fq {
-        Fq {
-            p: self.clone(),
-            flows: Vec::new(),
-            buckets: vec![Vec::new(); BUCKETS],
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
-            throttled: BinaryHeap::new(),
-            bytes: 0,
-            pkts: 0,
-        }
-    }
-    fn limit_of(&self) -> Limit {
-        Limit::Packets(self.limit)
+impl QueueSpec {
+    /// `fq` with these parameters.
+    pub fn fq(spec: Spec) -> QueueSpec {
+        QueueSpec::Fq(spec)
     }
 }
 
-/// fq's hash table size (`fq_flow_hash_log` 10).
-const BUCKETS: usize = 1024;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Where {
-    Detached,
-    New,
-    Old,
-    Throttled,
-}
-
-/// A queued packet: its id, length, ECN codepoint, whether it carried a departure stamp,
-/// and the time it may leave (`time_to_send`).
-#[derive(Debug, Clone, Copy)]
-struct Held {
+/// A queued packet (Linux keeps these in the skb and its control block).
+#[derive(Clone, Copy, Debug)]
+struct Node {
     id: PktId,
+    /// IP length (the port's backlog).
     len: u32,
-    ecn: u8,
+    /// `qdisc_pkt_len`: what credit and rate are charged.
+    plen: u32,
+    /// `fq_skb_cb(skb)->time_to_send`.
+    time_to_send: SimTime,
+    /// The packet carried an EDT (`skb->tstamp != 0`).
     stamped: bool,
-    tts: SimTime,
+    ecn: u8,
+    /// Next packet of the flow's in-order list, or of the free list.
+    next: u32,
+}
+
+/// Where a flow is (Linux tells these apart by `f->next == &throttled` and `f->age & 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// On no list: idle since `age`.
+    Detached,
+    /// On `new_flows` or `old_flows`.
+    Listed,
+    /// Among the throttled flows, waiting for `time_next_packet`.
+    Throttled,
+    /// Collected; the slot is free.
+    Free,
 }
 
 #[derive(Debug)]
 struct Flow {
     hash: u32,
-    q: VecDeque<Held>,
-    credit: i64,
+    /// In-order packets: first and last (Linux `head`, `tail`).
+    head: u32,
+    tail: u32,
+    /// Packets that arrived with a `time_to_send` earlier than the list's tail, by
+    /// (time_to_send, arrival) (Linux `t_root`, where equal keys go right).
+    t_root: BinaryHeap<Reverse<(SimTime, u64, u32)>>,
+    qlen: u32,
+    credit: i32,
     time_next_packet: SimTime,
-    /// When it was last detached.
+    /// When the flow was detached.
     age: SimTime,
-    at: Where,
+    at: At,
+    /// Next flow on its round-robin list.
+    next: u32,
+    /// Next flow in its hash bucket.
+    chain: u32,
 }
 
-/// `struct fq_sched_data`.
+/// A round-robin list of flows (`struct fq_flow_head`).
+#[derive(Clone, Copy, Debug)]
+struct FlowList {
+    first: u32,
+    last: u32,
+}
+
+impl FlowList {
+    const EMPTY: FlowList = FlowList {
+        first: NIL,
+        last: NIL,
+    };
+}
+
+/// The `fq` discipline.
 #[derive(Debug)]
 pub struct Fq {
     p: Spec,
     flows: Vec<Flow>,
-    /// Flow indices by hash bucket.
-    buckets: Vec<Vec<u32>>,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
-    /// (time_next_packet, flow): the throttled flows, earliest first.
-    throttled: BinaryHeap<Reverse<(SimTime, u32)>>,
-    bytes: u64,
+    free_flows: Vec<u32>,
+    /// Heads of the hash chains.
+    bucket: Vec<u32>,
+    log: u32,
+    nodes: Vec<Node>,
+    free_node: u32,
+    new_flows: FlowList,
+    old_flows: FlowList,
+    /// Throttled flows by (time_next_packet, order of throttling) (Linux `q->delayed`).
+    delayed: BinaryHeap<Reverse<(SimTime, u64, u32)>>,
+    /// Tie-breaking sequence for the two sorted sets.
+    seq: u64,
+    /// Flows known, and how many of them are detached (`q->flows`, `inactive_flows`).
+    n_flows: u32,
+    inactive_flows: u32,
     pkts: u64,
+    bytes: u64,
+}
+
+/// Linux `hash_32`: the bucket of a flow hash.
+#[inline]
+fn hash_32(val: u32, bits: u32) -> usize {
+    (val.wrapping_mul(0x61C8_8647) >> (32 - bits)) as usize
 }
 
 impl Fq {
-    /// `fq_classify`: the flow of `hash`, created with `initial_quantum` of credit.
-    fn classify(&mut self, hash: u32) -> usize {
-        let b = (hash as usize) & (BUCKETS - 1);
-        if let Some(&f) = self.buckets[b]
-            .iter()
-            .find(|&&f| self.flows[f as usize].hash == hash)
-        {
-            return f as usize;
+    pub fn new(p: Spec) -> Fq {
+        let buckets = p.buckets.clamp(2, 1 << 18).next_power_of_two();
+        Fq {
+            log: buckets.ilog2(),
+            bucket: vec![NIL; buckets as usize],
+            p,
+            flows: Vec::new(),
+            free_flows: Vec::new(),
+            nodes: Vec::new(),
+            free_node: NIL,
+            new_flows: FlowList::EMPTY,
+            old_flows: FlowList::EMPTY,
+            delayed: BinaryHeap::new(),
+            seq: 0,
+            n_flows: 0,
+            inactive_flows: 0,
+            pkts: 0,
+            bytes: 0,
         }
-        let f = self.flows.len();
-        self.flows.push(Flow {
+    }
+
+    /// Flows the qdisc knows (`q->flows`).
+    pub fn flows(&self) -> u32 {
+        self.n_flows
+    }
+
+    /// The credit of the flow with this hash, if known.
+    pub fn credit_of(&self, hash: u32) -> Option<i32> {
+        self.find(hash).map(|f| self.flows[f as usize].credit)
+    }
+
+    fn find(&self, hash: u32) -> Option<u32> {
+        let mut f = self.bucket[hash_32(hash, self.log)];
+        while f != NIL {
+            if self.flows[f as usize].hash == hash {
+                return Some(f);
+            }
+            f = self.flows[f as usize].chain;
+        }
+        None
+    }
+
+    /// `fq_classify`: the flow of `hash`, created (detached, with `initial_quantum`) if new;
+    /// collects old detached flows of the bucket first when the table is crowded.
+    fn classify(&mut self, hash: u32, now: SimTime) -> u32 {
+        let b = hash_32(hash, self.log);
+        if self.n_flows >= (2 << self.log) && self.inactive_flows > self.n_flows / 2 {
+            self.gc(b, hash, now);
+        }
+        if let Some(f) = self.find(hash) {
+            return f;
+        }
+        let flow = Flow {
             hash,
-            q: VecDeque::new(),
-            credit: self.p.initial_quantum as i64,
+            head: NIL,
+            tail: NIL,
+            t_root: BinaryHeap::new(),
+            qlen: 0,
+            credit: self.p.initial_quantum.min(i32::MAX as u32) as i32,
             time_next_packet: 0,
-            age: 0,
-            at: Where::Detached,
-        });
-        self.buckets[b].push(f as u32);
+            age: now,
+            at: At::Detached,
+            next: NIL,
+            chain: self.bucket[b],
+        };
+        let f = match self.free_flows.pop() {
+            Some(f) => {
+                // Keep the old slot's sorted-set storage.
+                let old = std::mem::replace(&mut self.flows[f as usize], flow);
+                let mut t_root = old.t_root;
+                t_root.clear();
+                self.flows[f as usize].t_root = t_root;
+                f
+            }
+            None => {
+                self.flows.push(flow);
+                (self.flows.len() - 1) as u32
+            }
+        };
+        self.bucket[b] = f;
+        self.n_flows += 1;
+        self.inactive_flows += 1;
         f
     }
 
-    /// `fq_check_throttled`: flows whose time has come go to the back of the old flows.
-    fn unthrottle(&mut self, now: SimTime) {
-        while let Some(&Reverse((t, f))) = self.throttled.peek() {
+    /// `fq_gc`: free up to `FQ_GC_MAX` flows of bucket `b` (other than `hash`'s) detached
+    /// for more than `FQ_GC_AGE`. Linux looks only at the rb-tree nodes on the way to
+    /// `hash`'s flow; here, at the bucket's whole chain.
+    fn gc(&mut self, b: usize, hash: u32, now: SimTime) {
+        let mut freed = 0;
+        let mut prev = NIL;
+        let mut f = self.bucket[b];
+        while f != NIL && freed < FQ_GC_MAX {
+            let fl = &self.flows[f as usize];
+            let next = fl.chain;
+            let candidate = fl.hash != hash && fl.at == At::Detached && now > fl.age + FQ_GC_AGE;
+            if candidate {
+                if prev == NIL {
+                    self.bucket[b] = next;
+                } else {
+                    self.flows[prev as usize].chain = next;
+                }
+                self.flows[f as usize].at = At::Free;
+                self.free_flows.push(f);
+                freed += 1;
+            } else {
+                prev = f;
+            }
+            f = next;
+        }
+        self.n_flows -= freed as u32;
+        self.inactive_flows -= freed as u32;
+    }
+
+    fn list(&mut self, new: bool) -> &mut FlowList {
+        if new {
+            &mut self.new_flows
+        } else {
+            &mut self.old_flows
+        }
+    }
+
+    /// `fq_flow_add_tail`.
+    fn add_tail(&mut self, new: bool, f: u32) {
+        let last = self.list(new).last;
+        if self.list(new).first == NIL {
+            self.list(new).first = f;
+        } else {
+            self.flows[last as usize].next = f;
+        }
+        self.list(new).last = f;
+        let fl = &mut self.flows[f as usize];
+        fl.next = NIL;
+        fl.at = At::Listed;
+    }
+
+    /// Take the first flow off a list (`head->first = f->next`).
+    fn pop_first(&mut self, new: bool) -> u32 {
+        let f = self.list(new).first;
+        let next = self.flows[f as usize].next;
+        self.list(new).first = next;
+        f
+    }
+
+    /// `fq_flow_set_throttled`.
+    fn set_throttled(&mut self, f: u32) {
+        let fl = &mut self.flows[f as usize];
+        fl.at = At::Throttled;
+        self.seq += 1;
+        self.delayed
+            .push(Reverse((fl.time_next_packet, self.seq, f)));
+    }
+
+    /// `fq_check_throttled`: flows due by `now` join the tail of `old_flows`, earliest
+    /// first.
+    fn check_throttled(&mut self, now: SimTime) {
+        while let Some(&Reverse((t, _, f))) = self.delayed.peek() {
             if t > now {
                 break;
             }
-            self.throttled.pop();
-            let fl = &mut self.flows[f as usize];
-            if fl.at == Where::Throttled && fl.time_next_packet == t {
-                fl.at = Where::Old;
-                self.old_flows.push_back(f);
+            self.delayed.pop();
+            self.add_tail(false, f);
+        }
+    }
+
+    fn alloc_node(&mut self, n: Node) -> u32 {
+        if self.free_node == NIL {
+            self.nodes.push(n);
+            (self.nodes.len() - 1) as u32
+        } else {
+            let i = self.free_node;
+            self.free_node = self.nodes[i as usize].next;
+            self.nodes[i as usize] = n;
+            i
+        }
+    }
+
+    /// `flow_queue_add`: append while `time_to_send` does not go back, else sort it in.
+    fn flow_queue_add(&mut self, f: u32, n: u32) {
+        let tts = self.nodes[n as usize].time_to_send;
+        let fl = &mut self.flows[f as usize];
+        if fl.head == NIL || tts >= self.nodes[fl.tail as usize].time_to_send {
+            if fl.head == NIL {
+                fl.head = n;
+            } else {
+                self.nodes[fl.tail as usize].next = n;
+            }
+            fl.tail = n;
+            self.nodes[n as usize].next = NIL;
+        } else {
+            self.seq += 1;
+            fl.t_root.push(Reverse((tts, self.seq, n)));
+        }
+    }
+
+    /// `fq_peek`: the flow's packet with the earliest `time_to_send` (the list's head on
+    /// a tie), and whether it is in the sorted set.
+    fn fq_peek(&self, f: u32) -> Option<(u32, bool)> {
+        let fl = &self.flows[f as usize];
+        let sorted = fl.t_root.peek().map(|&Reverse((t, _, n))| (t, n));
+        match (fl.head, sorted) {
+            (NIL, None) => None,
+            (NIL, Some((_, n))) => Some((n, true)),
+            (h, None) => Some((h, false)),
+            (h, Some((t, n))) => {
+                if t < self.nodes[h as usize].time_to_send {
+                    Some((n, true))
+                } else {
+                    Some((h, false))
+                }
             }
         }
+    }
+
+    /// `fq_dequeue_skb`: take `n` (from `fq_peek`) out of flow `f`.
+    fn take(&mut self, f: u32, n: u32, sorted: bool) -> Node {
+        let fl = &mut self.flows[f as usize];
+        if sorted {
+            fl.t_root.pop();
+        } else {
+            fl.head = self.nodes[n as usize].next;
+        }
+        fl.qlen -= 1;
+        let node = self.nodes[n as usize];
+        self.nodes[n as usize].next = self.free_node;
+        self.free_node = n;
+        self.pkts -= 1;
+        self.bytes -= u64::from(node.len);
+        node
+    }
+
+    /// After packet `node` of flow `f` left at `now`: fq's own rate limit (the end of
+    /// `fq_dequeue`).
+    fn pace(&mut self, f: u32, node: &Node, now: SimTime) {
+        if !self.p.pacing {
+            return;
+        }
+        let fl = &mut self.flows[f as usize];
+        let rate = self.p.maxrate_bps;
+        let mut plen = node.plen;
+        if !node.stamped {
+            // `rate` here is min(sk_pacing_rate, maxrate) in Linux; the socket's rate is
+            // not visible, so maxrate (None = ~0UL, above any threshold).
+            if rate.is_some_and(|r| r <= self.p.low_rate_threshold_bps) {
+                fl.credit = 0;
+            } else {
+                plen = plen.max(self.p.quantum);
+                if fl.credit > 0 {
+                    return;
+                }
+            }
+        }
+        let Some(rate) = rate else { return };
+        let exact = u128::from(plen) * 8 * u128::from(SEC) / u128::from(rate.max(1));
+        // "Since socket rate can change later, clamp the delay to 1 second."
+        let mut len = exact.min(u128::from(SEC)) as SimTime;
+        // "Account for schedule/timers drifts."
+        if fl.time_next_packet != 0 {
+            len -= (len / 2).min(now - fl.time_next_packet);
+        }
+        fl.time_next_packet = now + len;
     }
 }
 
+/// Is this codepoint ECT (so `INET_ECN_set_ce` changes it)?
+#[inline]
+fn ect(ecn: u8) -> bool {
+    ecn == ECT0 || ecn == ECT1
+}
+
 impl QueueDisc for Fq {
+    /// `fq_enqueue`.
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
-        if self.pkts >= self.p.limit {
+        if self.pkts >= u64::from(self.p.limit) {
             return Verdict::Drop;
         }
-        let mut t = m.now;
-        if m.edt > 0 {
-            if m.edt > m.now + self.p.horizon {
-                if self.p.horizon_drop {
-                    return Verdict::Drop;
-                }
-                t = m.now + self.p.horizon;
-            } else {
-                t = m.edt;
+        let now = m.now;
+        let (time_to_send, stamped) = if m.edt == 0 {
+            (now, false)
+        } else if m.edt > now.saturating_add(self.p.horizon) {
+            if self.p.horizon_drop {
+                return Verdict::Drop;
             }
-        }
-        let f = self.classify(m.hash);
-        let refill = self.p.refill_delay;
-        let quantum = self.p.quantum as i64;
-        let fl = &mut self.flows[f];
-        if fl.q.len() as u32 >= self.p.flow_limit {
+            (now.saturating_add(self.p.horizon), true)
+        } else {
+            (m.edt, true)
+        };
+        let f = self.classify(m.hash, now);
+        if self.flows[f as usize].qlen >= self.p.flow_limit {
             return Verdict::Drop;
         }
-        if fl.at == Where::Detached {
-            fl.at = Where::New;
-            if m.now > fl.age + refill {
-                fl.credit = fl.credit.max(quantum);
-            }
-            self.new_flows.push_back(f as u32);
-        }
-        fl.q.push_back(Held {
+        let segs = u32::from(m.segs.max(1));
+        let n = self.alloc_node(Node {
             id,
             len: m.len,
+            plen: m.len.saturating_add(ETH_HLEN * segs),
+            time_to_send,
+            stamped,
             ecn: m.ecn,
-            stamped: m.edt > 0,
-            tts: t,
+            next: NIL,
         });
-        self.bytes += m.len as u64;
+        self.flows[f as usize].qlen += 1;
         self.pkts += 1;
+        self.bytes += u64::from(m.len);
+        if self.flows[f as usize].at == At::Detached {
+            self.add_tail(true, f);
+            let fl = &mut self.flows[f as usize];
+            if now > fl.age.saturating_add(self.p.refill_delay) {
+                // `max_t(u32, f->credit, q->quantum)`: compared as unsigned, so a negative
+                // credit would stay (a detached flow's credit is always positive: a flow
+                // is found empty only after its credit was checked).
+                fl.credit = (fl.credit as u32).max(self.p.quantum) as i32;
+            }
+            self.inactive_flows -= 1;
+        }
+        self.flow_queue_add(f, n);
         Verdict::ENQUEUE
     }
 
+    /// Linux 6.6's fq has no bypass: a packet that finds the qdisc empty is enqueued and
+    /// dequeued at once, so it leaves now if its flow may send now.
+    fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
+        let was_empty = self.pkts == 0;
+        match self.enqueue(id, m) {
+            Verdict::Drop => return Offer::Drop,
+            Verdict::Queue(_) | Verdict::Segment => {}
+        }
+        if !was_empty {
+            return Offer::Queued(Mark::None);
+        }
+        match self.dequeue(m.now, &mut Vec::new()) {
+            Deq::Packet(sent, mark) => {
+                debug_assert_eq!(sent, id, "the only packet queued is the one offered");
+                Offer::Send(mark)
+            }
+            Deq::NotBefore(_) | Deq::Empty => Offer::Queued(Mark::None),
+        }
+    }
+
+    /// `fq_dequeue`.
     fn dequeue(&mut self, now: SimTime, _drops: &mut Vec<PktId>) -> Deq {
         if self.pkts == 0 {
             return Deq::Empty;
         }
-        self.unthrottle(now);
+        self.check_throttled(now);
         loop {
-            let from_new = !self.new_flows.is_empty();
-            let Some(&f) = (if from_new {
-                self.new_flows.front()
+            let new = self.new_flows.first != NIL;
+            let f = if new {
+                self.new_flows.first
+            } else if self.old_flows.first != NIL {
+                self.old_flows.first
             } else {
-                self.old_flows.front()
-            }) else {
-                // Only throttled flows hold packets.
-                let Reverse((t, _)) = *self.throttled.peek().expect("packets are somewhere");
-                return Deq::NotBefore(t);
+                // Every queued packet belongs to a throttled flow: wake at the first.
+                return match self.delayed.peek() {
+                    Some(&Reverse((t, _, _))) => Deq::NotBefore(t),
+                    None => {
+                        debug_assert!(false, "packets queued but no flow listed or throttled");
+                        Deq::Empty
+                    }
+                };
             };
-            let fu = f as usize;
-            let list = if from_new {
-                &mut self.new_flows
-            } else {
-                &mut self.old_flows
-            };
-            let fl = &mut self.flows[fu];
-            if fl.credit <= 0 {
-                fl.credit += self.p.quantum as i64;
-                list.pop_front();
-                fl.at = Where::Old;
-                self.old_flows.push_back(f);
+            if self.flows[f as usize].credit <= 0 {
+                let fl = &mut self.flows[f as usize];
+                fl.credit = fl.credit.saturating_add(self.p.quantum as i32);
+                self.pop_first(new);
+                self.add_tail(false, f);
                 continue;
             }
-            let Some(&Held { tts, .. }) = fl.q.front() else {
-                // An empty flow: a new one joins the old flows if there are any
-                // (anti-starvation), else it is detached.
-                list.pop_front();
-                if from_new && !self.old_flows.is_empty() {
-                    fl.at = Where::Old;
-                    self.old_flows.push_back(f);
+            let Some((n, sorted)) = self.fq_peek(f) else {
+                self.pop_first(new);
+                // "force a pass through old_flows to prevent starvation"
+                if new && self.old_flows.first != NIL {
+                    self.add_tail(false, f);
                 } else {
-                    fl.at = Where::Detached;
+                    let fl = &mut self.flows[f as usize];
+                    fl.at = At::Detached;
                     fl.age = now;
+                    self.inactive_flows += 1;
                 }
                 continue;
             };
-            let next = tts.max(fl.time_next_packet);
-            if now < next {
-                list.pop_front();
-                fl.time_next_packet = next;
-                fl.at = Where::Throttled;
-                self.throttled.push(Reverse((next, f)));
+            let fl = &self.flows[f as usize];
+            let due = self.nodes[n as usize].time_to_send.max(fl.time_next_packet);
+            if now < due {
+                self.pop_first(new);
+                self.flows[f as usize].time_next_packet = due;
+                self.set_throttled(f);
                 continue;
             }
             let mark = match self.p.ce_threshold {
-                Some(ce) if now > next + ce => Mark::Ce,
+                Some(ce) if now - due > ce && ect(self.nodes[n as usize].ecn) => Mark::Ce,
                 _ => Mark::None,
             };
-            let h = fl.q.pop_front().unwrap();
-            let mark = if h.ecn == NOT_ECT { Mark::None } else { mark };
-            self.bytes -= h.len as u64;
-            self.pkts -= 1;
-            fl.credit -= h.len as i64;
-            // fq's own rate limit: only `maxrate` here (see the module comment). A stamped
-            // packet is delayed by its own length at the rate; an unstamped one by at least
-            // a quantum once the flow's credit is spent, or its length below the low-rate
-            // threshold.
-            if let Some(rate_bps) = self.p.maxrate {
-                let mut plen = h.len as u64;
-                let mut delay = true;
-                if !h.stamped {
-                    if rate_bps <= self.p.low_rate_threshold {
-                        fl.credit = 0;
-                    } else {
-                        plen = plen.max(self.p.quantum as u64);
-                        delay = fl.credit <= 0;
-                    }
-                }
-                if delay {
-                    let ns = (plen * 8_000_000_000)
-                        .checked_div(rate_bps)
-                        .unwrap_or(1_000_000_000)
-                        .min(1_000_000_000);
-                    let mut len = ns * 1000;
-                    if fl.time_next_packet > 0 {
-                        len -= (len / 2).min(now - fl.time_next_packet);
-                    }
-                    fl.time_next_packet = now + len;
-                }
-            }
-            let id = h.id;
-            return Deq::Packet(id, mark);
+            let node = self.take(f, n, sorted);
+            let fl = &mut self.flows[f as usize];
+            fl.credit = fl
+                .credit
+                .saturating_sub(node.plen.min(i32::MAX as u32) as i32);
+            self.pace(f, &node, now);
+            return Deq::Packet(node.id, mark);
         }
     }
 
+    #[inline]
     fn backlog(&self) -> Backlog {
         Backlog {
             bytes: self.bytes,
@@ -453,134 +827,31 @@ impl QueueDisc for Fq {
         }
     }
 
+    /// The head of the flow fq would look at first — the first listed flow with packets,
+    /// else the first throttled one. Linux's `.peek` dequeues to know; what `dequeue`
+    /// returns may differ after credit turns or throttling, which a parent scheduler
+    /// learns when it asks.
     fn peek_len(&self) -> Option<u32> {
-        self.new_flows
-            .iter()
-            .chain(self.old_flows.iter())
-            .find_map(|&f| self.flows[f as usize].q.front().map(|h| h.len))
+        if self.pkts == 0 {
+            return None;
+        }
+        let head_of = |mut f: u32| {
+            while f != NIL {
+                if let Some((n, _)) = self.fq_peek(f) {
+                    return Some(self.nodes[n as usize].len);
+                }
+                f = self.flows[f as usize].next;
+            }
+            None
+        };
+        head_of(self.new_flows.first)
+            .or_else(|| head_of(self.old_flows.first))
+            .or_else(|| {
+                let &Reverse((_, _, f)) = self.delayed.peek()?;
+                self.fq_peek(f).map(|(n, _)| self.nodes[n as usize].len)
+            })
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::US;
-    use crate::net::packet::ECT0;
-
-    fn meta(hash: u32, len: u32, edt: SimTime, now: SimTime) -> PktMeta {
-        PktMeta {
-            len,
-            hash,
-            edt,
-            now,
-            segs: 1,
-            ..Default::default()
-        }
-    }
-
-    /// Take everything out of `q` from `t`, on a transmitter that is always free:
-    /// (packet, time it left).
-    fn drain(q: &mut Fq, mut t: SimTime) -> Vec<(PktId, SimTime)> {
-        let mut out = Vec::new();
-        let mut drops = Vec::new();
-        loop {
-            match q.dequeue(t, &mut drops) {
-                Deq::Packet(id, _) => out.push((id, t)),
-                Deq::NotBefore(x) => t = x,
-                Deq::Empty => return out,
-            }
-        }
-    }
-
-    /// PACE-2 through fq: a paced flow's skbs stamped 521.28 µs apart leave exactly then,
-    /// and an unpaced flow's packets queued behind them are not held up by them.
-    #[test]
-    fn stamped_packets_leave_at_their_time_and_others_pass() {
-        let mut q = Spec::default().build();
-        let t0 = 1000 * US;
-        for k in 0..5u32 {
-            q.enqueue(k, &meta(1, 65_160, t0 + k as u64 * 521_280_000, t0));
-        }
-        for k in 10..13u32 {
-            q.enqueue(k, &meta(2, 1500, 0, t0));
-        }
-        let out = drain(&mut q, t0);
-        let paced: Vec<SimTime> = out.iter().filter(|o| o.0 < 10).map(|o| o.1 - t0).collect();
-        assert_eq!(paced, (0..5).map(|k| k * 521_280_000).collect::<Vec<_>>());
-        // The unpaced flow's three packets all leave at t0.
-        let other: Vec<SimTime> = out.iter().filter(|o| o.0 >= 10).map(|o| o.1).collect();
-        assert_eq!(other, vec![t0; 3]);
-    }
-
-    /// Deficit round robin: two backlogged flows of 1514-byte packets. Each starts with
-    /// initial_quantum 15,140 B of credit: flow A sends 10 packets (credit 15,140 − 10 ×
-    /// 1514 = 0), then flow B its 10; from then on each gets quantum 3028 = 2 packets per
-    /// round: A A B B A A B B …
-    #[test]
-    fn flows_alternate_by_quantum_after_their_initial_credit() {
-        let mut q = Spec::default().build();
-        for k in 0..30u32 {
-            q.enqueue(k, &meta(1, 1514, 0, 0));
-            q.enqueue(100 + k, &meta(2, 1514, 0, 0));
-        }
-        let out = drain(&mut q, 0);
-        let flows: String = out
-            .iter()
-            .take(28)
-            .map(|o| if o.0 < 100 { 'A' } else { 'B' })
-            .collect();
-        assert_eq!(flows, "AAAAAAAAAABBBBBBBBBBAABBAABB");
-    }
-
-    /// flow_limit: the 101st packet of one flow is dropped, while another flow's packet is
-    /// taken; the horizon drops a packet stamped 11 s ahead.
-    #[test]
-    fn flow_limit_and_horizon() {
-        let mut q = Spec::default().build();
-        for k in 0..100u32 {
-            assert_eq!(q.enqueue(k, &meta(1, 1500, 0, 0)), Verdict::ENQUEUE);
-        }
-        assert_eq!(q.enqueue(100, &meta(1, 1500, 0, 0)), Verdict::Drop);
-        assert_eq!(q.enqueue(101, &meta(2, 1500, 0, 0)), Verdict::ENQUEUE);
-        assert_eq!(q.enqueue(102, &meta(3, 1500, 11 * SEC, 0)), Verdict::Drop);
-        assert_eq!(q.enqueue(103, &meta(3, 1500, 9 * SEC, 0)), Verdict::ENQUEUE);
-    }
-
-    /// maxrate 12.112 Mbit/s is 1514 B per ms: a flow's stamped 1514-byte packets leave 1 ms
-    /// apart (each delays the flow by its own length at the rate).
-    #[test]
-    fn maxrate_spaces_a_flow() {
-        let mut q = Spec {
-            maxrate: Some(12_112_000),
-            ..Spec::default()
-        }
-        .build();
-        let t0 = 5 * MS;
-        for k in 0..4u32 {
-            q.enqueue(k, &meta(1, 1514, t0, t0));
-        }
-        let t: Vec<SimTime> = drain(&mut q, t0).iter().map(|o| o.1 - t0).collect();
-        assert_eq!(t, vec![0, MS, 2 * MS, 3 * MS]);
-    }
-
-    /// ce_threshold 1 ms: an ECT packet leaving 2 ms after it could is marked; one leaving
-    /// on time is not; a Not-ECT one never.
-    #[test]
-    fn ce_threshold_marks_late_ect_packets() {
-        let mut q = Spec {
-            ce_threshold: Some(MS),
-            ..Spec::default()
-        }
-        .build();
-        let mut m = meta(1, 1500, 0, 0);
-        m.ecn = ECT0;
-        q.enqueue(1, &m);
-        q.enqueue(2, &meta(2, 1500, 0, 0));
-        let mut drops = Vec::new();
-        assert_eq!(q.dequeue(2 * MS, &mut drops), Deq::Packet(1, Mark::Ce));
-        assert_eq!(q.dequeue(2 * MS, &mut drops), Deq::Packet(2, Mark::None));
-        m.now = 2 * MS;
-        q.enqueue(3, &m);
-        assert_eq!(q.dequeue(2 * MS, &mut drops), Deq::Packet(3, Mark::None));
-    }
-}
+mod tests;

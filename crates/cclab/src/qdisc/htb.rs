@@ -19,6 +19,7 @@
 //!   (10), clamped by the kernel to [1000, 200000] when not given. The leaf qdisc is a
 //!   `pfifo` of `txqueuelen` (1000) packets unless given.
 
+use super::l2t_ns;
 use super::police::burst_ns;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
@@ -143,15 +144,14 @@ pub static KEYS: Schema = Schema {
 
 pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
     let path = join(t.path, TABLE.name);
-    let Some(t) = ck.table(t, TABLE.name, &path) else {
-        ck.err(
-            &path,
-            None,
-            "queue = \"htb\" needs htb = { rate = \"1000mbit\" } (and optionally ceil, burst, cburst, quantum, child)".into(),
-        );
-        return None;
-    };
-    ck.check_keys(t, &HTB, None);
+    let t = super::own_table(
+        ck,
+        t,
+        TABLE.name,
+        &path,
+        &HTB,
+        "{ rate = \"1000mbit\" } (and optionally ceil, burst, cburst, quantum, child)",
+    )?;
     if !t.t.contains_key(RATE.name) {
         ck.err(
             &join(t.path, RATE.name),
@@ -162,14 +162,8 @@ pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
     }
     let rate: u64 = ck.get(t, &RATE)?;
     let child_path = join(t.path, CHILD.name);
-    let child = match ck.table(t, CHILD.name, &child_path) {
-        Some(ct) => {
-            let kind = crate::net::topology::queue_kind(ct);
-            ck.check_keys(ct, &super::QUEUE, kind.as_deref());
-            super::parse(ck, ct, default_limit)
-        }
-        None => QueueSpec::droptail(Limit::Packets(1000)),
-    };
+    let child = super::parse_child(ck, t, &child_path, default_limit)
+        .unwrap_or_else(|| QueueSpec::droptail(Limit::Packets(1000)));
     let mut s = Spec::new(rate, child);
     if let Some(c) = ck.get::<u64>(t, &CEIL) {
         if c < rate {
@@ -224,11 +218,6 @@ pub struct Htb {
     /// ns.
     t_c: u64,
     pub child: Box<Qdisc>,
-}
-
-#[inline]
-fn l2t_ns(bps: u64, len: u32) -> i64 {
-    (len as u128 * 8_000_000_000 / bps as u128) as i64
 }
 
 impl QueueDisc for Htb {

@@ -330,6 +330,53 @@ qdiscs! {
     "red" => Red(red),
 }
 
+/// The `name = { … }` table a discipline keeps its own keys in (their `rate` or `delay` are
+/// not the link's), checked against `schema`; an error naming `example` when it is missing.
+pub(crate) fn own_table<'v>(
+    ck: &mut Checker,
+    t: Tab<'v>,
+    name: &str,
+    path: &'v str,
+    schema: &'static Schema,
+    example: &str,
+) -> Option<Tab<'v>> {
+    match ck.table(t, name, path) {
+        Some(st) => {
+            ck.check_keys(st, schema, None);
+            Some(st)
+        }
+        None => {
+            if !t.t.contains_key(name) {
+                ck.err(
+                    path,
+                    None,
+                    format!("queue = \"{name}\" needs {name} = {example}"),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// The child qdisc given as `child = { queue = …, … }` in `t` (tbf, htb), if any.
+pub(crate) fn parse_child(
+    ck: &mut Checker,
+    t: Tab,
+    path: &str,
+    default_limit: Limit,
+) -> Option<QueueSpec> {
+    let ct = ck.table(t, "child", path)?;
+    let kind = crate::net::topology::queue_kind(ct);
+    ck.check_keys(ct, &QUEUE, kind.as_deref());
+    Some(parse(ck, ct, default_limit))
+}
+
+/// The time `len` bytes take at `bps`, in ns (Linux `psched_l2t_ns`, exact).
+#[inline]
+pub fn l2t_ns(bps: u64, len: u32) -> i64 {
+    (len as u128 * 8_000_000_000 / bps as u128) as i64
+}
+
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys
 /// of that discipline; `default_limit` where the table gives none.
 pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> QueueSpec {

@@ -77,15 +77,14 @@ pub static KEYS: Schema = Schema {
 
 pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
     let path = crate::scenario::check::join(t.path, TABLE.name);
-    let Some(t) = ck.table(t, TABLE.name, &path) else {
-        ck.err(
-            &path,
-            None,
-            "queue = \"netem\" needs netem = { delay = \"50ms\" } (and optionally limit, in packets)".into(),
-        );
-        return None;
-    };
-    ck.check_keys(t, &NETEM, None);
+    let t = super::own_table(
+        ck,
+        t,
+        TABLE.name,
+        &path,
+        &NETEM,
+        "{ delay = \"50ms\" } (and optionally limit, in packets)",
+    )?;
     if !t.t.contains_key(DELAY.name) {
         ck.err(
             &crate::scenario::check::join(t.path, DELAY.name),

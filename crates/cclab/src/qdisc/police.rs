@@ -27,6 +27,7 @@
 //! variant (`pkts_rate`).
 
 use super::droptail::DropTail;
+use super::l2t_ns;
 use super::{Backlog, Deq, Offer, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
@@ -74,12 +75,6 @@ pub fn burst_ns(rate_bps: u64, burst: u64) -> u64 {
     (us * TICKS_PER_US) as u64 * TICK_NS
 }
 
-/// The time `len` bytes take at `rate_bps`, in ns (`psched_l2t_ns`).
-#[inline]
-fn l2t_ns(rate_bps: u64, len: u64) -> i64 {
-    (len as u128 * 8_000_000_000 / rate_bps as u128) as i64
-}
-
 /// The policer's state (`struct tcf_police` and its `tcf_police_params`).
 #[derive(Clone, Debug)]
 pub struct Policer {
@@ -98,7 +93,7 @@ pub struct Policer {
 impl Policer {
     pub fn new(spec: PoliceSpec) -> Policer {
         let burst_ns = burst_ns(spec.rate, spec.burst) as i64;
-        let mtu_ptoks = spec.peakrate.map_or(0, |p| l2t_ns(p, spec.mtu));
+        let mtu_ptoks = spec.peakrate.map_or(0, |p| l2t_ns(p, spec.mtu as u32));
         Policer {
             spec,
             burst_ns,
@@ -125,9 +120,9 @@ impl Policer {
             let mut toks = (now_ns - self.t_c).min(self.burst_ns as u64) as i64;
             let mut ptoks = 0;
             if let Some(peak) = self.spec.peakrate {
-                ptoks = (toks + self.ptoks).min(self.mtu_ptoks) - l2t_ns(peak, len);
+                ptoks = (toks + self.ptoks).min(self.mtu_ptoks) - l2t_ns(peak, len as u32);
             }
-            toks = (toks + self.toks).min(self.burst_ns) - l2t_ns(self.spec.rate, len);
+            toks = (toks + self.toks).min(self.burst_ns) - l2t_ns(self.spec.rate, len as u32);
             if (toks | ptoks) >= 0 {
                 self.t_c = now_ns;
                 self.toks = toks;
@@ -295,15 +290,14 @@ pub static KEYS: Schema = Schema {
 pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
     let limit = ck.get(t, &super::droptail::LIMIT).unwrap_or(default_limit);
     let path = join(t.path, TABLE.name);
-    let Some(pt) = ck.table(t, TABLE.name, &path) else {
-        ck.err(
-            &path,
-            None,
-            "queue = \"police\" needs police = { rate = \"1000mbit\", burst = \"100KiB\" }".into(),
-        );
-        return None;
-    };
-    ck.check_keys(pt, &POLICE, None);
+    let pt = super::own_table(
+        ck,
+        t,
+        TABLE.name,
+        &path,
+        &POLICE,
+        "{ rate = \"1000mbit\", burst = \"100KiB\" }",
+    )?;
     let police = parse_police(ck, pt)?;
     Some(Spec { police, limit })
 }

@@ -22,6 +22,7 @@
 //!   and keep the new buckets; else wait until now + max(−toks, −ptoks). A child that
 //!   holds its head back (netem's delay) is waited for without charging the bucket.
 
+use super::l2t_ns;
 use super::police::burst_ns;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
@@ -126,15 +127,14 @@ pub static KEYS: Schema = Schema {
 
 pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
     let path = join(t.path, TABLE.name);
-    let Some(t) = ck.table(t, TABLE.name, &path) else {
-        ck.err(
-            &path,
-            None,
-            "queue = \"tbf\" needs tbf = { rate = \"900mbit\", burst = \"12000B\", limit = \"500MiB\" }".into(),
-        );
-        return None;
-    };
-    ck.check_keys(t, &TBF, None);
+    let t = super::own_table(
+        ck,
+        t,
+        TABLE.name,
+        &path,
+        &TBF,
+        "{ rate = \"900mbit\", burst = \"12000B\", limit = \"500MiB\" }",
+    )?;
     let before = ck.errors.len();
     for k in [&RATE, &BURST] {
         if !t.t.contains_key(k.name) {
@@ -169,14 +169,7 @@ pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
         }
     }
     let child_path = join(t.path, CHILD.name);
-    let child = match ck.table(t, CHILD.name, &child_path) {
-        Some(ct) => {
-            let kind = crate::net::topology::queue_kind(ct);
-            ck.check_keys(ct, &super::QUEUE, kind.as_deref());
-            Some(super::parse(ck, ct, default_limit))
-        }
-        None => None,
-    };
+    let child = super::parse_child(ck, t, &child_path, default_limit);
     if child.is_none() && limit.is_none() && latency.is_none() {
         ck.err(
             &join(t.path, LIMIT.name),
@@ -266,11 +259,6 @@ pub struct Tbf {
     /// ns.
     t_c: u64,
     pub child: Box<Qdisc>,
-}
-
-#[inline]
-fn l2t_ns(bps: u64, len: u32) -> i64 {
-    (len as u128 * 8_000_000_000 / bps as u128) as i64
 }
 
 impl QueueDisc for Tbf {
