@@ -446,3 +446,20 @@ fn reproduce_policer_quick_passes() {
         "ACK-path policing {lit} vs data-path {policed}"
     );
 }
+
+#[test]
+fn reproduce_slow_start_burst_quick_passes() {
+    let v = reproduce_json("slow-start-burst");
+    // Slide 11's 180 ms of silence after the burst, slide 19's 200 clusters of ≤ 80.
+    assert_eq!(row(&v, "unpaced", "silence_after_round_ms")["seed"], 180.0);
+    assert_eq!(row(&v, "cps_1ms_80", "clusters_per_rtt")["seed"], 200.0);
+    let w = |var: &str| {
+        row(&v, var, "window_at_first_loss_pkts")["sim"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        w("cps_1ms_80") > 3.0 * w("unpaced"),
+        "slide 20: CPS grows cwnd further"
+    );
+}

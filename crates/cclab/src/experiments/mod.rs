@@ -18,6 +18,7 @@ pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod slow_start_burst;
 
 use serde::Serialize;
 
@@ -633,6 +634,7 @@ pub fn all() -> Vec<Experiment> {
         recovery_hs::DATATAG,
         policer::EXPERIMENT,
         ipg_tuning::EXPERIMENT,
+        slow_start_burst::EXPERIMENT,
     ]
 }
 
