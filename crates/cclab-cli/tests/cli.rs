@@ -463,3 +463,19 @@ fn reproduce_slow_start_burst_quick_passes() {
         "slide 20: CPS grows cwnd further"
     );
 }
+
+#[test]
+fn reproduce_lfn_pacing_quick_passes() {
+    let v = reproduce_json("lfn-pacing");
+    // Slide 27's 3% at 2 ms, beside ours.
+    assert_eq!(
+        row(&v, "loss_0.001_2ms", "seed_dynamic_vs_best_static_pct")["seed"],
+        -3.0
+    );
+    assert!(
+        row(&v, "loss_0.001_50ms", "mathis_mbps")["sim"]
+            .as_f64()
+            .unwrap()
+            > 4.0
+    );
+}

@@ -13,6 +13,7 @@ pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
 pub mod ipg_tuning;
+pub mod lfn_pacing;
 pub mod mathis;
 pub mod policer;
 pub mod recovery_hs;
@@ -635,6 +636,7 @@ pub fn all() -> Vec<Experiment> {
         policer::EXPERIMENT,
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
+        lfn_pacing::EXPERIMENT,
     ]
 }
 
