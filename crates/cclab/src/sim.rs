@@ -64,6 +64,9 @@ pub struct ConnMeta {
     pub stop: Option<SimTime>,
     /// The app that uses the connection.
     pub app: AppId,
+    /// The port by which the client's packets leave its host, when a segment its qdisc
+    /// would drop is to stay unsent (`[host] local_cwr`); `u32::MAX` otherwise.
+    pub nic: u32,
 }
 
 pub struct Sim {
@@ -80,6 +83,18 @@ pub struct Sim {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     io: Io,
     cmds: Vec<Cmd>,
+}
+
+/// [`Sim::prep_io`] over the fields it needs (so a caller may hold a packet of the pool).
+#[inline]
+fn prep_io(io: &mut Io, net: &Network, meta: &[ConnMeta], conn: u32) {
+    io.below = net.tsq.below(conn);
+    let nic = meta[conn as usize].nic;
+    io.local_room = if nic == u32::MAX {
+        u32::MAX
+    } else {
+        net.ports[nic as usize].qdisc.room(1500)
+    };
 }
 
 /// Run `$body` with `$cx`, a `NetCtx` over the simulator's pool, queue and tap (the pcap
@@ -173,7 +188,7 @@ impl Sim {
             },
             Ev::Timer { conn, side, kind } => {
                 self.io.now = self.q.now();
-                self.io.below = self.net.tsq.below(conn);
+                self.prep_io(conn);
                 self.conns[conn as usize].on_timer(side, kind, &mut self.io);
                 self.flush(conn, side);
             }
@@ -212,7 +227,7 @@ impl Sim {
     #[inline(never)]
     fn tsq_wake(&mut self, conn: u32) {
         self.io.now = self.q.now();
-        self.io.below = self.net.tsq.below(conn);
+        self.prep_io(conn);
         self.conns[conn as usize].on_timer(Side::Client, TimerKind::Tsq, &mut self.io);
         self.flush(conn, Side::Client);
     }
@@ -232,7 +247,7 @@ impl Sim {
                         .tsg
                         .on_receive(conn, now, p, &mut self.probes.series);
                 }
-                self.io.below = self.net.tsq.below(conn);
+                prep_io(&mut self.io, &self.net, &self.conn_meta, conn);
                 let c = &mut self.conns[conn as usize];
                 c.on_packet(p, &mut self.io);
                 if side == Side::Client {
@@ -269,6 +284,13 @@ impl Sim {
                 self.exec(app, cmds);
             }
         }
+    }
+
+    /// What an endpoint of `conn` is told of the host below it before a call: its bytes
+    /// there (TCP small queues) and the room left in the host qdisc (local congestion).
+    #[inline]
+    fn prep_io(&mut self, conn: u32) {
+        prep_io(&mut self.io, &self.net, &self.conn_meta, conn);
     }
 
     /// Hand the packets and timers an endpoint of `conn` produced to the network (through
@@ -315,13 +337,13 @@ impl Sim {
             match c {
                 Cmd::Open(conn) => {
                     self.io.now = now;
-                    self.io.below = self.net.tsq.below(conn);
+                    self.prep_io(conn);
                     self.conns[conn as usize].open(&mut self.io);
                     self.flush(conn, Side::Client);
                 }
                 Cmd::Write(conn, bytes) => {
                     self.io.now = now;
-                    self.io.below = self.net.tsq.below(conn);
+                    self.prep_io(conn);
                     self.conns[conn as usize].write(bytes, &mut self.io);
                     self.flush(conn, Side::Client);
                 }

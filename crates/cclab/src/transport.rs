@@ -63,6 +63,10 @@ pub struct Io {
     pub below: u64,
     /// Set by the endpoint when it stopped for TCP small queues: wake it when bytes leave.
     pub tsq_throttled: bool,
+    /// Packets the sending host's own qdisc still admits before it would drop one
+    /// (`[host] local_cwr`); `u32::MAX` when it does not say or the option is off. Set by
+    /// the simulator before each call of a sender; the sender counts down what it sends.
+    pub local_room: u32,
 }
 
 impl Io {
@@ -73,6 +77,7 @@ impl Io {
             timers: Vec::with_capacity(4),
             below: 0,
             tsq_throttled: false,
+            local_room: u32::MAX,
         }
     }
 }

@@ -116,6 +116,14 @@ impl WorldBuilder<'_> {
             _ => Arc::new(tcp),
         };
         self.last_tcp = Some(Arc::clone(&cfg));
+        let nic = if h.local_cwr {
+            sim.net
+                .routes
+                .next_port(client, server, addr.hash)
+                .unwrap_or(u32::MAX)
+        } else {
+            u32::MAX
+        };
         let c = TcpConn::new(addr, &cfg, r.start, r.bytes)
             .map_err(|e| format!("{} ({} → {}): {e}", r.label, r.from, r.to))?;
         sim.conns.push(Conn::Tcp(c));
@@ -125,6 +133,7 @@ impl WorldBuilder<'_> {
             start: r.start,
             stop: r.stop,
             app: r.app,
+            nic,
         });
         Ok(conn)
     }

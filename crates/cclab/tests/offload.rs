@@ -90,3 +90,55 @@ fn tso_aggregates_leave_as_segments_and_gro_merges_them() {
         p.tx_pkts
     );
 }
+
+/// Local congestion (Linux `tcp_transmit_skb`: NET_XMIT_DROP → `tcp_enter_cwr`, the skb
+/// stays unsent): when the sender's own NIC is the bottleneck and its queue fills, nothing
+/// is dropped and nothing retransmitted; the sender reduces cwnd (CWR) instead, and the
+/// NIC stays busy. With `local_cwr = false` the same queue drops and TCP recovers losses.
+#[test]
+fn local_congestion_holds_segments_instead_of_dropping_them() {
+    struct Out {
+        drops: u64,
+        max: u64,
+        rtx: u64,
+        local: u64,
+        goodput: f64,
+    }
+    let run = |local: bool| {
+        let mut sc = Scenario::new("local", path(100_000_000, 10_000_000_000), 4 * SEC);
+        sc.host.local_cwr = local;
+        if let TopologySpec::Chain { hops } = &mut sc.topology {
+            hops[0].queue = QueueSpec::droptail(Limit::Packets(100));
+        }
+        bulk(&mut sc);
+        let mut sim = Sim::new(&sc).unwrap();
+        sim.run();
+        let nic = sim.net.port_by_name("hop0").unwrap() as usize;
+        let st = &sim.net.ports[nic].stats;
+        let s = &sim.tcp(0).sender.stats;
+        Out {
+            drops: st.drops,
+            max: st.max_pkts,
+            rtx: s.retrans_segs,
+            local: s.local_drops,
+            goodput: sim.results().flows[0].goodput_bps,
+        }
+    };
+    let o = run(true);
+    assert_eq!(o.drops, 0, "the host queue never drops");
+    assert_eq!(o.max, 100, "it fills to its limit");
+    assert_eq!(o.rtx, 0, "no segment is lost, none retransmitted");
+    assert!(o.local > 0, "the sender met a full queue");
+    // The 100 Mbit/s NIC is busy from the first RTTs on: TCP's payload share 1448/1538,
+    // less the first few RTTs of slow start (4 ms each) over 4 s.
+    let line = 100e6 * 1448.0 / 1538.0;
+    assert!(o.goodput > 0.97 * line, "goodput {} of {line}", o.goodput);
+    let o = run(false);
+    assert!(
+        o.drops > 0 && o.rtx > 0,
+        "without it the queue drops ({}) and TCP retransmits ({})",
+        o.drops,
+        o.rtx
+    );
+    assert_eq!(o.local, 0);
+}

@@ -175,13 +175,21 @@ const TSQ: Key = Key {
     meaning: "TCP small queues (Linux `tcp_small_queue_check`): a sender stops while its bytes in the host qdisc and NIC exceed max(2 packets, 1 ms at the pacing rate), at most 1 MiB when unpaced, and resumes as the NIC sends them. Linux has it on; off by default like `tso`",
 };
 
+const LOCAL_CWR: Key = Key {
+    name: "local_cwr",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "local congestion as Linux `tcp_transmit_skb` handles it: when the sending host's own qdisc would drop a TCP segment (`NET_XMIT_DROP`), the segment is not sent but stays first in line, and the sender enters CWR (`tcp_enter_cwr`: ssthresh from the algorithm, a PRR reduction, no retransmission). Known for drop-tail host queues; `false` lets the qdisc drop it as a loss on the wire would be",
+};
+
 /// `[host]`.
 pub static KEYS: Schema = Schema {
     title: "[host]",
     place: "[host]",
     noun: "host",
     about: "",
-    keys: &[JITTER, IPG, TSO, GRO, GRO_FLUSH, TSQ],
+    keys: &[JITTER, IPG, TSO, GRO, GRO_FLUSH, TSQ, LOCAL_CWR],
     with: &[],
     variants: None,
 };
@@ -200,6 +208,8 @@ pub struct HostSpec {
     pub gro_flush: SimTime,
     /// TCP small queues.
     pub tsq: bool,
+    /// A segment the host's own qdisc would drop stays unsent and the sender enters CWR.
+    pub local_cwr: bool,
 }
 
 /// `[host] gro_flush`'s default.
@@ -223,6 +233,7 @@ impl HostSpec {
         gro: false,
         gro_flush: GRO_FLUSH_DEFAULT,
         tsq: false,
+        local_cwr: true,
     };
 }
 
@@ -246,6 +257,7 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
         ck.get_into(t, &GRO, &mut h.gro);
         ck.get_into(t, &GRO_FLUSH, &mut h.gro_flush);
         ck.get_into(t, &TSQ, &mut h.tsq);
+        ck.get_into(t, &LOCAL_CWR, &mut h.local_cwr);
     }
     h
 }

@@ -415,6 +415,23 @@ impl Qdisc {
         self.backlog().pkts
     }
 
+    /// How many more packets of `len` bytes the discipline admits before it drops one,
+    /// where it can say (drop-tail); `u32::MAX` otherwise.
+    #[inline]
+    pub fn room(&self, len: u32) -> u32 {
+        match self {
+            Qdisc::DropTail(q) => {
+                let (bytes, pkts) = (q.fifo.bytes, q.fifo.len() as u64);
+                let n = match q.limit {
+                    Limit::Packets(n) => n.saturating_sub(pkts),
+                    Limit::Bytes(b) => b.saturating_sub(bytes) / len.max(1) as u64,
+                };
+                n.min(u32::MAX as u64 - 1) as u32
+            }
+            _ => u32::MAX,
+        }
+    }
+
     /// Does the discipline hold packets until their earliest departure time (`fq`)?
     pub fn honours_edt(&self) -> bool {
         matches!(self, Qdisc::Fq(_))

@@ -82,6 +82,9 @@ pub struct SenderStats {
     pub syn_retrans: u64,
     pub ece_acks: u64,
     pub cwr_events: u64,
+    /// Times the host's own qdisc was full when a segment was due (local congestion:
+    /// the segment waited and the sender entered CWR).
+    pub local_drops: u64,
     pub bytes_acked: u64,
     /// Entries into fast recovery (`tcp_enter_recovery`), one per episode however many
     /// segments it retransmits.
@@ -384,12 +387,19 @@ impl Sender {
                     break;
                 }
             }
+            if io.local_room == 0 {
+                // The host's qdisc would drop the next skb: Linux's `tcp_transmit_skb`
+                // gets NET_XMIT_DROP, enters CWR and leaves the skb unsent, first in line.
+                self.local_congestion();
+                break;
+            }
             if self.lost_pending > 0 {
                 let full = self.mss + IP_TCP_HDR + TS_OPT;
                 if !self.plain && self.small_queue_check(io, full, 1) {
                     break;
                 }
                 if self.retransmit_next_lost(io) {
+                    io.local_room = io.local_room.saturating_sub(1);
                     self.spacing_sent(io.now, 1);
                     if reducing {
                         self.prr_out += 1;
@@ -431,6 +441,7 @@ impl Sender {
                 break;
             }
             self.send_new(io, nxt, len as u32);
+            io.local_room = io.local_room.saturating_sub(1);
             self.spacing_sent(io.now, n);
             if reducing {
                 self.prr_out += n;

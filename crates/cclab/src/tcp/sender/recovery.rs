@@ -9,6 +9,8 @@
 //!   RFC 6582 §3.2 (ssthresh + 3, +1 per duplicate ACK, deflate on partial ACK) without.
 //!   Entry and exit: Linux `tcp_init_cwnd_reduction` / `tcp_end_cwnd_reduction`.
 //! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (Linux `tcp_enter_cwr`).
+//! - Local congestion: a segment the host's own qdisc would drop is not sent and the
+//!   sender enters CWR the same way (Linux `tcp_transmit_skb` on NET_XMIT_DROP).
 //! - RTO: Linux `tcp_enter_loss`: every un-SACKed segment is marked lost, cwnd = 1, slow
 //!   start.
 
@@ -117,13 +119,8 @@ impl Sender {
             }
             return;
         }
-        if ece && matches!(self.tp.ca_state, CaState::Open | CaState::Disorder) {
-            // `tcp_enter_cwr`.
-            self.init_cwnd_reduction();
-            self.set_ca_state(CaState::Cwr);
-            if !self.cfg.prr {
-                self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
-            }
+        if ece {
+            self.enter_cwr();
         }
         // `tcp_try_keep_open`: Open ↔ Disorder goes through `tcp_set_ca_state`, so the
         // module's `set_state` hears of it (Vegas stops its RTT sampling in Disorder).
@@ -133,6 +130,24 @@ impl Sender {
             self.set_ca_state(CaState::Open);
         }
         let _ = io;
+    }
+
+    /// `tcp_enter_cwr`: one reduction, unless one is under way.
+    fn enter_cwr(&mut self) {
+        if matches!(self.tp.ca_state, CaState::Open | CaState::Disorder) {
+            self.init_cwnd_reduction();
+            self.set_ca_state(CaState::Cwr);
+            if !self.cfg.prr {
+                self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
+            }
+        }
+    }
+
+    /// The host's own qdisc would drop the next skb (`tcp_transmit_skb` after
+    /// NET_XMIT_DROP): CWR, counted.
+    pub(super) fn local_congestion(&mut self) {
+        self.stats.local_drops += 1;
+        self.enter_cwr();
     }
 
     /// PRR (RFC 6937), as Linux `tcp_cwnd_reduction`.
