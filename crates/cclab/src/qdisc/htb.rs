@@ -19,8 +19,8 @@
 //!   (10), clamped by the kernel to [1000, 200000] when not given. The leaf qdisc is a
 //!   `pfifo` of `txqueuelen` (1000) packets unless given.
 
-use super::l2t_ns;
 use super::police::burst_ns;
+use super::Ratecfg;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
@@ -191,8 +191,8 @@ impl QdiscSpec for Spec {
         let buffer = burst_ns(self.rate, self.burst) as i64;
         let cbuffer = burst_ns(self.ceil, self.cburst) as i64;
         Htb {
-            rate: self.rate,
-            ceil: self.ceil,
+            rate: Ratecfg::new(self.rate),
+            ceil: Ratecfg::new(self.ceil),
             buffer,
             cbuffer,
             tokens: buffer,
@@ -209,8 +209,8 @@ impl QdiscSpec for Spec {
 /// One htb class under the root.
 #[derive(Debug)]
 pub struct Htb {
-    rate: u64,
-    ceil: u64,
+    rate: Ratecfg,
+    ceil: Ratecfg,
     buffer: i64,
     cbuffer: i64,
     tokens: i64,
@@ -246,8 +246,8 @@ impl QueueDisc for Htb {
             let n = (before.pkts - after.pkts).max(1);
             let len = ((before.bytes - after.bytes) / n) as u32;
             // `htb_charge_class`: charged after sending, debt bounded by mbuffer.
-            self.tokens = (toks - l2t_ns(self.rate, len)).max(1 - MBUFFER_NS);
-            self.ctokens = (ctoks - l2t_ns(self.ceil, len)).max(1 - MBUFFER_NS);
+            self.tokens = (toks - self.rate.l2t(len)).max(1 - MBUFFER_NS);
+            self.ctokens = (ctoks - self.ceil.l2t(len)).max(1 - MBUFFER_NS);
             self.t_c = now_ns;
         }
         d

@@ -371,10 +371,50 @@ pub(crate) fn parse_child(
     Some(parse(ck, ct, default_limit))
 }
 
-/// The time `len` bytes take at `bps`, in ns (Linux `psched_l2t_ns`, exact).
-#[inline]
-pub fn l2t_ns(bps: u64, len: u32) -> i64 {
-    (len as u128 * 8_000_000_000 / bps as u128) as i64
+/// A rate as the kernel's shapers and policers hold it (`struct psched_ratecfg`): bytes
+/// per second and the multiplier and shift that turn a length into nanoseconds without a
+/// division (`psched_ratecfg_precompute`), so times round down as Linux's do (1500 bytes
+/// at 3 Mbit/s take 3,999,999 ns, not 4,000,000).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ratecfg {
+    mult: u32,
+    shift: u8,
+}
+
+impl Ratecfg {
+    /// `psched_ratecfg_precompute__`: the largest shift for which NSEC_PER_SEC << shift
+    /// over the rate in bytes/s still fits the multiplier's 31 bits.
+    pub fn new(bps: u64) -> Ratecfg {
+        let rate = bps / 8; // tc hands the kernel bytes per second
+        let (mut mult, mut shift, mut factor) = (1u64, 0u8, 1_000_000_000u64);
+        if rate > 0 {
+            loop {
+                mult = factor / rate;
+                if mult & (1 << 31) != 0 || factor & (1 << 63) != 0 {
+                    break;
+                }
+                factor <<= 1;
+                shift += 1;
+            }
+        }
+        Ratecfg {
+            mult: mult as u32,
+            shift,
+        }
+    }
+
+    /// No rate (a peak rate not configured).
+    pub const NONE: Ratecfg = Ratecfg { mult: 0, shift: 0 };
+
+    pub fn is_set(&self) -> bool {
+        self.mult != 0
+    }
+
+    /// `psched_l2t_ns`: the time `len` bytes take at this rate, in ns.
+    #[inline]
+    pub fn l2t(&self, len: u32) -> i64 {
+        ((len as u64 * self.mult as u64) >> self.shift) as i64
+    }
 }
 
 /// Read the queue of a link or queue table `t`: `queue` (default drop-tail) and the keys
@@ -448,4 +488,19 @@ fn qdisc_enum_stays_small() {
         "{}",
         std::mem::size_of::<Qdisc>()
     );
+}
+
+/// `psched_l2t_ns` by hand: 3 Mbit/s = 375,000 B/s; the shift grows until
+/// 10⁹·2^shift / 375,000 reaches 2³¹: shift 20, mult ⌊2,796,202,666.67⌋ = 2,796,202,666;
+/// 1500 · mult >> 20 = 3,999,999.999… → 3,999,999 ns (exact division: 4,000,000). At
+/// 1 Gbit/s the multiplier is 2³¹ at shift 28, so 1500 B take exactly 12,000 ns.
+#[cfg(test)]
+#[test]
+fn ratecfg_rounds_as_the_kernel_does() {
+    let r = Ratecfg::new(3_000_000);
+    assert_eq!((r.mult, r.shift), (2_796_202_666, 20));
+    assert_eq!(r.l2t(1500), 3_999_999);
+    let g = Ratecfg::new(1_000_000_000);
+    assert_eq!((g.mult, g.shift), (1 << 31, 28));
+    assert_eq!(g.l2t(1500), 12_000);
 }

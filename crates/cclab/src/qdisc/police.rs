@@ -4,9 +4,9 @@
 //! to a port's egress filter is (REFERENCE.md §6.1, §11).
 //!
 //! - **The bucket is time**, in nanoseconds (`tcfp_toks`): a packet of `len` bytes costs
-//!   `len · 8·10⁹ / rate` ns (`psched_l2t_ns`); the bucket holds at most `burst`'s time at
+//!   `len · 8·10⁹ / rate` ns, rounded down through the kernel's multiplier and shift (`psched_l2t_ns`, [`Ratecfg`]); the bucket holds at most `burst`'s time at
 //!   the rate (`tcfp_burst`). tc turns `burst` bytes into time with `tc_calc_xmittime`,
-//!   in its 64-ns ticks (`/proc/net/psched`: 15.625 ticks per µs) rounded down, and the
+//!   in its 64-ns ticks (`/proc/net/psched`: 15.625 ticks per µs) rounded up, and the
 //!   kernel reads ticks back as `ticks << 6` ns: reproduced here, so `burst 100k` at
 //!   1000 Mbit/s is 12,800 ticks = 819,200 ns.
 //! - **A packet** (`tcf_police_act`): if `len ≤ mtu`, toks = min(now − t_c, burst) + the
@@ -27,7 +27,7 @@
 //! variant (`pkts_rate`).
 
 use super::droptail::DropTail;
-use super::l2t_ns;
+use super::Ratecfg;
 use super::{Backlog, Deq, Offer, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
@@ -69,16 +69,19 @@ const TICKS_PER_US: f64 = 1000.0 / 64.0;
 const TICK_NS: u64 = 64;
 
 /// `burst` bytes at `rate` bit/s as tc hands them to the kernel, in ns: `tc_calc_xmittime`
-/// (µs, in double) → ticks (truncated to an integer) → `PSCHED_TICKS2NS`.
+/// (µs in double → ticks, rounded up as iproute2 does since its 2021 rounding fix; before
+/// it, the µs were truncated first) → `PSCHED_TICKS2NS`.
 pub fn burst_ns(rate_bps: u64, burst: u64) -> u64 {
-    let us = 1e6 * burst as f64 / (rate_bps as f64 / 8.0);
-    (us * TICKS_PER_US) as u64 * TICK_NS
+    let us = 1e6 * burst as f64 / (rate_bps / 8) as f64;
+    (us * TICKS_PER_US).ceil() as u64 * TICK_NS
 }
 
 /// The policer's state (`struct tcf_police` and its `tcf_police_params`).
 #[derive(Clone, Debug)]
 pub struct Policer {
     pub spec: PoliceSpec,
+    rate: Ratecfg,
+    peak: Option<Ratecfg>,
     burst_ns: i64,
     mtu_ptoks: i64,
     toks: i64,
@@ -93,9 +96,12 @@ pub struct Policer {
 impl Policer {
     pub fn new(spec: PoliceSpec) -> Policer {
         let burst_ns = burst_ns(spec.rate, spec.burst) as i64;
-        let mtu_ptoks = spec.peakrate.map_or(0, |p| l2t_ns(p, spec.mtu as u32));
+        let peak = spec.peakrate.map(Ratecfg::new);
+        let mtu_ptoks = peak.map_or(0, |p| p.l2t(spec.mtu as u32));
         Policer {
             spec,
+            rate: Ratecfg::new(spec.rate),
+            peak,
             burst_ns,
             mtu_ptoks,
             // `tcf_police_init`: the buckets start full.
@@ -119,10 +125,10 @@ impl Policer {
         if len <= self.spec.mtu {
             let mut toks = (now_ns - self.t_c).min(self.burst_ns as u64) as i64;
             let mut ptoks = 0;
-            if let Some(peak) = self.spec.peakrate {
-                ptoks = (toks + self.ptoks).min(self.mtu_ptoks) - l2t_ns(peak, len as u32);
+            if let Some(peak) = self.peak {
+                ptoks = (toks + self.ptoks).min(self.mtu_ptoks) - peak.l2t(len as u32);
             }
-            toks = (toks + self.toks).min(self.burst_ns) - l2t_ns(self.spec.rate, len as u32);
+            toks = (toks + self.toks).min(self.burst_ns) - self.rate.l2t(len as u32);
             if (toks | ptoks) >= 0 {
                 self.t_c = now_ns;
                 self.toks = toks;
@@ -382,7 +388,8 @@ mod tests {
         assert_eq!(burst_ns(1_000_000_000, 102_400), 819_200);
         assert_eq!(burst_ns(1_000_000, 10_000), 80_000_000);
         assert_eq!(burst_ns(3_000_000, 1_500), 4_000_000);
-        assert_eq!(burst_ns(1_000_000_000, 1), 0);
+        // 8 ns = 0.125 ticks, rounded up to one tick.
+        assert_eq!(burst_ns(1_000_000_000, 1), 64);
     }
 
     /// POL-1: police rate 1gbit burst 100k with the default mtu (2040 B): every 64 KB GRO

@@ -22,8 +22,8 @@
 //!   and keep the new buckets; else wait until now + max(−toks, −ptoks). A child that
 //!   holds its head back (netem's delay) is waited for without charging the bucket.
 
-use super::l2t_ns;
 use super::police::burst_ns;
+use super::Ratecfg;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
 use crate::net::packet::PktId;
@@ -228,8 +228,8 @@ impl QdiscSpec for Spec {
             max_size = max_size.min(t2l(p, mtu));
         }
         Tbf {
-            rate: self.rate,
-            peakrate: self.peakrate.unwrap_or(0),
+            rate: Ratecfg::new(self.rate),
+            peakrate: self.peakrate.map_or(Ratecfg::NONE, Ratecfg::new),
             buffer,
             mtu,
             max_size,
@@ -247,8 +247,8 @@ impl QdiscSpec for Spec {
 /// The shaper's state (`struct tbf_sched_data`).
 #[derive(Debug)]
 pub struct Tbf {
-    rate: u64,
-    peakrate: u64,
+    rate: Ratecfg,
+    peakrate: Ratecfg,
     /// ns.
     buffer: i64,
     mtu: i64,
@@ -282,10 +282,10 @@ impl QueueDisc for Tbf {
         let now_ns = now / 1000;
         let mut toks = (now_ns - self.t_c).min(self.buffer as u64) as i64;
         let mut ptoks = 0;
-        if self.peakrate > 0 {
-            ptoks = (toks + self.ptokens).min(self.mtu) - l2t_ns(self.peakrate, len);
+        if self.peakrate.is_set() {
+            ptoks = (toks + self.ptokens).min(self.mtu) - self.peakrate.l2t(len);
         }
-        toks = (toks + self.tokens).min(self.buffer) - l2t_ns(self.rate, len);
+        toks = (toks + self.tokens).min(self.buffer) - self.rate.l2t(len);
         if (toks | ptoks) >= 0 {
             let d = self.child.dequeue(now, drops);
             if let Deq::Packet(..) = d {
@@ -340,12 +340,13 @@ mod tests {
 
     /// TBF-1: a 45-segment GSO aggregate (65,160 B payload + 45 × 52 B headers = 67,500 B)
     /// into `burst 12000` is cut into its segments, not dropped (each 1500 B fits the
-    /// 11,995-byte max_size of 900 Mbit/s). TBF-2: a single 2000-byte packet with
+    /// 12,002-byte max_size of 900 Mbit/s: 106.67 µs = 1666.67 ticks, rounded up to 1667 =
+    /// 106,688 ns, which hold 12,002.4 bytes). TBF-2: a single 2000-byte packet with
     /// `burst 1500` is dropped at enqueue.
     #[test]
     fn aggregates_are_segmented_and_oversize_packets_dropped() {
         let mut q = tbf(900_000_000, 12_000);
-        assert_eq!(q.max_size, 11_995);
+        assert_eq!(q.max_size, 12_002);
         assert_eq!(q.enqueue(1, &meta(67_500, 45, 0)), Verdict::Segment);
         assert_eq!(q.enqueue(2, &meta(1500, 1, 0)), Verdict::ENQUEUE);
         let mut q = tbf(8_000_000, 1500);
