@@ -387,15 +387,14 @@ impl Ratecfg {
     pub fn new(bps: u64) -> Ratecfg {
         let rate = bps / 8; // tc hands the kernel bytes per second
         let (mut mult, mut shift, mut factor) = (1u64, 0u8, 1_000_000_000u64);
-        if rate > 0 {
-            loop {
-                mult = factor / rate;
-                if mult & (1 << 31) != 0 || factor & (1 << 63) != 0 {
-                    break;
-                }
-                factor <<= 1;
-                shift += 1;
+        // A zero rate keeps mult 1, shift 0, as the kernel's early return does.
+        while let Some(m) = factor.checked_div(rate) {
+            mult = m;
+            if mult & (1 << 31) != 0 || factor & (1 << 63) != 0 {
+                break;
             }
+            factor <<= 1;
+            shift += 1;
         }
         Ratecfg {
             mult: mult as u32,
