@@ -242,7 +242,7 @@ impl<E> EventQueue<E> {
     }
 
     /// Schedule `ev` at absolute time `at` (never in the past).
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, at: SimTime, ev: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         if self.near.len() > NEAR_CAP {

@@ -77,6 +77,8 @@ pub struct Sim {
     /// The transport arena: both endpoints of every connection.
     pub conns: Vec<Conn>,
     pub conn_meta: Vec<ConnMeta>,
+    /// Per connection, [`ConnMeta::nic`] (kept apart, compact, for the per-packet path).
+    pub(crate) conn_nic: Vec<u32>,
     pub apps: Vec<AnyApp>,
     pub probes: Probes,
     /// Raised from outside (a Ctrl-C handler) to end the run early.
@@ -87,9 +89,13 @@ pub struct Sim {
 
 /// [`Sim::prep_io`] over the fields it needs (so a caller may hold a packet of the pool).
 #[inline]
-fn prep_io(io: &mut Io, net: &Network, meta: &[ConnMeta], conn: u32) {
+fn prep_io(io: &mut Io, net: &Network, nics: &[u32], conn: u32, side: Side) {
     io.below = net.tsq.below(conn);
-    let nic = meta[conn as usize].nic;
+    // Only a sender sends data; a receiver's ACKs are not held back.
+    let nic = match side {
+        Side::Client => nics[conn as usize],
+        Side::Server => u32::MAX,
+    };
     io.local_room = if nic == u32::MAX {
         u32::MAX
     } else {
@@ -137,6 +143,7 @@ impl Sim {
             pool: PacketPool::default(),
             conns: Vec::new(),
             conn_meta: Vec::new(),
+            conn_nic: Vec::new(),
             apps: Vec::new(),
             probes: Probes::default(),
             stop: None,
@@ -188,7 +195,7 @@ impl Sim {
             },
             Ev::Timer { conn, side, kind } => {
                 self.io.now = self.q.now();
-                self.prep_io(conn);
+                self.prep_io(conn, side);
                 self.conns[conn as usize].on_timer(side, kind, &mut self.io);
                 self.flush(conn, side);
             }
@@ -227,7 +234,7 @@ impl Sim {
     #[inline(never)]
     fn tsq_wake(&mut self, conn: u32) {
         self.io.now = self.q.now();
-        self.prep_io(conn);
+        self.prep_io(conn, Side::Client);
         self.conns[conn as usize].on_timer(Side::Client, TimerKind::Tsq, &mut self.io);
         self.flush(conn, Side::Client);
     }
@@ -247,7 +254,7 @@ impl Sim {
                         .tsg
                         .on_receive(conn, now, p, &mut self.probes.series);
                 }
-                prep_io(&mut self.io, &self.net, &self.conn_meta, conn);
+                prep_io(&mut self.io, &self.net, &self.conn_nic, conn, side);
                 let c = &mut self.conns[conn as usize];
                 c.on_packet(p, &mut self.io);
                 if side == Side::Client {
@@ -264,6 +271,18 @@ impl Sim {
                     }
                 }
             }
+            _ => self.deliver_other(node, id),
+        }
+    }
+
+    /// [`Sim::deliver`] for what is not TCP (out of the TCP path, which is most packets).
+    #[cold]
+    #[inline(never)]
+    fn deliver_other(&mut self, node: NodeId, id: PktId) {
+        let now = self.q.now();
+        let p = self.pool.get(id);
+        match p.kind {
+            PktKind::Tcp => unreachable!("TCP is delivered by deliver"),
             // No endpoints for these protocols yet: the host discards them.
             PktKind::Udp | PktKind::Flow => self.pool.free(id),
             PktKind::Ping => with_net!(self, cx => self.net.echo_reply(node, id, &mut cx)),
@@ -289,8 +308,8 @@ impl Sim {
     /// What an endpoint of `conn` is told of the host below it before a call: its bytes
     /// there (TCP small queues) and the room left in the host qdisc (local congestion).
     #[inline]
-    fn prep_io(&mut self, conn: u32) {
-        prep_io(&mut self.io, &self.net, &self.conn_meta, conn);
+    fn prep_io(&mut self, conn: u32, side: Side) {
+        prep_io(&mut self.io, &self.net, &self.conn_nic, conn, side);
     }
 
     /// Hand the packets and timers an endpoint of `conn` produced to the network (through
@@ -337,13 +356,13 @@ impl Sim {
             match c {
                 Cmd::Open(conn) => {
                     self.io.now = now;
-                    self.prep_io(conn);
+                    self.prep_io(conn, Side::Client);
                     self.conns[conn as usize].open(&mut self.io);
                     self.flush(conn, Side::Client);
                 }
                 Cmd::Write(conn, bytes) => {
                     self.io.now = now;
-                    self.prep_io(conn);
+                    self.prep_io(conn, Side::Client);
                     self.conns[conn as usize].write(bytes, &mut self.io);
                     self.flush(conn, Side::Client);
                 }

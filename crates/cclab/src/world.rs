@@ -127,6 +127,7 @@ impl WorldBuilder<'_> {
         let c = TcpConn::new(addr, &cfg, r.start, r.bytes)
             .map_err(|e| format!("{} ({} → {}): {e}", r.label, r.from, r.to))?;
         sim.conns.push(Conn::Tcp(c));
+        sim.conn_nic.push(nic);
         sim.conn_meta.push(ConnMeta {
             from: r.from.to_string(),
             to: r.to.to_string(),

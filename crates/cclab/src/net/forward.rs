@@ -124,6 +124,59 @@ impl Network {
                     self.start_tx(port, id, hold, cx);
                     return;
                 }
+                other => return self.enqueue_idle_rest(port, id, other, cx),
+            }
+        }
+        let before = pr.qdisc.bytes();
+        match pr.qdisc.enqueue(id, &meta) {
+            Verdict::Queue(mark) => {
+                if apply(mark, p) {
+                    pr.stats.marks += 1;
+                }
+                if p.tsq && pr.qdisc.orphans() {
+                    p.tsq = false;
+                    let (conn, size) = (p.conn, p.size);
+                    self.orphan(conn, size, cx);
+                }
+            }
+            other => return self.enqueue_rest(port, id, other, cx),
+        }
+        let pr = &mut self.ports[port as usize];
+        pr.stats.enqueued += 1;
+        pr.stats.advance(now, before);
+        if !pr.txdone_pending {
+            let at = pr.busy_until.max(now);
+            arm(pr, port, at, false, cx.q);
+        } else if pr.waiting && pr.busy_until <= now {
+            // The transmitter is free and waits for a time the qdisc named; the new packet
+            // may change its answer (a packet of an ungated flow behind a paced one), so
+            // ask again, as Linux runs the qdisc on every enqueue. The pending wake-up is
+            // superseded.
+            pr.txdone_pending = false;
+            pr.waiting = false;
+            self.service(port, 0, cx);
+        }
+        let pr = &mut self.ports[port as usize];
+        let b = pr.qdisc.backlog();
+        pr.stats.note_max(b);
+    }
+
+    /// [`Network::enqueue`]'s idle port when the discipline did not send the packet at
+    /// once: it queued it (a shaper, netem), dropped it or asks for its segments.
+    #[inline(never)]
+    fn enqueue_idle_rest<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        offer: Offer,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        let now = cx.q.now();
+        let pr = &mut self.ports[port as usize];
+        let p = cx.pool.get_mut(id);
+        {
+            match offer {
+                Offer::Send(_) => unreachable!("sent by enqueue"),
                 Offer::Queued(mark) => {
                     if apply(mark, p) {
                         pr.stats.marks += 1;
@@ -150,50 +203,29 @@ impl Network {
                 }
                 Offer::Segment => {
                     self.enqueue_segments(port, id, cx);
-                    return;
                 }
             }
         }
-        let before = pr.qdisc.bytes();
-        match pr.qdisc.enqueue(id, &meta) {
+    }
+
+    /// [`Network::enqueue`]'s busy port when the discipline did not queue the packet: it
+    /// dropped it or asks for its segments.
+    #[inline(never)]
+    fn enqueue_rest<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        verdict: Verdict,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        match verdict {
+            Verdict::Queue(_) => unreachable!("queued by enqueue"),
             Verdict::Drop => {
-                pr.stats.drops += 1;
+                self.ports[port as usize].stats.drops += 1;
                 self.discard(id, cx);
-                return;
             }
-            Verdict::Queue(mark) => {
-                if apply(mark, p) {
-                    pr.stats.marks += 1;
-                }
-                if p.tsq && pr.qdisc.orphans() {
-                    p.tsq = false;
-                    let (conn, size) = (p.conn, p.size);
-                    self.orphan(conn, size, cx);
-                }
-            }
-            Verdict::Segment => {
-                self.enqueue_segments(port, id, cx);
-                return;
-            }
+            Verdict::Segment => self.enqueue_segments(port, id, cx),
         }
-        let pr = &mut self.ports[port as usize];
-        pr.stats.enqueued += 1;
-        pr.stats.advance(now, before);
-        if !pr.txdone_pending {
-            let at = pr.busy_until.max(now);
-            arm(pr, port, at, false, cx.q);
-        } else if pr.waiting && pr.busy_until <= now {
-            // The transmitter is free and waits for a time the qdisc named; the new packet
-            // may change its answer (a packet of an ungated flow behind a paced one), so
-            // ask again, as Linux runs the qdisc on every enqueue. The pending wake-up is
-            // superseded.
-            pr.txdone_pending = false;
-            pr.waiting = false;
-            self.service(port, 0, cx);
-        }
-        let pr = &mut self.ports[port as usize];
-        let b = pr.qdisc.backlog();
-        pr.stats.note_max(b);
     }
 
     /// The qdisc of `port` would not take the aggregate `id` whole ([`Verdict::Segment`]):
@@ -292,6 +324,19 @@ impl Network {
         if cx.pool.get(id).segs > 1 {
             return self.start_tx_aggregate(port, id, hold, cx);
         }
+        self.start_tx_one(port, id, hold, cx)
+    }
+
+    /// [`Network::start_tx`] for one packet (kept apart so that the aggregate's path does
+    /// not make `start_tx` recursive, which would stop it from being inlined).
+    #[inline(always)]
+    fn start_tx_one<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        hold: SimTime,
+        cx: &mut NetCtx<E, T>,
+    ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get(id);
@@ -339,9 +384,9 @@ impl Network {
     ) {
         let mut rest = std::mem::take(&mut self.segs_scratch);
         split_gso(cx.pool, id, &mut rest);
-        self.start_tx(port, id, hold, cx);
+        self.start_tx_one(port, id, hold, cx);
         for &s in &rest {
-            self.start_tx(port, s, 0, cx);
+            self.start_tx_one(port, s, 0, cx);
         }
         rest.clear();
         self.segs_scratch = rest;

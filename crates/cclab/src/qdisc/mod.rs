@@ -165,28 +165,30 @@ pub trait QdiscSpec {
     fn limit(&self) -> Limit;
 }
 
+// A boxed discipline is a big one: its calls stay out of line, so the `Qdisc` dispatch
+// that every packet goes through stays small enough to inline.
 impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
-    #[inline]
+    #[inline(never)]
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
         (**self).enqueue(id, m)
     }
-    #[inline]
+    #[inline(never)]
     fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
         (**self).offer_idle(id, m)
     }
-    #[inline]
+    #[inline(never)]
     fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
         (**self).dequeue(now, drops)
     }
-    #[inline]
+    #[inline(never)]
     fn backlog(&self) -> Backlog {
         (**self).backlog()
     }
-    #[inline]
+    #[inline(never)]
     fn peek_len(&self) -> Option<u32> {
         (**self).peek_len()
     }
-    #[inline]
+    #[inline(never)]
     fn orphans(&self) -> bool {
         (**self).orphans()
     }
@@ -259,42 +261,42 @@ macro_rules! qdiscs {
         }
 
         impl QueueDisc for Qdisc {
-            #[inline]
+            #[inline(always)]
             fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
                 match self {
                     $(Qdisc::$var(q) => q.enqueue(id, m),)*
                     Qdisc::Custom(q) => q.enqueue(id, m),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
                 match self {
                     $(Qdisc::$var(q) => q.offer_idle(id, m),)*
                     Qdisc::Custom(q) => q.offer_idle(id, m),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
                 match self {
                     $(Qdisc::$var(q) => q.dequeue(now, drops),)*
                     Qdisc::Custom(q) => q.dequeue(now, drops),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn backlog(&self) -> Backlog {
                 match self {
                     $(Qdisc::$var(q) => q.backlog(),)*
                     Qdisc::Custom(q) => q.backlog(),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn peek_len(&self) -> Option<u32> {
                 match self {
                     $(Qdisc::$var(q) => q.peek_len(),)*
                     Qdisc::Custom(q) => q.peek_len(),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn orphans(&self) -> bool {
                 match self {
                     $(Qdisc::$var(q) => q.orphans(),)*

@@ -371,6 +371,61 @@ impl Sender {
             return;
         }
         self.tp.now = io.now;
+        if self.plain {
+            self.send_plain(io);
+        } else {
+            self.send_below(io);
+        }
+        self.max_packets_out = self.max_packets_out.max(self.packets_out());
+        self.tp.packets_in_flight = self.in_flight();
+        self.tp.is_cwnd_limited = self.is_cwnd_limited();
+    }
+
+    /// The send loop of a socket with nothing below TCP to model (no pacing, offload, small
+    /// queues or spacing): one segment at a time, as long as cwnd, the peer's window and
+    /// the send buffer allow and the host's qdisc has room. What `send_below` does with
+    /// every check off, without paying for them (the common case).
+    fn send_plain(&mut self, io: &mut Io) {
+        let reducing = matches!(self.tp.ca_state, CaState::Recovery | CaState::Cwr);
+        let mss = self.mss as u64;
+        loop {
+            if self.in_flight() >= self.tp.snd_cwnd {
+                self.cwnd_limited = true;
+                break;
+            }
+            if io.local_room == 0 {
+                self.local_congestion();
+                break;
+            }
+            if self.lost_pending > 0 && self.retransmit_next_lost(io) {
+                io.local_room = io.local_room.saturating_sub(1);
+                if reducing {
+                    self.prr_out += 1;
+                }
+                continue;
+            }
+            let nxt = self.tp.snd_nxt;
+            if nxt >= self.write_seq {
+                self.cwnd_limited = false;
+                break;
+            }
+            let len = (self.write_seq - nxt).min(mss);
+            let una = self.tp.snd_una;
+            if nxt + len - una > self.snd_wnd.max(mss) || nxt + len - una > self.cfg.sndbuf.max(mss)
+            {
+                self.cwnd_limited = false;
+                break;
+            }
+            self.send_new(io, nxt, len as u32);
+            io.local_room = io.local_room.saturating_sub(1);
+            if reducing {
+                self.prr_out += 1;
+            }
+        }
+    }
+
+    /// The send loop with pacing, offload aggregates, small queues or spacing.
+    fn send_below(&mut self, io: &mut Io) {
         let reducing = matches!(self.tp.ca_state, CaState::Recovery | CaState::Cwr);
         loop {
             if self.in_flight() >= self.tp.snd_cwnd {
@@ -447,9 +502,6 @@ impl Sender {
                 self.prr_out += n;
             }
         }
-        self.max_packets_out = self.max_packets_out.max(self.packets_out());
-        self.tp.packets_in_flight = self.in_flight();
-        self.tp.is_cwnd_limited = self.is_cwnd_limited();
     }
 
     /// `tcp_is_cwnd_limited`.
@@ -492,7 +544,7 @@ impl Sender {
             self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
         }
         let mss = self.mss;
-        let n = len.div_ceil(mss);
+        let n = if len <= mss { 1 } else { len.div_ceil(mss) };
         let mut p = self.data_packet(io.now, start, len);
         if n > 1 {
             p.segs = n as u16;
