@@ -174,37 +174,31 @@ impl Network {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get_mut(id);
-        {
-            match offer {
-                Offer::Send(_) => unreachable!("sent by enqueue"),
-                Offer::Queued(mark) => {
-                    if apply(mark, p) {
-                        pr.stats.marks += 1;
-                    }
-                    if p.tsq && pr.qdisc.orphans() {
-                        p.tsq = false;
-                        let (conn, size) = (p.conn, p.size);
-                        self.orphan(conn, size, cx);
-                    }
-                    let pr = &mut self.ports[port as usize];
-                    pr.stats.enqueued += 1;
-                    pr.stats.advance(now, 0);
-                    let hold = pr.jitter.draw();
-                    self.service(port, hold, cx);
-                    let pr = &mut self.ports[port as usize];
-                    let b = pr.qdisc.backlog();
-                    pr.stats.note_max(b);
-                    return;
+        match offer {
+            Offer::Send(_) => unreachable!("sent by enqueue"),
+            Offer::Queued(mark) => {
+                if apply(mark, p) {
+                    pr.stats.marks += 1;
                 }
-                Offer::Drop => {
-                    pr.stats.drops += 1;
-                    self.discard(id, cx);
-                    return;
+                if p.tsq && pr.qdisc.orphans() {
+                    p.tsq = false;
+                    let (conn, size) = (p.conn, p.size);
+                    self.orphan(conn, size, cx);
                 }
-                Offer::Segment => {
-                    self.enqueue_segments(port, id, cx);
-                }
+                let pr = &mut self.ports[port as usize];
+                pr.stats.enqueued += 1;
+                pr.stats.advance(now, 0);
+                let hold = pr.jitter.draw();
+                self.service(port, hold, cx);
+                let pr = &mut self.ports[port as usize];
+                let b = pr.qdisc.backlog();
+                pr.stats.note_max(b);
             }
+            Offer::Drop => {
+                pr.stats.drops += 1;
+                self.discard(id, cx);
+            }
+            Offer::Segment => self.enqueue_segments(port, id, cx),
         }
     }
 
