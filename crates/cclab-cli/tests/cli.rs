@@ -479,3 +479,15 @@ fn reproduce_lfn_pacing_quick_passes() {
             > 4.0
     );
 }
+
+#[test]
+fn reproduce_parallel_streams_quick_passes() {
+    let v = reproduce_json("parallel-streams");
+    // SC2002's 550 Mbit/s beside the sustained aggregate of 48 Reno streams.
+    assert_eq!(
+        row(&v, "normal_tcp", "sustained_aggregate_mbps")["seed"],
+        550.0
+    );
+    let j = row(&v, "normal_tcp", "jain")["sim"].as_f64().unwrap();
+    assert!(j > 0.5 && j < 1.0, "Jain's index {j}");
+}

@@ -15,6 +15,7 @@ pub mod fairness;
 pub mod ipg_tuning;
 pub mod lfn_pacing;
 pub mod mathis;
+pub mod parallel_streams;
 pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
@@ -637,6 +638,7 @@ pub fn all() -> Vec<Experiment> {
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
+        parallel_streams::EXPERIMENT,
     ]
 }
 
