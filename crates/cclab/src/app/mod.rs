@@ -6,7 +6,9 @@
 //! - `reqresp` — partition/aggregate queries (the DCTCP paper's incast): an aggregator asks
 //!   every worker at once, each answers over its own connection, the query completes when
 //!   all answers are in;
-//! - `ping` — ICMP echo probes through the same queues.
+//! - `ping` — ICMP echo probes through the same queues;
+//! - `udp` — a constant-bit-rate UDP sender (iperf -u) and its receiver, with IPv4
+//!   fragmentation and reassembly.
 //!
 //! An app never touches the network, the transports or the event queue: it is called with
 //! an [`AppCx`] (the time and the connections' delivery counters) and answers with
@@ -19,6 +21,7 @@
 pub mod bulk;
 pub mod ping;
 pub mod reqresp;
+pub mod udp;
 
 use crate::engine::SimTime;
 use crate::net::packet::Packet;
@@ -204,6 +207,8 @@ apps! {
     aggregates: "aggregate" => ReqResp(reqresp),
     /// Ping probes (`ping.rs`).
     pings: "ping" => Ping(ping),
+    /// UDP constant-bit-rate flows (`udp.rs`).
+    udps: "udp" => Udp(udp),
 }
 
 /// `from` and `to` of a flow or ping: both required, known hosts, different.

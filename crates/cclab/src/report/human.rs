@@ -76,6 +76,27 @@ pub fn table(r: &RunResult) -> String {
             ms(p.rtt_max_s)
         );
     }
+    for u in &r.udp {
+        let _ = writeln!(
+            s,
+            "\nudp {}→{} ({} Mbit/s of {}-byte datagrams, {} fragments each): {}/{} datagrams lost ({:.2}%), {:.1} Mbit/s received, jitter {:.3} ms; reassembly: {} expired, {} fragments dropped for memory",
+            u.from,
+            u.to,
+            u.rate_bps as f64 / 1e6,
+            u.len,
+            u.fragments_per_datagram,
+            u.lost,
+            u.sent,
+            u.loss_pct,
+            u.goodput_bps / 1e6,
+            u.jitter_ms,
+            u.reassembly_expired,
+            u.reassembly_mem_drops
+        );
+        for line in &u.report {
+            let _ = writeln!(s, "{line}");
+        }
+    }
     for a in &r.aggregates {
         let _ = writeln!(
             s,

@@ -403,6 +403,7 @@ mod tests {
                 injected_losses: 0,
             }],
             pings: vec![],
+            udp: vec![],
             aggregates: vec![],
             hosts: vec![],
             engine: EngineResult {

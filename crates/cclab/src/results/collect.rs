@@ -105,6 +105,7 @@ pub fn collect(sim: &Sim) -> RunResult {
         flows,
         queues,
         pings: Vec::new(),
+        udp: Vec::new(),
         hosts,
         engine: EngineResult {
             events: sim.q.events_processed(),

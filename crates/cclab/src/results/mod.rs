@@ -63,6 +63,44 @@ pub struct PingResult {
     pub rtt_stddev_s: Option<f64>,
 }
 
+/// A UDP constant-bit-rate flow as iperf 2's server reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct UdpResult {
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    /// UDP payload per datagram, bytes.
+    pub len: u32,
+    pub fragments_per_datagram: u32,
+    pub sent: u64,
+    pub received: u64,
+    /// Datagrams missing from the receiver's sequence (iperf's "lost").
+    pub lost: u64,
+    pub loss_pct: f64,
+    /// UDP payload received, bit/s.
+    pub goodput_bps: f64,
+    pub jitter_ms: f64,
+    /// Reassembly queues that expired incomplete, and fragments dropped because the
+    /// reassembly memory was full.
+    pub reassembly_expired: u64,
+    pub reassembly_mem_drops: u64,
+    pub intervals: Vec<UdpInterval>,
+    /// The intervals as iperf 2 prints them.
+    pub report: Vec<String>,
+}
+
+/// One report interval of a UDP receiver.
+#[derive(Clone, Debug, Serialize)]
+pub struct UdpInterval {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub bytes: u64,
+    pub mbps: f64,
+    pub jitter_ms: f64,
+    pub lost: u64,
+    pub total: u64,
+}
+
 /// A partition/aggregate app: query completion times.
 #[derive(Clone, Debug, Serialize)]
 pub struct AggregateResult {
@@ -158,6 +196,9 @@ pub struct RunResult {
     pub flows: Vec<FlowResult>,
     pub queues: Vec<QueueResult>,
     pub pings: Vec<PingResult>,
+    /// UDP flows (`[[udp]]`; omitted when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub udp: Vec<UdpResult>,
     pub aggregates: Vec<AggregateResult>,
     pub hosts: Vec<HostResult>,
     pub engine: EngineResult,
