@@ -445,6 +445,11 @@ fn reproduce_policer_quick_passes() {
         lit > 100.0 * policed,
         "ACK-path policing {lit} vs data-path {policed}"
     );
+    // UDP at 800 Mbit/s passes the same policer with little or no loss.
+    let loss = row(&v, "udp_800mbit_45k", "loss_pct")["sim"]
+        .as_f64()
+        .unwrap();
+    assert!(loss <= 1.0, "UDP loss {loss}%");
 }
 
 #[test]
