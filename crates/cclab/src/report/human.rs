@@ -62,6 +62,15 @@ pub fn table(r: &RunResult) -> String {
             q.tx_pkts
         );
     }
+    for q in &r.queues {
+        if let Some(p) = q.police {
+            let _ = writeln!(
+                s,
+                "\npolicer where {} ends: {} packets conformed, {} exceeded",
+                q.name, p.conformed, p.exceeded
+            );
+        }
+    }
     for p in &r.pings {
         let _ = writeln!(
             s,

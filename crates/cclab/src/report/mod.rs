@@ -401,6 +401,7 @@ mod tests {
                 tx_pkts: 1,
                 tx_bytes: 1,
                 injected_losses: 0,
+                police: None,
             }],
             pings: vec![],
             udp: vec![],

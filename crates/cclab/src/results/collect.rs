@@ -59,7 +59,7 @@ pub fn collect(sim: &Sim) -> RunResult {
         .net
         .ports
         .iter()
-        .filter(|p| p.stats.enqueued > 0 || p.loss.is_some())
+        .filter(|p| p.stats.enqueued > 0 || p.loss.is_some() || p.ingress.is_some())
         .map(|p| {
             let st = &p.stats;
             QueueResult {
@@ -73,6 +73,10 @@ pub fn collect(sim: &Sim) -> RunResult {
                 tx_pkts: p.tx_pkts,
                 tx_bytes: p.tx_bytes,
                 injected_losses: p.loss.as_ref().map_or(0, |l| l.dropped),
+                police: p.ingress.as_ref().map(|i| crate::results::PoliceResult {
+                    conformed: i.policer.conformed,
+                    exceeded: i.policer.exceeded,
+                }),
             }
         })
         .collect();

@@ -47,6 +47,17 @@ pub struct QueueResult {
     pub tx_pkts: u64,
     pub tx_bytes: u64,
     pub injected_losses: u64,
+    /// The ingress policer where this link ends (`[[police]]`; omitted without one):
+    /// what it let through and what it dropped or passed as exceeding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub police: Option<PoliceResult>,
+}
+
+/// An ingress policer's counters (`tc -s filter show … ingress`: its action's stats).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct PoliceResult {
+    pub conformed: u64,
+    pub exceeded: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
