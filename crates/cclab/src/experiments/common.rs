@@ -29,6 +29,31 @@ pub fn one_hop(rate: u64, owd: SimTime, queue: QueueSpec) -> TopologySpec {
     }
 }
 
+/// Seed 001's lab: the sender's GbE NIC (1 ms, its qdisc `nic_queue`) → a bottleneck of
+/// `rate` with 99 ms and a drop-tail buffer of `buffer` bytes → `dst`: RTT 200 ms.
+pub fn lfn_lab(nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {
+    let hop = |rate_bps, delay, queue| LinkSpec {
+        framing: crate::net::Framing::Ethernet,
+        rate_bps,
+        delay,
+        queue,
+    };
+    TopologySpec::Chain {
+        hops: vec![
+            hop(
+                1_000_000_000,
+                crate::engine::MS,
+                QueueSpec::droptail(nic_queue),
+            ),
+            hop(
+                rate,
+                99 * crate::engine::MS,
+                QueueSpec::droptail(Limit::Bytes(buffer)),
+            ),
+        ],
+    }
+}
+
 /// Wire bytes per full-sized packet at this MTU (IP + Ethernet framing).
 pub fn wire_bytes(mtu: u32) -> u64 {
     (mtu + crate::net::ETH_OVERHEAD) as u64

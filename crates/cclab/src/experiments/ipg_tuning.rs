@@ -134,18 +134,7 @@ const TXQ: [u64; 2] = [1000, 10_000];
 /// One 30-second iperf run over slide 16's path: (goodput bit/s, times the sender met its
 /// own full qdisc, retransmitted segments).
 fn iperf_run(ipgt: u32, txq: u64, dur: SimTime, seed: u64) -> (f64, u64, u64) {
-    let hop = |rate, delay, queue| LinkSpec {
-        framing: crate::net::Framing::Ethernet,
-        rate_bps: rate,
-        delay,
-        queue,
-    };
-    let topo = TopologySpec::Chain {
-        hops: vec![
-            hop(RATE, MS, QueueSpec::droptail(Limit::Packets(txq))),
-            hop(BOTTLENECK, 99 * MS, QueueSpec::droptail(Limit::Bytes(BUF))),
-        ],
-    };
+    let topo = lfn_lab(Limit::Packets(txq), BOTTLENECK, BUF);
     let mut sc = Scenario::new("ipg-tuning-lfn", topo, dur);
     sc.seed = seed;
     sc.host.ipgt = ipgt;

@@ -59,18 +59,7 @@ impl Variant {
 }
 
 fn scenario(v: Variant, dur: SimTime, seed: u64) -> Scenario {
-    let hop = |rate, delay, queue| LinkSpec {
-        framing: crate::net::Framing::Ethernet,
-        rate_bps: rate,
-        delay,
-        queue,
-    };
-    let topo = TopologySpec::Chain {
-        hops: vec![
-            hop(R, MS, QueueSpec::droptail(Limit::Packets(1000))),
-            hop(C, RTT / 2 - MS, QueueSpec::droptail(Limit::Bytes(B))),
-        ],
-    };
+    let topo = lfn_lab(Limit::Packets(1000), C, B);
     let mut sc = Scenario::new("slow-start-burst", topo, dur);
     sc.seed = seed;
     let mut t = tcp("reno");
