@@ -142,3 +142,26 @@ fn local_congestion_holds_segments_instead_of_dropping_them() {
     );
     assert_eq!(o.local, 0);
 }
+
+/// IPG-1 and IPG-2 by hand (REFERENCE §12): e1000's IPGT in byte times, plus the 4 the
+/// MAC adds, replaces Ethernet's 12-byte gap. A 1500-byte IP packet on GbE then takes
+/// (1500 + 26 + IPGT + 4) byte times: 12,304 ns at IPGT 8, 16,336 ns at 512 and 20,424 ns
+/// at 1023, so TCP's 1448 payload bytes per frame give 941.5, 709.1 and 567.2 Mbit/s. The
+/// gap belongs to the NIC: every host port gets it, one flow or many.
+#[test]
+fn ipg_stretches_every_frame_of_the_nic() {
+    for (ipgt, ns, mbps) in [
+        (8u32, 12_304u64, 941.5),
+        (512, 16_336, 709.1),
+        (1023, 20_424, 567.2),
+    ] {
+        let mut sc = Scenario::new("ipg", path(1_000_000_000, 1_000_000_000), SEC);
+        sc.host.ipgt = ipgt;
+        bulk(&mut sc);
+        let sim = Sim::new(&sc).unwrap();
+        let nic = &sim.net.ports[sim.net.port_by_name("hop0").unwrap() as usize];
+        assert_eq!(nic.ser_time(1500), ns * 1000, "IPGT {ipgt}");
+        let model = 1448.0 * 8.0 / ns as f64 * 1e3;
+        assert!((model - mbps).abs() < 0.05, "IPGT {ipgt}: {model}");
+    }
+}
