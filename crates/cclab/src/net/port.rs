@@ -132,7 +132,7 @@ pub struct Port {
     pub jitter: super::host::HostJitter,
     /// TCP small queues: (time, connection, bytes) of packets this port (a host NIC) is
     /// sending for a socket that counts them, in the order they finish.
-    pub tsq_done: VecDeque<(SimTime, u32, u32)>,
+    pub tsq_done: Box<VecDeque<(SimTime, u32, u32)>>,
     /// A policer on what arrives over this link at its far end (`[[police]]`).
     pub ingress: Option<Box<super::ingress::Ingress>>,
 }
@@ -164,7 +164,7 @@ impl Port {
             tx_bytes: 0,
             loss: None,
             jitter: super::host::HostJitter::off(),
-            tsq_done: VecDeque::new(),
+            tsq_done: Box::default(),
             ingress: None,
         }
     }
