@@ -205,6 +205,10 @@ fn list() {
     kinds("kind", &cclab::net::topology::TOPOLOGY);
     println!("\nqueue disciplines (queue = … in a link or queue table):");
     kinds("queue", &cclab::qdisc::QUEUE);
+    println!("\ntraffic ([[NAME]] tables):");
+    for k in cclab::app::TRAFFIC.keys {
+        println!("  {:16} {}", k.name, k.meaning);
+    }
     println!(
         "\ncongestion controls ([tcp] cc = …): {}",
         cclab::cc::CC_NAMES.join(", ")
