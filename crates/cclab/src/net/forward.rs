@@ -194,11 +194,8 @@ impl Network {
                 let b = pr.qdisc.backlog();
                 pr.stats.note_max(b);
             }
-            Offer::Drop => {
-                pr.stats.drops += 1;
-                self.discard(id, cx);
-            }
-            Offer::Segment => self.enqueue_segments(port, id, cx),
+            Offer::Drop => self.enqueue_rest(port, id, Verdict::Drop, cx),
+            Offer::Segment => self.enqueue_rest(port, id, Verdict::Segment, cx),
         }
     }
 
