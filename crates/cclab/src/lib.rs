@@ -7,6 +7,7 @@ pub mod bench;
 pub mod cc;
 pub mod engine;
 pub mod experiments;
+pub mod flow;
 pub mod net;
 pub mod probe;
 pub mod qdisc;
