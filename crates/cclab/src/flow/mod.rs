@@ -24,6 +24,7 @@
 //! prototype's `ca-nop.c`: no congestion avoidance). Adding one touches its file and one
 //! line of [`FlowCa`].
 
+pub mod endpoint;
 pub mod mbecn;
 pub mod nop;
 pub mod text;
@@ -105,6 +106,13 @@ pub const FLOW_CA_NAMES: &[(&str, &str)] = &[
         "no congestion avoidance (ca-nop.c): send at once, never mark",
     ),
 ];
+
+impl Default for FlowCaKind {
+    /// MB-ECN as 0.18.0 has it: the prototype's default (`DEFAULT_CONG_AVOID`).
+    fn default() -> FlowCaKind {
+        FlowCaKind::MbEcn(mbecn::Mode::Code0180)
+    }
+}
 
 impl FlowCaKind {
     /// The policy named `name` (one of [`FLOW_CA_NAMES`]).

@@ -99,6 +99,13 @@ impl Network {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get_mut(id);
+        if let Some(ca) = self.flow_ca {
+            // Every IPCP, the source's own included, updates a flow packet's ECN octet
+            // from the packets already queued for the outgoing link (seed 002).
+            if p.kind == PktKind::Flow {
+                p.cong = flow_mark(ca, p.cong, pr.qdisc.pkts());
+            }
+        }
         let meta = PktMeta {
             len: p.size,
             ecn: p.ecn,
@@ -538,6 +545,13 @@ fn arm<E: From<NetEv>>(
     pr.waiting = waiting;
     pr.wake_at = at;
     q.schedule(at, NetEv::TxDone { port }.into());
+}
+
+/// `update_ecn_in_router` of the layer's policy, out of the TCP path.
+#[cold]
+#[inline(never)]
+fn flow_mark(ca: crate::flow::FlowCaKind, ecn: u8, queued: u64) -> u8 {
+    ca.update_ecn_in_router(ecn, queued as usize)
 }
 
 /// Write `mark` into `p`; true if it marked anything.

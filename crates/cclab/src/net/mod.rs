@@ -81,6 +81,10 @@ pub struct Network {
     pub ready: Vec<(NodeId, packet::PktId)>,
     /// What GRO released, with the port each arrived over (scratch, reused).
     gro_out: Vec<(packet::PktId, PortId)>,
+    /// The congestion-avoidance policy of the Ouroboros layer: how every port updates the
+    /// ECN octet of the flow packets it queues (`update_ecn_in_router`, seed 002); `None`
+    /// in a network without flows, whose ports then never look at a packet's kind.
+    pub flow_ca: Option<crate::flow::FlowCaKind>,
 }
 
 impl Network {
