@@ -283,11 +283,10 @@ impl Sim {
         let p = self.pool.get(id);
         match p.kind {
             PktKind::Tcp => unreachable!("TCP is delivered by deliver"),
-            // No endpoints for flows yet: the host discards them.
-            PktKind::Flow => self.pool.free(id),
             PktKind::Ping => with_net!(self, cx => self.net.echo_reply(node, id, &mut cx)),
-            PktKind::Pong | PktKind::Request | PktKind::Udp => {
-                // Replies and UDP datagrams name their app; a request its connection.
+            PktKind::Pong | PktKind::Request | PktKind::Udp | PktKind::Flow => {
+                // Replies, UDP datagrams and flow packets name their app; a request its
+                // connection.
                 let app = if p.kind != PktKind::Request {
                     p.conn
                 } else {

@@ -23,6 +23,8 @@ use std::sync::Arc;
 /// (output port) p of a host.
 const STREAM_LINK_LOSS: u64 = 1 << 32;
 const STREAM_HOST_JITTER: u64 = 2 << 32;
+/// Hosts' monotonic clocks (their offsets at the start of the run).
+const STREAM_HOST_CLOCK: u64 = 3 << 32;
 
 /// What a new connection needs beyond its two hosts.
 pub struct ConnReq<'a> {
@@ -63,6 +65,29 @@ impl WorldBuilder<'_> {
     /// Does the route from `a` lead to `z`?
     pub fn reaches(&self, a: NodeId, z: NodeId, hash: u32) -> bool {
         self.sim.net.reaches(a, z, hash)
+    }
+
+    /// The Ouroboros layer's congestion avoidance: ports update flow packets' ECN octet
+    /// with it from now on.
+    pub fn set_flow_ca(&mut self, ca: crate::flow::FlowCaKind) {
+        self.sim.net.flow_ca = Some(ca);
+    }
+
+    /// The time `from`'s NIC takes to send a packet of `size` bytes (with its link's
+    /// framing) towards `to`.
+    pub fn frame_time(&self, from: NodeId, to: NodeId, hash: u32, size: u32) -> SimTime {
+        let net = &self.sim.net;
+        match net.routes.next_port(from, to, hash) {
+            Some(p) => net.ports[p as usize].ser_time(size),
+            None => 0,
+        }
+    }
+
+    /// Host `node`'s monotonic clock at the start of the run, ns: as if it booted a
+    /// random time (under a day) before, drawn from the run's seed for that host.
+    pub fn host_clock_ns(&self, node: NodeId) -> u64 {
+        let mut r = Rng::new(self.sim.scenario.seed, STREAM_HOST_CLOCK + node as u64);
+        r.below(86_400_000_000_000)
     }
 
     /// The id the next app pushed gets.

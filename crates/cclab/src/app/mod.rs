@@ -19,6 +19,7 @@
 //! and one line in the `apps!` registry.
 
 pub mod bulk;
+pub mod ocbr;
 pub mod ping;
 pub mod reqresp;
 pub mod udp;
@@ -209,6 +210,8 @@ apps! {
     pings: "ping" => Ping(ping),
     /// UDP constant-bit-rate flows (`udp.rs`).
     udps: "udp" => Udp(udp),
+    /// Ouroboros flows driven by ocbr (`ocbr.rs`).
+    ocbrs: "ocbr" => Ocbr(ocbr),
 }
 
 /// `from` and `to` of a flow or ping: both required, known hosts, different.

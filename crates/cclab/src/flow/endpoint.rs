@@ -131,6 +131,17 @@ impl FlowSender {
         true
     }
 
+    /// The writer floods (`ocbr -f`): the ring is never empty from now on.
+    pub fn flood(&mut self, now: SimTime, io: &mut FlowIo) {
+        self.flood = true;
+        self.pump(now, io);
+    }
+
+    /// The flooding writer stopped; what the ring holds still goes out.
+    pub fn stop_flood(&mut self) {
+        self.flood = false;
+    }
+
     /// Is there room for a write (a blocked writer may go on)?
     pub fn has_room(&self) -> bool {
         self.flood || self.queued < RBUFF

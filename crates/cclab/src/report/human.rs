@@ -106,6 +106,32 @@ pub fn table(r: &RunResult) -> String {
             let _ = writeln!(s, "{line}");
         }
     }
+    for o in &r.ocbr {
+        let what = if o.flood {
+            "flood".to_string()
+        } else {
+            format!("{} Mbit/s", o.rate_bps as f64 / 1e6)
+        };
+        let _ = writeln!(
+            s,
+            "\nocbr {}→{} (flow {}, {}-byte packets, {what}, {}): {} sent, {} received, {} lost, {:.2} Mbit/s received; FLOW_UPDATEs {} sent, {} received; the sender slept {:.3} s in its window waits",
+            o.from,
+            o.to,
+            o.fd,
+            o.size,
+            o.ca,
+            o.sent,
+            o.received,
+            o.lost,
+            o.goodput_bps / 1e6,
+            o.flow_updates_sent,
+            o.flow_updates_received,
+            o.ca_wait_s
+        );
+        for line in &o.server {
+            let _ = writeln!(s, "{line}");
+        }
+    }
     for a in &r.aggregates {
         let _ = writeln!(
             s,

@@ -405,6 +405,7 @@ mod tests {
             }],
             pings: vec![],
             udp: vec![],
+            ocbr: vec![],
             aggregates: vec![],
             hosts: vec![],
             engine: EngineResult {

@@ -110,6 +110,7 @@ pub fn collect(sim: &Sim) -> RunResult {
         queues,
         pings: Vec::new(),
         udp: Vec::new(),
+        ocbr: Vec::new(),
         hosts,
         engine: EngineResult {
             events: sim.q.events_processed(),

@@ -194,6 +194,50 @@ pub struct Series {
     pub throughput: Vec<ThroughputSample>,
 }
 
+/// An ocbr flow (seed 002): what its client sent, what its server printed, and both ends'
+/// flow-allocator statistics files.
+#[derive(Clone, Debug, Serialize)]
+pub struct OcbrResult {
+    pub from: String,
+    pub to: String,
+    /// The server's number for the flow (`Flow 64`).
+    pub fd: u32,
+    pub size: u32,
+    pub flood: bool,
+    pub rate_bps: u64,
+    /// The layer's congestion avoidance.
+    pub ca: String,
+    /// Packets the client's flow sent, the server's received, and missing from the
+    /// sequence.
+    pub sent: u64,
+    pub received: u64,
+    pub lost: u64,
+    /// SDU bits received per second over the run from the client's start.
+    pub goodput_bps: f64,
+    pub flow_updates_sent: u64,
+    pub flow_updates_received: u64,
+    /// Time the sender's thread slept in the congestion-avoidance wait.
+    pub ca_wait_s: f64,
+    pub intervals: Vec<OcbrInterval>,
+    /// The server's output, line by line (`New flow.`, `Flow   64: …`).
+    pub server: Vec<String>,
+    /// The flow allocator's statistics file at each end at the end of the run.
+    pub sender_stats: String,
+    pub receiver_stats: String,
+}
+
+/// One interval the ocbr server printed.
+#[derive(Clone, Debug, Serialize)]
+pub struct OcbrInterval {
+    /// When the line was printed (the run's clock), s.
+    pub end_s: f64,
+    pub packets: u64,
+    pub bytes: u64,
+    /// The interval's length as the server measured it, µs.
+    pub us: u64,
+    pub mbps: f64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
     /// What produced this (the same in every table of the run): `Scenario::run_id`, cclab's
@@ -210,6 +254,9 @@ pub struct RunResult {
     /// UDP flows (`[[udp]]`; omitted when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub udp: Vec<UdpResult>,
+    /// Ouroboros flows driven by ocbr (`[[ocbr]]`; omitted when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ocbr: Vec<OcbrResult>,
     pub aggregates: Vec<AggregateResult>,
     pub hosts: Vec<HostResult>,
     pub engine: EngineResult,
