@@ -49,6 +49,8 @@ pub struct OcbrSpec {
     pub interval: SimTime,
     /// The layer's congestion avoidance (one of `FLOW_CA_NAMES`).
     pub ca: String,
+    /// The sending IPCP's time per packet; 0: only the NIC's frame time limits it.
+    pub packet_time: SimTime,
 }
 
 pub type Spec = OcbrSpec;
@@ -112,6 +114,13 @@ const INTERVAL: Key = Key {
     allowed: "greater than zero",
     meaning: "the server's report interval (ocbr's `-i`; the seed used 100 ms)",
 };
+const PACKET_TIME: Key = Key {
+    name: "packet_time",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "",
+    meaning: "the sending IPCP's time per packet (its user-space path); the flow's packets leave at most one per this time or per the NIC's frame time, whichever is longer",
+};
 const CA: Key = Key {
     name: "ca",
     ty: Ty::Str,
@@ -126,7 +135,18 @@ pub static KEYS: Schema = Schema {
     place: "[[ocbr]]",
     noun: "ocbr",
     about: "",
-    keys: &[FROM, TO, START, DURATION, SIZE, RATE, FLOOD, INTERVAL, CA],
+    keys: &[
+        FROM,
+        TO,
+        START,
+        DURATION,
+        SIZE,
+        RATE,
+        FLOOD,
+        INTERVAL,
+        CA,
+        PACKET_TIME,
+    ],
     with: &[],
     variants: None,
 };
@@ -166,6 +186,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             flood: ck.get(t, &FLOOD).unwrap_or(false),
             interval,
             ca,
+            packet_time: ck.get(t, &PACKET_TIME).unwrap_or(0),
         });
     }
     if let Some(first) = out.first() {
@@ -438,6 +459,10 @@ impl super::App for Ocbr {
             flow_updates_sent: rc.updates,
             flow_updates_received: s.updates,
             ca_wait_s: secs(s.slept),
+            windows: s
+                .ca
+                .windows()
+                .map(|w| [w.slow_start, w.decrease, w.increase, w.hold]),
             intervals,
             server,
             sender_stats: sent_file,
@@ -486,7 +511,9 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
         }
         let kind = FlowCaKind::by_name(&s.ca).ok_or_else(|| format!("ocbr.{i}: unknown ca"))?;
         w.set_flow_ca(kind);
-        let frame_time = w.frame_time(from, to, hash, s.size + FLOW_HDR);
+        let frame_time = w
+            .frame_time(from, to, hash, s.size + FLOW_HDR)
+            .max(s.packet_time);
         // The client host's monotonic clock: MB-ECN aligns its windows to it. A host's
         // clock started at some time before the run (its boot), drawn from the seed.
         let clock_ns = w.host_clock_ns(from);

@@ -15,6 +15,7 @@ pub mod fairness;
 pub mod ipg_tuning;
 pub mod lfn_pacing;
 pub mod mathis;
+pub mod mbecn_star;
 pub mod parallel_streams;
 pub mod policer;
 pub mod recovery_hs;
@@ -637,6 +638,7 @@ pub fn all() -> Vec<Experiment> {
         policer::EXPERIMENT,
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
+        mbecn_star::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
     ]

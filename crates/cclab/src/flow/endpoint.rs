@@ -76,7 +76,8 @@ pub struct FlowSender {
     pub queued: u32,
     /// The host clock's offset (ns) from simulated time 0: MB-ECN aligns its windows to it.
     pub clock_ns: u64,
-    /// One frame time of the host's NIC.
+    /// The thread's time per packet: one frame time of the host's NIC, or the IPCP's own
+    /// time per packet when that is longer (`[[ocbr]] packet_time`).
     pub frame_time: SimTime,
     /// The thread may take the next packet from this time on.
     free_at: SimTime,

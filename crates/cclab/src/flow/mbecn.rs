@@ -111,6 +111,18 @@ pub struct MbEcn {
     pub tx_inc: u64,
     /// The current window's number: its start is `tx_slot << tx_mul` ns.
     pub tx_slot: u64,
+    /// Windows closed, by what their end did to the limit (not in the C: for reports).
+    pub windows: WindowCounts,
+}
+
+/// How many windows ended in each regime.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WindowCounts {
+    pub slow_start: u64,
+    pub decrease: u64,
+    pub increase: u64,
+    /// In congestion avoidance without ECE and without using the window up: unchanged.
+    pub hold: u64,
 }
 
 impl MbEcn {
@@ -129,6 +141,7 @@ impl MbEcn {
             tx_mul: CA_SLOT,
             tx_inc: CA_INC,
             tx_slot: now_ns >> CA_SLOT,
+            windows: WindowCounts::default(),
         }
     }
 
@@ -161,20 +174,27 @@ impl MbEcn {
     /// the limit, then the window's length.
     fn new_window(&mut self, slot: u64) {
         self.tx_slot = slot;
+        let w = &mut self.windows;
         if !self.tx_cav {
             // Slow start, only when the window was used up.
+            w.slow_start += 1;
             if self.tx_wbc > self.tx_wbl {
                 self.tx_wbl <<= 1;
             }
         } else if self.tx_ece != 0 {
             // Multiplicative decrease: × (1 − tx_ece / 2^13).
+            w.decrease += 1;
             self.tx_wbl -= (self.tx_wbl * self.tx_ece as u64) >> (CA_SHFT + 8);
         } else if self.mode == Mode::Current {
             // Additive increase on what was sent (b066b8aa).
+            w.increase += 1;
             self.tx_wbl = self.tx_wbc + self.tx_inc;
         } else if self.tx_wbc > self.tx_wbl {
             // Additive increase, only when the window was used up.
+            w.increase += 1;
             self.tx_wbl += self.tx_inc;
+        } else {
+            w.hold += 1;
         }
         let carry = match self.mode {
             Mode::Code0180 | Mode::Blog => {

@@ -144,6 +144,16 @@ impl FlowCaKind {
     }
 }
 
+impl FlowCa {
+    /// MB-ECN's window counts (none for other algorithms).
+    pub fn windows(&self) -> Option<mbecn::WindowCounts> {
+        match self {
+            FlowCa::MbEcn(c) => Some(c.windows),
+            FlowCa::Nop(_) => None,
+        }
+    }
+}
+
 impl CongestionApi for FlowCa {
     #[inline]
     fn update_context_at_sender(&mut self, now_ns: u64, len: usize) -> i64 {

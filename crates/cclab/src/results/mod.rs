@@ -218,6 +218,9 @@ pub struct OcbrResult {
     pub flow_updates_received: u64,
     /// Time the sender's thread slept in the congestion-avoidance wait.
     pub ca_wait_s: f64,
+    /// MB-ECN's windows at the sender by how they ended: slow start, multiplicative
+    /// decrease, additive increase, unchanged (absent for other algorithms).
+    pub windows: Option<[u64; 4]>,
     pub intervals: Vec<OcbrInterval>,
     /// The server's output, line by line (`New flow.`, `Flow   64: …`).
     pub server: Vec<String>,
