@@ -25,6 +25,8 @@ const STREAM_LINK_LOSS: u64 = 1 << 32;
 const STREAM_HOST_JITTER: u64 = 2 << 32;
 /// Hosts' monotonic clocks (their offsets at the start of the run).
 const STREAM_HOST_CLOCK: u64 = 3 << 32;
+/// Apps' own random draws (app i).
+const STREAM_APP: u64 = 4 << 32;
 
 /// What a new connection needs beyond its two hosts.
 pub struct ConnReq<'a> {
@@ -88,6 +90,11 @@ impl WorldBuilder<'_> {
     pub fn host_clock_ns(&self, node: NodeId) -> u64 {
         let mut r = Rng::new(self.sim.scenario.seed, STREAM_HOST_CLOCK + node as u64);
         r.below(86_400_000_000_000)
+    }
+
+    /// A random stream of its own for app `app`, from the run's seed.
+    pub fn app_rng(&self, app: AppId) -> Rng {
+        Rng::new(self.sim.scenario.seed, STREAM_APP + app as u64)
     }
 
     /// The id the next app pushed gets.

@@ -51,6 +51,8 @@ pub struct OcbrSpec {
     pub ca: String,
     /// The sending IPCP's time per packet; 0: only the NIC's frame time limits it.
     pub packet_time: SimTime,
+    /// Probability that a FLOW_UPDATE is lost on its way to the sender.
+    pub update_loss: f64,
 }
 
 pub type Spec = OcbrSpec;
@@ -121,6 +123,13 @@ const PACKET_TIME: Key = Key {
     allowed: "",
     meaning: "the sending IPCP's time per packet (its user-space path); the flow's packets leave at most one per this time or per the NIC's frame time, whichever is longer",
 };
+const UPDATE_LOSS: Key = Key {
+    name: "update_loss",
+    ty: Ty::Prob,
+    default: "`0`",
+    allowed: "",
+    meaning: "probability that a FLOW_UPDATE is lost on its way back (each independently, from the run's seed)",
+};
 const CA: Key = Key {
     name: "ca",
     ty: Ty::Str,
@@ -146,6 +155,7 @@ pub static KEYS: Schema = Schema {
         INTERVAL,
         CA,
         PACKET_TIME,
+        UPDATE_LOSS,
     ],
     with: &[],
     variants: None,
@@ -187,6 +197,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             interval,
             ca,
             packet_time: ck.get(t, &PACKET_TIME).unwrap_or(0),
+            update_loss: ck.get(t, &UPDATE_LOSS).unwrap_or(0.0),
         });
     }
     if let Some(first) = out.first() {
@@ -338,6 +349,9 @@ pub struct Ocbr {
     /// The client's write is blocked on a full ring.
     blocked: bool,
     started: SimTime,
+    /// Draws for FLOW_UPDATE loss.
+    rng: crate::engine::Rng,
+    updates_lost: u64,
 }
 
 impl Ocbr {
@@ -397,6 +411,15 @@ impl super::App for Ocbr {
             return;
         }
         self.receiver.on_packet(cx.now, p, &mut self.io);
+        if self.spec.update_loss > 0.0 {
+            // FLOW_UPDATEs lost on their way back, each with probability update_loss.
+            let (rng, q, lost) = (&mut self.rng, self.spec.update_loss, &mut self.updates_lost);
+            self.io.tx.retain(|u| {
+                let keep = u.flags & FLOW_UPDATE == 0 || !rng.bernoulli(q);
+                *lost += u64::from(!keep);
+                keep
+            });
+        }
         self.server.arrive(cx.now, p.payload);
         self.flush(cx);
     }
@@ -458,6 +481,7 @@ impl super::App for Ocbr {
             goodput_bps: rc.b_rcv as f64 * 8.0 / dur,
             flow_updates_sent: rc.updates,
             flow_updates_received: s.updates,
+            flow_updates_lost: self.updates_lost,
             ca_wait_s: secs(s.slept),
             windows: s
                 .ca
@@ -559,6 +583,8 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
             server,
             blocked: false,
             started: 0,
+            rng: w.app_rng(id),
+            updates_lost: 0,
         })));
     }
     Ok(())

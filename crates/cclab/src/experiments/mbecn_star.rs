@@ -32,7 +32,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     run,
 };
 
-const STAR: &str = r#"
+/// The star, shared by the MB-ECN experiments.
+pub(super) const STAR: &str = r#"
 [sim]
 name = "mbecn-star"
 duration = "4s"
@@ -107,8 +108,8 @@ Current congestion regime: Multiplicative dec";
 
 /// Bytes of a 1000-byte SDU on the wire: + 15 B PCI + 18 B Ethernet IPCP header + 4 B FCS
 /// + 20 B preamble and gap (`flow/endpoint.rs`).
-const WIRE: f64 = 1057.0;
-const C: f64 = 100e6;
+pub(super) const WIRE: f64 = 1057.0;
+pub(super) const C: f64 = 100e6;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Variant {
@@ -144,31 +145,14 @@ fn run(o: &Options) -> Report {
         Variant::Nop,
     ];
     let outs = super::par_map(&variants, o.threads, |&v| {
-        let mut sets = vec![
-            ("sim.duration".to_string(), fmt_secs(end)),
-            ("ocbr.1.start".to_string(), fmt_secs(join)),
-            ("sim.seed".to_string(), o.seed.to_string()),
-        ];
-        match v {
-            Variant::LineRate => {}
-            Variant::Times(k) => {
-                // One packet per WIRE·8 / (k·C) seconds.
-                let pt = WIRE * 8.0 / (k * C);
-                for i in 0..2 {
-                    sets.push((
-                        format!("ocbr.{i}.packet_time"),
-                        format!("{:.3}us", pt * 1e6),
-                    ));
-                }
-            }
-            Variant::Nop => {
-                for i in 0..2 {
-                    sets.push((format!("ocbr.{i}.ca"), "nop".into()));
-                }
-            }
-        }
-        let sc = parse_scenario(STAR, "mbecn-star", &sets).expect("valid scenario");
-        crate::sim::run(&sc).expect("runs")
+        let sets = match v {
+            Variant::LineRate => vec![],
+            Variant::Times(k) => sender_at(k),
+            Variant::Nop => (0..2)
+                .map(|i| (format!("ocbr.{i}.ca"), "nop".to_string()))
+                .collect(),
+        };
+        run_star(o.seed, join, end, &sets)
     });
     let mut r = Report::new("mbecn-star");
     let framed = C * 1000.0 / WIRE / 1e6;
@@ -249,12 +233,42 @@ fn run(o: &Options) -> Report {
     r
 }
 
-fn fmt_secs(t: SimTime) -> String {
+/// Run the star with flow 2 joining at `join`, until `end`, with `sets` on top.
+pub(super) fn run_star(
+    seed: u64,
+    join: SimTime,
+    end: SimTime,
+    sets: &[(String, String)],
+) -> RunResult {
+    let mut all = vec![
+        ("sim.duration".to_string(), fmt_secs(end)),
+        ("ocbr.1.start".to_string(), fmt_secs(join)),
+        ("sim.seed".to_string(), seed.to_string()),
+    ];
+    all.extend_from_slice(sets);
+    let sc = parse_scenario(STAR, "mbecn-star", &all).expect("valid scenario");
+    crate::sim::run(&sc).expect("runs")
+}
+
+/// `ocbr.{0,1}.packet_time` for senders at `k` × the bottleneck's packet rate.
+pub(super) fn sender_at(k: f64) -> Vec<(String, String)> {
+    let pt = WIRE * 8.0 / (k * C);
+    (0..2)
+        .map(|i| {
+            (
+                format!("ocbr.{i}.packet_time"),
+                format!("{:.3}us", pt * 1e6),
+            )
+        })
+        .collect()
+}
+
+pub(super) fn fmt_secs(t: SimTime) -> String {
     format!("{}ms", t / MS)
 }
 
 /// Mean printed rate of the intervals that end in (a, b].
-fn mean_between(f: &OcbrResult, a: f64, b: f64) -> f64 {
+pub(super) fn mean_between(f: &OcbrResult, a: f64, b: f64) -> f64 {
     let v: Vec<f64> = f
         .intervals
         .iter()
@@ -277,7 +291,7 @@ fn mean_pps_between(f: &OcbrResult, a: f64, b: f64) -> f64 {
 /// Seconds from the join until the first interval of the second flow whose rate, and the
 /// first flow's interval ending nearest it, are both within 3 Mbit/s of their mean (the
 /// seed's "fair state" to the precision its lines show), and stay so for the next three.
-fn convergence(f1: &OcbrResult, f2: &OcbrResult, join: f64) -> Option<f64> {
+pub(super) fn convergence(f1: &OcbrResult, f2: &OcbrResult, join: f64) -> Option<f64> {
     let near = |t: f64| {
         f1.intervals
             .iter()

@@ -15,7 +15,9 @@ pub mod fairness;
 pub mod ipg_tuning;
 pub mod lfn_pacing;
 pub mod mathis;
+pub mod mbecn_lost_updates;
 pub mod mbecn_star;
+pub mod mbecn_variants;
 pub mod parallel_streams;
 pub mod policer;
 pub mod recovery_hs;
@@ -639,6 +641,8 @@ pub fn all() -> Vec<Experiment> {
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
         mbecn_star::EXPERIMENT,
+        mbecn_variants::EXPERIMENT,
+        mbecn_lost_updates::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
     ]

@@ -216,6 +216,8 @@ pub struct OcbrResult {
     pub goodput_bps: f64,
     pub flow_updates_sent: u64,
     pub flow_updates_received: u64,
+    /// FLOW_UPDATEs lost on the way (`update_loss`).
+    pub flow_updates_lost: u64,
     /// Time the sender's thread slept in the congestion-avoidance wait.
     pub ca_wait_s: f64,
     /// MB-ECN's windows at the sender by how they ended: slow start, multiplicative
