@@ -18,6 +18,7 @@ pub mod mathis;
 pub mod mbecn_lost_updates;
 pub mod mbecn_star;
 pub mod mbecn_variants;
+pub mod mbecn_vs_tcp;
 pub mod parallel_streams;
 pub mod policer;
 pub mod recovery_hs;
@@ -643,6 +644,7 @@ pub fn all() -> Vec<Experiment> {
         mbecn_star::EXPERIMENT,
         mbecn_variants::EXPERIMENT,
         mbecn_lost_updates::EXPERIMENT,
+        mbecn_vs_tcp::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
     ]

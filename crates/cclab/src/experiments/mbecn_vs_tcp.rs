@@ -1,0 +1,136 @@
+//! `mbecn-vs-tcp` — one MB-ECN flow and one CUBIC flow through the same 100 Mbit/s port of
+//! seed 002's star (`mbecn-star`): the MB-ECN flow (ocbr flood from c1) runs alone, then
+//! a CUBIC bulk transfer from c2 (Linux defaults, 1448-byte segments) joins. The router's
+//! queue is a 1024-packet drop-tail ring; MB-ECN marks it from 16 packets, CUBIC fills it
+//! to a loss. The seed makes no claim here: who gets what, and the queue, are reported.
+//! At line rate and with the MB-ECN sender at 2× the bottleneck's packet rate.
+
+use super::mbecn_star::{fmt_secs, mean_between, sender_at, C, WIRE};
+use super::{fmt_num, Against, Experiment, Options, Report, Tol};
+use crate::engine::*;
+use crate::report::svg::{self, Line, Plot};
+use crate::scenario::parse_scenario;
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "mbecn-vs-tcp",
+    seed_doc: "002 (MB-ECN beside TCP; no claim in the seed)",
+    about: "One MB-ECN flow and one CUBIC flow through one 100 Mbit/s port",
+    run,
+};
+
+const MIXED: &str = r#"
+[sim]
+name = "mbecn-vs-tcp"
+duration = "4s"
+
+[topology]
+kind = "graph"
+hosts = ["c1", "c2", "srv"]
+switches = ["r"]
+links = [
+  { name = "c1r", from = "c1", to = "r", rate = "1Gbps", delay = "50us", limit = "1024pkts" },
+  { name = "c2r", from = "c2", to = "r", rate = "1Gbps", delay = "50us", limit = "1024pkts" },
+  { name = "rs", from = "r", to = "srv", rate = "100Mbps", delay = "50us", limit = "1024pkts" },
+]
+
+[tcp]
+cc = "cubic"
+
+[[ocbr]]
+from = "c1"
+to = "srv"
+flood = true
+interval = "100ms"
+
+[[flow]]
+from = "c2"
+to = "srv"
+start = "2s"
+"#;
+
+fn run(o: &Options) -> Report {
+    let (join, end) = if o.quick {
+        (SEC, 2 * SEC)
+    } else {
+        (2 * SEC, 6 * SEC)
+    };
+    let senders = [None, Some(2.0)];
+    let outs = super::par_map(&senders, o.threads, |&k| {
+        let mut sets = vec![
+            ("sim.duration".to_string(), fmt_secs(end)),
+            ("flow.0.start".to_string(), fmt_secs(join)),
+            ("sim.seed".to_string(), o.seed.to_string()),
+            ("output.throughput".to_string(), "100ms".to_string()),
+        ];
+        if let Some(k) = k {
+            sets.extend(sender_at(k).into_iter().filter(|(key, _)| key.starts_with("ocbr.0")));
+        }
+        let sc = parse_scenario(MIXED, "mbecn-vs-tcp", &sets).expect("valid scenario");
+        crate::sim::run(&sc).expect("runs")
+    });
+    let mut r = Report::new("mbecn-vs-tcp");
+    let j = secs(join);
+    let framed = C * 1000.0 / WIRE / 1e6;
+    let mut p = Plot {
+        title: "MB-ECN flow (ocbr, 100 ms) beside a CUBIC flow joining".into(),
+        x_label: "time (s)".into(),
+        y_label: "Mbit/s".into(),
+        ..Default::default()
+    };
+    for (k, res) in senders.iter().zip(&outs) {
+        let tag = match k {
+            None => "line_rate".to_string(),
+            Some(k) => format!("sender_{}x", fmt_num(*k)),
+        };
+        let f = &res.ocbr[0];
+        let tcp = &res.flows[0];
+        let mb_alone = mean_between(f, j / 2.0, j);
+        let mb_with = mean_between(f, j + 0.5, secs(end));
+        // CUBIC's goodput over its whole life (from the join).
+        let tcp_mbps = tcp.goodput_bps / 1e6;
+        r.row(&tag, "mbecn_alone_mbps", mb_alone);
+        r.row(&tag, "mbecn_with_cubic_mbps", mb_with);
+        r.row(&tag, "cubic_goodput_mbps", tcp_mbps);
+        let rs = res.queues.iter().find(|q| q.name == "rs").expect("port rs");
+        r.row(&tag, "router_queue_mean_pkts", rs.mean_bytes / 1019.0);
+        r.row(&tag, "router_queue_max_pkts", rs.max_pkts as f64);
+        r.row(&tag, "router_drops", rs.drops as f64);
+        r.row(&tag, "mbecn_lost_pkts", f.lost as f64);
+        r.row(&tag, "cubic_retransmits", tcp.retransmits as f64);
+        // Bound: what both carry cannot exceed the link (CUBIC's 1448 of 1538 bytes per
+        // frame is above MB-ECN's 1000 of 1057, so the MB-ECN framing is the lower of the
+        // two: the sum of payload rates is at most 100 × 1448/1538 = 94.1 Mbit/s).
+        let tcp_max = C * 1448.0 / 1538.0 / 1e6;
+        r.check_vs(
+            format!("{tag}: both flows together after the join"),
+            Against::ClosedForm,
+            mb_with + tcp_mbps,
+            tcp_max.max(framed),
+            Tol::AtMost,
+            "the link's payload rate bounds the sum (the higher of the two framings: CUBIC's 1448 of 1538 bytes, MB-ECN's 1000 of 1057)",
+        );
+        p.lines.push(Line {
+            name: format!("{tag} MB-ECN"),
+            points: f.intervals.iter().map(|i| (i.end_s, i.mbps)).collect(),
+            ..Default::default()
+        });
+        p.lines.push(Line {
+            name: format!("{tag} CUBIC"),
+            points: res
+                .series
+                .throughput
+                .iter()
+                .filter(|s| s.flow == 0)
+                .map(|s| (s.t, s.goodput_bps / 1e6))
+                .collect(),
+            ..Default::default()
+        });
+    }
+    r.plots.push(("mbecn_vs_tcp.svg".into(), svg::render(&p)));
+    r.note(format!(
+        "CUBIC joins at {} s; MB-ECN's rate with CUBIC is the mean of its 100 ms lines from {} s on; CUBIC's goodput is over its life; the seed makes no claim about sharing with TCP",
+        fmt_num(j),
+        fmt_num(j + 0.5)
+    ));
+    r
+}
