@@ -63,7 +63,11 @@ fn run(o: &Options) -> Report {
             ("output.throughput".to_string(), "100ms".to_string()),
         ];
         if let Some(k) = k {
-            sets.extend(sender_at(k).into_iter().filter(|(key, _)| key.starts_with("ocbr.0")));
+            sets.extend(
+                sender_at(k)
+                    .into_iter()
+                    .filter(|(key, _)| key.starts_with("ocbr.0")),
+            );
         }
         let sc = parse_scenario(MIXED, "mbecn-vs-tcp", &sets).expect("valid scenario");
         crate::sim::run(&sc).expect("runs")

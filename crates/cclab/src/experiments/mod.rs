@@ -16,6 +16,7 @@ pub mod ipg_tuning;
 pub mod lfn_pacing;
 pub mod mathis;
 pub mod mbecn_lost_updates;
+pub mod mbecn_rtt;
 pub mod mbecn_star;
 pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
@@ -645,6 +646,7 @@ pub fn all() -> Vec<Experiment> {
         mbecn_variants::EXPERIMENT,
         mbecn_lost_updates::EXPERIMENT,
         mbecn_vs_tcp::EXPERIMENT,
+        mbecn_rtt::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
     ]
