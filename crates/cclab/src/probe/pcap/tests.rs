@@ -233,6 +233,36 @@ fn icmp_echo_and_request_headers() {
     assert_eq!(fold(s), 0);
 }
 
+/// Ouroboros flow packets go out as the prototype's Ethernet DIX IPCP frames them
+/// (`writer::flow_frame`): ethertype 0xA000, endpoint id and length, the 15-byte PCI with
+/// the ECN octet, then the SDU; a FLOW_UPDATE carries its `fa_msg` with code 2 and ECE.
+#[test]
+fn flow_packets_are_ouroboros_frames() {
+    use crate::flow::endpoint::{FLOW_HDR, FLOW_UPDATE};
+    let mut p = Packet::blank();
+    p.kind = PktKind::Flow;
+    (p.src, p.dst, p.conn, p.size, p.payload, p.cong) = (0, 2, 4, 1000 + FLOW_HDR, 1000, 7);
+    let b = one(&p, DEFAULT_SNAPLEN);
+    let f = &b[24 + 16..];
+    assert_eq!(
+        u32le(&b, 24 + 12),
+        1033,
+        "14 + 4 + 15 + 1000 bytes on the wire"
+    );
+    assert_eq!(u16be(f, 12), 0xA000);
+    assert_eq!((u16be(f, 14), u16be(f, 16)), (5, 1015));
+    assert_eq!(u32be(f, 18), 3);
+    assert_eq!((f[22], f[23], f[24]), (0, 60, 7));
+    assert_eq!(&f[25..33], &5u64.to_be_bytes());
+    p.flags = FLOW_UPDATE;
+    (p.src, p.dst, p.size, p.payload, p.ack) = (2, 0, 56 + FLOW_HDR, 0, 288);
+    let b = one(&p, DEFAULT_SNAPLEN);
+    let f = &b[24 + 16..];
+    assert_eq!(f.len(), 14 + 75);
+    assert_eq!(&f[25..33], &0u64.to_be_bytes(), "to the flow allocator");
+    assert_eq!((f[33 + 24], u16be(f, 33 + 26)), (2, 288));
+}
+
 #[test]
 fn capture_taps_hosts_and_links_and_tallies_dupacks() {
     use std::sync::{Arc, Mutex};

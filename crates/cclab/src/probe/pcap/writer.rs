@@ -1,7 +1,8 @@
 //! The libpcap writer and the frames it writes (part of `probe::pcap`; the format is
 //! described in `mod.rs`): the classic libpcap global and record headers (nanosecond
 //! magic, `LINKTYPE_ETHERNET`), and each packet rebuilt as Ethernet + IPv4 + TCP / ICMP
-//! echo / UDP headers with correct Internet checksums (RFC 1071). TCP segments carry
+//! echo / UDP headers with correct Internet checksums (RFC 1071), or an Ouroboros flow
+//! packet as the prototype's Ethernet IPCP frames it (ethertype 0xA000, `flow_frame`). TCP segments carry
 //! Linux's SYN options in Linux's order (MSS, SACK-permitted when the connection has SACK,
 //! timestamps, window scale as Linux computes it), RFC 7323 timestamps and a window scaled
 //! as RFC 7323 §2.2 asks; the IP ID is the one the sending socket gave the packet.
@@ -170,6 +171,9 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
     // Ethernet.
     out[0..6].copy_from_slice(&mac(p.dst));
     out[6..12].copy_from_slice(&mac(p.src));
+    if p.kind == PktKind::Flow {
+        return flow_frame(out, p);
+    }
     out[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
 
     let (src_ip, dst_ip) = (ipv4(p.src), ipv4(p.dst));
@@ -200,11 +204,7 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
             h[2..4].copy_from_slice(&c.to_be_bytes());
             (1u8, 8, size)
         }
-        PktKind::Flow => {
-            // No transport header of a registered protocol: the IP payload follows.
-            let size = (p.size as usize).clamp(IP_HDR, 65_535);
-            (p.ip_proto(), 0, size)
-        }
+        PktKind::Flow => unreachable!("flow packets are built by flow_frame"),
         PktKind::Request | PktKind::Udp => {
             let size = (p.size as usize).clamp(IP_HDR + 8, 65_535);
             let udp_len = (size - IP_HDR) as u16;
@@ -239,6 +239,56 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
     ip[10..12].copy_from_slice(&c.to_be_bytes());
 
     (l4 + l4_len, ip_len)
+}
+
+/// The Ouroboros ethertype of the prototype's Ethernet DIX IPCP (irm's
+/// `DEFAULT_ETHERTYPE`).
+pub const OUROBOROS_ETHERTYPE: u16 = 0xA000;
+
+/// An Ouroboros flow packet as the prototype's Ethernet DIX IPCP sends it (0.18.0,
+/// `src/ipcpd/eth/eth.c`, `src/ipcpd/unicast/dt.c`, `fa.c`), all fields big-endian:
+///
+/// | bytes | field |
+/// |---|---|
+/// | 0–11 | destination and source MAC |
+/// | 12–13 | ethertype 0xA000 |
+/// | 14–15 | Ethernet IPCP endpoint id (here the flow's app number + 1) |
+/// | 16–17 | length of what follows (PCI + SDU) |
+/// | 18–21 | data-transfer PCI: destination address (here host number + 1) |
+/// | 22 | QoS cube (0, best effort) |
+/// | 23 | TTL (60, irm's default; hops are not counted) |
+/// | 24 | ECN: the one-octet congestion value |
+/// | 25–32 | endpoint id (the flow's app number + 1; 0 = the flow allocator) |
+/// | 33– | SDU (zeros), or for a FLOW_UPDATE the 56-byte `fa_msg`: s_addr (8), r_eid (8), s_eid (8), code 2 (1), response (1), ECE (2), QoS fields (zeros) |
+///
+/// Wireshark shows it as Ethernet with an unknown ethertype and the bytes above (a
+/// dissector is future work). Returns (bytes built, frame length after the MAC header).
+fn flow_frame(out: &mut [u8; MAX_HDRS], p: &Packet) -> (usize, usize) {
+    use crate::flow::endpoint::FLOW_UPDATE;
+    out[12..14].copy_from_slice(&OUROBOROS_ETHERTYPE.to_be_bytes());
+    let flow_id = p.conn as u64 + 1;
+    out[14..16].copy_from_slice(&(flow_id as u16).to_be_bytes());
+    let after_mac = (p.size as usize).clamp(4 + 15, 65_535);
+    out[16..18].copy_from_slice(&((after_mac - 4) as u16).to_be_bytes());
+    out[18..22].copy_from_slice(&(p.dst + 1).to_be_bytes());
+    out[22] = 0;
+    out[23] = 60;
+    out[24] = p.cong;
+    let update = p.flags & FLOW_UPDATE != 0;
+    let eid = if update { 0 } else { flow_id };
+    out[25..33].copy_from_slice(&eid.to_be_bytes());
+    let mut n = 33;
+    if update {
+        let m = &mut out[33..33 + 56];
+        m.fill(0);
+        m[0..8].copy_from_slice(&(p.src as u64 + 1).to_be_bytes());
+        m[8..16].copy_from_slice(&flow_id.to_be_bytes());
+        m[16..24].copy_from_slice(&flow_id.to_be_bytes());
+        m[24] = 2; // FLOW_UPDATE
+        m[26..28].copy_from_slice(&(p.ack as u16).to_be_bytes());
+        n += 56;
+    }
+    (n.min(ETH_HDR + after_mac), after_mac)
 }
 
 /// The TCP header with `opt` (a multiple of 4, ≤ 40) bytes of options; checksum zero.
