@@ -104,3 +104,21 @@ fn bad_ca_values_are_errors() {
     let e = format!("{:?}", parse_scenario(&two, "star.toml", &[]).unwrap_err());
     assert!(e.contains("ocbr.1.ca") && e.contains("one policy"), "{e}");
 }
+
+/// `stats_every` records the sender's flow-allocator statistics over time: one sample per
+/// interval from the start, with the counters growing and MB-ECN's window fields filled.
+#[test]
+fn flow_allocator_statistics_as_a_time_series() {
+    let r = run(&[("ocbr.0.stats_every", "50ms")]);
+    let s = &r.ocbr[0].stats_series;
+    // 1 s run, samples at 50, 100, ..., 1000 ms (the last may fall at the very end).
+    assert!((19..=20).contains(&s.len()), "{}", s.len());
+    assert!((s[0].t - 0.05).abs() < 1e-12);
+    assert!(s.windows(2).all(|w| w[1].sent_packets >= w[0].sent_packets));
+    assert!(s
+        .iter()
+        .all(|x| x.window_ns.is_power_of_two() && x.max_bytes_in_window > 0));
+    assert!(s.iter().any(|x| x.regime == "Multiplicative dec"));
+    // Without the key, no series is kept.
+    assert!(run(&[]).ocbr[0].stats_series.is_empty());
+}

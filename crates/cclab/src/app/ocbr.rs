@@ -24,10 +24,10 @@ use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::{secs, SimTime, MS, NS, SEC};
 use crate::flow::endpoint::{FlowAddr, FlowIo, FlowReceiver, FlowSender, FLOW_HDR, FLOW_UPDATE};
 use crate::flow::text::{date_time, fa_stat, ocbr_line, FaCounters, FaIdentity};
-use crate::flow::{FlowCaKind, FLOW_CA_NAMES};
+use crate::flow::{FlowCa, FlowCaKind, FLOW_CA_NAMES};
 use crate::net::packet::Packet;
 use crate::net::{flow_hash, NodeId};
-use crate::results::{OcbrInterval, OcbrResult, RunResult};
+use crate::results::{FaSample, OcbrInterval, OcbrResult, RunResult};
 use crate::scenario::check::{join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
 use crate::world::WorldBuilder;
@@ -53,6 +53,8 @@ pub struct OcbrSpec {
     pub packet_time: SimTime,
     /// Probability that a FLOW_UPDATE is lost on its way to the sender.
     pub update_loss: f64,
+    /// Sample the sender's flow-allocator statistics this often (`None`: only at the end).
+    pub stats_every: Option<SimTime>,
 }
 
 pub type Spec = OcbrSpec;
@@ -130,6 +132,13 @@ const UPDATE_LOSS: Key = Key {
     allowed: "",
     meaning: "probability that a FLOW_UPDATE is lost on its way back (each independently, from the run's seed)",
 };
+const STATS_EVERY: Key = Key {
+    name: "stats_every",
+    ty: Ty::Interval,
+    default: "none",
+    allowed: "greater than zero",
+    meaning: "also record the sender's flow-allocator statistics this often (summary.json `ocbr[].stats_series`)",
+};
 const CA: Key = Key {
     name: "ca",
     ty: Ty::Str,
@@ -156,6 +165,7 @@ pub static KEYS: Schema = Schema {
         CA,
         PACKET_TIME,
         UPDATE_LOSS,
+        STATS_EVERY,
     ],
     with: &[],
     variants: None,
@@ -198,6 +208,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             ca,
             packet_time: ck.get(t, &PACKET_TIME).unwrap_or(0),
             update_loss: ck.get(t, &UPDATE_LOSS).unwrap_or(0.0),
+            stats_every: ck.get(t, &STATS_EVERY),
         });
     }
     if let Some(first) = out.first() {
@@ -335,6 +346,7 @@ impl Server {
 
 const WRITE: u32 = 0;
 const FLOW: u32 = 1;
+const STATS: u32 = 2;
 
 pub struct Ocbr {
     pub id: AppId,
@@ -352,6 +364,7 @@ pub struct Ocbr {
     /// Draws for FLOW_UPDATE loss.
     rng: crate::engine::Rng,
     updates_lost: u64,
+    series: Vec<FaSample>,
 }
 
 impl Ocbr {
@@ -378,11 +391,45 @@ impl Ocbr {
     }
 }
 
+impl Ocbr {
+    /// Record the sender's statistics now.
+    fn sample(&mut self, now: SimTime) {
+        let s = &self.sender;
+        let mut f = FaSample {
+            t: secs(now),
+            sent_packets: s.p_snd,
+            sent_bytes: s.b_snd,
+            upstream_level: 0,
+            downstream_level: 0,
+            window_ns: 0,
+            packets_in_window: 0,
+            bytes_in_window: 0,
+            max_bytes_in_window: 0,
+            regime: "none".into(),
+        };
+        if let FlowCa::MbEcn(c) = &s.ca {
+            f.downstream_level = c.tx_ece;
+            f.window_ns = c.window_ns();
+            f.packets_in_window = c.tx_wpc;
+            f.bytes_in_window = c.tx_wbc;
+            f.max_bytes_in_window = c.tx_wbl;
+            f.regime = c.regime().into();
+        }
+        if let FlowCa::MbEcn(c) = &self.receiver.ca {
+            f.upstream_level = c.rx_ece;
+        }
+        self.series.push(f);
+    }
+}
+
 impl super::App for Ocbr {
     fn start(&mut self, cx: &mut AppCx) {
         self.started = self.spec.start;
         cx.wake(self.spec.start, WRITE);
         cx.wake(self.spec.stop, WRITE);
+        if let Some(e) = self.spec.stats_every {
+            cx.wake(self.spec.start + e, STATS);
+        }
     }
 
     fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
@@ -393,6 +440,12 @@ impl super::App for Ocbr {
             }
             WRITE if self.spec.flood => self.sender.flood(cx.now, &mut self.io),
             WRITE => self.write(cx),
+            STATS => {
+                self.sample(cx.now);
+                if let Some(e) = self.spec.stats_every {
+                    cx.wake(cx.now + e, STATS);
+                }
+            }
             _ => {
                 self.sender.on_timer(cx.now, &mut self.io);
                 if self.blocked && self.sender.has_room() {
@@ -491,6 +544,7 @@ impl super::App for Ocbr {
             server,
             sender_stats: sent_file,
             receiver_stats: recv_file,
+            stats_series: self.series.clone(),
         });
     }
 }
@@ -585,6 +639,7 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
             started: 0,
             rng: w.app_rng(id),
             updates_lost: 0,
+            series: Vec::new(),
         })));
     }
     Ok(())

@@ -229,6 +229,26 @@ pub struct OcbrResult {
     /// The flow allocator's statistics file at each end at the end of the run.
     pub sender_stats: String,
     pub receiver_stats: String,
+    /// The sender's statistics over time (`stats_every`; omitted when not asked for).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stats_series: Vec<FaSample>,
+}
+
+/// The sender's flow-allocator statistics at one time (`[[ocbr]] stats_every`).
+#[derive(Clone, Debug, Serialize)]
+pub struct FaSample {
+    pub t: f64,
+    pub sent_packets: u64,
+    pub sent_bytes: u64,
+    /// The receiver's `rx_ece` (upstream at the server) and the sender's `tx_ece`
+    /// (downstream congestion level), MB-ECN only (0 otherwise).
+    pub upstream_level: u16,
+    pub downstream_level: u16,
+    pub window_ns: u64,
+    pub packets_in_window: u64,
+    pub bytes_in_window: u64,
+    pub max_bytes_in_window: u64,
+    pub regime: String,
 }
 
 /// One interval the ocbr server printed.
