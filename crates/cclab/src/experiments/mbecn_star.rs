@@ -249,7 +249,16 @@ fn run(o: &Options) -> Report {
         );
     }
     cpu_rows(&mut r, &variants, &outs, j, secs(end));
-    r.text.push_str(&side_by_side(&outs[0], join));
+    r.text
+        .push_str(&side_by_side(&outs[0], join, "line_rate variant"));
+    if let Some(i) = variants.iter().position(|v| matches!(v, Variant::Cpu(..))) {
+        r.text.push('\n');
+        r.text.push_str(&side_by_side(
+            &outs[i],
+            join,
+            &format!("sender_{}pps variant, first run", SEED_PPS as u64),
+        ));
+    }
     r.text.push_str(&fa_side_by_side(&outs[0].ocbr[0]));
     explain(&mut r, &variants, &outs, framed, j);
     plot(&mut r, &variants, &outs, j);
@@ -451,7 +460,7 @@ fn cpu_rows(r: &mut Report, variants: &[Variant], outs: &[RunResult], j: f64, en
 }
 
 /// The seed's server lines beside ours: the six before the join, the join, eight after.
-fn side_by_side(res: &RunResult, join: SimTime) -> String {
+fn side_by_side(res: &RunResult, join: SimTime, label: &str) -> String {
     use std::fmt::Write;
     let j = secs(join);
     let f1 = &res.ocbr[0];
@@ -479,10 +488,7 @@ fn side_by_side(res: &RunResult, join: SimTime) -> String {
     after.sort_by(|a, b| a.0.total_cmp(&b.0));
     ours.extend(after.into_iter().take(8).map(|x| x.1));
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "ocbr server, line_rate variant (ours) beside the seed's:"
-    );
+    let _ = writeln!(s, "ocbr server, {label} (ours) beside the seed's:");
     for (k, seed) in SEED_LINES.iter().enumerate() {
         let _ = writeln!(s, "  seed: {seed}");
         let _ = writeln!(
