@@ -10,7 +10,7 @@
 //! 2× the bottleneck's packet rate (`mbecn-star`). The seed says "may"; the rows are
 //! reported, not judged.
 
-use super::mbecn_star::{fmt_secs, sender_at};
+use super::mbecn_star::{fmt_secs, sender_at, star, RING, TWO_FLOODS};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
@@ -23,36 +23,10 @@ pub const EXPERIMENT: Experiment = Experiment {
     run,
 };
 
-/// Access links of 450 µs and 9.95 ms one way, 50 µs to the server: RTT 1 ms and 20 ms.
-const TOPO: &str = r#"
-[sim]
-name = "mbecn-rtt"
-duration = "6s"
-
-[topology]
-kind = "graph"
-hosts = ["c1", "c2", "srv"]
-switches = ["r"]
-links = [
-  { name = "c1r", from = "c1", to = "r", rate = "1Gbps", delay = "450us", limit = "1024pkts" },
-  { name = "c2r", from = "c2", to = "r", rate = "1Gbps", delay = "9950us", limit = "1024pkts" },
-  { name = "rs", from = "r", to = "srv", rate = "100Mbps", delay = "50us", QUEUE },
-]
-"#;
-
-const MBECN: &str = r#"
-[[ocbr]]
-from = "c1"
-to = "srv"
-flood = true
-interval = "100ms"
-
-[[ocbr]]
-from = "c2"
-to = "srv"
-flood = true
-interval = "100ms"
-"#;
+/// Access links of 450 µs and 9.95 ms one way, 50 µs to the server: RTT 1 ms and 20 ms
+/// (`mbecn_star::star`).
+const C1_DELAY: &str = "450us";
+const C2_DELAY: &str = "9950us";
 
 const DCTCP: &str = r#"
 [tcp]
@@ -82,17 +56,21 @@ fn run(o: &Options) -> Report {
     let variants = [V::MbEcn(None), V::MbEcn(Some(2.0)), V::Dctcp];
     let outs = super::par_map(&variants, o.threads, |&v| {
         let (queue, traffic) = match v {
-            V::MbEcn(_) => ("limit = \"1024pkts\"", MBECN),
+            V::MbEcn(_) => (RING, TWO_FLOODS),
             V::Dctcp => (
                 "limit = \"1024pkts\", queue = \"ecn\", k = \"16pkts\"",
                 DCTCP,
             ),
         };
-        let text = format!("{}{}", TOPO.replace("QUEUE", queue), traffic);
+        let text = star("mbecn-rtt", C1_DELAY, C2_DELAY, queue, traffic);
         let mut sets = vec![
             ("sim.duration".to_string(), fmt_secs(end)),
             ("sim.seed".to_string(), o.seed.to_string()),
         ];
+        if matches!(v, V::MbEcn(_)) {
+            // Both flows for the whole run.
+            sets.push(("ocbr.1.start".to_string(), "0s".to_string()));
+        }
         if let V::MbEcn(Some(k)) = v {
             sets.extend(sender_at(k));
         }

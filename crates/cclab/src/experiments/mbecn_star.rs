@@ -32,10 +32,13 @@ pub const EXPERIMENT: Experiment = Experiment {
     run,
 };
 
-/// The star, shared by the MB-ECN experiments.
-pub(super) const STAR: &str = r#"
+/// Seed 002's star with access links of `c1` and `c2` one-way delays, and the router's
+/// port towards the server given by `rs` (its queue keys), then `traffic` (TOML tables).
+pub(super) fn star(name: &str, c1: &str, c2: &str, rs: &str, traffic: &str) -> String {
+    format!(
+        r#"
 [sim]
-name = "mbecn-star"
+name = "{name}"
 duration = "4s"
 
 [topology]
@@ -43,11 +46,16 @@ kind = "graph"
 hosts = ["c1", "c2", "srv"]
 switches = ["r"]
 links = [
-  { name = "c1r", from = "c1", to = "r", rate = "1Gbps", delay = "50us", limit = "1024pkts" },
-  { name = "c2r", from = "c2", to = "r", rate = "1Gbps", delay = "50us", limit = "1024pkts" },
-  { name = "rs", from = "r", to = "srv", rate = "100Mbps", delay = "50us", limit = "1024pkts" },
+  {{ name = "c1r", from = "c1", to = "r", rate = "1Gbps", delay = "{c1}", limit = "1024pkts" }},
+  {{ name = "c2r", from = "c2", to = "r", rate = "1Gbps", delay = "{c2}", limit = "1024pkts" }},
+  {{ name = "rs", from = "r", to = "srv", rate = "100Mbps", delay = "50us", {rs} }},
 ]
+{traffic}"#
+    )
+}
 
+/// Two ocbr floods, the second joining (its start is set per run).
+pub(super) const TWO_FLOODS: &str = r#"
 [[ocbr]]
 from = "c1"
 to = "srv"
@@ -61,6 +69,9 @@ flood = true
 interval = "100ms"
 start = "2s"
 "#;
+
+/// The router's port: the outgoing flow's ring, 1024 packets.
+pub(super) const RING: &str = "limit = \"1024pkts\"";
 
 /// The seed's server output, as it quotes it (spaces collapsed).
 const SEED_LINES: &[&str] = &[
@@ -83,28 +94,7 @@ const SEED_LINES: &[&str] = &[
 ];
 
 /// The seed's flow-allocator file (spaces collapsed).
-const SEED_FA: &str = "Flow established at: 2020-12-12 09:54:27
-Remote address: 99388
-Local endpoint ID: 2111124142794211394
-Remote endpoint ID: 4329936627666255938
-Sent (packets): 1605719
-Sent (bytes): 1605719000
-Send failed (packets): 0
-Send failed (bytes): 0
-Received (packets): 0
-Received (bytes): 0
-Receive failed (packets): 0
-Receive failed (bytes): 0
-Congestion avoidance algorithm: Multi-bit ECN
-Upstream congestion level: 0
-Upstream packet counter: 0
-Downstream congestion level: 48
-Downstream packet counter: 0
-Congestion window size (ns): 65536
-Packets in this window: 7
-Bytes in this window: 7000
-Max bytes in this window: 51349
-Current congestion regime: Multiplicative dec";
+const SEED_FA: &str = crate::flow::text::SEED_FA_FILE;
 
 /// Bytes of a 1000-byte SDU on the wire: + 15 B PCI + 18 B Ethernet IPCP header + 4 B FCS
 /// + 20 B preamble and gap (`flow/endpoint.rs`).
@@ -283,7 +273,8 @@ pub(super) fn run_star(
         ("sim.seed".to_string(), seed.to_string()),
     ];
     all.extend_from_slice(sets);
-    let sc = parse_scenario(STAR, "mbecn-star", &all).expect("valid scenario");
+    let text = star("mbecn-star", "50us", "50us", RING, TWO_FLOODS);
+    let sc = parse_scenario(&text, "mbecn-star", &all).expect("valid scenario");
     crate::sim::run(&sc).expect("runs")
 }
 

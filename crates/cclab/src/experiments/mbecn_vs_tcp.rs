@@ -5,7 +5,7 @@
 //! to a loss. The seed makes no claim here: who gets what, and the queue, are reported.
 //! At line rate and with the MB-ECN sender at 2× the bottleneck's packet rate.
 
-use super::mbecn_star::{fmt_secs, mean_between, sender_at, C, WIRE};
+use super::mbecn_star::{fmt_secs, mean_between, sender_at, star, C, RING, WIRE};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
@@ -18,21 +18,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     run,
 };
 
+/// An ocbr flood from c1 and a CUBIC bulk flow from c2 (its start is set per run).
 const MIXED: &str = r#"
-[sim]
-name = "mbecn-vs-tcp"
-duration = "4s"
-
-[topology]
-kind = "graph"
-hosts = ["c1", "c2", "srv"]
-switches = ["r"]
-links = [
-  { name = "c1r", from = "c1", to = "r", rate = "1Gbps", delay = "50us", limit = "1024pkts" },
-  { name = "c2r", from = "c2", to = "r", rate = "1Gbps", delay = "50us", limit = "1024pkts" },
-  { name = "rs", from = "r", to = "srv", rate = "100Mbps", delay = "50us", limit = "1024pkts" },
-]
-
 [tcp]
 cc = "cubic"
 
@@ -69,7 +56,8 @@ fn run(o: &Options) -> Report {
                     .filter(|(key, _)| key.starts_with("ocbr.0")),
             );
         }
-        let sc = parse_scenario(MIXED, "mbecn-vs-tcp", &sets).expect("valid scenario");
+        let text = star("mbecn-vs-tcp", "50us", "50us", RING, MIXED);
+        let sc = parse_scenario(&text, "mbecn-vs-tcp", &sets).expect("valid scenario");
         crate::sim::run(&sc).expect("runs")
     });
     let mut r = Report::new("mbecn-vs-tcp");
