@@ -392,6 +392,18 @@ impl Ocbr {
 }
 
 impl Ocbr {
+    /// The flow-allocator file of end `end` (0 the client's, 1 the server's).
+    fn fa_file(&self, end: u64, c: FaCounters, ca: &FlowCa) -> String {
+        let peer = if end == 0 { self.to } else { self.from };
+        let id = FaIdentity {
+            established: date_time(self.started / SEC),
+            remote_address: peer as u64 + 1,
+            local_eid: eid(self.id, end),
+            remote_eid: eid(self.id, 1 - end),
+        };
+        fa_stat(&id, &c, ca)
+    }
+
     /// Record the sender's statistics now.
     fn sample(&mut self, now: SimTime) {
         let s = &self.sender;
@@ -481,38 +493,24 @@ impl super::App for Ocbr {
         let mut server = self.server.lines.clone();
         let mut intervals = self.server.intervals.clone();
         // The loop goes on timing out until the end of the run.
-        let mut tail = Server {
-            lines: Vec::new(),
-            intervals: Vec::new(),
-            ..self.server.clone_state()
-        };
+        let mut tail = self.server.clone_state();
         tail.idle_until(cx.now);
         server.append(&mut tail.lines);
         intervals.append(&mut tail.intervals);
         let dur = secs(cx.now.saturating_sub(self.started).max(1));
         let (s, rc) = (&self.sender, &self.receiver);
-        let sent_file = fa_stat(
-            &FaIdentity {
-                established: date_time(self.started / SEC),
-                remote_address: self.to as u64 + 1,
-                local_eid: eid(self.id, 0),
-                remote_eid: eid(self.id, 1),
-            },
-            &FaCounters {
+        let sent_file = self.fa_file(
+            0,
+            FaCounters {
                 p_snd: s.p_snd,
                 b_snd: s.b_snd,
                 ..FaCounters::default()
             },
             &s.ca,
         );
-        let recv_file = fa_stat(
-            &FaIdentity {
-                established: date_time(self.started / SEC),
-                remote_address: self.from as u64 + 1,
-                local_eid: eid(self.id, 1),
-                remote_eid: eid(self.id, 0),
-            },
-            &FaCounters {
+        let recv_file = self.fa_file(
+            1,
+            FaCounters {
                 p_rcv: rc.p_rcv,
                 b_rcv: rc.b_rcv,
                 p_snd: rc.updates,
@@ -550,10 +548,26 @@ impl super::App for Ocbr {
 }
 
 impl Server {
+    /// Flow `fd`'s loop before its first packet.
+    fn new(fd: u32, interval: SimTime) -> Server {
+        Server {
+            fd,
+            interval,
+            read_since: None,
+            iv_start: Ts::at(0),
+            iv_end: Ts::at(0),
+            packets: 0,
+            bytes: 0,
+            packets_intv: 0,
+            bytes_intv: 0,
+            lines: Vec::new(),
+            intervals: Vec::new(),
+        }
+    }
+
+    /// The loop's state without what it printed so far.
     fn clone_state(&self) -> Server {
         Server {
-            fd: self.fd,
-            interval: self.interval,
             read_since: self.read_since,
             iv_start: self.iv_start,
             iv_end: self.iv_end,
@@ -561,8 +575,7 @@ impl Server {
             bytes: self.bytes,
             packets_intv: self.packets_intv,
             bytes_intv: self.bytes_intv,
-            lines: Vec::new(),
-            intervals: Vec::new(),
+            ..Server::new(self.fd, self.interval)
         }
     }
 }
@@ -602,22 +615,9 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
             hash,
         };
         let fd = per_server.entry(to).or_insert(64);
-        let server = Server {
-            fd: *fd,
-            interval: s.interval,
-            read_since: None,
-            iv_start: Ts::at(0),
-            iv_end: Ts::at(0),
-            packets: 0,
-            bytes: 0,
-            packets_intv: 0,
-            bytes_intv: 0,
-            lines: Vec::new(),
-            intervals: Vec::new(),
-        };
+        let server = Server::new(*fd, s.interval);
         *fd += 1;
         let gap = (s.size as u128 * 8 * SEC as u128 / s.rate.max(1) as u128).max(1) as SimTime;
-        let now_ns = clock_ns; // the contexts are created as the run starts
         w.push_app(super::AnyApp::Ocbr(Box::new(Ocbr {
             id,
             from,
@@ -625,14 +625,14 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
             spec: s.clone(),
             gap,
             sender: FlowSender::new(
-                kind.new_ctx(now_ns),
+                kind.new_ctx(clock_ns),
                 addr,
                 s.size,
                 false,
                 clock_ns,
                 frame_time,
             ),
-            receiver: FlowReceiver::new(kind.new_ctx(now_ns), addr),
+            receiver: FlowReceiver::new(kind.new_ctx(clock_ns), addr),
             io: FlowIo::default(),
             server,
             blocked: false,
@@ -690,19 +690,7 @@ mod tests {
     /// counts the packets up to and including the one read then, and says 101 ms.
     #[test]
     fn intervals_print_a_millisecond_late() {
-        let mut s = Server {
-            fd: 64,
-            interval: 100 * MS,
-            read_since: None,
-            iv_start: Ts::at(0),
-            iv_end: Ts::at(0),
-            packets: 0,
-            bytes: 0,
-            packets_intv: 0,
-            bytes_intv: 0,
-            lines: Vec::new(),
-            intervals: Vec::new(),
-        };
+        let mut s = Server::new(64, 100 * MS);
         let step = 100 * crate::engine::US;
         for k in 0..2500u64 {
             s.arrive(k * step, 1000);

@@ -150,18 +150,12 @@ fn run(o: &Options) -> Report {
         let sets = match v {
             Variant::LineRate => vec![],
             Variant::Times(k) => sender_at(k),
-            Variant::Cpu(pps, _) => (0..2)
-                .flat_map(|i| {
-                    [
-                        (
-                            format!("ocbr.{i}.packet_time"),
-                            format!("{:.3}us", 1e6 / pps),
-                        ),
-                        // Sampled for the window lengths (sampling changes nothing).
-                        (format!("ocbr.{i}.stats_every"), "100ms".to_string()),
-                    ]
-                })
-                .collect(),
+            Variant::Cpu(pps, _) => {
+                let mut sets = packet_time(1.0 / pps);
+                // Sampled for the window lengths (sampling changes nothing).
+                sets.extend((0..2).map(|i| (format!("ocbr.{i}.stats_every"), "100ms".into())));
+                sets
+            }
             Variant::Nop => (0..2)
                 .map(|i| (format!("ocbr.{i}.ca"), "nop".to_string()))
                 .collect(),
@@ -284,12 +278,16 @@ pub(super) fn run_star(
 
 /// `ocbr.{0,1}.packet_time` for senders at `k` × the bottleneck's packet rate.
 pub(super) fn sender_at(k: f64) -> Vec<(String, String)> {
-    let pt = WIRE * 8.0 / (k * C);
+    packet_time(WIRE * 8.0 / (k * C))
+}
+
+/// `ocbr.{0,1}.packet_time` of `secs` seconds per packet.
+fn packet_time(secs: f64) -> Vec<(String, String)> {
     (0..2)
         .map(|i| {
             (
                 format!("ocbr.{i}.packet_time"),
-                format!("{:.3}us", pt * 1e6),
+                format!("{:.3}us", secs * 1e6),
             )
         })
         .collect()
