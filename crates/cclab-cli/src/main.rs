@@ -3,6 +3,7 @@
 //! 2 bad input).
 
 mod run;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -82,6 +83,22 @@ enum Cmd {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Run every point of a scenario's [sweep] (its grid of values × its seeds) on all
+    /// cores and write one table per kind (runs, flows, queues, …) with a column per swept
+    /// key, in CSV and Parquet. Resumable: points already on disk are not run again.
+    Sweep {
+        /// The scenario with a [sweep] table.
+        file: PathBuf,
+        /// Output folder (default: out/<scenario name>-sweep).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Points run at once (0 = one per core).
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// List the built-in experiments, topologies, queue disciplines and congestion
     /// controls (with --keys: every scenario key, its type and default).
     List {
@@ -138,6 +155,12 @@ fn main() -> ExitCode {
         } => reproduce(
             &name, quick, json, out, markdown, seed, threads, force, quiet,
         ),
+        Cmd::Sweep {
+            file,
+            out,
+            jobs,
+            quiet,
+        } => sweep::sweep(&file, out, jobs, quiet),
         Cmd::List { keys } => {
             if keys {
                 print!("{}", cclab::scenario::doc::key_list());

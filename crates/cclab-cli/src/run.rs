@@ -2,8 +2,7 @@
 //! folder), run with progress on a terminal and Ctrl-C that stops cleanly, write the
 //! results whole into a folder cclab owns.
 
-use cclab::report::{OutDir, Perf};
-use cclab::sim::Sim;
+use cclab::runner;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -26,14 +25,12 @@ pub struct RunArgs<'a> {
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 const INTERRUPTED: u8 = 130;
 
-/// Steps of simulated time between looks at the progress bar.
-const STEPS: u64 = 200;
-
 pub fn run(a: RunArgs) -> ExitCode {
     let overrides = cclab::scenario::Overrides {
         sets: a.sets.to_vec(),
         seed: a.seed,
         pcap: a.pcap.to_vec(),
+        ..Default::default()
     };
     let file = a.file.display().to_string();
     let text = if a.file.is_dir() {
@@ -63,46 +60,6 @@ pub fn run(a: RunArgs) -> ExitCode {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("out").join(&sc.name));
-    let out = match OutDir::check(&dir, &cclab::report::planned_files(&sc.output), a.force) {
-        Ok(o) => o,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            eprintln!("nothing was run");
-            return ExitCode::from(2);
-        }
-    };
-    let bad = |msg: String| {
-        eprintln!("error: {}: {msg}", a.file.display());
-        ExitCode::from(2)
-    };
-    let mut sim = match Sim::new(&sc) {
-        Ok(s) => s,
-        Err(msg) => return bad(msg),
-    };
-    let mut streamed: Vec<(String, PathBuf)> = Vec::new();
-    for n in &sc.output.pcap {
-        let name = format!("{n}.pcap");
-        match out.stream_path(&name) {
-            Ok(p) => streamed.push((name, p)),
-            Err(msg) => {
-                out.abandon(&streamed);
-                return bad(msg);
-            }
-        }
-    }
-    if !streamed.is_empty() {
-        let at: Vec<(String, PathBuf)> = sc
-            .output
-            .pcap
-            .iter()
-            .cloned()
-            .zip(streamed.iter().map(|s| s.1.clone()))
-            .collect();
-        if let Err(msg) = sim.attach_pcap_at(&at, cclab::probe::pcap::DEFAULT_SNAPLEN) {
-            out.abandon(&streamed);
-            return bad(msg);
-        }
-    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -113,52 +70,40 @@ pub fn run(a: RunArgs) -> ExitCode {
             }
         });
     }
-    sim.stop = Some(stop.clone());
-
-    let t0 = std::time::Instant::now();
     let bar = progress(sc.duration, a.quiet);
-    let step = (sc.duration / STEPS).max(1);
-    let mut t = 0;
-    while t < sc.duration && !sim.stopped() {
-        t = (t + step).min(sc.duration);
-        sim.run_until(t);
-        bar.set_position(sim.q.now() / cclab::engine::MS);
-    }
-    bar.finish_and_clear();
-    let captures = sim.finish_pcap();
-    if sim.stopped() {
-        out.abandon(&streamed);
-        eprintln!(
-            "interrupted at {} of {} simulated; nothing was written",
-            cclab::scenario::units::format_time(sim.q.now()),
-            cclab::scenario::units::format_time(sc.duration)
-        );
-        return ExitCode::from(INTERRUPTED);
-    }
-    if let Err(msg) = captures {
-        out.abandon(&streamed);
-        return bad(msg);
-    }
-    let result = sim.results();
-    let perf = Perf {
-        wall_s: t0.elapsed().as_secs_f64(),
-        events: result.engine.events,
-        packet_hops: result.engine.packet_hops,
+    let output = runner::Output {
+        dir: &dir,
+        force: a.force,
+        provenance: provenance(),
     };
-    let meta = manifest(&sc, &result.run_id);
-    if let Err(msg) = cclab::report::write_run(
-        &out,
-        &result,
-        &perf,
-        sc.output.plots,
-        &sc.output.axes,
-        &streamed,
-        meta,
-    ) {
-        out.abandon(&streamed);
-        eprintln!("error: {msg}");
-        return ExitCode::from(2);
-    }
+    let done = runner::run(&sc, Some(output), Some(stop), &mut |now| {
+        bar.set_position(now / cclab::engine::MS)
+    });
+    bar.finish_and_clear();
+    let runner::Finished { result, perf } = match done {
+        Ok(f) => f,
+        Err(runner::RunError::OutDir(msg)) => {
+            eprintln!("error: {msg}");
+            eprintln!("nothing was run");
+            return ExitCode::from(2);
+        }
+        Err(runner::RunError::Failed(msg)) => {
+            eprintln!("error: {}: {msg}", a.file.display());
+            return ExitCode::from(2);
+        }
+        Err(runner::RunError::Write(msg)) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+        Err(runner::RunError::Interrupted(at)) => {
+            eprintln!(
+                "interrupted at {} of {} simulated; nothing was written",
+                cclab::scenario::units::format_time(at),
+                cclab::scenario::units::format_time(sc.duration)
+            );
+            return ExitCode::from(INTERRUPTED);
+        }
+    };
     if a.json {
         println!(
             "{}",
@@ -203,18 +148,6 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
         .filter(|s| !s.is_empty())
         .ok_or_else(|| err("holds no scenario (it is not a `cclab run` folder)".into()))?;
     Ok((scenario.to_string(), file))
-}
-
-/// The manifest of a run's folder: what produced it, and the scenario that reruns it.
-fn manifest(
-    sc: &cclab::scenario::Scenario,
-    run_id: &str,
-) -> serde_json::Map<String, serde_json::Value> {
-    let mut m = provenance();
-    m.insert("run_id".into(), run_id.into());
-    m.insert("seed".into(), sc.seed.into());
-    m.insert("scenario".into(), sc.source.clone().into());
-    m
 }
 
 /// cclab's version, its git revision and the command line.

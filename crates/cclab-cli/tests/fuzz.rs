@@ -367,6 +367,7 @@ fn every_input_is_refused_or_runs_to_its_end() {
                 sets: inp.sets.iter().map(|(k, v)| format!("{k}={v}")).collect(),
                 seed: inp.seed,
                 pcap: inp.pcap.clone(),
+                ..Default::default()
             };
             match ov.apply(&inp.text, "fuzz.toml") {
                 Err(errs) => {

@@ -7,7 +7,9 @@
 pub mod csv;
 pub mod human;
 pub mod outdir;
+pub mod parquet;
 pub mod svg;
+pub mod table;
 
 pub use human::table;
 pub use outdir::{check_file, write_atomic, OutDir, MANIFEST};

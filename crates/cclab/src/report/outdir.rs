@@ -35,7 +35,7 @@ pub fn tmp_name(path: &Path, what: &str) -> PathBuf {
 }
 
 /// Is `name` one of cclab's temporaries?
-fn is_tmp(name: &str) -> bool {
+pub(crate) fn is_tmp(name: &str) -> bool {
     name.starts_with('.') && (name.contains(".tmp-") || name.contains(".part-"))
 }
 

@@ -143,6 +143,9 @@ pub struct Overrides {
     /// `--pcap NAME`: captures added to `[output] pcap` (a name listed there already is
     /// not added twice), checked as the file's own entries are.
     pub pcap: Vec<String>,
+    /// Values a sweep sets (`[sweep]`, `sweep.rs`), as TOML values, after the `--set`s;
+    /// their errors are attributed to `[sweep]`.
+    pub values: Vec<(String, Value)>,
 }
 
 impl Overrides {
@@ -177,12 +180,24 @@ impl Overrides {
                     message: format!("{seed} is above the largest seed, {}", i64::MAX),
                 });
             }
-            kv.push(("sim.seed".to_string(), seed.to_string()));
         }
         if !errors.is_empty() {
             return Err(errors);
         }
-        parse(text, file, &kv, &self.pcap)
+        // The `--set`s, then the sweep's values, then `--seed`.
+        let mut sets: Vec<(String, Value, &'static str)> = kv
+            .into_iter()
+            .map(|(k, v)| (k, set_value(&v), "--set"))
+            .collect();
+        sets.extend(
+            self.values
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone(), "[sweep]")),
+        );
+        if let Some(seed) = self.seed {
+            sets.push(("sim.seed".into(), Value::Integer(seed as i64), "--set"));
+        }
+        parse(text, file, &sets, &self.pcap)
     }
 }
 
@@ -194,14 +209,18 @@ pub fn parse_scenario(
     file: &str,
     sets: &[(String, String)],
 ) -> Result<Scenario, Vec<ScenarioError>> {
-    parse(text, file, sets, &[])
+    let sets: Vec<(String, Value, &'static str)> = sets
+        .iter()
+        .map(|(k, v)| (k.clone(), set_value(v), "--set"))
+        .collect();
+    parse(text, file, &sets, &[])
 }
 
 /// [`parse_scenario`] with `--pcap` names added to `[output] pcap`.
 fn parse(
     text: &str,
     file: &str,
-    sets: &[(String, String)],
+    sets: &[(String, Value, &'static str)],
     pcap: &[String],
 ) -> Result<Scenario, Vec<ScenarioError>> {
     let mut root: Table = match text.parse::<Table>() {
@@ -222,8 +241,10 @@ fn parse(
         hosts: None,
         links: None,
     };
-    for (path, raw) in sets {
-        apply_set(&mut ck, &mut root, path, raw);
+    // A sweep (`cclab sweep`) is not part of any one run: its points are runs of the rest.
+    root.remove("sweep");
+    for (path, value, from) in sets {
+        apply_set(&mut ck, &mut root, path, value.clone(), from);
     }
     add_pcap(&mut ck, &mut root, pcap);
     let scenario = scenario(&mut ck, &root);
@@ -370,8 +391,7 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
 // ----- --set
 
 /// Apply one `--set path=value`; the value is TOML if it parses as TOML, else a string.
-fn apply_set(ck: &mut Checker, root: &mut Table, path: &str, raw: &str) {
-    let value = set_value(raw);
+fn apply_set(ck: &mut Checker, root: &mut Table, path: &str, value: Value, from: &'static str) {
     let segs: Vec<&str> = path.trim().split('.').map(str::trim).collect();
     let res = check_path(&segs).and_then(|()| {
         // Work on a copy so that a failed path leaves no half-made tables behind.
@@ -383,9 +403,9 @@ fn apply_set(ck: &mut Checker, root: &mut Table, path: &str, raw: &str) {
         Ok(owned)
     });
     match res {
-        Ok(owned) => ck.from_cli.push((owned, "--set")),
+        Ok(owned) => ck.from_cli.push((owned, from)),
         Err(m) => ck.errors.push(ScenarioError {
-            file: "--set".into(),
+            file: from.into(),
             key: path.into(),
             value: show(&value),
             message: m,

@@ -299,6 +299,7 @@ fn command_line_overrides() {
             sets: sets.iter().map(|s| s.to_string()).collect(),
             seed,
             pcap: pcap.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
         }
         .apply(MINIMAL, "x.toml")
     };

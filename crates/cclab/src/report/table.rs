@@ -1,0 +1,379 @@
+//! Typed tidy tables: one row per flow, queue, ping probe, sample…, with a type per column
+//! and the unit in the column's name (`goodput_mbps`, `rtt_p99_ms`). They are what
+//! `cclab sweep` writes (CSV and Parquet) and what Python's `cclab.run(...).flows` is
+//! (`crates/cclab-py`): one definition of every table, three ways out.
+//!
+//! A run's own `flows.csv`/`queues.csv` keep their historical columns (SI base units,
+//! `goodput_bps`); these tables are the analysis view of the same numbers.
+
+use serde::{Deserialize, Serialize};
+
+/// A column's values; `None` is a missing value (an empty CSV cell, a Parquet null).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "values", rename_all = "lowercase")]
+pub enum Col {
+    I64(Vec<Option<i64>>),
+    F64(Vec<Option<f64>>),
+    Str(Vec<Option<String>>),
+    Bool(Vec<Option<bool>>),
+}
+
+impl Col {
+    pub fn len(&self) -> usize {
+        match self {
+            Col::I64(v) => v.len(),
+            Col::F64(v) => v.len(),
+            Col::Str(v) => v.len(),
+            Col::Bool(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// An empty column of the same type.
+    pub fn empty_like(&self) -> Col {
+        match self {
+            Col::I64(_) => Col::I64(Vec::new()),
+            Col::F64(_) => Col::F64(Vec::new()),
+            Col::Str(_) => Col::Str(Vec::new()),
+            Col::Bool(_) => Col::Bool(Vec::new()),
+        }
+    }
+
+    /// Append `other` (of the same type; false if not).
+    pub fn extend(&mut self, other: &Col) -> bool {
+        match (self, other) {
+            (Col::I64(a), Col::I64(b)) => a.extend_from_slice(b),
+            (Col::F64(a), Col::F64(b)) => a.extend_from_slice(b),
+            (Col::Str(a), Col::Str(b)) => a.extend_from_slice(b),
+            (Col::Bool(a), Col::Bool(b)) => a.extend_from_slice(b),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Row `i` as one CSV cell (before quoting): integers and booleans as Rust prints
+    /// them, floats with the shortest round-trip form, nothing for a missing value.
+    pub fn cell(&self, i: usize) -> String {
+        match self {
+            Col::I64(v) => v[i].map(|x| x.to_string()).unwrap_or_default(),
+            Col::F64(v) => v[i].map(|x| x.to_string()).unwrap_or_default(),
+            Col::Str(v) => v[i].clone().unwrap_or_default(),
+            Col::Bool(v) => v[i].map(|x| x.to_string()).unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    pub name: String,
+    #[serde(flatten)]
+    pub data: Col,
+}
+
+/// A named table of equally long columns.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub name: String,
+    pub columns: Vec<Column>,
+}
+
+impl Table {
+    pub fn new(name: &str) -> Table {
+        Table {
+            name: name.to_string(),
+            columns: Vec::new(),
+        }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |c| c.data.len())
+    }
+
+    /// Add a column (every column must be as long as the first).
+    pub fn col(mut self, name: &str, data: Col) -> Table {
+        debug_assert!(
+            self.columns.is_empty() || data.len() == self.rows(),
+            "column {name} of table {} has {} rows, not {}",
+            self.name,
+            data.len(),
+            self.rows()
+        );
+        self.columns.push(Column {
+            name: name.to_string(),
+            data,
+        });
+        self
+    }
+
+    pub fn column(&self, name: &str) -> Option<&Col> {
+        self.columns
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| &c.data)
+    }
+
+    /// The table as CSV: a header row of the column names, one line per row (see
+    /// `csv.rs` for the quoting).
+    pub fn csv(&self) -> String {
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name.as_str()).collect();
+        let mut out = super::csv::Csv::new(&names);
+        for i in 0..self.rows() {
+            out.row(self.columns.iter().map(|c| c.data.cell(i)).collect());
+        }
+        out.finish()
+    }
+}
+
+/// Column builders from rows: `ints(&rows, |f| f.bytes)`.
+pub fn ints<T>(rows: &[T], f: impl Fn(&T) -> u64) -> Col {
+    Col::I64(rows.iter().map(|r| Some(f(r) as i64)).collect())
+}
+pub fn floats<T>(rows: &[T], f: impl Fn(&T) -> f64) -> Col {
+    Col::F64(rows.iter().map(|r| Some(f(r))).collect())
+}
+pub fn opt_floats<T>(rows: &[T], f: impl Fn(&T) -> Option<f64>) -> Col {
+    Col::F64(rows.iter().map(f).collect())
+}
+pub fn strs<T>(rows: &[T], f: impl Fn(&T) -> &str) -> Col {
+    Col::Str(rows.iter().map(|r| Some(f(r).to_string())).collect())
+}
+pub fn opt_ints<T>(rows: &[T], f: impl Fn(&T) -> Option<u64>) -> Col {
+    Col::I64(rows.iter().map(|r| f(r).map(|x| x as i64)).collect())
+}
+
+/// The tidy tables of one run, every one starting with `run_id`: `runs` (one row: the
+/// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
+/// `pings`, `queries` (one row per partition/aggregate app) always; `udp`, `ocbr`,
+/// `hosts` when the run has them; and the time series it recorded (`cwnd`, `queue`,
+/// `throughput`, `tsg`), one row per sample. Every table has the same columns whatever
+/// the run (an optional value is a null, never a missing column), so the tables of many
+/// runs concatenate.
+pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
+    let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
+    let ms = |x: Option<f64>| x.map(|s| s * 1e3);
+    let mut out = vec![Table::new("runs")
+        .col("run_id", id(1))
+        .col("scenario", Col::Str(vec![Some(r.scenario.clone())]))
+        .col("duration_s", Col::F64(vec![Some(r.duration_s)]))
+        .col("events", Col::I64(vec![Some(r.engine.events as i64)]))
+        .col(
+            "packet_hops",
+            Col::I64(vec![Some(r.engine.packet_hops as i64)]),
+        )];
+
+    let f = &r.flows;
+    out.push(
+        Table::new("flows")
+            .col("run_id", id(f.len()))
+            .col("flow", ints(f, |x| x.id as u64))
+            .col("from", strs(f, |x| &x.from))
+            .col("to", strs(f, |x| &x.to))
+            .col("cc", strs(f, |x| &x.cc))
+            .col("start_s", floats(f, |x| x.start_s))
+            .col("bytes", ints(f, |x| x.bytes))
+            .col("goodput_mbps", floats(f, |x| x.goodput_bps / 1e6))
+            .col("retransmits", ints(f, |x| x.retransmits))
+            .col("recovery_episodes", ints(f, |x| x.recovery_episodes))
+            .col("timeouts", ints(f, |x| x.timeouts))
+            .col("syn_retransmits", ints(f, |x| x.syn_retransmits))
+            .col("ece_acks", ints(f, |x| x.ece_acks))
+            .col("ce_received", ints(f, |x| x.ce_received))
+            .col("data_segs_out", ints(f, |x| x.data_segs_out))
+            .col("acks_sent", ints(f, |x| x.acks_sent))
+            .col("delack_timeouts", ints(f, |x| x.delack_timeouts))
+            .col("fct_ms", opt_floats(f, |x| ms(x.fct_s)))
+            .col("rtt_mean_ms", opt_floats(f, |x| ms(x.rtt_mean_s)))
+            .col("rtt_p99_ms", opt_floats(f, |x| ms(x.rtt_p99_s)))
+            .col("final_cwnd", ints(f, |x| x.final_cwnd as u64))
+            .col("ss", strs(f, |x| &x.ss)),
+    );
+
+    let q = &r.queues;
+    out.push(
+        Table::new("queues")
+            .col("run_id", id(q.len()))
+            .col("queue", strs(q, |x| &x.name))
+            .col("max_bytes", ints(q, |x| x.max_bytes))
+            .col("max_pkts", ints(q, |x| x.max_pkts))
+            .col("mean_bytes", floats(q, |x| x.mean_bytes))
+            .col("drops", ints(q, |x| x.drops))
+            .col("marks", ints(q, |x| x.marks))
+            .col("enqueued", ints(q, |x| x.enqueued))
+            .col("tx_pkts", ints(q, |x| x.tx_pkts))
+            .col("tx_bytes", ints(q, |x| x.tx_bytes))
+            .col("injected_losses", ints(q, |x| x.injected_losses))
+            .col(
+                "police_conformed",
+                opt_ints(q, |x| x.police.map(|p| p.conformed)),
+            )
+            .col(
+                "police_exceeded",
+                opt_ints(q, |x| x.police.map(|p| p.exceeded)),
+            ),
+    );
+
+    let p = &r.pings;
+    out.push(
+        Table::new("pings")
+            .col("run_id", id(p.len()))
+            .col("from", strs(p, |x| &x.from))
+            .col("to", strs(p, |x| &x.to))
+            .col("sent", ints(p, |x| x.sent))
+            .col("received", ints(p, |x| x.received))
+            .col("rtt_mean_ms", opt_floats(p, |x| ms(x.rtt_mean_s)))
+            .col("rtt_median_ms", opt_floats(p, |x| ms(x.rtt_median_s)))
+            .col("rtt_p99_ms", opt_floats(p, |x| ms(x.rtt_p99_s)))
+            .col("rtt_min_ms", opt_floats(p, |x| ms(x.rtt_min_s)))
+            .col("rtt_max_ms", opt_floats(p, |x| ms(x.rtt_max_s)))
+            .col("rtt_stddev_ms", opt_floats(p, |x| ms(x.rtt_stddev_s))),
+    );
+
+    let a = &r.aggregates;
+    out.push(
+        Table::new("queries")
+            .col("run_id", id(a.len()))
+            .col("aggregator", strs(a, |x| &x.aggregator))
+            .col("workers", ints(a, |x| x.workers as u64))
+            .col("response_bytes", ints(a, |x| x.response_bytes))
+            .col("queries_done", ints(a, |x| x.queries_done as u64))
+            .col("qct_mean_ms", opt_floats(a, |x| ms(x.qct_mean_s)))
+            .col("qct_median_ms", opt_floats(a, |x| ms(x.qct_median_s)))
+            .col("qct_p99_ms", opt_floats(a, |x| ms(x.qct_p99_s)))
+            .col("qct_max_ms", opt_floats(a, |x| ms(x.qct_max_s)))
+            .col("timeouts", ints(a, |x| x.timeouts)),
+    );
+
+    let u = &r.udp;
+    if !u.is_empty() {
+        out.push(
+            Table::new("udp")
+                .col("run_id", id(u.len()))
+                .col("from", strs(u, |x| &x.from))
+                .col("to", strs(u, |x| &x.to))
+                .col("rate_mbps", floats(u, |x| x.rate_bps as f64 / 1e6))
+                .col("len_bytes", ints(u, |x| x.len as u64))
+                .col(
+                    "fragments_per_datagram",
+                    ints(u, |x| x.fragments_per_datagram as u64),
+                )
+                .col("sent", ints(u, |x| x.sent))
+                .col("received", ints(u, |x| x.received))
+                .col("lost", ints(u, |x| x.lost))
+                .col("loss_pct", floats(u, |x| x.loss_pct))
+                .col("goodput_mbps", floats(u, |x| x.goodput_bps / 1e6))
+                .col("jitter_ms", floats(u, |x| x.jitter_ms))
+                .col("reassembly_expired", ints(u, |x| x.reassembly_expired))
+                .col("reassembly_mem_drops", ints(u, |x| x.reassembly_mem_drops)),
+        );
+    }
+
+    let o = &r.ocbr;
+    if !o.is_empty() {
+        out.push(
+            Table::new("ocbr")
+                .col("run_id", id(o.len()))
+                .col("from", strs(o, |x| &x.from))
+                .col("to", strs(o, |x| &x.to))
+                .col("fd", ints(o, |x| x.fd as u64))
+                .col("size_bytes", ints(o, |x| x.size as u64))
+                .col(
+                    "flood",
+                    Col::Bool(o.iter().map(|x| Some(x.flood)).collect()),
+                )
+                .col("rate_mbps", floats(o, |x| x.rate_bps as f64 / 1e6))
+                .col("ca", strs(o, |x| &x.ca))
+                .col("sent", ints(o, |x| x.sent))
+                .col("received", ints(o, |x| x.received))
+                .col("lost", ints(o, |x| x.lost))
+                .col("goodput_mbps", floats(o, |x| x.goodput_bps / 1e6))
+                .col("flow_updates_sent", ints(o, |x| x.flow_updates_sent))
+                .col(
+                    "flow_updates_received",
+                    ints(o, |x| x.flow_updates_received),
+                )
+                .col("flow_updates_lost", ints(o, |x| x.flow_updates_lost))
+                .col("ca_wait_ms", floats(o, |x| x.ca_wait_s * 1e3)),
+        );
+    }
+
+    let h = &r.hosts;
+    if !h.is_empty() {
+        out.push(
+            Table::new("hosts")
+                .col("run_id", id(h.len()))
+                .col("host", strs(h, |x| &x.host))
+                .col("tcp_timeouts", ints(h, |x| x.tcp_timeouts)),
+        );
+    }
+
+    let se = &r.series;
+    if !se.cwnd.is_empty() {
+        let c = &se.cwnd;
+        out.push(
+            Table::new("cwnd")
+                .col("run_id", id(c.len()))
+                .col("t_s", floats(c, |x| x.t))
+                .col("flow", ints(c, |x| x.flow as u64))
+                .col("cwnd", ints(c, |x| x.cwnd as u64))
+                .col("ssthresh", ints(c, |x| x.ssthresh as u64))
+                .col("srtt_ms", floats(c, |x| x.srtt_s * 1e3))
+                .col("in_flight", ints(c, |x| x.in_flight as u64)),
+        );
+    }
+    if !se.queue.is_empty() {
+        let q = &se.queue;
+        out.push(
+            Table::new("queue")
+                .col("run_id", id(q.len()))
+                .col("t_s", floats(q, |x| x.t))
+                .col("queue", strs(q, |x| &x.queue))
+                .col("bytes", ints(q, |x| x.bytes))
+                .col("pkts", ints(q, |x| x.pkts)),
+        );
+    }
+    if !se.throughput.is_empty() {
+        let t = &se.throughput;
+        out.push(
+            Table::new("throughput")
+                .col("run_id", id(t.len()))
+                .col("t_s", floats(t, |x| x.t))
+                .col("flow", ints(t, |x| x.flow as u64))
+                .col("goodput_mbps", floats(t, |x| x.goodput_bps / 1e6)),
+        );
+    }
+    if !se.tsg.is_empty() {
+        let t = &se.tsg;
+        out.push(
+            Table::new("tsg")
+                .col("run_id", id(t.len()))
+                .col("t_s", floats(t, |x| x.t))
+                .col("flow", ints(t, |x| x.flow as u64))
+                .col(
+                    "kind",
+                    strs(t, |x| ["data", "retrans", "ack"][x.kind.min(2) as usize]),
+                )
+                .col("seq", ints(t, |x| x.seq))
+                .col("end", ints(t, |x| x.end)),
+        );
+    }
+    out
+}
+
+/// The names of the tables `run_tables` can give, in its order.
+pub const TABLE_NAMES: &[&str] = &[
+    "runs",
+    "flows",
+    "queues",
+    "pings",
+    "queries",
+    "udp",
+    "ocbr",
+    "hosts",
+    "cwnd",
+    "queue",
+    "throughput",
+    "tsg",
+];

@@ -1,0 +1,742 @@
+//! Parameter sweeps: a scenario file's `[sweep]` table names scenario keys and the values
+//! each takes; a sweep runs every point of the grid (every combination of the values) for
+//! every seed, each point a whole `cclab run` of the file with those values set, and
+//! gathers the tidy tables of all points (`report/table.rs`) into one table per kind, with
+//! a column per swept key plus `run_id` and `seed`.
+//!
+//! ```toml
+//! [sweep]
+//! "topology.bottleneck.k" = ["10pkts", "20pkts", "65pkts"]
+//! "tcp.cc" = ["dctcp", "cubic"]
+//! seeds = 5            # the file's sim.seed and the 4 after it; or a list: [1, 7, 9]
+//! ```
+//!
+//! Points are numbered in grid order: keys in the table's (sorted) key order, the last
+//! key varying fastest, the seeds innermost. A point is one run: its scenario is the file
+//! without `[sweep]`, with the values set as `--set` would set them and `sim.seed` set to
+//! the seed, so its `run_id` is the one `cclab run FILE --set KEY=VALUE… --seed S` gives.
+//!
+//! On disk (`--out DIR`): `DIR/sweep.json` (the manifest, written before any point runs),
+//! `DIR/points/<run_id>.json` (one file per finished point, written whole through a
+//! temporary and a rename), and, once every point is there, `DIR/<table>.csv` and
+//! `DIR/<table>.parquet`. A point whose file is on disk is not run again, so a sweep that
+//! was killed continues where it stopped, losing at most the points that were running.
+//! The tables are made from the point files' bytes in point order, whether a point ran
+//! just now, in an earlier process, on another thread or on a Dask worker: the same sweep
+//! gives the same bytes whatever the number of jobs.
+
+use crate::report::table::{Col, Column, Table, TABLE_NAMES};
+use crate::scenario::{Overrides, Scenario, ScenarioError};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use toml::Value;
+
+/// The manifest of a sweep's folder.
+pub const MANIFEST: &str = "sweep.json";
+/// The folder of the finished points inside a sweep's folder.
+pub const POINTS: &str = "points";
+/// Most points one sweep may have.
+pub const MAX_POINTS: usize = 1_000_000;
+/// Most seeds `seeds = N` may ask for.
+pub const MAX_SEEDS: i64 = 100_000;
+/// Tables written even when no point gave them a row.
+const ALWAYS: &[&str] = &["runs", "flows", "queues", "pings", "queries"];
+
+/// One swept key and its values, as written.
+#[derive(Clone, Debug)]
+pub struct Axis {
+    pub key: String,
+    pub values: Vec<Value>,
+}
+
+/// One point: a value per axis and a seed, and the scenario they make.
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub index: usize,
+    pub values: Vec<Value>,
+    pub seed: u64,
+    pub run_id: String,
+    pub scenario: Scenario,
+}
+
+impl Point {
+    /// Run this point and return its file's contents (its tidy tables, JSON); `None` if
+    /// `stop` was raised first.
+    pub fn run(&self, stop: Option<&std::sync::Arc<AtomicBool>>) -> Result<Option<String>, String> {
+        let mut sim = crate::sim::Sim::new(&self.scenario)?;
+        sim.stop = stop.cloned();
+        sim.run();
+        if sim.stopped() {
+            return Ok(None);
+        }
+        let f = PointFile {
+            run_id: self.run_id.clone(),
+            seed: self.seed,
+            tables: crate::report::table::run_tables(&sim.results()),
+        };
+        Ok(Some(
+            serde_json::to_string(&f).expect("point serialises") + "\n",
+        ))
+    }
+}
+
+/// A checked sweep: every point's scenario parsed and validated.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    pub file: String,
+    pub text: String,
+    pub axes: Vec<Axis>,
+    pub seeds: Vec<u64>,
+    pub points: Vec<Point>,
+}
+
+/// A finished point as stored in `points/<run_id>.json`.
+#[derive(Serialize, Deserialize)]
+struct PointFile {
+    run_id: String,
+    seed: u64,
+    tables: Vec<Table>,
+}
+
+fn err(file: &str, key: &str, value: String, message: String) -> ScenarioError {
+    ScenarioError {
+        file: file.to_string(),
+        key: key.to_string(),
+        value,
+        message,
+    }
+}
+
+impl Sweep {
+    /// The sweep of scenario `text` (from `file`): its `[sweep]` checked and every point's
+    /// scenario validated, or every error found (each reported once).
+    pub fn parse(text: &str, file: &str) -> Result<Sweep, Vec<ScenarioError>> {
+        let (axes, seeds, n) = grid(text, file)?;
+        let mut errors = Vec::new();
+        let mut points = Vec::with_capacity(n);
+        let mut seen = std::collections::HashSet::new();
+        for index in 0..n {
+            match point(text, file, &axes, &seeds, index) {
+                Ok(p) => {
+                    if !seen.insert(p.run_id.clone()) {
+                        errors.push(err(
+                            file,
+                            "sweep",
+                            String::new(),
+                            format!(
+                                "point {index} is the same run as an earlier point (run id {})",
+                                p.run_id
+                            ),
+                        ));
+                    }
+                    points.push(p);
+                }
+                Err(es) => {
+                    for e in es {
+                        if !errors.contains(&e) {
+                            errors.push(e);
+                        }
+                    }
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Sweep {
+            file: file.to_string(),
+            text: text.to_string(),
+            axes,
+            seeds,
+            points,
+        })
+    }
+
+    /// Only point `index` of the sweep of `text` (what a Dask worker needs): the grid is
+    /// read, and that one point's scenario built.
+    pub fn parse_point(text: &str, file: &str, index: usize) -> Result<Point, Vec<ScenarioError>> {
+        let (axes, seeds, n) = grid(text, file)?;
+        if index >= n {
+            return Err(vec![err(
+                file,
+                "sweep",
+                String::new(),
+                format!("point {index}: the sweep has {n} points"),
+            )]);
+        }
+        point(text, file, &axes, &seeds, index)
+    }
+
+    /// The path of point `p`'s file under the sweep folder `dir`.
+    pub fn point_path(&self, dir: &Path, p: usize) -> PathBuf {
+        dir.join(POINTS)
+            .join(format!("{}.json", self.points[p].run_id))
+    }
+
+    /// Point `p`'s file as stored on disk if it is there and whole.
+    pub fn load_point(&self, dir: &Path, p: usize) -> Option<String> {
+        let text = std::fs::read_to_string(self.point_path(dir, p)).ok()?;
+        self.check_point(p, &text).ok()?;
+        Some(text)
+    }
+
+    /// Is `text` point `p`'s file (its run id and seed, tables that parse)?
+    pub fn check_point(&self, p: usize, text: &str) -> Result<(), String> {
+        let f: PointFile = serde_json::from_str(text)
+            .map_err(|e| format!("point {p}: not a cclab sweep point file: {e}"))?;
+        let pt = &self.points[p];
+        if f.run_id != pt.run_id || f.seed != pt.seed {
+            return Err(format!(
+                "point {p}: the file is run {} seed {}, not run {} seed {}",
+                f.run_id, f.seed, pt.run_id, pt.seed
+            ));
+        }
+        Ok(())
+    }
+
+    /// Run point `p` and return its file's contents; `None` if `stop` was raised first.
+    pub fn run_point(
+        &self,
+        p: usize,
+        stop: Option<&std::sync::Arc<AtomicBool>>,
+    ) -> Result<Option<String>, String> {
+        self.points[p]
+            .run(stop)
+            .map_err(|m| format!("{}: point {p}: {m}", self.file))
+    }
+
+    /// Store point `p`'s file in the sweep folder `dir`, whole or not at all.
+    pub fn store_point(&self, dir: &Path, p: usize, text: &str) -> Result<(), String> {
+        self.check_point(p, text)?;
+        let points = dir.join(POINTS);
+        std::fs::create_dir_all(&points)
+            .map_err(|e| format!("cannot create {}: {e}", points.display()))?;
+        crate::report::write_atomic(&self.point_path(dir, p), text.as_bytes())
+    }
+
+    /// The sweep's tables from every point's file (in point order): each point's tables
+    /// with `seed` and a column per swept key after `run_id`, concatenated.
+    pub fn merge(&self, files: &[String]) -> Result<Vec<Table>, String> {
+        if files.len() != self.points.len() {
+            return Err(format!(
+                "{} point files for {} points",
+                files.len(),
+                self.points.len()
+            ));
+        }
+        let axis_cols: Vec<Column> = self
+            .axes
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Column {
+                name: a.key.clone(),
+                data: axis_column(&a.values, self.points.iter().map(|p| &p.values[i])),
+            })
+            .collect();
+        let mut out: Vec<Table> = Vec::new();
+        for (p, text) in files.iter().enumerate() {
+            let f: PointFile = serde_json::from_str(text)
+                .map_err(|e| format!("point {p}: not a cclab sweep point file: {e}"))?;
+            self.check_point(p, text)?;
+            for t in f.tables {
+                let n = t.rows();
+                let mut cols = Vec::with_capacity(t.columns.len() + 1 + axis_cols.len());
+                let mut it = t.columns.into_iter();
+                cols.extend(it.next()); // run_id
+                cols.push(Column {
+                    name: "seed".into(),
+                    data: Col::I64(vec![Some(self.points[p].seed as i64); n]),
+                });
+                for a in &axis_cols {
+                    cols.push(Column {
+                        name: a.name.clone(),
+                        data: repeat(&a.data, p, n),
+                    });
+                }
+                cols.extend(it);
+                let piece = Table {
+                    name: t.name,
+                    columns: cols,
+                };
+                match out.iter_mut().find(|o| o.name == piece.name) {
+                    None => out.push(piece),
+                    Some(o) => {
+                        if o.columns.len() != piece.columns.len()
+                            || o.columns.iter().zip(&piece.columns).any(|(a, b)| {
+                                a.name != b.name
+                                    || std::mem::discriminant(&a.data)
+                                        != std::mem::discriminant(&b.data)
+                            })
+                        {
+                            return Err(format!(
+                                "point {p}: table {} has other columns than the points before it (files from another cclab version?)",
+                                o.name
+                            ));
+                        }
+                        for (a, b) in o.columns.iter_mut().zip(&piece.columns) {
+                            a.data.extend(&b.data);
+                        }
+                    }
+                }
+            }
+        }
+        out.retain(|t| t.rows() > 0 || ALWAYS.contains(&t.name.as_str()));
+        out.sort_by_key(|t| {
+            TABLE_NAMES
+                .iter()
+                .position(|n| *n == t.name)
+                .unwrap_or(usize::MAX)
+        });
+        Ok(out)
+    }
+}
+
+/// The axes and seeds of `text`'s `[sweep]`, and the number of points.
+fn grid(text: &str, file: &str) -> Result<(Vec<Axis>, Vec<u64>, usize), Vec<ScenarioError>> {
+    let root: toml::Table = match text.parse() {
+        // The scenario parser words TOML errors (with the line): let it.
+        Err(_) => {
+            return Err(Overrides::default()
+                .apply(text, file)
+                .err()
+                .unwrap_or_default())
+        }
+        Ok(t) => t,
+    };
+    let mut errors = Vec::new();
+    let Some(table) = root.get("sweep") else {
+        return Err(vec![err(
+            file,
+            "sweep",
+            String::new(),
+            "`cclab sweep` needs a [sweep] table: each key a scenario key with a list of values (\"tcp.cc\" = [\"dctcp\", \"cubic\"]), and optionally `seeds` (a count, or a list of seeds)".into(),
+        )]);
+    };
+    let Value::Table(table) = table else {
+        return Err(vec![err(
+            file,
+            "sweep",
+            table.to_string(),
+            "must be a table: [sweep] with a list of values per scenario key".into(),
+        )]);
+    };
+    let base_seed = root
+        .get("sim")
+        .and_then(|s| s.get("seed"))
+        .and_then(Value::as_integer)
+        .filter(|s| *s >= 0)
+        .unwrap_or(1) as u64;
+    let mut seeds = vec![base_seed];
+    let mut axes = Vec::new();
+    for (k, v) in table {
+        let key = format!("sweep.{k}");
+        if k == "seeds" {
+            match seed_list(v, base_seed) {
+                Ok(s) => seeds = s,
+                Err(m) => errors.push(err(file, &key, v.to_string(), m)),
+            }
+            continue;
+        }
+        if k.trim() == "sim.seed" {
+            errors.push(err(
+                file,
+                &key,
+                v.to_string(),
+                "seeds are swept with `seeds = N` (the file's sim.seed and the N − 1 after it) or `seeds = [1, 7, 9]`".into(),
+            ));
+            continue;
+        }
+        let Value::Array(values) = v else {
+            errors.push(err(
+                file,
+                &key,
+                v.to_string(),
+                "a list of the values the key takes, e.g. [\"10pkts\", \"20pkts\"]".into(),
+            ));
+            continue;
+        };
+        if values.is_empty() {
+            errors.push(err(
+                file,
+                &key,
+                v.to_string(),
+                "an empty list: give at least one value".into(),
+            ));
+            continue;
+        }
+        if let Some((i, dup)) = values
+            .iter()
+            .enumerate()
+            .find(|(i, x)| values[..*i].contains(x))
+        {
+            errors.push(err(
+                file,
+                &key,
+                v.to_string(),
+                format!(
+                    "{dup} is listed twice (again at position {i}): its points would run twice"
+                ),
+            ));
+            continue;
+        }
+        axes.push(Axis {
+            key: k.trim().to_string(),
+            values: values.clone(),
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let n = axes
+        .iter()
+        .try_fold(seeds.len(), |n, a| n.checked_mul(a.values.len()))
+        .filter(|n| *n <= MAX_POINTS);
+    let Some(n) = n else {
+        return Err(vec![err(
+            file,
+            "sweep",
+            String::new(),
+            format!("the grid has more than {MAX_POINTS} points (keys × values × seeds)"),
+        )]);
+    };
+    Ok((axes, seeds, n))
+}
+
+/// Point `index` of the grid: its values (the last axis fastest, seeds innermost) and its
+/// scenario.
+fn point(
+    text: &str,
+    file: &str,
+    axes: &[Axis],
+    seeds: &[u64],
+    index: usize,
+) -> Result<Point, Vec<ScenarioError>> {
+    let mut rest = index / seeds.len();
+    let seed = seeds[index % seeds.len()];
+    let mut values = vec![Value::Boolean(false); axes.len()];
+    for (a, slot) in axes.iter().zip(values.iter_mut()).rev() {
+        *slot = a.values[rest % a.values.len()].clone();
+        rest /= a.values.len();
+    }
+    let ov = Overrides {
+        seed: Some(seed),
+        values: axes
+            .iter()
+            .zip(&values)
+            .map(|(a, v)| (a.key.clone(), v.clone()))
+            .collect(),
+        ..Default::default()
+    };
+    let scenario = ov.apply(text, file)?;
+    Ok(Point {
+        index,
+        values,
+        seed,
+        run_id: scenario.run_id(),
+        scenario,
+    })
+}
+
+/// `seeds = N` (N seeds from the file's) or `seeds = [a, b, …]`.
+fn seed_list(v: &Value, base: u64) -> Result<Vec<u64>, String> {
+    match v {
+        Value::Integer(n) if (1..=MAX_SEEDS).contains(n) => {
+            if base
+                .checked_add(*n as u64)
+                .is_none_or(|e| e > i64::MAX as u64)
+            {
+                return Err(format!("seeds from {base} on overflow the largest seed"));
+            }
+            Ok((0..*n as u64).map(|i| base + i).collect())
+        }
+        Value::Array(a) if !a.is_empty() => {
+            let mut out = Vec::with_capacity(a.len());
+            for x in a {
+                match x.as_integer() {
+                    Some(s) if s >= 0 => {
+                        if out.contains(&(s as u64)) {
+                            return Err(format!("seed {s} is listed twice"));
+                        }
+                        out.push(s as u64)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "{x} is not a seed (an integer from 0 to {})",
+                            i64::MAX
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(format!(
+            "a number of seeds from 1 to {MAX_SEEDS}, or a non-empty list of seeds ([1, 7, 9])"
+        )),
+    }
+}
+
+/// A swept key's column over the points: typed when every value has one TOML type
+/// (string, integer, float, boolean), else each value's TOML text.
+fn axis_column<'a>(all: &[Value], per_point: impl Iterator<Item = &'a Value>) -> Col {
+    let same = |f: fn(&Value) -> bool| all.iter().all(f);
+    if same(Value::is_str) {
+        Col::Str(per_point.map(|v| v.as_str().map(String::from)).collect())
+    } else if same(Value::is_integer) {
+        Col::I64(per_point.map(Value::as_integer).collect())
+    } else if same(Value::is_float) {
+        Col::F64(per_point.map(Value::as_float).collect())
+    } else if same(Value::is_bool) {
+        Col::Bool(per_point.map(Value::as_bool).collect())
+    } else {
+        Col::Str(
+            per_point
+                .map(|v| Some(v.as_str().map_or_else(|| v.to_string(), String::from)))
+                .collect(),
+        )
+    }
+}
+
+/// Point `p`'s cell of column `c`, `n` times.
+fn repeat(c: &Col, p: usize, n: usize) -> Col {
+    match c {
+        Col::I64(v) => Col::I64(vec![v[p]; n]),
+        Col::F64(v) => Col::F64(vec![v[p]; n]),
+        Col::Str(v) => Col::Str(vec![v[p].clone(); n]),
+        Col::Bool(v) => Col::Bool(vec![v[p]; n]),
+    }
+}
+
+/// The files of a table: `<name>.csv` and `<name>.parquet`.
+pub fn table_files(t: &Table) -> [(String, Vec<u8>); 2] {
+    [
+        (format!("{}.csv", t.name), t.csv().into_bytes()),
+        (
+            format!("{}.parquet", t.name),
+            crate::report::parquet::write(t, &format!("cclab {}", crate::VERSION)),
+        ),
+    ]
+}
+
+/// Check the sweep folder `dir` before anything runs: new, empty, or a sweep's (it has
+/// `sweep.json`); never one holding files cclab did not write.
+pub fn check_dir(dir: &Path) -> Result<(), String> {
+    let shown = dir.display();
+    match std::fs::metadata(dir) {
+        Err(_) => crate::report::OutDir::check(dir, &[], false).map(|_| ()),
+        Ok(m) if !m.is_dir() => Err(format!(
+            "cannot write into {shown}: it exists and is not a folder"
+        )),
+        Ok(_) => {
+            let entries: Vec<String> = std::fs::read_dir(dir)
+                .map_err(|e| format!("cannot read {shown}: {e}"))?
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !crate::report::outdir::is_tmp(n))
+                .collect();
+            if entries.is_empty() {
+                return Ok(());
+            }
+            let ours = std::fs::read_to_string(dir.join(MANIFEST))
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .is_some_and(|v| v.get("sweep").is_some() && v.get("cclab").is_some());
+            if !ours {
+                let mut list: Vec<&str> = entries.iter().take(3).map(String::as_str).collect();
+                if entries.len() > 3 {
+                    list.push("…");
+                }
+                return Err(format!(
+                    "{shown} holds files cclab did not write ({}); `cclab sweep` writes only into a new or empty folder, or one a sweep wrote before (it has {MANIFEST}). Choose another --out",
+                    list.join(", ")
+                ));
+            }
+            // A sweep's folder: every entry is one of its own.
+            let foreign: Vec<&String> = entries
+                .iter()
+                .filter(|n| {
+                    let n = n.as_str();
+                    n != MANIFEST
+                        && n != POINTS
+                        && !TABLE_NAMES
+                            .iter()
+                            .any(|t| n == format!("{t}.csv") || n == format!("{t}.parquet"))
+                })
+                .collect();
+            if let Some(f) = foreign.first() {
+                return Err(format!(
+                    "{} is not a file a sweep writes; cclab does not write into a sweep folder that holds other files (move it away, or choose another --out)",
+                    dir.join(f).display()
+                ));
+            }
+            crate::report::OutDir::check(dir, &[], true).map(|_| ())
+        }
+    }
+}
+
+/// What a sweep did.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The tables (empty when interrupted).
+    pub tables: Vec<Table>,
+    /// Points found finished on disk, and points run now.
+    pub on_disk: usize,
+    pub ran: usize,
+    /// Stopped before every point was done (nothing but finished points was written).
+    pub interrupted: bool,
+    /// The table files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// How to run a sweep.
+pub struct Options<'a> {
+    /// The sweep's folder (checked with [`check_dir`] first), or none to keep it all in
+    /// memory.
+    pub out: Option<&'a Path>,
+    /// Points run at once (0: one per core).
+    pub jobs: usize,
+    /// Raised to stop: running points stop, no new point starts.
+    pub stop: Option<std::sync::Arc<AtomicBool>>,
+    /// Called after each point is done (points done, points in all), from worker threads.
+    pub on_point: &'a (dyn Fn(usize, usize) + Sync),
+    /// What the manifest records about who ran the sweep (version, command line).
+    pub provenance: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Make the sweep folder `dir` ready for points: checked, `points/` created, temporaries
+/// of a killed process removed, the manifest written.
+pub fn prepare(
+    sw: &Sweep,
+    dir: &Path,
+    provenance: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(), String> {
+    check_dir(dir)?;
+    std::fs::create_dir_all(dir.join(POINTS))
+        .map_err(|e| format!("cannot create {}: {e}", dir.join(POINTS).display()))?;
+    if let Ok(rd) = std::fs::read_dir(dir.join(POINTS)) {
+        for e in rd.flatten() {
+            if crate::report::outdir::is_tmp(&e.file_name().to_string_lossy()) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    write_manifest(dir, sw, provenance, &[])
+}
+
+/// Run sweep `sw`: the points not on disk yet (in parallel), then the tables.
+pub fn run(sw: &Sweep, o: &Options) -> Result<Outcome, String> {
+    let n = sw.points.len();
+    let mut files: Vec<Option<String>> = vec![None; n];
+    if let Some(dir) = o.out {
+        prepare(sw, dir, &o.provenance)?;
+        for (p, slot) in files.iter_mut().enumerate() {
+            *slot = sw.load_point(dir, p);
+        }
+    }
+    let on_disk = files.iter().filter(|f| f.is_some()).count();
+    let pending: Vec<usize> = (0..n).filter(|p| files[*p].is_none()).collect();
+    let done = AtomicUsize::new(on_disk);
+    (o.on_point)(on_disk, n);
+    let stopped = || o.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let results = crate::experiments::par_map(&pending, o.jobs, |&p| {
+        if stopped() {
+            return Ok(None);
+        }
+        let Some(text) = sw.run_point(p, o.stop.as_ref())? else {
+            return Ok(None);
+        };
+        if let Some(dir) = o.out {
+            sw.store_point(dir, p, &text)?;
+        }
+        (o.on_point)(done.fetch_add(1, Ordering::Relaxed) + 1, n);
+        Ok(Some(text))
+    });
+    let mut ran = 0;
+    let mut first_err = None;
+    for (&p, r) in pending.iter().zip(results) {
+        match r {
+            Ok(Some(t)) => {
+                files[p] = Some(t);
+                ran += 1;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = first_err {
+        return Err(e);
+    }
+    if files.iter().any(Option::is_none) {
+        return Ok(Outcome {
+            on_disk,
+            ran,
+            interrupted: true,
+            ..Default::default()
+        });
+    }
+    let files: Vec<String> = files.into_iter().map(Option::unwrap_or_default).collect();
+    let tables = sw.merge(&files)?;
+    let mut written = Vec::new();
+    if let Some(dir) = o.out {
+        written = write_tables_with(dir, sw, &o.provenance, &tables)?;
+    }
+    Ok(Outcome {
+        tables,
+        on_disk,
+        ran,
+        interrupted: false,
+        files: written,
+    })
+}
+
+/// Write the tables (CSV and Parquet) into the sweep folder `dir`, each file whole, then
+/// the manifest listing them.
+pub fn write_tables_with(
+    dir: &Path,
+    sw: &Sweep,
+    provenance: &serde_json::Map<String, serde_json::Value>,
+    tables: &[Table],
+) -> Result<Vec<PathBuf>, String> {
+    let mut names = Vec::new();
+    for t in tables {
+        for (name, data) in table_files(t) {
+            crate::report::write_atomic(&dir.join(&name), &data)?;
+            names.push(name);
+        }
+    }
+    write_manifest(dir, sw, provenance, &names)?;
+    Ok(names.iter().map(|n| dir.join(n)).collect())
+}
+
+/// `sweep.json`: who ran the sweep, the scenario, the grid, and the tables written so far.
+fn write_manifest(
+    dir: &Path,
+    sw: &Sweep,
+    provenance: &serde_json::Map<String, serde_json::Value>,
+    files: &[String],
+) -> Result<(), String> {
+    let mut m = provenance.clone();
+    m.insert("cclab".into(), crate::VERSION.into());
+    m.insert("git".into(), crate::GIT_REV.into());
+    m.insert("file".into(), sw.file.clone().into());
+    m.insert("scenario".into(), sw.text.clone().into());
+    let axes: serde_json::Map<String, serde_json::Value> = sw
+        .axes
+        .iter()
+        .map(|a| {
+            (
+                a.key.clone(),
+                serde_json::to_value(&a.values).unwrap_or_default(),
+            )
+        })
+        .collect();
+    m.insert(
+        "sweep".into(),
+        serde_json::json!({ "keys": axes, "seeds": sw.seeds, "points": sw.points.len() }),
+    );
+    m.insert("files".into(), files.to_vec().into());
+    let text = serde_json::to_string_pretty(&m).expect("manifest serialises") + "\n";
+    crate::report::write_atomic(&dir.join(MANIFEST), text.as_bytes())
+}
