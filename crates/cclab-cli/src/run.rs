@@ -42,18 +42,7 @@ pub fn run(a: RunArgs) -> ExitCode {
     let loaded = text.and_then(|(text, file)| overrides.apply(&text, &file));
     let sc = match loaded {
         Ok(sc) => sc,
-        Err(errs) => {
-            for e in &errs {
-                eprintln!("error: {e}");
-            }
-            eprintln!(
-                "{} error{} in {}; nothing was run",
-                errs.len(),
-                if errs.len() == 1 { "" } else { "s" },
-                a.file.display()
-            );
-            return ExitCode::from(2);
-        }
+        Err(errs) => return refused(&errs, a.file),
     };
     // The output folder, checked before anything runs.
     let dir = a
@@ -148,6 +137,20 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
         .filter(|s| !s.is_empty())
         .ok_or_else(|| err("holds no scenario (it is not a `cclab run` folder)".into()))?;
     Ok((scenario.to_string(), file))
+}
+
+/// Print every mistake in the scenario `file`, and that nothing was run: exit code 2.
+pub fn refused(errs: &[cclab::scenario::ScenarioError], file: &Path) -> ExitCode {
+    for e in errs {
+        eprintln!("error: {e}");
+    }
+    eprintln!(
+        "{} error{} in {}; nothing was run",
+        errs.len(),
+        if errs.len() == 1 { "" } else { "s" },
+        file.display()
+    );
+    ExitCode::from(2)
 }
 
 /// cclab's version, its git revision and the command line.

@@ -15,17 +15,7 @@ pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> Exi
         .and_then(|text| cclab::sweep::Sweep::parse(&text, &shown));
     let sw = match parsed {
         Ok(s) => s,
-        Err(errs) => {
-            for e in &errs {
-                eprintln!("error: {e}");
-            }
-            eprintln!(
-                "{} error{} in {shown}; nothing was run",
-                errs.len(),
-                if errs.len() == 1 { "" } else { "s" }
-            );
-            return ExitCode::from(2);
-        }
+        Err(errs) => return crate::run::refused(&errs, file),
     };
     let dir = out.unwrap_or_else(|| {
         let name = sw
