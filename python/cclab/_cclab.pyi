@@ -37,6 +37,9 @@ def list_components() -> str: ...
 def sweep_point(text: str, file: str, index: int) -> str:
     """Run one point of a sweep here (a Dask task); its file's contents."""
 
+def parquet_from_json(json: str) -> bytes:
+    """A table given as JSON as the Parquet bytes cclab writes (for testing the writer)."""
+
 class SweepPlan:
     def __init__(self, text: str, file: str) -> None: ...
     def points(self) -> int: ...

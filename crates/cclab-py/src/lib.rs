@@ -505,6 +505,22 @@ fn sweep_point(py: Python<'_>, text: &str, file: &str, index: usize) -> PyResult
     }
 }
 
+/// A table given as JSON (`{"name": …, "columns": [{"name": …, "type": "i64" | "f64" |
+/// "str" | "bool", "values": […]}]}`, the serde form of `report::table::Table`) as the
+/// Parquet bytes cclab writes: what the tests feed pyarrow to check the writer.
+#[pyfunction]
+fn parquet_from_json<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let t: cclab::report::table::Table = serde_json::from_str(json)
+        .map_err(|e| PyValueError::new_err(format!("not a table: {e}")))?;
+    if t.columns.iter().any(|c| c.data.len() != t.rows()) {
+        return Err(PyValueError::new_err("columns of different lengths"));
+    }
+    Ok(PyBytes::new(
+        py,
+        &cclab::report::parquet::write(&t, "cclab test"),
+    ))
+}
+
 /// cclab, a congestion-control laboratory: the Rust core.
 #[pymodule]
 fn _cclab(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -518,6 +534,7 @@ fn _cclab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(experiments, m)?)?;
     m.add_function(wrap_pyfunction!(list_components, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_point, m)?)?;
+    m.add_function(wrap_pyfunction!(parquet_from_json, m)?)?;
     m.add_class::<SweepPlan>()?;
     Ok(())
 }
