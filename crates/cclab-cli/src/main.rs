@@ -113,7 +113,25 @@ enum Cmd {
     },
 }
 
+/// Restore the default action of SIGPIPE (Rust ignores it), so that `cclab run … | head`
+/// ends quietly when `head` stops reading, as command-line tools do, instead of failing
+/// on the next write.
+#[cfg(unix)]
+fn default_sigpipe() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13; // Linux, the BSDs and macOS
+    const SIG_DFL: usize = 0;
+    // SAFETY: setting a signal's disposition to the default, before any thread starts.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    default_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

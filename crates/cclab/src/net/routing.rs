@@ -14,13 +14,30 @@
 //! senders on one switch keeps one row of one entry plus a last hop per host, where a
 //! table over all pairs of nodes would hold 10^10 entries.
 //!
-//! Next hops at a node are kept in the order of the node's ports, and the hash picks
-//! `hash % count` among them, so a connection keeps its path.
+//! Next hops at a node are kept in the order of the node's ports, and a connection's hash,
+//! mixed with the node's own id, picks one of them: a connection keeps its path. The mix
+//! is the per-switch hash seed real switches use against ECMP "polarization": were every
+//! switch to pick `hash % count`, consecutive tiers would make the same choice, and a
+//! k-ary fat-tree would use k/2 of its (k/2)² paths between pods.
 
 use super::{Node, NodeId, NodeKind, Port, PortId};
 use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
+
+/// A connection's ECMP hash as switch `node` sees it: the two through MurmurHash3's
+/// 64-bit finaliser (Appleby), so every output bit depends on every input bit and the
+/// choices of two switches are independent.
+#[inline(always)]
+fn ecmp_mix(hash: u32, node: NodeId) -> u32 {
+    let mut x = (hash as u64) << 32 | node as u64;
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^= x >> 33;
+    x as u32
+}
 
 /// How a node forwards: its only port, or its table row.
 #[derive(Clone, Copy, Debug)]
@@ -214,7 +231,7 @@ impl Routes {
         match count {
             0 => None,
             1 => Some(self.ports[first as usize]),
-            c => Some(self.ports[(first + hash % c) as usize]),
+            c => Some(self.ports[(first + ecmp_mix(hash, node) % c) as usize]),
         }
     }
 

@@ -4,6 +4,8 @@
 //! - `dumbbell` — N senders → switch → bottleneck → switch → N receivers (`dumbbell.rs`);
 //! - `star` — N senders → switch → one receiver, the incast pattern (`star.rs`);
 //! - `chain` — a path of hops, each with its own rate, delay and queue (`chain.rs`);
+//! - `fat-tree` — the k-ary fat-tree of Al-Fares et al., k³/4 hosts (`fat_tree.rs`);
+//! - `leaf-spine` — leaves with their hosts, each linked to every spine (`leaf_spine.rs`);
 //! - `graph` — any network written out in the scenario (nothing to build).
 //!
 //! [`build`] turns the graph into a [`Network`]: one node per node spec, two ports per
@@ -12,7 +14,9 @@
 
 pub mod chain;
 pub mod dumbbell;
+pub mod fat_tree;
 pub mod graph;
+pub mod leaf_spine;
 pub mod star;
 
 use super::{Framing, Network, NodeId};
@@ -71,6 +75,8 @@ topologies! {
     "dumbbell" => dumbbell,
     "star" => star,
     "chain" => chain,
+    "fat-tree" => fat_tree,
+    "leaf-spine" => leaf_spine,
     "graph" => graph,
 }
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::engine::MS;
+use crate::net::NodeKind;
 use crate::scenario::Framing;
 use crate::scenario::LinkSpec;
 
@@ -155,4 +156,126 @@ fn a_route_through_a_host_is_no_route() {
     assert!(net.reaches(id("a"), id("b"), 0));
     assert!(!net.reaches(id("a"), id("c"), 0));
     assert!(!net.reaches(id("c"), id("a"), 0));
+}
+
+/// The topology of a scenario with this `[topology]` table, parsed as a file would be.
+fn parsed(topology: &str) -> Result<TopologySpec, Vec<crate::scenario::ScenarioError>> {
+    let text = format!("[sim]\nduration = \"1s\"\n\n[topology]\n{topology}\n");
+    crate::scenario::parse_scenario(&text, "t.toml", &[]).map(|s| s.topology)
+}
+
+/// The switches a connection with ECMP hash `hash` crosses from `a` to `b`.
+fn via(net: &Network, a: &str, b: &str, hash: u32) -> Vec<String> {
+    let (mut at, dst) = (net.node_by_name(a).unwrap(), net.node_by_name(b).unwrap());
+    let mut out = Vec::new();
+    while at != dst {
+        let p = net.routes.next_port(at, dst, hash).unwrap();
+        at = net.ports[p as usize].peer;
+        if at != dst {
+            out.push(net.nodes[at as usize].name.clone());
+        }
+        assert!(out.len() < 16, "a loop: {out:?}");
+    }
+    out
+}
+
+/// The distinct switch paths 256 hashes take from `a` to `b`.
+fn paths(net: &Network, a: &str, b: &str) -> std::collections::BTreeSet<Vec<String>> {
+    (0..256u32)
+        .map(|h| via(net, a, b, h.wrapping_mul(0x9e37_79b9)))
+        .collect()
+}
+
+#[test]
+fn fat_tree_has_the_shape_and_paths_of_al_fares() {
+    let spec = parsed(
+        "kind = \"fat-tree\"\nk = 4\nlink = { rate = \"10Gbps\", delay = \"1us\", queue = \"ecn\", limit = \"100pkts\", k = \"20pkts\" }\ncore_link = { rate = \"40Gbps\", delay = \"2us\" }",
+    )
+    .unwrap();
+    let net = build(&spec);
+    let count = |k| net.nodes.iter().filter(|n| n.kind == k).count();
+    // k³/4 hosts; k² edge and aggregation switches and (k/2)² core switches.
+    assert_eq!(count(NodeKind::Host), 16);
+    assert_eq!(count(NodeKind::Switch), 8 + 8 + 4);
+    // Every switch has k ports; every host one.
+    for (i, n) in net.nodes.iter().enumerate() {
+        let ports = net.ports.iter().filter(|p| p.node as usize == i).count();
+        let want = if n.kind == NodeKind::Host { 1 } else { 4 };
+        assert_eq!(ports, want, "{}", n.name);
+    }
+    // Same edge switch: one path through it; same pod: k/2 = 2 (one per aggregation
+    // switch); another pod: (k/2)² = 4 (one per core switch), each of 5 switches.
+    assert_eq!(paths(&net, "h0", "h1"), [vec!["e0_0".to_string()]].into());
+    let pod = paths(&net, "h0", "h2");
+    assert_eq!(pod.len(), 2, "{pod:?}");
+    assert!(pod
+        .iter()
+        .all(|p| p.len() == 3 && p[0] == "e0_0" && p[2] == "e0_1"));
+    let far = paths(&net, "h0", "h15");
+    assert_eq!(far.len(), 4, "{far:?}");
+    let cores: std::collections::BTreeSet<&str> = far.iter().map(|p| p[2].as_str()).collect();
+    assert_eq!(cores, ["c0", "c1", "c2", "c3"].into());
+    assert!(far
+        .iter()
+        .all(|p| p.len() == 5 && p[0] == "e0_0" && p[4] == "e3_1"));
+    // Tiers: host links 10 Gbit/s, aggregation ↔ core 40 Gbit/s; delays add up.
+    let (delay, rate, hops) = net.path(
+        net.node_by_name("h0").unwrap(),
+        net.node_by_name("h15").unwrap(),
+        0,
+    );
+    assert_eq!((hops, rate), (6, 10_000_000_000));
+    assert_eq!(delay, 4 * crate::engine::US + 2 * 2 * crate::engine::US);
+    let port = |n: &str| net.ports.iter().find(|p| p.name == n).unwrap();
+    assert_eq!(port("a0_0_c0").rate_bps, 40_000_000_000);
+    assert_eq!(port("c0_a0_0").rate_bps, 40_000_000_000);
+    assert_eq!(port("h15_down").rate_bps, 10_000_000_000);
+}
+
+#[test]
+fn fat_tree_k16_builds_1024_hosts() {
+    let spec = parsed("kind = \"fat-tree\"\nk = 16\nlink = { rate = \"10Gbps\", delay = \"1us\" }")
+        .unwrap();
+    let net = build(&spec);
+    assert_eq!(net.nodes.len(), 1024 + 256 + 64);
+    assert_eq!(paths(&net, "h0", "h1023").len(), 64);
+}
+
+#[test]
+fn leaf_spine_paths_go_through_every_spine() {
+    let spec = parsed(
+        "kind = \"leaf-spine\"\nleaves = 4\nspines = 3\nhosts_per_leaf = 8\nhost_link = { rate = \"10Gbps\", delay = \"1us\" }\nfabric_link = { rate = \"40Gbps\", delay = \"1us\" }",
+    )
+    .unwrap();
+    let net = build(&spec);
+    assert_eq!(net.nodes.len(), 32 + 4 + 3);
+    assert_eq!(paths(&net, "h0", "h7"), [vec!["l0".to_string()]].into());
+    let across = paths(&net, "h0", "h31");
+    assert_eq!(across.len(), 3);
+    assert!(across
+        .iter()
+        .all(|p| p.len() == 3 && p[0] == "l0" && p[2] == "l3"));
+}
+
+#[test]
+fn fabric_mistakes_are_named() {
+    let e = parsed("kind = \"fat-tree\"\nk = 5\nlink = { rate = \"10Gbps\", delay = \"1us\" }")
+        .unwrap_err();
+    assert!(
+        e.iter()
+            .any(|e| e.key == "topology.k" && e.message.contains("even")),
+        "{e:?}"
+    );
+    let e = parsed("kind = \"fat-tree\"\nk = 4").unwrap_err();
+    assert!(e.iter().any(|e| e.key == "topology.link"), "{e:?}");
+    let e = parsed("kind = \"leaf-spine\"\nleaves = 1000\nspines = 2\nhosts_per_leaf = 1000\nhost_link = { rate = \"10Gbps\", delay = \"1us\" }\nfabric_link = { rate = \"40Gbps\", delay = \"1us\" }").unwrap_err();
+    assert!(
+        e.iter().any(|e| e.message.contains("at most 100000")),
+        "{e:?}"
+    );
+    let e = parsed("kind = \"leaf-spine\"\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\nhost_link = { rate = \"10Gbps\", delay = \"1us\" }\nfabric_link = { rate = \"40Gbps\" }").unwrap_err();
+    assert!(
+        e.iter().any(|e| e.key == "topology.fabric_link.delay"),
+        "{e:?}"
+    );
 }

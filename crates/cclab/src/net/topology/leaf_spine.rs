@@ -1,0 +1,182 @@
+//! A two-tier leaf-spine (folded Clos) fabric, as data centers build them and as the
+//! DCTCP and pFabric-era simulations use it: `leaves` top-of-rack switches, each with
+//! `hosts_per_leaf` hosts and one link to each of `spines` spine switches. Between hosts
+//! on different leaves there are `spines` shortest paths, chosen per connection by ECMP
+//! (`routing.rs`). The oversubscription of a leaf is
+//! `hosts_per_leaf × host rate / (spines × fabric rate)`: equal to 1 for full bisection
+//! bandwidth (e.g. 16 hosts at 10 Gbit/s and 4 spines at 40 Gbit/s).
+//!
+//! Names: hosts `h{n}` (n = leaf·hosts_per_leaf + i), leaves `l{i}`, spines `sp{j}`. Links:
+//! `h{n}_up` (the host's NIC) and `h{n}_down` (the leaf's port towards the host, where
+//! incast queues build); `l{i}_sp{j}` (leaf → spine) and `sp{j}_l{i}` (spine → leaf). In
+//! port order: for each leaf, its hosts' links, then its links to the spines.
+//!
+//! Every switch port runs its tier's queue; a host's NIC runs `host_queue`.
+
+use super::{link_table, LINK};
+use crate::qdisc::QUEUE;
+use crate::scenario::check::{join, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::scenario::{
+    GraphLinkSpec, GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec,
+};
+
+/// Most leaves, spines, and hosts on one leaf.
+pub const MAX_SWITCHES: i64 = 4096;
+pub const MAX_HOSTS_PER_LEAF: i64 = 1024;
+
+const LEAVES: Key = Key {
+    name: "leaves",
+    ty: Ty::Int(1, MAX_SWITCHES),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "top-of-rack (leaf) switches `l0…`",
+};
+const SPINES: Key = Key {
+    name: "spines",
+    ty: Ty::Int(1, MAX_SWITCHES),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "spine switches `sp0…`, each linked to every leaf",
+};
+const HOSTS_PER_LEAF: Key = Key {
+    name: "hosts_per_leaf",
+    ty: Ty::Int(1, MAX_HOSTS_PER_LEAF),
+    default: REQUIRED,
+    allowed: "at most 100,000 hosts in all",
+    meaning: "hosts on each leaf: `h0…` in leaf order",
+};
+const HOST_LINK: Key = Key {
+    name: "host_link",
+    ty: Ty::Table(&LINK),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "host ↔ leaf links: rate, delay, and the queue of the leaf's port towards the host (`h{n}_down`; default limit `\"1000pkts\"`)",
+};
+const FABRIC_LINK: Key = Key {
+    name: "fabric_link",
+    ty: Ty::Table(&LINK),
+    default: REQUIRED,
+    allowed: "",
+    meaning: "leaf ↔ spine links: rate, delay, and the queue of both ports",
+};
+const HOST_QUEUE: Key = Key {
+    name: "host_queue",
+    ty: Ty::Table(&QUEUE),
+    default: "drop-tail, `\"10000pkts\"`",
+    allowed: "",
+    meaning: "the queue of every host's NIC (`h{n}_up`)",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "Leaf-spine",
+    place: "a leaf-spine topology",
+    noun: "topology",
+    about: "A two-tier Clos fabric: `leaves` switches `l0…` with `hosts_per_leaf` hosts each (`h0…`), every leaf linked to each of `spines` switches `sp0…`; shortest paths with ECMP per connection.",
+    keys: &[
+        LEAVES,
+        SPINES,
+        HOSTS_PER_LEAF,
+        HOST_LINK,
+        FABRIC_LINK,
+        HOST_QUEUE,
+    ],
+    with: &[],
+    variants: None,
+};
+
+pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
+    let leaves: Option<u64> = ck.need(t, &LEAVES, "4");
+    let spines: Option<u64> = ck.need(t, &SPINES, "2");
+    let per: Option<u64> = ck.need(t, &HOSTS_PER_LEAF, "16");
+    let host = link_table(ck, t, HOST_LINK.name, Limit::Packets(1000));
+    let fabric = link_table(ck, t, FABRIC_LINK.name, Limit::Packets(1000));
+    let host_queue = super::queue_table(ck, t, HOST_QUEUE.name);
+    let (leaves, spines, per) = (leaves?, spines?, per?);
+    if leaves * per > super::MAX_SENDERS as u64 {
+        ck.err(
+            &join(t.path, HOSTS_PER_LEAF.name),
+            t.t.get(HOSTS_PER_LEAF.name),
+            format!(
+                "{leaves} leaves × {per} hosts = {} hosts; at most {} in all",
+                leaves * per,
+                super::MAX_SENDERS
+            ),
+        );
+        return None;
+    }
+    Some(TopologySpec::Graph(graph(
+        leaves as usize,
+        spines as usize,
+        per as usize,
+        &host,
+        &fabric,
+        &host_queue,
+    )))
+}
+
+/// A leaf-spine is parsed straight into a graph.
+pub fn to_graph(_: &TopologySpec) -> Option<GraphSpec> {
+    None
+}
+
+/// The graph of a leaf-spine fabric.
+pub fn graph(
+    leaves: usize,
+    spines: usize,
+    per: usize,
+    host: &LinkSpec,
+    fabric: &LinkSpec,
+    host_queue: &QueueSpec,
+) -> GraphSpec {
+    let hosts = leaves * per;
+    let mut g = GraphSpec::default();
+    let node = |name: String, kind| NodeSpec { name, kind };
+    g.nodes.reserve(hosts + leaves + spines);
+    g.nodes
+        .extend((0..hosts).map(|n| node(format!("h{n}"), NodeKind::Host)));
+    g.nodes
+        .extend((0..leaves).map(|i| node(format!("l{i}"), NodeKind::Switch)));
+    g.nodes
+        .extend((0..spines).map(|j| node(format!("sp{j}"), NodeKind::Switch)));
+    let l =
+        |name: String, from: String, to: String, rev: String, spec: &LinkSpec, q: &QueueSpec| {
+            GraphLinkSpec {
+                name,
+                from,
+                to,
+                rate_bps: spec.rate_bps,
+                delay: spec.delay,
+                framing: spec.framing,
+                queue: q.clone(),
+                reverse_name: rev,
+                reverse_queue: spec.queue.clone(),
+            }
+        };
+    g.links.reserve(hosts + leaves * spines);
+    for i in 0..leaves {
+        let leaf = format!("l{i}");
+        for h in 0..per {
+            let n = i * per + h;
+            g.links.push(l(
+                format!("h{n}_up"),
+                format!("h{n}"),
+                leaf.clone(),
+                format!("h{n}_down"),
+                host,
+                host_queue,
+            ));
+        }
+        for j in 0..spines {
+            g.links.push(l(
+                format!("{leaf}_sp{j}"),
+                leaf.clone(),
+                format!("sp{j}"),
+                format!("sp{j}_{leaf}"),
+                fabric,
+                &fabric.queue,
+            ));
+        }
+    }
+    g
+}
