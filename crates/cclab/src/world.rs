@@ -64,6 +64,26 @@ impl WorldBuilder<'_> {
             .ok_or_else(|| format!("unknown host '{name}'"))
     }
 
+    /// Every host's name, in node order.
+    pub fn host_names(&self) -> Vec<String> {
+        let net = &self.sim.net;
+        net.nodes
+            .iter()
+            .filter(|n| n.kind == crate::net::NodeKind::Host)
+            .map(|n| n.name.clone())
+            .collect()
+    }
+
+    /// The rate of host `name`'s NIC (its first link), bit/s.
+    pub fn host_rate(&self, name: &str) -> Result<u64, String> {
+        let net = &self.sim.net;
+        let node = &net.nodes[self.host(name)? as usize];
+        node.ports
+            .first()
+            .map(|&p| net.ports[p as usize].rate_bps)
+            .ok_or_else(|| format!("host '{name}' has no link"))
+    }
+
     /// Does the route from `a` lead to `z`?
     pub fn reaches(&self, a: NodeId, z: NodeId, hash: u32) -> bool {
         self.sim.net.reaches(a, z, hash)

@@ -90,7 +90,7 @@ pub static KEYS: Schema = Schema {
 /// (an incast scenario's queries would otherwise compete with a bulk flow per sender
 /// nobody asked for). `[[ping]]` is a probe, not traffic: a file with only pings still
 /// gets the default flows, whose path it measures.
-const OWN_TRAFFIC: &[&str] = &["aggregate", "udp", "ocbr"];
+const OWN_TRAFFIC: &[&str] = &["aggregate", "udp", "ocbr", "workload"];
 
 /// Read every `[[flow]]`; without any, one flow per sender of the topology for the whole
 /// run unless the file has other traffic (`OWN_TRAFFIC`). `None` when the flows cannot be

@@ -8,7 +8,10 @@
 //!   all answers are in;
 //! - `ping` — ICMP echo probes through the same queues;
 //! - `udp` — a constant-bit-rate UDP sender (iperf -u) and its receiver, with IPv4
-//!   fragmentation and reassembly.
+//!   fragmentation and reassembly;
+//! - `ocbr` — Ouroboros flows (seed 002);
+//! - `workload` — data-center workloads: flow sizes from an empirical CDF, Poisson
+//!   arrivals at a target load, all-to-all, permutation or incast.
 //!
 //! An app never touches the network, the transports or the event queue: it is called with
 //! an [`AppCx`] (the time and the connections' delivery counters) and answers with
@@ -23,6 +26,7 @@ pub mod ocbr;
 pub mod ping;
 pub mod reqresp;
 pub mod udp;
+pub mod workload;
 
 use crate::engine::SimTime;
 use crate::net::packet::Packet;
@@ -212,6 +216,8 @@ apps! {
     udps: "udp" => Udp(udp),
     /// Ouroboros flows driven by ocbr (`ocbr.rs`).
     ocbrs: "ocbr" => Ocbr(ocbr),
+    /// Data-center workloads: flow sizes from a CDF, Poisson arrivals (`workload.rs`).
+    workloads: "workload" => Workload(workload),
 }
 
 /// `from` and `to` of a flow or ping: both required, known hosts, different.

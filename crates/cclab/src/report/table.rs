@@ -191,6 +191,66 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
             .col("ss", strs(f, |x| &x.ss)),
     );
 
+    // Flow completion times of byte-count flows (workloads, `[[flow]] bytes`).
+    let sized: Vec<&crate::results::FlowResult> =
+        f.iter().filter(|x| x.size_bytes.is_some()).collect();
+    if !sized.is_empty() {
+        let slow = |x: &&crate::results::FlowResult| match (x.fct_rx_s, x.ideal_fct_s) {
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            _ => None,
+        };
+        out.push(
+            Table::new("fct")
+                .col("run_id", id(sized.len()))
+                .col("flow", ints(&sized, |x| x.id as u64))
+                .col("from", strs(&sized, |x| &x.from))
+                .col("to", strs(&sized, |x| &x.to))
+                .col("cc", strs(&sized, |x| &x.cc))
+                .col("size_bytes", opt_ints(&sized, |x| x.size_bytes))
+                .col("start_s", floats(&sized, |x| x.start_s))
+                .col("fct_ms", opt_floats(&sized, |x| ms(x.fct_rx_s)))
+                .col("ideal_fct_ms", opt_floats(&sized, |x| ms(x.ideal_fct_s)))
+                .col("acked_ms", opt_floats(&sized, |x| ms(x.fct_s)))
+                .col("slowdown", opt_floats(&sized, slow)),
+        );
+        // The usual buckets of the DCTCP and pFabric evaluations: short flows (up to
+        // 100 KB), medium, long (above 10 MB), and all.
+        let buckets: [(&str, u64, u64); 4] = [
+            ("(0, 100KB]", 0, 100_000),
+            ("(100KB, 10MB]", 100_000, 10_000_000),
+            ("(10MB, inf)", 10_000_000, u64::MAX),
+            ("all", 0, u64::MAX),
+        ];
+        let mut rows: Vec<(&str, u64, u64, [Option<f64>; 4])> = Vec::new();
+        for (name, lo, hi) in buckets {
+            let inb: Vec<&&crate::results::FlowResult> = sized
+                .iter()
+                .filter(|x| x.size_bytes.is_some_and(|b| b > lo && b <= hi))
+                .collect();
+            let mut v: Vec<f64> = inb.iter().filter_map(|x| slow(x)).collect();
+            v.sort_by(f64::total_cmp);
+            let q = |p: f64| crate::stats::quantile_sorted(&v, p);
+            let mean = (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+            rows.push((
+                name,
+                inb.len() as u64,
+                v.len() as u64,
+                [mean, q(0.5), q(0.99), q(0.999)],
+            ));
+        }
+        out.push(
+            Table::new("fct_buckets")
+                .col("run_id", id(rows.len()))
+                .col("bucket", strs(&rows, |x| x.0))
+                .col("flows", ints(&rows, |x| x.1))
+                .col("done", ints(&rows, |x| x.2))
+                .col("slowdown_mean", opt_floats(&rows, |x| x.3[0]))
+                .col("slowdown_p50", opt_floats(&rows, |x| x.3[1]))
+                .col("slowdown_p99", opt_floats(&rows, |x| x.3[2]))
+                .col("slowdown_p999", opt_floats(&rows, |x| x.3[3])),
+        );
+    }
+
     let q = &r.queues;
     out.push(
         Table::new("queues")
@@ -366,6 +426,8 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
 pub const TABLE_NAMES: &[&str] = &[
     "runs",
     "flows",
+    "fct",
+    "fct_buckets",
     "queues",
     "pings",
     "queries",

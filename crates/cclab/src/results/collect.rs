@@ -4,8 +4,44 @@
 
 use super::*;
 use crate::app::{App, ResultCx};
-use crate::engine::secs;
+use crate::engine::{secs, SimTime};
+use crate::net::NodeId;
 use crate::sim::Sim;
+
+/// The receiver-side completion time (`fct_rx_s`) of a flow of `bytes` alone on an empty
+/// network, a lower bound of it: the handshake's round trip of propagation, the data's way
+/// out, and the flow's bytes on the wire (each segment of at most `mss` with its IP, TCP
+/// and timestamp headers and the link's framing) at the path's slowest link. It leaves
+/// out the serialisation of the handshake and the store-and-forward of a packet at the
+/// other hops, so slowdown = fct / ideal ≥ 1; the definition is pFabric's and HPCC's "FCT
+/// on an idle network at line rate".
+pub fn ideal_fct(net: &crate::net::Network, a: &crate::tcp::Addr, bytes: u64, mss: u32) -> SimTime {
+    let walk = |from: NodeId, to: NodeId| {
+        let (mut node, mut delay, mut slowest) = (from, 0, None::<(u64, u32)>);
+        for _ in 0..net.nodes.len() {
+            if node == to {
+                break;
+            }
+            let Some(pid) = net.routes.next_port(node, to, a.hash) else {
+                break;
+            };
+            let p = &net.ports[pid as usize];
+            delay += p.delay;
+            if slowest.is_none_or(|(r, _)| p.rate_bps < r) {
+                slowest = Some((p.rate_bps, p.framing));
+            }
+            node = p.peer;
+        }
+        (delay, slowest.unwrap_or((u64::MAX, 0)))
+    };
+    let (out, (rate, framing)) = walk(a.client, a.server);
+    let (back, _) = walk(a.server, a.client);
+    let mss = mss.max(1) as u64;
+    let segs = bytes.div_ceil(mss);
+    let per_seg = (crate::net::packet::IP_TCP_HDR + crate::net::packet::TS_OPT + framing) as u64;
+    let wire = bytes + segs * per_seg;
+    2 * out + back + crate::engine::tx_time(wire, rate)
+}
 
 pub fn collect(sim: &Sim) -> RunResult {
     let sc = &sim.scenario;
@@ -49,6 +85,14 @@ pub fn collect(sim: &Sim) -> RunResult {
             acks_sent: r.stats.acks_sent,
             delack_timeouts: r.stats.delack_timeouts,
             fct_s: fct,
+            size_bytes: s.total_bytes,
+            fct_rx_s: s
+                .total_bytes
+                .filter(|&b| r.delivered_bytes >= b)
+                .map(|_| secs(r.last_delivery - m.start)),
+            ideal_fct_s: s
+                .total_bytes
+                .map(|b| secs(ideal_fct(&sim.net, &s.addr, b, s.mss))),
             rtt_mean_s: h.mean(),
             rtt_p99_s: h.quantile(0.99),
             final_cwnd: s.tp.snd_cwnd,

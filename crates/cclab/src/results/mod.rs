@@ -25,8 +25,21 @@ pub struct FlowResult {
     pub data_segs_out: u64,
     pub acks_sent: u64,
     pub delack_timeouts: u64,
-    /// Flow completion time (byte-count flows that finished).
+    /// Flow completion time (byte-count flows that finished): from the connection's
+    /// start (its SYN) to the sender's last byte acknowledged.
     pub fct_s: Option<f64>,
+    /// Byte-count flows: the size; the completion time at the receiver (from the
+    /// connection's start to the last byte delivered to the receiving application, as
+    /// ns-3's flow monitor and the pFabric and HPCC evaluations measure it: unlike
+    /// `fct_s`, it does not wait for the last ACK, which a receiver may delay up to 40 ms
+    /// when the flow ends on an odd segment); and what that time would be for the flow
+    /// alone on an empty network (`collect::ideal_fct`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fct_rx_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ideal_fct_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
     pub rtt_p99_s: Option<f64>,
     pub final_cwnd: u32,

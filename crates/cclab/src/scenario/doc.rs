@@ -30,6 +30,7 @@ pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("ping", &crate::app::ping::KEYS, 3),
     ("udp", &crate::app::udp::KEYS, 3),
     ("ocbr", &crate::app::ocbr::KEYS, 3),
+    ("workload", &crate::app::workload::KEYS, 3),
     ("aggregate", &crate::app::reqresp::KEYS, 3),
     ("loss", &crate::net::loss::KEYS, 3),
     ("drop", &crate::net::loss::DROP, 3),

@@ -1,0 +1,647 @@
+//! Data-center workloads: flows whose sizes come from an empirical distribution, arriving
+//! as Poisson processes at a target load, between hosts chosen by a pattern — the traffic
+//! of the DCTCP, pFabric and HPCC evaluations.
+//!
+//! - `sizes`: `"websearch"` (DCTCP 2010, `data/websearch.cdf`), `"datamining"` (VL2 2009,
+//!   `data/datamining.cdf`), or a CDF file of one's own (lines `bytes probability`, `#`
+//!   comments, first point at probability 0, last at 1, both non-decreasing). A size is
+//!   drawn by inverting the CDF with linear interpolation between points (ns-2's
+//!   `EmpiricalRandomVariable`, which pFabric's simulations use), rounded up to a byte.
+//! - `load`: the fraction of each sending host's link rate its flows carry on average:
+//!   each host starts flows as a Poisson process of rate `load × link rate / (8 × mean
+//!   size)` (the mean of the interpolated distribution).
+//! - `pattern`: `"all-to-all"` (each flow to a host drawn uniformly among the others),
+//!   `"permutation"` (each host always to the same other host, a random derangement drawn
+//!   once), or `"incast"` (at each arrival, `fan_in` distinct hosts each send a flow of the
+//!   drawn size to one receiver, drawn uniformly or fixed by `to`; the arrival rate is
+//!   divided by `fan_in` so that `load` stays the senders' average).
+//!
+//! Every flow is a TCP connection that writes its size and closes; its completion time is
+//! in the `flows` and `fct` tables, beside the ideal on an empty network (`results`). The
+//! arrivals are drawn when the world is built, from the app's own random stream, so a run
+//! is reproducible and its flows are known up front. Connections are created then too: a
+//! run holds every flow's endpoint state from the start (freeing a connection when its
+//! flow ends is future work; `max_flows` bounds the cost).
+
+use super::AppCx;
+use crate::engine::{Rng, SimTime};
+use crate::scenario::check::{join, type_name, Checker, Tab};
+use crate::scenario::schema::{Key, Schema, Ty};
+use crate::scenario::{units, TcpConfig};
+use crate::world::{ConnReq, WorldBuilder};
+use toml::Value;
+
+/// The listener port of workload flows.
+const SERVICE: u16 = 5001;
+/// Most flows one workload may start (each holds its connection's state for the run).
+pub const MAX_FLOWS: i64 = 1_000_000;
+
+/// Largest CDF file read.
+const MAX_CDF_BYTES: u64 = 1 << 20;
+
+/// The built-in size distributions: (name, file text).
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("websearch", include_str!("../../data/websearch.cdf")),
+    ("datamining", include_str!("../../data/datamining.cdf")),
+];
+
+pub const PATTERNS: &[&str] = &["all-to-all", "permutation", "incast"];
+
+const PATTERN: Key = Key {
+    name: "pattern",
+    ty: Ty::Choice("pattern", PATTERNS),
+    default: "`\"all-to-all\"`",
+    allowed: "",
+    meaning: "who sends to whom: `all-to-all` (each flow to a uniformly drawn other host), `permutation` (each host to one fixed other host), `incast` (`fan_in` hosts at once to one)",
+};
+const SIZES: Key = Key {
+    name: "sizes",
+    ty: Ty::Str,
+    default: "`\"websearch\"`",
+    allowed: "`\"websearch\"`, `\"datamining\"`, or a CDF file (`bytes probability` per line, relative to the scenario file)",
+    meaning: "the flow-size distribution",
+};
+const LOAD: Key = Key {
+    name: "load",
+    ty: Ty::Text("number"),
+    default: "`0.5`",
+    allowed: "above 0 and below 1",
+    meaning: "fraction of each sender's link rate its flows carry on average (Poisson arrivals)",
+};
+const HOSTS: Key = Key {
+    name: "hosts",
+    ty: Ty::Text("string or list"),
+    default: "`\"all\"`",
+    allowed: "`\"all\"` or a list of host names",
+    meaning: "the hosts that send and receive",
+};
+const START: Key = Key {
+    name: "start",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "before the end of the run",
+    meaning: "first possible arrival",
+};
+const STOP: Key = Key {
+    name: "stop",
+    ty: Ty::Time,
+    default: "the end of the run",
+    allowed: "after `start`, at most sim.duration",
+    meaning: "no flow arrives from then on (flows already started run on)",
+};
+const FAN_IN: Key = Key {
+    name: "fan_in",
+    ty: Ty::Int(1, 100_000),
+    default: "`8`",
+    allowed: "fewer than the hosts",
+    meaning: "`incast`: senders per arrival",
+};
+const TO: Key = Key {
+    name: "to",
+    ty: Ty::Str,
+    default: "a host drawn at each arrival",
+    allowed: "one of `hosts`",
+    meaning: "`incast`: the receiver",
+};
+const MAX: Key = Key {
+    name: "max_flows",
+    ty: Ty::Int(1, MAX_FLOWS),
+    default: "`100000`",
+    allowed: "",
+    meaning: "refuse a workload expected to start more flows than this (each holds its connection for the run)",
+};
+
+pub static KEYS: Schema = Schema {
+    title: "[[workload]]",
+    place: "a workload table",
+    noun: "workload",
+    about: "Flows with sizes from an empirical distribution, arriving as Poisson processes at a target load, between hosts chosen by a pattern. Any `[tcp]` key may be given too, for these flows.",
+    keys: &[PATTERN, SIZES, LOAD, HOSTS, START, STOP, FAN_IN, TO, MAX],
+    with: &[&crate::tcp::config::TCP],
+    variants: None,
+};
+pub const DEFAULT: &str = "none";
+pub const MEANING: &str =
+    "data-center workloads: flow sizes from a CDF, Poisson arrivals at a load";
+
+/// The pattern of a workload.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pattern {
+    AllToAll,
+    Permutation,
+    Incast,
+}
+
+/// A flow-size distribution: points (bytes, cumulative probability).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cdf {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Cdf {
+    /// Parse a CDF file's text; the error says which line is wrong and why.
+    pub fn parse(name: &str, text: &str) -> Result<Cdf, String> {
+        let mut points: Vec<(f64, f64)> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let l = line.split('#').next().unwrap_or("").trim();
+            if l.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let (size, p) = match f.as_slice() {
+                [s, p] | [s, _, p] => (s.parse::<f64>(), p.parse::<f64>()),
+                _ => {
+                    return Err(format!(
+                        "line {}: expected `bytes probability`, found {l:?}",
+                        i + 1
+                    ))
+                }
+            };
+            let (Ok(size), Ok(p)) = (size, p) else {
+                return Err(format!("line {}: not two numbers: {l:?}", i + 1));
+            };
+            if !(size.is_finite() && size >= 0.0 && (0.0..=1.0).contains(&p)) {
+                return Err(format!(
+                    "line {}: a size of 0 bytes or more and a probability from 0 to 1, found {l:?}",
+                    i + 1
+                ));
+            }
+            if let Some(&(ls, lp)) = points.last() {
+                if size < ls || p < lp {
+                    return Err(format!(
+                        "line {}: sizes and probabilities must not decrease ({ls} {lp} before {size} {p})",
+                        i + 1
+                    ));
+                }
+            }
+            points.push((size, p));
+        }
+        match (points.first(), points.last()) {
+            (Some(&(_, a)), Some(&(_, b))) if a == 0.0 && b == 1.0 && points.len() >= 2 => {}
+            _ => {
+                return Err(
+                    "a CDF needs at least two points, the first at probability 0 and the last at 1"
+                        .into(),
+                )
+            }
+        }
+        Ok(Cdf {
+            name: name.to_string(),
+            points,
+        })
+    }
+
+    /// The mean size in bytes of the interpolated distribution: each segment contributes
+    /// its probability times its midpoint.
+    pub fn mean(&self) -> f64 {
+        self.points
+            .windows(2)
+            .map(|w| (w[1].1 - w[0].1) * (w[0].0 + w[1].0) / 2.0)
+            .sum()
+    }
+
+    /// The size at cumulative probability `u` (in [0, 1)), interpolated linearly, rounded
+    /// up to a whole byte and at least 1.
+    pub fn quantile(&self, u: f64) -> u64 {
+        let i = self.points.partition_point(|&(_, p)| p <= u).max(1);
+        let (s0, p0) = self.points[i - 1];
+        let Some(&(s1, p1)) = self.points.get(i) else {
+            return (s0.ceil() as u64).max(1);
+        };
+        let x = if p1 > p0 {
+            s0 + (s1 - s0) * (u - p0) / (p1 - p0)
+        } else {
+            s1
+        };
+        (x.ceil() as u64).max(1)
+    }
+}
+
+/// One `[[workload]]` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkloadSpec {
+    pub pattern: Pattern,
+    pub sizes: Cdf,
+    pub load: f64,
+    /// Host names; empty = every host.
+    pub hosts: Vec<String>,
+    pub start: SimTime,
+    pub stop: SimTime,
+    pub fan_in: usize,
+    pub to: Option<String>,
+    pub max_flows: u64,
+    pub tcp: TcpConfig,
+}
+
+pub type Spec = WorkloadSpec;
+
+pub fn parse(
+    ck: &mut Checker,
+    root: Tab,
+    table: &str,
+    cx: &super::ParseCx,
+) -> Option<Vec<WorkloadSpec>> {
+    let Some(tables) = ck.array_of_tables(root, table) else {
+        return Some(Vec::new());
+    };
+    let duration = cx.duration;
+    let mut out = Vec::new();
+    for (path, t) in &tables {
+        let t = Tab { path, t };
+        ck.check_keys(t, &KEYS, None);
+        let pattern = match ck.get::<String>(t, &PATTERN).as_deref() {
+            None | Some("all-to-all") => Pattern::AllToAll,
+            Some("permutation") => Pattern::Permutation,
+            Some(_) => Pattern::Incast,
+        };
+        let sizes_name = ck
+            .get::<String>(t, &SIZES)
+            .unwrap_or_else(|| "websearch".into());
+        let sizes = match BUILT_IN.iter().find(|(n, _)| *n == sizes_name) {
+            Some((n, text)) => Cdf::parse(n, text).ok(),
+            None => {
+                let base = std::path::Path::new(ck.file)
+                    .parent()
+                    .unwrap_or(std::path::Path::new("."));
+                let p = base.join(&sizes_name);
+                // Only a regular file of reasonable size (not a device or a pipe).
+                let read = match std::fs::metadata(&p) {
+                    Ok(m) if !m.is_file() => Err("it is not a regular file".to_string()),
+                    Ok(m) if m.len() > MAX_CDF_BYTES => Err(format!(
+                        "it has {} bytes, more than a CDF needs ({MAX_CDF_BYTES})",
+                        m.len()
+                    )),
+                    Ok(_) => std::fs::read_to_string(&p).map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                match read {
+                    Err(e) => {
+                        ck.err(
+                            &join(t.path, SIZES.name),
+                            t.t.get(SIZES.name),
+                            format!("not \"websearch\" or \"datamining\", and {} cannot be read as a CDF file: {e}", p.display()),
+                        );
+                        None
+                    }
+                    Ok(text) => match Cdf::parse(&sizes_name, &text) {
+                        Ok(c) => Some(c),
+                        Err(m) => {
+                            ck.err(
+                                &join(t.path, SIZES.name),
+                                t.t.get(SIZES.name),
+                                format!("{}: {m}", p.display()),
+                            );
+                            None
+                        }
+                    },
+                }
+            }
+        };
+        let load = match t.t.get(LOAD.name) {
+            None => 0.5,
+            Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
+                Some(x) if x > 0.0 && x < 1.0 => x,
+                _ => {
+                    ck.err(
+                        &join(t.path, LOAD.name),
+                        Some(v),
+                        "a fraction of the link rate: a number above 0 and below 1 (e.g. 0.5); Poisson arrivals at a load of 1 or more never drain".into(),
+                    );
+                    0.5
+                }
+            },
+        };
+        let hosts = match t.t.get(HOSTS.name) {
+            None => Vec::new(),
+            Some(Value::String(s)) if s == "all" => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect(),
+            Some(v) => {
+                ck.err(
+                    &join(t.path, HOSTS.name),
+                    Some(v),
+                    format!(
+                        "expected \"all\" or a list of host names, found {}",
+                        type_name(v)
+                    ),
+                );
+                Vec::new()
+            }
+        };
+        let start = super::start(ck, t, &START, duration).unwrap_or(0);
+        let stop: SimTime = ck.get(t, &STOP).or(duration).unwrap_or(0);
+        if stop <= start || duration.is_some_and(|d| stop > d) {
+            ck.err(
+                &join(t.path, STOP.name),
+                t.t.get(STOP.name),
+                format!(
+                    "must be after start ({}) and at most sim.duration",
+                    units::format_time(start)
+                ),
+            );
+        }
+        let fan_in = ck.get::<u64>(t, &FAN_IN).unwrap_or(8) as usize;
+        let to: Option<String> = ck.get(t, &TO);
+        let max_flows = ck.get::<u64>(t, &MAX).unwrap_or(100_000);
+        let mut tcp = cx.tcp.clone();
+        crate::tcp::config::parse(ck, t, &mut tcp);
+        out.push(WorkloadSpec {
+            pattern,
+            sizes: sizes?,
+            load,
+            hosts,
+            start,
+            stop,
+            fan_in,
+            to,
+            max_flows,
+            tcp,
+        });
+    }
+    Some(out)
+}
+
+/// One flow of a workload: when, from which host to which (indices into the hosts), how
+/// many bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arrival {
+    pub at: SimTime,
+    pub from: usize,
+    pub to: usize,
+    pub bytes: u64,
+}
+
+/// An exponential interval of mean `mean` picoseconds.
+fn exp(rng: &mut Rng, mean: f64) -> SimTime {
+    // 1 − U is in (0, 1]: the logarithm is finite.
+    (-(1.0 - rng.uniform()).ln() * mean).round() as SimTime
+}
+
+/// The arrivals of workload `w` over `n` hosts whose link rates are `rates` (bit/s),
+/// in time order (ties in host order); `to` is the incast receiver's index if fixed.
+pub fn arrivals(w: &WorkloadSpec, rates: &[u64], to: Option<usize>, rng: &mut Rng) -> Vec<Arrival> {
+    let n = rates.len();
+    let mean_bytes = w.sizes.mean();
+    let mut out = Vec::new();
+    let window = (w.start, w.stop);
+    match w.pattern {
+        Pattern::AllToAll | Pattern::Permutation => {
+            // The permutation: a random derangement (Sattolo's algorithm gives one cycle
+            // through every host, so nobody sends to itself).
+            let mut perm: Vec<usize> = (0..n).collect();
+            if w.pattern == Pattern::Permutation {
+                for i in (1..n).rev() {
+                    let j = rng.below(i as u64) as usize;
+                    perm.swap(i, j);
+                }
+            }
+            for (h, &rate) in rates.iter().enumerate() {
+                // Mean interval between this host's flows, in ps.
+                let mean = mean_bytes * 8.0 / (w.load * rate as f64) * crate::engine::SEC as f64;
+                let mut t = window.0;
+                loop {
+                    t = t.saturating_add(exp(rng, mean));
+                    if t >= window.1 {
+                        break;
+                    }
+                    let to = match w.pattern {
+                        Pattern::Permutation => perm[h],
+                        _ => {
+                            let d = rng.below(n as u64 - 1) as usize;
+                            d + (d >= h) as usize
+                        }
+                    };
+                    let bytes = w.sizes.quantile(rng.uniform());
+                    out.push(Arrival {
+                        at: t,
+                        from: h,
+                        to,
+                        bytes,
+                    });
+                }
+            }
+        }
+        Pattern::Incast => {
+            // Arrivals of the whole group: fan_in senders each, so the senders' average
+            // load is `load` of the mean link rate.
+            let rate = rates.iter().sum::<u64>() as f64 / n as f64;
+            let mean = mean_bytes * 8.0 / (w.load * rate) * crate::engine::SEC as f64 / n as f64
+                * w.fan_in as f64;
+            let mut t = window.0;
+            let mut pool: Vec<usize> = Vec::with_capacity(n);
+            loop {
+                t = t.saturating_add(exp(rng, mean));
+                if t >= window.1 {
+                    break;
+                }
+                let dst = to.unwrap_or_else(|| rng.below(n as u64) as usize);
+                let bytes = w.sizes.quantile(rng.uniform());
+                pool.clear();
+                pool.extend((0..n).filter(|&h| h != dst));
+                for k in 0..w.fan_in.min(pool.len()) {
+                    let j = k + rng.below((pool.len() - k) as u64) as usize;
+                    pool.swap(k, j);
+                    out.push(Arrival {
+                        at: t,
+                        from: pool[k],
+                        to: dst,
+                        bytes,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|a| (a.at, a.from, a.to));
+    out
+}
+
+/// Build each workload: its arrivals, one connection per flow, one app that opens them
+/// in time order.
+pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String> {
+    for (i, s) in specs.iter().enumerate() {
+        let label = format!("workload.{i}");
+        let names: Vec<String> = if s.hosts.is_empty() {
+            w.host_names()
+        } else {
+            s.hosts.clone()
+        };
+        if names.len() < 2 {
+            return Err(format!("{label}: a workload needs at least two hosts"));
+        }
+        let mut rates = Vec::with_capacity(names.len());
+        for n in &names {
+            rates.push(w.host_rate(n).map_err(|e| format!("{label}: {e}"))?);
+        }
+        let to = match &s.to {
+            None => None,
+            Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
+                format!("{label}.to: \"{t}\" is not one of the workload's hosts")
+            })?),
+        };
+        if s.pattern == Pattern::Incast && s.fan_in >= names.len() {
+            return Err(format!(
+                "{label}.fan_in: {} senders need more than {} hosts",
+                s.fan_in,
+                names.len()
+            ));
+        }
+        // The expected number of flows, checked before drawing them.
+        let secs = crate::engine::secs(s.stop - s.start);
+        let expected = rates
+            .iter()
+            .map(|&r| s.load * r as f64 * secs / 8.0)
+            .sum::<f64>()
+            / s.sizes.mean();
+        if expected > s.max_flows as f64 {
+            return Err(format!(
+                "{label}: about {expected:.0} flows expected ({} hosts at load {} for {} with mean size {:.0} B), more than max_flows = {}",
+                names.len(),
+                s.load,
+                units::format_time(s.stop - s.start),
+                s.sizes.mean(),
+                s.max_flows
+            ));
+        }
+        let app = w.next_app();
+        let mut rng = w.app_rng(app);
+        let arr = arrivals(s, &rates, to, &mut rng);
+        let mut flows = Vec::with_capacity(arr.len());
+        for (k, a) in arr.iter().enumerate() {
+            let conn = w.conn(ConnReq {
+                label: &format!("{label} flow {k}"),
+                from: &names[a.from],
+                to: &names[a.to],
+                service: SERVICE,
+                tcp: &s.tcp,
+                bytes: Some(a.bytes),
+                start: a.at,
+                stop: None,
+                app,
+            })?;
+            flows.push((a.at, conn));
+        }
+        w.push_app(super::AnyApp::Workload(Workload { flows, next: 0 }));
+    }
+    Ok(())
+}
+
+/// Opens its flows' connections at their arrival times, one wake-up pending at a time.
+pub struct Workload {
+    /// (arrival, connection), in time order.
+    flows: Vec<(SimTime, u32)>,
+    next: usize,
+}
+
+pub type App = Workload;
+
+impl super::App for Workload {
+    fn start(&mut self, cx: &mut AppCx) {
+        if let Some(&(t, _)) = self.flows.first() {
+            cx.wake(t, 0);
+        }
+    }
+
+    fn on_event(&mut self, _tag: u32, cx: &mut AppCx) {
+        while let Some(&(t, conn)) = self.flows.get(self.next) {
+            if t > cx.now {
+                cx.wake(t, 0);
+                break;
+            }
+            cx.open(conn);
+            self.next += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_distributions_parse_with_their_known_means() {
+        let ws = Cdf::parse("websearch", BUILT_IN[0].1).unwrap();
+        let dm = Cdf::parse("datamining", BUILT_IN[1].1).unwrap();
+        // Hand-worked: Σ Δp × midpoint over the segments.
+        // websearch: 0.15·5e3 + 0.05·15e3 + 0.1·25e3 + 0.1·40e3 + 0.13·65e3 + 0.07·140e3
+        //   + 0.1·600e3 + 0.1·1.5e6 + 0.1·3.5e6 + 0.07·7.5e6 + 0.03·20e6 = 1,711,250 B.
+        assert!((ws.mean() - 1_711_250.0).abs() < 1e-6, "{}", ws.mean());
+        // datamining: 0.1·(90 + 198 + 388 + 730 + 1,000 + 1,485 + 2,515 + 6,580 + 205,000)
+        //   + 0.05·1.78e6 + 0.03·51.58e6 + 0.02·550e6 = 12,658,198.6 B.
+        assert!((dm.mean() - 12_658_198.6).abs() < 1e-3, "{}", dm.mean());
+        // Quantiles: the points themselves, and linear between them.
+        assert_eq!(ws.quantile(0.15), 10_000);
+        assert_eq!(ws.quantile(0.175), 15_000);
+        assert_eq!(ws.quantile(0.0), 1);
+        // 10 MB + 20 MB × (0.9999999 − 0.97) / 0.03 = 29,999,933.3, rounded up.
+        assert_eq!(ws.quantile(0.9999999), 29_999_934);
+    }
+
+    #[test]
+    fn bad_cdfs_are_refused_with_the_line() {
+        assert!(Cdf::parse("x", "0 0\n10 0.5\n5 1\n")
+            .unwrap_err()
+            .contains("line 3"));
+        assert!(Cdf::parse("x", "0 0\n10 0.5\n")
+            .unwrap_err()
+            .contains("last at 1"));
+        assert!(Cdf::parse("x", "0 0\nten 1\n")
+            .unwrap_err()
+            .contains("line 2"));
+    }
+
+    fn spec(pattern: Pattern, load: f64) -> WorkloadSpec {
+        WorkloadSpec {
+            pattern,
+            sizes: Cdf::parse("websearch", BUILT_IN[0].1).unwrap(),
+            load,
+            hosts: Vec::new(),
+            start: 0,
+            stop: 2 * crate::engine::SEC,
+            fan_in: 4,
+            to: None,
+            max_flows: 1_000_000,
+            tcp: TcpConfig::default(),
+        }
+    }
+
+    #[test]
+    fn arrivals_carry_the_load_and_follow_the_pattern() {
+        let rates = vec![10_000_000_000u64; 16];
+        let mut rng = Rng::new(1, 99);
+        let w = spec(Pattern::AllToAll, 0.5);
+        let a = arrivals(&w, &rates, None, &mut rng);
+        // Offered bytes over 2 s against load × capacity: a sum of ~11,700 draws of a
+        // distribution with coefficient of variation ≈ 2.0 has a relative standard error
+        // of about 2 %; 8 % is four of them.
+        let offered = a.iter().map(|x| x.bytes as f64).sum::<f64>() * 8.0;
+        let want = 0.5 * 10e9 * 16.0 * 2.0;
+        assert!((offered / want - 1.0).abs() < 0.08, "{offered} vs {want}");
+        assert!(a.iter().all(|x| x.from != x.to && x.at < w.stop));
+        assert!(a.windows(2).all(|p| p[0].at <= p[1].at));
+        // Permutation: each host always to the same other host, all different.
+        let p = arrivals(&spec(Pattern::Permutation, 0.3), &rates, None, &mut rng);
+        let mut dst = vec![usize::MAX; 16];
+        for x in &p {
+            assert!(dst[x.from] == usize::MAX || dst[x.from] == x.to);
+            dst[x.from] = x.to;
+            assert_ne!(x.from, x.to);
+        }
+        let mut seen = dst.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 16, "a permutation");
+        // Incast: groups of fan_in distinct senders to one receiver at one time.
+        let c = arrivals(&spec(Pattern::Incast, 0.3), &rates, Some(3), &mut rng);
+        for g in c.chunks(4) {
+            assert!(g
+                .iter()
+                .all(|x| x.at == g[0].at && x.to == 3 && x.from != 3));
+            let mut f: Vec<usize> = g.iter().map(|x| x.from).collect();
+            f.dedup();
+            assert_eq!(f.len(), 4);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Data-center workloads end to end: flows drawn from a CDF at a load on a fat-tree run
+//! to completion with slowdowns against the closed-form ideal, and bad workloads are
+//! refused with the key.
+
+use cclab::scenario::parse_scenario;
+
+fn run(text: &str) -> cclab::results::RunResult {
+    let sc = parse_scenario(text, "w.toml", &[]).unwrap_or_else(|e| panic!("{e:?}"));
+    cclab::sim::run(&sc).unwrap()
+}
+
+const TREE: &str = r#"
+[sim]
+duration = "100ms"
+seed = 3
+
+[topology]
+kind = "fat-tree"
+k = 4
+link = { rate = "10Gbps", delay = "1us", queue = "ecn", limit = "250pkts", k = "65pkts" }
+
+[host]
+tsq = true
+
+[tcp]
+cc = "dctcp"
+"#;
+
+#[test]
+fn a_lone_one_segment_flow_completes_at_its_ideal() {
+    // Long links, one 1000-byte flow: the ideal (3 one-way propagation delays and the
+    // bytes at the slowest link) leaves out only the serialisation of the SYN, the SYN-ACK
+    // and the data at the faster hops, and the host's processing jitter (off here): a few
+    // microseconds against 30 ms.
+    let r = run(r#"
+[sim]
+duration = "1s"
+[topology]
+kind = "dumbbell"
+senders = 1
+bottleneck = { rate = "1Gbps", delay = "10ms" }
+[host]
+jitter = "0s"
+[[flow]]
+from = "s0"
+to = "r0"
+bytes = "1000B"
+"#);
+    let f = &r.flows[0];
+    let (fct, ideal) = (f.fct_rx_s.unwrap(), f.ideal_fct_s.unwrap());
+    assert!(fct >= ideal, "{fct} < {ideal}");
+    // Handshake and data: 3 × the 10 ms bottleneck (the access links' delay is 0), plus
+    // 1,090 bytes on the wire at 1 Gbit/s (8.7 µs).
+    assert!((0.030..0.030_02).contains(&ideal), "{ideal}");
+    assert!(fct - ideal < 30e-6, "{fct} vs {ideal}");
+    // The sender's completion waits for the ACK's way back (10 ms) too.
+    assert!(f.fct_s.unwrap() > fct + 0.0099, "{:?} vs {fct}", f.fct_s);
+}
+
+#[test]
+fn a_websearch_workload_runs_on_a_fat_tree() {
+    let r = run(&format!(
+        "{TREE}\n[[workload]]\nsizes = \"websearch\"\nload = 0.3\nstop = \"60ms\"\n"
+    ));
+    let sized: Vec<_> = r.flows.iter().filter(|f| f.size_bytes.is_some()).collect();
+    // 16 hosts × 0.3 × 10 Gbit/s × 60 ms / (8 × 1,711,250 B) ≈ 210 flows expected; a
+    // Poisson count of mean 210 is within 3 standard deviations (± 44) of it.
+    assert!((166..=254).contains(&sized.len()), "{} flows", sized.len());
+    assert!(sized.iter().all(|f| f.from != f.to));
+    let done: Vec<_> = sized.iter().filter(|f| f.fct_rx_s.is_some()).collect();
+    assert!(
+        done.len() * 10 >= sized.len() * 8,
+        "{} of {} done",
+        done.len(),
+        sized.len()
+    );
+    for f in &done {
+        let s = f.fct_rx_s.unwrap() / f.ideal_fct_s.unwrap();
+        assert!(s >= 1.0, "flow {} slowdown {s}", f.id);
+    }
+    // The tidy tables: one fct row per sized flow, four buckets.
+    let tables = cclab::report::table::run_tables(&r);
+    let fct = tables.iter().find(|t| t.name == "fct").unwrap();
+    assert_eq!(fct.rows(), sized.len());
+    let b = tables.iter().find(|t| t.name == "fct_buckets").unwrap();
+    assert_eq!(b.rows(), 4);
+    // Same seed, same flows; another seed, other flows.
+    let again = run(&format!(
+        "{TREE}\n[[workload]]\nsizes = \"websearch\"\nload = 0.3\nstop = \"60ms\"\n"
+    ));
+    assert_eq!(
+        serde_json::to_string(&again.flows).unwrap(),
+        serde_json::to_string(&r.flows).unwrap()
+    );
+}
+
+#[test]
+fn bad_workloads_are_refused_with_the_key() {
+    for (table, key, words) in [
+        ("load = 1.5", "workload.0.load", "below 1"),
+        (
+            "sizes = \"no/such.cdf\"",
+            "workload.0.sizes",
+            "cannot be read",
+        ),
+        ("pattern = \"ring\"", "workload.0.pattern", "ring"),
+        ("stop = \"1s\"", "workload.0.stop", "sim.duration"),
+    ] {
+        let text = format!("{TREE}\n[[workload]]\n{table}\n");
+        let e = parse_scenario(&text, "w.toml", &[]).unwrap_err();
+        assert!(
+            e.iter()
+                .any(|e| e.key == key && e.to_string().contains(words)),
+            "{table}: {e:?}"
+        );
+    }
+    // Too many flows for max_flows: refused when the world is built, before running.
+    let text = format!("{TREE}\n[[workload]]\nsizes = \"datamining\"\nload = 0.9\nmax_flows = 2\n");
+    let sc = parse_scenario(&text, "w.toml", &[]).unwrap();
+    let e = cclab::sim::Sim::new(&sc).err().unwrap();
+    assert!(e.contains("max_flows"), "{e}");
+}
