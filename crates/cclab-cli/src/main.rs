@@ -110,6 +110,10 @@ enum Cmd {
     Bench {
         #[arg(long)]
         json: bool,
+        /// Also the data-center cases: web search at 50% load with DCTCP on a k = 8
+        /// fat-tree for 1 s and a k = 16 fat-tree for 20 ms (minutes, GBs of memory).
+        #[arg(long)]
+        scale: bool,
     },
 }
 
@@ -187,8 +191,11 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Cmd::Bench { json } => {
-            let all = cclab::bench::run_all();
+        Cmd::Bench { json, scale } => {
+            let mut all = cclab::bench::run_all();
+            if scale {
+                all.extend(cclab::bench::run_scale());
+            }
             if json {
                 // Top-level keys: the headline workload (the first); all of them in
                 // `workloads`.
@@ -215,6 +222,9 @@ fn main() -> ExitCode {
                         r.packet_hops_per_s / 1e6
                     );
                     println!("  goodput        {:.3} Gbit/s (all flows)", r.goodput_gbps);
+                    if let Some(m) = r.peak_rss_mib {
+                        println!("  peak RSS       {m:.0} MiB");
+                    }
                 }
             }
             ExitCode::SUCCESS

@@ -4,6 +4,10 @@
 //! - `dctcp10`: the project brief's comparison workload: 10 DCTCP flows, 10 Gbit/s
 //!   dumbbell, ECN marking at K = 65 packets (the seed's 10 Gbit/s heuristic), 1 s.
 //!
+//! With `--scale` (`run_scale`), data-center cases: the web-search workload at 50% load
+//! with DCTCP on a k = 8 fat-tree (128 hosts) for 1 s, and on a k = 16 fat-tree (1,024
+//! hosts) for 20 ms, each with its peak resident memory.
+//!
 //! It prints only what it measures; the README gives the peers' figures with their sources
 //! (htsim measured on the development machine; ns-3 only as the project brief states it).
 
@@ -22,6 +26,10 @@ pub struct BenchResult {
     pub packet_hops: u64,
     pub sim_time_s: f64,
     pub goodput_gbps: f64,
+    /// Peak resident memory while this case ran, MiB (Linux: `VmHWM`, reset before the
+    /// case through `/proc/self/clear_refs`; absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_mib: Option<f64>,
 }
 
 /// A 10 Gbit/s dumbbell of `n` senders, 10 µs links (access delay per sender), the given
@@ -74,11 +82,68 @@ pub fn run_all() -> Vec<BenchResult> {
     ]
 }
 
+/// A k-ary fat-tree of 10 Gbit/s, 1 µs links with DCTCP marking at K = 65 packets, the
+/// web-search workload at 50% load for `duration` (as `examples/workload.toml`).
+pub fn scenario_fat_tree(k: usize, duration: &str) -> Scenario {
+    let text = format!(
+        r#"[sim]
+name = "bench-fat-tree-k{k}"
+duration = "{duration}"
+[topology]
+kind = "fat-tree"
+k = {k}
+link = {{ rate = "10Gbps", delay = "1us", queue = "ecn", limit = "250pkts", k = "65pkts" }}
+[host]
+tsq = true
+[tcp]
+cc = "dctcp"
+[[workload]]
+sizes = "websearch"
+load = 0.5
+max_flows = 1000000
+"#
+    );
+    parse_scenario(&text, "bench", &[]).expect("the bench scenario is valid")
+}
+
+/// The data-center cases (`cclab bench --scale`).
+pub fn run_scale() -> Vec<BenchResult> {
+    vec![
+        run_one(
+            "fattree16",
+            "k = 16 fat-tree (1,024 hosts), web search at 50% load, DCTCP",
+            &scenario_fat_tree(16, "20ms"),
+        ),
+        run_one(
+            "fattree8",
+            "k = 8 fat-tree (128 hosts), web search at 50% load, DCTCP",
+            &scenario_fat_tree(8, "1s"),
+        ),
+    ]
+}
+
+/// Reset the peak resident memory (Linux), so that the next reading is this case's.
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// Peak resident memory since the last reset, MiB (Linux `VmHWM`).
+fn peak_rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
 fn run_one(workload: &'static str, about: &'static str, sc: &Scenario) -> BenchResult {
+    reset_peak_rss();
     let t0 = std::time::Instant::now();
     let r = crate::sim::run(sc).expect("bench scenario is valid");
     let wall = t0.elapsed().as_secs_f64();
-    let goodput: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
+    // Every flow's delivered bytes over the simulated time (a workload's flows are
+    // short: their own goodputs do not add up).
+    let goodput: f64 =
+        r.flows.iter().map(|f| f.bytes as f64 * 8.0).sum::<f64>() / r.engine.sim_time_s.max(1e-12);
     BenchResult {
         workload,
         about,
@@ -89,5 +154,6 @@ fn run_one(workload: &'static str, about: &'static str, sc: &Scenario) -> BenchR
         packet_hops: r.engine.packet_hops,
         sim_time_s: r.engine.sim_time_s,
         goodput_gbps: goodput / 1e9,
+        peak_rss_mib: peak_rss_mib(),
     }
 }

@@ -11,7 +11,10 @@
 //! quantile it reports is the upper edge of the bucket that holds the nearest-rank sample,
 //! never below the exact value by more than the 1 ns the nanosecond truncation loses and
 //! never above it by more than 1/1024 of it ([`REL_PRECISION`]), and never beyond the
-//! largest sample.
+//! largest sample. Its counts are 32-bit (half the memory of 64-bit ones: a long flow's
+//! RTT histogram is about 57 KB, and a run may hold tens of thousands of them): one bucket
+//! can count 4.29 × 10⁹ samples, some thirty times all the ACKs of the longest
+//! reproduction (27 minutes at 1 Gbit/s, about 1.4 × 10⁸ segments), so none is lost.
 
 use crate::engine::{secs, SimTime};
 use hdrhistogram::Histogram;
@@ -51,7 +54,7 @@ pub struct TimeStats {
     /// The samples while there are at most `EXACT_SAMPLES`, in picoseconds.
     exact: Vec<SimTime>,
     /// After that, every sample in nanoseconds.
-    hist: Option<Histogram<u64>>,
+    hist: Option<Histogram<u32>>,
 }
 
 impl TimeStats {
@@ -81,7 +84,7 @@ impl TimeStats {
     /// The exact buffer is full: every sample so far, and `t`, into a histogram.
     #[cold]
     fn hand_over(&mut self, t: SimTime) {
-        let mut h = Histogram::<u64>::new(SIGFIG).expect("3 significant digits are valid");
+        let mut h = Histogram::<u32>::new(SIGFIG).expect("3 significant digits are valid");
         for &x in &self.exact {
             Self::record(&mut h, x);
         }
@@ -91,7 +94,7 @@ impl TimeStats {
     }
 
     #[inline]
-    fn record(h: &mut Histogram<u64>, t: SimTime) {
+    fn record(h: &mut Histogram<u32>, t: SimTime) {
         // Picoseconds to nanoseconds; auto-resize covers any u64 nanosecond count below
         // i64::MAX / 2 (292 years), far beyond the longest run, so this never fails.
         let _ = h.record(t / 1000);
