@@ -18,12 +18,9 @@
 //! host on host links); a host's NIC runs `host_queue`.
 
 use super::{parse_link, LINK};
-use crate::qdisc::QUEUE;
 use crate::scenario::check::{join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{
-    GraphLinkSpec, GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec,
-};
+use crate::scenario::{GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec};
 
 /// Largest k: 65,536 hosts and 5,120 switches.
 pub const MAX_K: i64 = 64;
@@ -64,20 +61,13 @@ const CORE_LINK: Key = Key {
     allowed: "",
     meaning: "aggregation ↔ core links; the queue is both ports'",
 };
-const HOST_QUEUE: Key = Key {
-    name: "host_queue",
-    ty: Ty::Table(&QUEUE),
-    default: "drop-tail, `\"10000pkts\"`",
-    allowed: "",
-    meaning: "the queue of every host's NIC (`h{n}_up`)",
-};
 
 pub static KEYS: Schema = Schema {
     title: "Fat-tree",
     place: "a fat-tree topology",
     noun: "topology",
     about: "The k-ary fat-tree of Al-Fares et al. (SIGCOMM 2008): k pods of k/2 edge and k/2 aggregation switches, (k/2)² core switches, k³/4 hosts `h0…`; shortest paths with ECMP per connection.",
-    keys: &[K, LINK_KEY, HOST_LINK, EDGE_LINK, CORE_LINK, HOST_QUEUE],
+    keys: &[K, LINK_KEY, HOST_LINK, EDGE_LINK, CORE_LINK, super::HOST_QUEUE],
     with: &[],
     variants: None,
 };
@@ -108,7 +98,7 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
     let host = tier(ck, t, &HOST_LINK, &link);
     let edge = tier(ck, t, &EDGE_LINK, &link);
     let core = tier(ck, t, &CORE_LINK, &link);
-    let host_queue = super::queue_table(ck, t, HOST_QUEUE.name);
+    let host_queue = super::queue_table(ck, t, super::HOST_QUEUE.name);
     Some(TopologySpec::Graph(graph(
         k? as usize,
         &host,
@@ -148,38 +138,17 @@ pub fn graph(
     }
     g.nodes
         .extend((0..half * half).map(|m| node(format!("c{m}"), NodeKind::Switch)));
-    let l =
-        |name: String, from: String, to: String, rev: String, spec: &LinkSpec, q: &QueueSpec| {
-            GraphLinkSpec {
-                name,
-                from,
-                to,
-                rate_bps: spec.rate_bps,
-                delay: spec.delay,
-                framing: spec.framing,
-                queue: q.clone(),
-                reverse_name: rev,
-                reverse_queue: spec.queue.clone(),
-            }
-        };
     g.links.reserve(hosts * 3);
     for p in 0..k {
         for i in 0..half {
             let e = format!("e{p}_{i}");
             for h in 0..half {
                 let n = (p * half + i) * half + h;
-                g.links.push(l(
-                    format!("h{n}_up"),
-                    format!("h{n}"),
-                    e.clone(),
-                    format!("h{n}_down"),
-                    host,
-                    host_queue,
-                ));
+                g.links.push(super::host_link(n, &e, host, host_queue));
             }
             for j in 0..half {
                 let a = format!("a{p}_{j}");
-                g.links.push(l(
+                g.links.push(super::tier_link(
                     format!("{e}_{a}"),
                     e.clone(),
                     a.clone(),
@@ -195,7 +164,7 @@ pub fn graph(
             let a = format!("a{p}_{j}");
             for c in 0..half {
                 let m = j * half + c;
-                g.links.push(l(
+                g.links.push(super::tier_link(
                     format!("{a}_c{m}"),
                     a.clone(),
                     format!("c{m}"),

@@ -14,12 +14,9 @@
 //! Every switch port runs its tier's queue; a host's NIC runs `host_queue`.
 
 use super::{link_table, LINK};
-use crate::qdisc::QUEUE;
 use crate::scenario::check::{join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{
-    GraphLinkSpec, GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec,
-};
+use crate::scenario::{GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec};
 
 /// Most leaves, spines, and hosts on one leaf.
 pub const MAX_SWITCHES: i64 = 4096;
@@ -60,13 +57,6 @@ const FABRIC_LINK: Key = Key {
     allowed: "",
     meaning: "leaf ↔ spine links: rate, delay, and the queue of both ports",
 };
-const HOST_QUEUE: Key = Key {
-    name: "host_queue",
-    ty: Ty::Table(&QUEUE),
-    default: "drop-tail, `\"10000pkts\"`",
-    allowed: "",
-    meaning: "the queue of every host's NIC (`h{n}_up`)",
-};
 
 pub static KEYS: Schema = Schema {
     title: "Leaf-spine",
@@ -79,7 +69,7 @@ pub static KEYS: Schema = Schema {
         HOSTS_PER_LEAF,
         HOST_LINK,
         FABRIC_LINK,
-        HOST_QUEUE,
+        super::HOST_QUEUE,
     ],
     with: &[],
     variants: None,
@@ -91,7 +81,7 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
     let per: Option<u64> = ck.need(t, &HOSTS_PER_LEAF, "16");
     let host = link_table(ck, t, HOST_LINK.name, Limit::Packets(1000));
     let fabric = link_table(ck, t, FABRIC_LINK.name, Limit::Packets(1000));
-    let host_queue = super::queue_table(ck, t, HOST_QUEUE.name);
+    let host_queue = super::queue_table(ck, t, super::HOST_QUEUE.name);
     let (leaves, spines, per) = (leaves?, spines?, per?);
     if leaves * per > super::MAX_SENDERS as u64 {
         ck.err(
@@ -139,36 +129,15 @@ pub fn graph(
         .extend((0..leaves).map(|i| node(format!("l{i}"), NodeKind::Switch)));
     g.nodes
         .extend((0..spines).map(|j| node(format!("sp{j}"), NodeKind::Switch)));
-    let l =
-        |name: String, from: String, to: String, rev: String, spec: &LinkSpec, q: &QueueSpec| {
-            GraphLinkSpec {
-                name,
-                from,
-                to,
-                rate_bps: spec.rate_bps,
-                delay: spec.delay,
-                framing: spec.framing,
-                queue: q.clone(),
-                reverse_name: rev,
-                reverse_queue: spec.queue.clone(),
-            }
-        };
     g.links.reserve(hosts + leaves * spines);
     for i in 0..leaves {
         let leaf = format!("l{i}");
         for h in 0..per {
             let n = i * per + h;
-            g.links.push(l(
-                format!("h{n}_up"),
-                format!("h{n}"),
-                leaf.clone(),
-                format!("h{n}_down"),
-                host,
-                host_queue,
-            ));
+            g.links.push(super::host_link(n, &leaf, host, host_queue));
         }
         for j in 0..spines {
-            g.links.push(l(
+            g.links.push(super::tier_link(
                 format!("{leaf}_sp{j}"),
                 leaf.clone(),
                 format!("sp{j}"),

@@ -23,7 +23,7 @@ use super::{Framing, Network, NodeId};
 use crate::qdisc::{Qdisc, QUEUE};
 use crate::scenario::check::{join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty, Variants, REQUIRED};
-use crate::scenario::{GraphSpec, Limit, LinkSpec, QueueSpec, TopologySpec};
+use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, LinkSpec, QueueSpec, TopologySpec};
 use std::collections::BTreeMap;
 use toml::Value;
 
@@ -214,6 +214,52 @@ pub fn queue_table(ck: &mut Checker, t: Tab, k: &str) -> QueueSpec {
         }
         None => QueueSpec::droptail(default_limit),
     }
+}
+
+/// `host_queue` of the fabrics (fat-tree, leaf-spine): the queue of every host's NIC.
+pub const HOST_QUEUE: Key = Key {
+    name: "host_queue",
+    ty: Ty::Table(&QUEUE),
+    default: "drop-tail, `\"10000pkts\"`",
+    allowed: "",
+    meaning: "the queue of every host's NIC (`h{n}_up`)",
+};
+
+/// A duplex link of a fabric tier: `from → to` named `name` with queue `queue`, and
+/// `to → from` named `reverse` with the tier's own queue; rate, delay and framing are
+/// the tier's.
+pub fn tier_link(
+    name: String,
+    from: String,
+    to: String,
+    reverse: String,
+    tier: &LinkSpec,
+    queue: &QueueSpec,
+) -> GraphLinkSpec {
+    GraphLinkSpec {
+        name,
+        from,
+        to,
+        rate_bps: tier.rate_bps,
+        delay: tier.delay,
+        framing: tier.framing,
+        queue: queue.clone(),
+        reverse_name: reverse,
+        reverse_queue: tier.queue.clone(),
+    }
+}
+
+/// Host `h{n}`'s link to its switch: `h{n}_up` (the NIC, `host_queue`) and `h{n}_down`
+/// (the switch's port towards the host, the tier's queue).
+pub fn host_link(n: usize, switch: &str, tier: &LinkSpec, host_queue: &QueueSpec) -> GraphLinkSpec {
+    tier_link(
+        format!("h{n}_up"),
+        format!("h{n}"),
+        switch.to_string(),
+        format!("h{n}_down"),
+        tier,
+        host_queue,
+    )
 }
 
 /// Most senders a built-in topology may have.
