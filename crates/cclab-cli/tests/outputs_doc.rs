@@ -130,6 +130,39 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
         "--out",
         &inc.display().to_string(),
     ]);
+    // A workload for the flow-completion tables.
+    let wl = tmpdir("workload");
+    cclab(&[
+        "run",
+        &common::example("workload.toml"),
+        "--quiet",
+        "--out",
+        &wl.display().to_string(),
+        "--set",
+        "sim.duration=20ms",
+        "--set",
+        "workload.0.stop=15ms",
+    ]);
+    for f in ["fct.csv", "fct_buckets.csv"] {
+        documented(run_section, f, "file");
+        let text = std::fs::read_to_string(wl.join(f)).unwrap();
+        let header: Vec<String> = text
+            .lines()
+            .next()
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            header,
+            table_names(section(&doc, f)),
+            "{f}: its columns and docs/outputs.md's table differ"
+        );
+        let pq = f.replace(".csv", ".parquet");
+        documented(run_section, &pq, "file");
+        assert!(std::fs::read(wl.join(&pq)).unwrap().starts_with(b"PAR1"));
+    }
+    let _ = std::fs::remove_dir_all(&wl);
 
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()

@@ -125,8 +125,8 @@ fn run_example(file: &Path, label: &str, sets: &[&str], root: &Path) -> Case {
     let cfgs: Vec<_> = sim
         .conns
         .iter()
-        .filter_map(|c| c.tcp())
-        .map(|t| t.sender.config().clone())
+        .filter_map(|c| c.tcp_addr())
+        .map(|(_, cfg)| cfg.clone())
         .collect();
     assert!(!cfgs.is_empty(), "{label}: TCP connections");
     let wscale = cfgs

@@ -123,12 +123,12 @@ pub fn run_scale() -> Vec<BenchResult> {
 }
 
 /// Reset the peak resident memory (Linux), so that the next reading is this case's.
-fn reset_peak_rss() {
+pub(crate) fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// Peak resident memory since the last reset, MiB (Linux `VmHWM`).
-fn peak_rss_mib() -> Option<f64> {
+pub(crate) fn peak_rss_mib() -> Option<f64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;

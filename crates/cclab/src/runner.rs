@@ -57,7 +57,7 @@ pub fn run(
     let dir = match &out {
         None => None,
         Some(o) => Some(
-            OutDir::check(o.dir, &crate::report::planned_files(&sc.output), o.force)
+            OutDir::check(o.dir, &crate::report::planned_files(sc), o.force)
                 .map_err(RunError::OutDir)?,
         ),
     };
@@ -102,6 +102,7 @@ pub fn run(
         sim.run_until(t);
         tick(sim.q.now());
     }
+    let peak_rss_mib = crate::bench::peak_rss_mib();
     let captures = sim.finish_pcap();
     if sim.stopped() {
         abandon(&streamed);
@@ -116,6 +117,7 @@ pub fn run(
         wall_s: t0.elapsed().as_secs_f64(),
         events: result.engine.events,
         packet_hops: result.engine.packet_hops,
+        peak_rss_mib,
     };
     if let (Some(d), Some(o)) = (&dir, out) {
         let mut meta = o.provenance;

@@ -58,8 +58,9 @@ impl From<NetEv> for Ev {
 
 /// Per-connection facts the results need.
 pub struct ConnMeta {
-    pub from: String,
-    pub to: String,
+    /// The client's and the listener's hosts.
+    pub from: NodeId,
+    pub to: NodeId,
     pub start: SimTime,
     pub stop: Option<SimTime>,
     /// The app that uses the connection.
@@ -67,6 +68,9 @@ pub struct ConnMeta {
     /// The port by which the client's packets leave its host, when a segment its qdisc
     /// would drop is to stay unsent (`[host] local_cwr`); `u32::MAX` otherwise.
     pub nic: u32,
+    /// Closed, its endpoint state freed, once its last byte is acknowledged (a workload's
+    /// flow, `transport::Conn`).
+    pub ephemeral: bool,
 }
 
 pub struct Sim {
@@ -262,8 +266,13 @@ impl Sim {
                         self.probes.rtt.after_packet(conn, t);
                     }
                 }
+                let done =
+                    side == Side::Client && c.tcp().is_some_and(|t| t.sender.done_at.is_some());
                 self.pool.free(id);
                 self.flush(conn, side);
+                if done && self.conn_meta[conn as usize].ephemeral {
+                    self.close(conn);
+                }
                 if side == Side::Server {
                     let app = self.conn_meta[conn as usize].app;
                     if self.apps[app as usize].wants_deliveries() {
@@ -337,6 +346,18 @@ impl Sim {
         self.io.tx = tx;
     }
 
+    /// Connection `conn`'s flow is complete: keep its result row, free its endpoints and
+    /// its RTT statistics. What still arrives for it is ignored.
+    #[cold]
+    #[inline(never)]
+    fn close(&mut self, conn: u32) {
+        let i = conn as usize;
+        let Some(c) = self.conns[i].tcp() else { return };
+        let r = crate::results::flow_result(self, i, c, self.q.now());
+        self.conns[i] = Conn::Closed(Box::new(r));
+        self.probes.rtt.hist[i] = crate::stats::TimeStats::default();
+    }
+
     /// Call app `app` with `f`, then carry out the commands it gave, in order.
     pub(crate) fn app_call(&mut self, app: AppId, f: impl FnOnce(&mut AnyApp, &mut AppCx)) {
         let mut cmds = std::mem::take(&mut self.cmds);
@@ -403,11 +424,10 @@ impl Sim {
     ) -> Result<(), String> {
         let mut cap = crate::probe::pcap::Capture::open_at(&self.net, at, snaplen)?;
         for (i, c) in self.conns.iter().enumerate() {
-            if let Some(t) = c.tcp() {
-                let a = t.sender.addr;
+            if let Some((a, cfg)) = c.tcp_addr() {
                 cap.set_conn(
                     i as u32,
-                    crate::probe::pcap::ConnPorts::tcp(a.sport, a.dport, t.sender.config()),
+                    crate::probe::pcap::ConnPorts::tcp(a.sport, a.dport, cfg),
                 );
             }
         }

@@ -54,7 +54,7 @@ pub struct TimeStats {
     /// The samples while there are at most `EXACT_SAMPLES`, in picoseconds.
     exact: Vec<SimTime>,
     /// After that, every sample in nanoseconds.
-    hist: Option<Histogram<u32>>,
+    hist: Option<Box<Histogram<u32>>>,
 }
 
 impl TimeStats {
@@ -90,7 +90,7 @@ impl TimeStats {
         }
         Self::record(&mut h, t);
         self.exact = Vec::new();
-        self.hist = Some(h);
+        self.hist = Some(Box::new(h));
     }
 
     #[inline]

@@ -90,13 +90,31 @@ pub trait Endpoint {
     fn on_timer(&mut self, kind: TimerKind, io: &mut Io);
 }
 
-/// One connection of any transport: both of its endpoints.
+/// One connection of any transport: both of its endpoints, boxed so the arena holds a
+/// pointer per connection whatever its state.
+///
+/// A connection of a workload lives only while its flow does: it is [`Conn::Planned`]
+/// (its 4-tuple and configuration, about 100 bytes) until its app opens it, [`Conn::Tcp`]
+/// while it runs, and [`Conn::Closed`] (its result row) once every byte is acknowledged,
+/// when its endpoint state is freed. So 10⁵–10⁶ flows over a run cost endpoint memory
+/// only while they are active. Other connections are `Tcp` from the start to the end.
 pub enum Conn {
-    Tcp(crate::tcp::TcpConn),
+    Tcp(Box<crate::tcp::TcpConn>),
+    Planned(Box<PlannedTcp>),
+    Closed(Box<crate::results::FlowResult>),
+}
+
+/// A TCP connection not opened yet: what it is built from when it is.
+pub struct PlannedTcp {
+    pub addr: crate::tcp::Addr,
+    pub cfg: std::sync::Arc<crate::scenario::TcpConfig>,
+    pub start: SimTime,
+    pub bytes: Option<u64>,
 }
 
 impl Conn {
-    /// Hand packet `p` to the endpoint it is addressed to.
+    /// Hand packet `p` to the endpoint it is addressed to. A connection already closed
+    /// ignores what still arrives for it (a late duplicate).
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
         match self {
@@ -104,10 +122,11 @@ impl Conn {
                 Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
                 Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
             },
+            Conn::Planned(_) | Conn::Closed(_) => {}
         }
     }
 
-    /// A timer of endpoint `side` is due.
+    /// A timer of endpoint `side` is due (ignored once the connection is closed).
     #[inline]
     pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
         match self {
@@ -115,27 +134,34 @@ impl Conn {
                 Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
                 Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
             },
+            Conn::Planned(_) | Conn::Closed(_) => {}
         }
     }
 
-    /// The application opens the connection (the client connects).
+    /// The application opens the connection (the client connects); a planned one gets its
+    /// endpoints now.
     pub fn open(&mut self, io: &mut Io) {
-        match self {
-            Conn::Tcp(c) => c.sender.connect(io),
+        if let Conn::Planned(p) = self {
+            let c = crate::tcp::TcpConn::new(p.addr, &p.cfg, p.start, p.bytes)
+                .expect("a planned connection's configuration was checked when it was built");
+            *self = Conn::Tcp(Box::new(c));
+        }
+        if let Conn::Tcp(c) = self {
+            c.sender.connect(io)
         }
     }
 
     /// The client's application writes `bytes` more.
     pub fn write(&mut self, bytes: u64, io: &mut Io) {
-        match self {
-            Conn::Tcp(c) => c.sender.app_write(bytes, io),
+        if let Conn::Tcp(c) = self {
+            c.sender.app_write(bytes, io)
         }
     }
 
     /// The client's application will write nothing more.
     pub fn stop(&mut self) {
-        match self {
-            Conn::Tcp(c) => c.sender.app_stop(),
+        if let Conn::Tcp(c) = self {
+            c.sender.app_stop()
         }
     }
 
@@ -144,13 +170,34 @@ impl Conn {
     pub fn delivered_bytes(&self) -> u64 {
         match self {
             Conn::Tcp(c) => c.receiver.delivered_bytes,
+            Conn::Planned(_) => 0,
+            Conn::Closed(r) => r.bytes,
         }
     }
 
-    /// The TCP connection, if this is one.
+    /// The TCP connection, if this is one and it is open.
+    #[inline]
     pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
         match self {
             Conn::Tcp(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The result of a connection closed during the run.
+    pub fn closed(&self) -> Option<&crate::results::FlowResult> {
+        match self {
+            Conn::Closed(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The 4-tuple and configuration of a TCP connection, open or planned.
+    pub fn tcp_addr(&self) -> Option<(crate::tcp::Addr, &crate::scenario::TcpConfig)> {
+        match self {
+            Conn::Tcp(c) => Some((c.sender.addr, c.sender.config())),
+            Conn::Planned(p) => Some((p.addr, &p.cfg)),
+            Conn::Closed(_) => None,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::probe::{rtt::RttProbe, tsg::Tsg};
 use crate::scenario::{Scenario, TcpConfig};
 use crate::sim::{ConnMeta, Ev, Sim};
 use crate::tcp::{Addr, TcpConn};
-use crate::transport::{Conn, PortAllocator};
+use crate::transport::{Conn, PlannedTcp, PortAllocator};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -43,6 +43,9 @@ pub struct ConnReq<'a> {
     pub stop: Option<SimTime>,
     /// The app that uses it.
     pub app: AppId,
+    /// A flow of a workload: planned now, created when its app opens it, freed when its
+    /// last byte is acknowledged ([`Conn`]).
+    pub ephemeral: bool,
 }
 
 /// What an app's `build` may do to the world being built: name hosts, open connections,
@@ -53,6 +56,8 @@ pub struct WorldBuilder<'s> {
     ports: PortAllocator,
     /// The configuration of the previous connection: the next one shares it when equal.
     last_tcp: Option<Arc<TcpConfig>>,
+    /// The last configuration a planned connection was checked with.
+    checked_tcp: Option<Arc<TcpConfig>>,
 }
 
 impl WorldBuilder<'_> {
@@ -176,17 +181,36 @@ impl WorldBuilder<'_> {
         } else {
             u32::MAX
         };
-        let c = TcpConn::new(addr, &cfg, r.start, r.bytes)
-            .map_err(|e| format!("{} ({} → {}): {e}", r.label, r.from, r.to))?;
-        sim.conns.push(Conn::Tcp(c));
+        let bad = |e: String| format!("{} ({} → {}): {e}", r.label, r.from, r.to);
+        if r.ephemeral {
+            // Checked now (once per configuration), built when opened.
+            if !self
+                .checked_tcp
+                .as_ref()
+                .is_some_and(|c| Arc::ptr_eq(c, &cfg))
+            {
+                TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
+                self.checked_tcp = Some(Arc::clone(&cfg));
+            }
+            sim.conns.push(Conn::Planned(Box::new(PlannedTcp {
+                addr,
+                cfg,
+                start: r.start,
+                bytes: r.bytes,
+            })));
+        } else {
+            let c = TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
+            sim.conns.push(Conn::Tcp(Box::new(c)));
+        }
         sim.conn_nic.push(nic);
         sim.conn_meta.push(ConnMeta {
-            from: r.from.to_string(),
-            to: r.to.to_string(),
+            from: client,
+            to: server,
             start: r.start,
             stop: r.stop,
             app: r.app,
             nic,
+            ephemeral: r.ephemeral,
         });
         Ok(conn)
     }
@@ -266,6 +290,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         hosts,
         ports: PortAllocator::default(),
         last_tcp: None,
+        checked_tcp: None,
     };
     crate::app::build(&sc.apps, &mut w)?;
 
@@ -329,7 +354,7 @@ fn series_budget(sim: &Sim) -> Result<(), String> {
     let o = &sc.output;
     let d = sc.duration;
     let points = |iv: Option<SimTime>| iv.map_or(0, |iv| d / iv + 1);
-    let tcp = sim.conns.iter().filter(|c| c.tcp().is_some()).count() as u64;
+    let tcp = sim.conns.iter().filter(|c| c.tcp_addr().is_some()).count() as u64;
     let mut parts: Vec<(&str, u64)> = vec![
         ("cwnd", points(o.cwnd_interval).saturating_mul(tcp)),
         (
@@ -347,9 +372,7 @@ fn series_budget(sim: &Sim) -> Result<(), String> {
         else {
             continue;
         };
-        let Some(node) = sim.net.nodes.iter().find(|n| n.name == m.from) else {
-            continue;
-        };
+        let node = &sim.net.nodes[m.from as usize];
         let most = node
             .ports
             .iter()

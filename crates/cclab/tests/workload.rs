@@ -120,3 +120,60 @@ fn bad_workloads_are_refused_with_the_key() {
     let e = cclab::sim::Sim::new(&sc).err().unwrap();
     assert!(e.contains("max_flows"), "{e}");
 }
+
+#[test]
+fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
+    use cclab::transport::Conn;
+    let text =
+        format!("{TREE}\n[[workload]]\nsizes = \"websearch\"\nload = 0.3\nstop = \"60ms\"\n");
+    let sc = parse_scenario(&text, "w.toml", &[]).unwrap();
+    let mut sim = cclab::sim::Sim::new(&sc).unwrap();
+    // Before the run every flow is only planned: no endpoint exists yet.
+    assert!(sim.conns.iter().all(|c| matches!(c, Conn::Planned(_))));
+    let (mut most_open, mut seen_closed) = (0, 0);
+    let step = 5 * cclab::engine::MS;
+    let mut t = 0;
+    while t < sc.duration {
+        t += step;
+        sim.run_until(t);
+        let (mut planned, mut open, mut closed) = (0, 0, 0);
+        for (i, c) in sim.conns.iter().enumerate() {
+            let start = sim.conn_meta[i].start;
+            match c {
+                Conn::Planned(_) => {
+                    // Not opened before its arrival time.
+                    assert!(start >= t, "flow {i} due at {start} still planned at {t}");
+                    planned += 1;
+                }
+                Conn::Tcp(c) => {
+                    // Open means started and not finished.
+                    assert!(start <= t && c.sender.done_at.is_none(), "flow {i}");
+                    open += 1;
+                }
+                Conn::Closed(r) => {
+                    // Closed means every byte arrived, and its row is final.
+                    assert_eq!(Some(r.bytes), r.size_bytes, "flow {i}");
+                    assert!(r.fct_s.is_some() && r.fct_rx_s.is_some(), "flow {i}");
+                    closed += 1;
+                }
+            }
+        }
+        assert!(closed >= seen_closed, "a closed flow never reopens");
+        assert_eq!(planned + open + closed, sim.conns.len());
+        seen_closed = closed;
+        most_open = most_open.max(open);
+    }
+    // Far fewer endpoints existed at once than flows ran (≈ 210 flows, most short).
+    assert!(
+        seen_closed * 10 >= sim.conns.len() * 8,
+        "{seen_closed} closed"
+    );
+    assert!(most_open * 3 < sim.conns.len(), "{most_open} open at once");
+    // And the result rows are the same as a run without steps.
+    let r = sim.results();
+    let whole = run(&text);
+    assert_eq!(
+        serde_json::to_string(&whole.flows).unwrap(),
+        serde_json::to_string(&r.flows).unwrap()
+    );
+}

@@ -355,6 +355,7 @@ pub fn build(specs: &[AggregateSpec], w: &mut WorldBuilder) -> Result<(), String
                 start: a.start,
                 stop: None,
                 app,
+                ephemeral: false,
             })?;
         }
         let aggregator = w.host(&a.aggregator)?;

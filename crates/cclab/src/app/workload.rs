@@ -19,9 +19,11 @@
 //! Every flow is a TCP connection that writes its size and closes; its completion time is
 //! in the `flows` and `fct` tables, beside the ideal on an empty network (`results`). The
 //! arrivals are drawn when the world is built, from the app's own random stream, so a run
-//! is reproducible and its flows are known up front. Connections are created then too: a
-//! run holds every flow's endpoint state from the start (freeing a connection when its
-//! flow ends is future work; `max_flows` bounds the cost).
+//! is reproducible and its flows are known up front. Each flow's connection is only planned
+//! then (its 4-tuple and configuration); its endpoints are created when it arrives and
+//! freed when its last byte is acknowledged, leaving its result row (`transport::Conn`).
+//! So endpoint memory follows the flows active at once, not the flows of the run;
+//! `max_flows` bounds what the plans and result rows take.
 
 use super::AppCx;
 use crate::engine::{Rng, SimTime};
@@ -33,7 +35,7 @@ use toml::Value;
 
 /// The listener port of workload flows.
 const SERVICE: u16 = 5001;
-/// Most flows one workload may start (each holds its connection's state for the run).
+/// Most flows one workload may start (each keeps a plan, then a result row, for the run).
 pub const MAX_FLOWS: i64 = 1_000_000;
 
 /// Largest CDF file read.
@@ -108,7 +110,7 @@ const MAX: Key = Key {
     ty: Ty::Int(1, MAX_FLOWS),
     default: "`100000`",
     allowed: "",
-    meaning: "refuse a workload expected to start more flows than this (each holds its connection for the run)",
+    meaning: "refuse a workload expected to start more flows than this (each keeps its plan, then its result row, for the run)",
 };
 
 pub static KEYS: Schema = Schema {
@@ -520,6 +522,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
                 start: a.at,
                 stop: None,
                 app,
+                ephemeral: true,
             })?;
             flows.push((a.at, conn));
         }

@@ -102,6 +102,16 @@ impl QueueStats {
     }
 }
 
+/// Picoseconds per byte at `rate_bps` if that is a whole number, else 0.
+fn exact_ps_per_byte(rate_bps: u64) -> u64 {
+    let bit_ps = 8 * crate::engine::SEC;
+    if rate_bps != 0 && bit_ps.is_multiple_of(rate_bps) {
+        bit_ps / rate_bps
+    } else {
+        0
+    }
+}
+
 /// An output port and the link it feeds.
 #[derive(Debug)]
 pub struct Port {
@@ -109,6 +119,10 @@ pub struct Port {
     pub node: NodeId,
     pub peer: NodeId,
     pub rate_bps: u64,
+    /// Picoseconds per byte when that is a whole number (8·10¹² divisible by the rate, as
+    /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply; 0
+    /// otherwise (a division, rounded up).
+    ps_per_byte: u64,
     pub delay: SimTime,
     /// Bytes the link adds to every IP packet (serialisation only).
     pub framing: u32,
@@ -151,6 +165,7 @@ impl Port {
             node,
             peer,
             rate_bps,
+            ps_per_byte: exact_ps_per_byte(rate_bps),
             delay,
             framing: ETH_OVERHEAD,
             qdisc,
@@ -179,7 +194,11 @@ impl Port {
     /// Serialisation time of an IP packet of `len` bytes on this link.
     #[inline]
     pub fn ser_time(&self, len: u32) -> SimTime {
-        crate::engine::tx_time((len + self.framing) as u64, self.rate_bps)
+        let bytes = (len + self.framing) as u64;
+        if self.ps_per_byte != 0 {
+            return bytes * self.ps_per_byte;
+        }
+        crate::engine::tx_time(bytes, self.rate_bps)
     }
 
     /// What the queue holds now.
@@ -196,5 +215,37 @@ impl Port {
     /// ∫ backlog dt over [0, now], in byte·picoseconds.
     pub fn byte_time_at(&self, now: SimTime) -> u128 {
         self.stats.integral_at(now, self.qdisc.bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::QueueSpec;
+    use crate::scenario::Limit;
+
+    #[test]
+    fn serialisation_time_is_the_rounded_up_division_at_every_rate() {
+        // Whole picoseconds per byte (a multiply) and not (a division): both give
+        // ⌈bytes · 8 · 10¹² / rate⌉, the definition.
+        for rate in [
+            1_000_000_000u64,
+            10_000_000_000,
+            25_000_000_000,
+            100_000_000_000,
+            400_000_000_000,
+            600_000_000,
+            596_000_000,
+            7_777_777,
+            3,
+        ] {
+            let q = QueueSpec::droptail(Limit::Packets(10)).build();
+            let p = Port::new("p", 0, 1, rate, 0, q);
+            for len in [0u32, 1, 40, 52, 1500, 9000, 65_535, 1_000_000] {
+                let bits = (len as u128 + ETH_OVERHEAD as u128) * 8 * crate::engine::SEC as u128;
+                let want = bits.div_ceil(rate as u128) as SimTime;
+                assert_eq!(p.ser_time(len), want, "rate {rate} len {len}");
+            }
+        }
     }
 }

@@ -26,6 +26,9 @@ pub struct Perf {
     pub wall_s: f64,
     pub events: u64,
     pub packet_hops: u64,
+    /// The process's peak resident memory when the simulation ended, before its results
+    /// were collected, MiB (Linux `VmHWM`; `None` elsewhere).
+    pub peak_rss_mib: Option<f64>,
 }
 
 impl Perf {
@@ -47,6 +50,8 @@ impl Perf {
             packet_hops_per_s: f64,
             events: u64,
             packet_hops: u64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            peak_rss_mib: Option<f64>,
         }
         serde_json::to_string_pretty(&PerfJson {
             wall_s: self.wall_s,
@@ -54,6 +59,7 @@ impl Perf {
             packet_hops_per_s: self.packet_hops_per_s(),
             events: self.events,
             packet_hops: self.packet_hops,
+            peak_rss_mib: self.peak_rss_mib,
         })
         .expect("perf serialises")
     }
@@ -161,6 +167,15 @@ pub fn run_files(
         ("flows.csv".into(), with_run_id(&flows_csv(r), &r.run_id)),
         ("queues.csv".into(), with_run_id(&queues_csv(r), &r.run_id)),
     ];
+    // Flow completion times, when the run has byte-count flows: one row per flow, and the
+    // slowdown by size bucket, each as CSV and Parquet.
+    if r.flows.iter().any(|f| f.size_bytes.is_some()) {
+        for t in table::run_tables(r) {
+            if FCT_TABLES.contains(&t.name.as_ref()) {
+                files.extend(crate::sweep::table_files(&t));
+            }
+        }
+    }
     let se = &r.series;
     let per_flow = |pick: &dyn Fn(usize) -> Option<(u32, f64, f64)>, n: usize| {
         let mut lines: Vec<svg::Line> = r
@@ -288,10 +303,25 @@ pub fn run_files(
 /// The files a run may write (besides the manifest), known before it runs from what its
 /// scenario asks for: the four tables, the series and plots that are on, and the
 /// captures. What a run actually writes is a subset.
-pub fn planned_files(o: &crate::scenario::OutputSpec) -> Vec<String> {
+/// The tables a run with byte-count flows writes beside `flows.csv`.
+pub const FCT_TABLES: [&str; 2] = ["fct", "fct_buckets"];
+
+/// The files a run of `sc` may write (the folder check looks at each before the run).
+pub fn planned_files(sc: &crate::scenario::Scenario) -> Vec<String> {
+    let o = &sc.output;
     let mut v: Vec<String> = ["summary.json", "perf.json", "flows.csv", "queues.csv"]
         .map(String::from)
         .to_vec();
+    let a = &sc.apps;
+    if !a.workloads.is_empty()
+        || !a.aggregates.is_empty()
+        || a.flows.iter().any(|f| f.bytes.is_some())
+    {
+        for t in FCT_TABLES {
+            v.push(format!("{t}.csv"));
+            v.push(format!("{t}.parquet"));
+        }
+    }
     for (on, name) in [
         (o.cwnd_interval.is_some(), "cwnd"),
         (o.queue_interval.is_some(), "queue"),
@@ -546,6 +576,7 @@ mod tests {
             wall_s: 2.0,
             events: 10,
             packet_hops: 6,
+            peak_rss_mib: Some(7.5),
         }
         .json();
         let keys: Vec<usize> = [
@@ -554,6 +585,7 @@ mod tests {
             "\"packet_hops_per_s\": 3.0",
             "\"events\": 10",
             "\"packet_hops\": 6",
+            "\"peak_rss_mib\": 7.5",
         ]
         .iter()
         .map(|k| j.find(k).unwrap_or_else(|| panic!("{k} in {j}")))
@@ -574,6 +606,7 @@ mod tests {
             wall_s: 1.0,
             events: 1,
             packet_hops: 1,
+            peak_rss_mib: None,
         };
         let mut bare = full();
         bare.series = Series::default();
@@ -659,6 +692,7 @@ mod tests {
             wall_s: 1.0,
             events: 1,
             packet_hops: 1,
+            peak_rss_mib: None,
         };
         let svg = |files: &[(String, Vec<u8>)], name: &str| -> String {
             let f = files.iter().find(|f| f.0 == name).unwrap();
@@ -700,7 +734,10 @@ mod tests {
 
     #[test]
     fn planned_files_cover_what_a_run_writes() {
-        let o = crate::scenario::OutputSpec {
+        let text = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"fat-tree\"\nk = 4\nlink = { rate = \"10Gbps\", delay = \"1us\" }\n\
+                    [[workload]]\nload = 0.1\n";
+        let mut sc = crate::scenario::parse_scenario(text, "t.toml", &[]).unwrap();
+        sc.output = crate::scenario::OutputSpec {
             cwnd_interval: Some(1),
             queue_interval: Some(1),
             throughput_interval: Some(1),
@@ -709,13 +746,18 @@ mod tests {
             pcap: vec!["s0".into()],
             ..Default::default()
         };
-        let planned = planned_files(&o);
+        let planned = planned_files(&sc);
         let perf = Perf {
             wall_s: 1.0,
             events: 1,
             packet_hops: 1,
+            peak_rss_mib: None,
         };
-        for (name, _) in run_files(&full(), &perf, true, &PlotAxes::default()) {
+        let mut r = full();
+        r.flows[1].size_bytes = Some(5000);
+        let files = run_files(&r, &perf, true, &PlotAxes::default());
+        assert!(files.iter().any(|(n, _)| n == "fct.parquet"));
+        for (name, _) in files {
             assert!(planned.contains(&name), "{name} not planned");
         }
         assert!(planned.contains(&"s0.pcap".to_string()));

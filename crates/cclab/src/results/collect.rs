@@ -43,61 +43,70 @@ pub fn ideal_fct(net: &crate::net::Network, a: &crate::tcp::Addr, bytes: u64, ms
     2 * out + back + crate::engine::tx_time(wire, rate)
 }
 
+/// The result row of TCP connection `i` (`c`) at `end` (the end of the run, or when a
+/// workload's flow closes: its numbers are final then).
+pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -> FlowResult {
+    let m = &sim.conn_meta[i];
+    let s = &c.sender;
+    let r = &c.receiver;
+    let fct = s
+        .done_at
+        .filter(|_| s.total_bytes.is_some())
+        .map(|t| secs(t - m.start));
+    let active_end = match (s.done_at, m.stop) {
+        (Some(d), _) if s.total_bytes.is_some() => d,
+        (_, Some(st)) => st.min(end),
+        _ => end,
+    };
+    let dur = secs(active_end.saturating_sub(m.start));
+    let h = &sim.probes.rtt.hist[i];
+    FlowResult {
+        id: i as u32,
+        from: sim.net.nodes[m.from as usize].name.clone(),
+        to: sim.net.nodes[m.to as usize].name.clone(),
+        cc: s.cc_name().to_string(),
+        start_s: secs(m.start),
+        bytes: r.delivered_bytes,
+        goodput_bps: if dur > 0.0 {
+            r.delivered_bytes as f64 * 8.0 / dur
+        } else {
+            0.0
+        },
+        retransmits: s.stats.retrans_segs,
+        recovery_episodes: s.stats.recoveries,
+        timeouts: s.stats.timeouts,
+        syn_retransmits: s.stats.syn_retrans,
+        ece_acks: s.stats.ece_acks,
+        ce_received: r.stats.ce_segs_in,
+        data_segs_out: s.stats.data_segs_out,
+        acks_sent: r.stats.acks_sent,
+        delack_timeouts: r.stats.delack_timeouts,
+        fct_s: fct,
+        size_bytes: s.total_bytes,
+        fct_rx_s: s
+            .total_bytes
+            .filter(|&b| r.delivered_bytes >= b)
+            .map(|_| secs(r.last_delivery - m.start)),
+        ideal_fct_s: s
+            .total_bytes
+            .map(|b| secs(ideal_fct(&sim.net, &s.addr, b, s.mss))),
+        rtt_mean_s: h.mean(),
+        rtt_p99_s: h.quantile(0.99),
+        final_cwnd: s.tp.snd_cwnd,
+        ss: s.ss_line(),
+    }
+}
+
 pub fn collect(sim: &Sim) -> RunResult {
     let sc = &sim.scenario;
     let end = sim.q.now();
     let mut flows = Vec::with_capacity(sim.conns.len());
     for (i, c) in sim.conns.iter().enumerate() {
-        let Some(c) = c.tcp() else { continue };
-        let m = &sim.conn_meta[i];
-        let s = &c.sender;
-        let r = &c.receiver;
-        let fct = s
-            .done_at
-            .filter(|_| s.total_bytes.is_some())
-            .map(|t| secs(t - m.start));
-        let active_end = match (s.done_at, m.stop) {
-            (Some(d), _) if s.total_bytes.is_some() => d,
-            (_, Some(st)) => st.min(end),
-            _ => end,
-        };
-        let dur = secs(active_end.saturating_sub(m.start));
-        let h = &sim.probes.rtt.hist[i];
-        flows.push(FlowResult {
-            id: i as u32,
-            from: m.from.clone(),
-            to: m.to.clone(),
-            cc: s.cc_name().to_string(),
-            start_s: secs(m.start),
-            bytes: r.delivered_bytes,
-            goodput_bps: if dur > 0.0 {
-                r.delivered_bytes as f64 * 8.0 / dur
-            } else {
-                0.0
-            },
-            retransmits: s.stats.retrans_segs,
-            recovery_episodes: s.stats.recoveries,
-            timeouts: s.stats.timeouts,
-            syn_retransmits: s.stats.syn_retrans,
-            ece_acks: s.stats.ece_acks,
-            ce_received: r.stats.ce_segs_in,
-            data_segs_out: s.stats.data_segs_out,
-            acks_sent: r.stats.acks_sent,
-            delack_timeouts: r.stats.delack_timeouts,
-            fct_s: fct,
-            size_bytes: s.total_bytes,
-            fct_rx_s: s
-                .total_bytes
-                .filter(|&b| r.delivered_bytes >= b)
-                .map(|_| secs(r.last_delivery - m.start)),
-            ideal_fct_s: s
-                .total_bytes
-                .map(|b| secs(ideal_fct(&sim.net, &s.addr, b, s.mss))),
-            rtt_mean_s: h.mean(),
-            rtt_p99_s: h.quantile(0.99),
-            final_cwnd: s.tp.snd_cwnd,
-            ss: s.ss_line(),
-        });
+        match (c.tcp(), c.closed()) {
+            (Some(c), _) => flows.push(flow_result(sim, i, c, end)),
+            (None, Some(r)) => flows.push(r.clone()),
+            (None, None) => {}
+        }
     }
     let queues = sim
         .net
@@ -128,9 +137,12 @@ pub fn collect(sim: &Sim) -> RunResult {
     let mut hosts: Vec<HostResult> = Vec::new();
     let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
     for (i, c) in sim.conns.iter().enumerate() {
-        let Some(c) = c.tcp() else { continue };
-        let name = sim.conn_meta[i].from.as_str();
-        let t = c.sender.stats.timeouts;
+        let t = match (c.tcp(), c.closed()) {
+            (Some(c), _) => c.sender.stats.timeouts,
+            (None, Some(r)) => r.timeouts,
+            (None, None) => continue,
+        };
+        let name = sim.net.nodes[sim.conn_meta[i].from as usize].name.as_str();
         match index.get(name) {
             Some(&k) => hosts[k].tcp_timeouts += t,
             None => {

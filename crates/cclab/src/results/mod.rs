@@ -3,7 +3,7 @@
 
 mod collect;
 
-pub use collect::collect;
+pub use collect::{collect, flow_result};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
