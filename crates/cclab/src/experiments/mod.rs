@@ -12,6 +12,8 @@ pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
+pub mod fct_websearch;
+pub mod incast_qct;
 pub mod ipg_tuning;
 pub mod lfn_pacing;
 pub mod mathis;
@@ -649,6 +651,8 @@ pub fn all() -> Vec<Experiment> {
         mbecn_rtt::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
+        fct_websearch::EXPERIMENT,
+        incast_qct::EXPERIMENT,
     ]
 }
 

@@ -1,0 +1,273 @@
+// dctcp10.cc — cclab's `dctcp10` benchmark case (crates/cclab/src/bench.rs,
+// scenario_dctcp10; the same scenario as bench/dctcp10.toml) written for ns-3 3.37 as
+// Debian packages it (libns3-dev), so that bench/race.sh can time both simulators on
+// equal work and set their results side by side.
+//
+//   s0..s9 --10G, 10us-- sw0 ==bottleneck 10G, 10us, ECN at K = 65 pkts== sw1 --10G, 10us-- r0..r9
+//
+// Ten DCTCP bulk flows s_i -> r_i, all starting at t = 0, for 1 s of simulated time.
+// How each cclab choice is mirrored (bench/ns3/README.md has the reasons):
+// - Links: point-to-point, 10 Gbit/s, 10 us, with an inter-frame gap of 36 byte times
+//   (28.8 ns), so that a packet holds the link for (IP length + 2 B PPP + 36) x 8 / 10G =
+//   cclab's (IP length + 38 B Ethernet framing) x 8 / 10G. (ns-3 delivers it 28.8 ns
+//   sooner than cclab: the gap follows the packet, it is not part of it.)
+// - Queues: every port's waiting room is a queue disc with a 1-packet device queue behind
+//   it: RED as DCTCP's step marker (MinTh = MaxTh = 65, QW = 1, Gentle off, ECN, no hard
+//   drop; 1000 pkts) at sw0 -> sw1; FIFO 10000 pkts on host NICs; FIFO 100000 pkts on the
+//   other switch ports. The time resolution is 1 ps, as cclab's clock.
+// - TCP: ns3::TcpDctcp on every node (the receiver's ECE echo is DCTCP's), MSS 1448 with
+//   timestamps (1500 B IP packets), IW 10, delayed ACK every 2nd segment / 40 ms, min RTO
+//   200 ms, SACK, PRR, 4 MiB send / 6 MiB receive buffers, no pacing.
+// - Counted as cclab counts: packet-hops = transmissions started on any link
+//   (PhyTxBegin); goodput = bytes delivered to each sink / 1 s; the bottleneck's mean
+//   queue = time-average of the packets waiting (queue disc + device queue, not the one
+//   on the wire); marks and drops from the queue discs' statistics.
+//
+// Build: g++ -O2 -std=c++17 dctcp10.cc -I/usr/include -lns3-... (see bench/race.sh).
+// Run:   ./dctcp10 [--duration=1s] [--RngRun=1]   prints one JSON object on stdout.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+#include "ns3/version-defines.h"
+
+#include <chrono>
+#include <cstdio>
+
+using namespace ns3;
+
+static const uint32_t N = 10;    // sender/receiver pairs
+static const uint64_t K = 65;    // marking threshold, packets
+static uint64_t g_hops = 0;      // packets put on any link
+static uint64_t g_bnTx = 0, g_bnRevTx = 0; // ... on sw0 -> sw1 and on sw1 -> sw0
+
+static void
+OnTxBegin(Ptr<const Packet>)
+{
+    g_hops++;
+}
+
+static void
+Count(uint64_t* n, Ptr<const Packet>)
+{
+    (*n)++;
+}
+
+// Time-average of what waits at the bottleneck port: ∫ packets dt and ∫ IP bytes dt.
+struct Backlog
+{
+    int64_t pkts = 0, bytes = 0;   // queue disc + device queue, now
+    int64_t last = 0;              // ps
+    double pktTime = 0, byteTime = 0;
+
+    void Advance()
+    {
+        int64_t now = Simulator::Now().GetPicoSeconds();
+        pktTime += double(pkts) * double(now - last);
+        byteTime += double(bytes) * double(now - last);
+        last = now;
+    }
+};
+
+static Backlog g_q;
+
+static void
+QdiscPkts(uint32_t oldV, uint32_t newV)
+{
+    g_q.Advance();
+    g_q.pkts += int64_t(newV) - int64_t(oldV);
+}
+
+static void
+QdiscBytes(uint32_t oldV, uint32_t newV)
+{
+    g_q.Advance();
+    g_q.bytes += int64_t(newV) - int64_t(oldV);
+}
+
+// The device queue holds frames with their 2-byte PPP header; count IP bytes as cclab.
+static void
+DevPkts(uint32_t oldV, uint32_t newV)
+{
+    g_q.Advance();
+    g_q.pkts += int64_t(newV) - int64_t(oldV);
+    g_q.bytes -= 2 * (int64_t(newV) - int64_t(oldV));
+}
+
+static void
+DevBytes(uint32_t oldV, uint32_t newV)
+{
+    g_q.Advance();
+    g_q.bytes += int64_t(newV) - int64_t(oldV);
+}
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    Time duration = Seconds(1);
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("duration", "simulated time", duration);
+    cmd.Parse(argc, argv);
+    RngSeedManager::SetSeed(1); // RngRun comes from --RngRun (default 1)
+
+    // TCP as cclab's defaults (Linux): see the header.
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TcpPrrRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(6 << 20));
+
+    NodeContainer senders, receivers, switches;
+    senders.Create(N);
+    receivers.Create(N);
+    switches.Create(2);
+    Ptr<Node> sw0 = switches.Get(0), sw1 = switches.Get(1);
+
+    // 10 Gbit/s, 10 us; the gap makes up cclab's 38 B of Ethernet framing (PPP adds 2).
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    p2p.SetDeviceAttribute("InterframeGap", TimeValue(PicoSeconds(36 * 800)));
+    p2p.SetChannelAttribute("Delay", StringValue("10us"));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
+
+    NetDeviceContainer bottleneck = p2p.Install(sw0, sw1);
+    std::vector<NetDeviceContainer> up(N), down(N);
+    for (uint32_t i = 0; i < N; i++)
+    {
+        up[i] = p2p.Install(senders.Get(i), sw0);     // [0] s_i's NIC, [1] sw0 -> s_i
+        down[i] = p2p.Install(sw1, receivers.Get(i)); // [0] sw1 -> r_i, [1] r_i's NIC
+    }
+
+    InternetStackHelper stack;
+    stack.InstallAll();
+
+    TrafficControlHelper red;
+    red.SetRootQueueDisc("ns3::RedQueueDisc",
+                         "MaxSize", StringValue("1000p"),
+                         "MinTh", DoubleValue(K),
+                         "MaxTh", DoubleValue(K),
+                         "QW", DoubleValue(1.0),
+                         "Gentle", BooleanValue(false),
+                         "UseEcn", BooleanValue(true),
+                         "UseHardDrop", BooleanValue(false),
+                         "MeanPktSize", UintegerValue(1500),
+                         "LinkBandwidth", StringValue("10Gbps"),
+                         "LinkDelay", StringValue("10us"));
+    TrafficControlHelper hostQ, bigQ;
+    hostQ.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("10000p"));
+    bigQ.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
+
+    QueueDiscContainer qdiscs;
+    Ptr<QueueDisc> redQ = red.Install(bottleneck.Get(0)).Get(0);
+    qdiscs.Add(redQ);
+    qdiscs.Add(bigQ.Install(bottleneck.Get(1)));
+    for (uint32_t i = 0; i < N; i++)
+    {
+        qdiscs.Add(hostQ.Install(up[i].Get(0)));
+        qdiscs.Add(bigQ.Install(up[i].Get(1)));
+        qdiscs.Add(bigQ.Install(down[i].Get(0)));
+        qdiscs.Add(hostQ.Install(down[i].Get(1)));
+    }
+
+    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
+    addr.Assign(bottleneck);
+    std::vector<Ipv4Address> rxAddr(N);
+    for (uint32_t i = 0; i < N; i++)
+    {
+        addr.NewNetwork();
+        addr.Assign(up[i]);
+        addr.NewNetwork();
+        rxAddr[i] = addr.Assign(down[i]).GetAddress(1);
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    // One bulk flow per pair for the whole run (iperf -c; cclab's default flows).
+    std::vector<Ptr<PacketSink>> sinks(N);
+    for (uint32_t i = 0; i < N; i++)
+    {
+        uint16_t port = 5201;
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer rx = sink.Install(receivers.Get(i));
+        sinks[i] = DynamicCast<PacketSink>(rx.Get(0));
+        rx.Start(Seconds(0));
+        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(rxAddr[i], port));
+        bulk.SetAttribute("MaxBytes", UintegerValue(0));
+        bulk.SetAttribute("SendSize", UintegerValue(1448));
+        ApplicationContainer tx = bulk.Install(senders.Get(i));
+        tx.Start(Seconds(0));
+    }
+
+    // Counters: hops on every device; the bottleneck's backlog.
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); n++)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); d++)
+        {
+            node->GetDevice(d)->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&OnTxBegin));
+        }
+    }
+    bottleneck.Get(0)->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Count, &g_bnTx));
+    bottleneck.Get(1)->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Count, &g_bnRevTx));
+    redQ->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&QdiscPkts));
+    redQ->TraceConnectWithoutContext("BytesInQueue", MakeCallback(&QdiscBytes));
+    Ptr<Queue<Packet>> devQ = DynamicCast<PointToPointNetDevice>(bottleneck.Get(0))->GetQueue();
+    devQ->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&DevPkts));
+    devQ->TraceConnectWithoutContext("BytesInQueue", MakeCallback(&DevBytes));
+
+    Simulator::Stop(duration);
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    double secs = duration.GetSeconds();
+    g_q.Advance();
+    double span = double(duration.GetPicoSeconds());
+    QueueDisc::Stats rs = redQ->GetStats();
+    uint64_t drops = 0;
+    for (uint32_t i = 0; i < qdiscs.GetN(); i++)
+    {
+        drops += qdiscs.Get(i)->GetStats().nTotalDroppedPackets;
+    }
+
+    std::printf("{\"simulator\": \"ns-3 %d.%d.%d (%s profile)\", \"wall_s\": %.6f, "
+                "\"events\": %llu, \"packet_hops\": %llu, \"sim_time_s\": %.6f,\n",
+                NS3_VERSION_MAJOR, NS3_VERSION_MINOR, NS3_VERSION_PATCH,
+                NS3_VERSION_BUILD_PROFILE, wall, (unsigned long long)Simulator::GetEventCount(),
+                (unsigned long long)g_hops, secs);
+    std::printf(" \"flows_goodput_bps\": [");
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < N; i++)
+    {
+        total += sinks[i]->GetTotalRx();
+        std::printf("%s%.1f", i ? ", " : "", sinks[i]->GetTotalRx() * 8.0 / secs);
+    }
+    std::printf("],\n \"flows_bytes\": [");
+    for (uint32_t i = 0; i < N; i++)
+    {
+        std::printf("%s%llu", i ? ", " : "", (unsigned long long)sinks[i]->GetTotalRx());
+    }
+    std::printf("],\n \"goodput_bps\": %.1f, \"bottleneck_mean_pkts\": %.4f, "
+                "\"bottleneck_mean_bytes\": %.2f, \"bottleneck_marks\": %u, "
+                "\"bottleneck_drops\": %u, \"bottleneck_enqueued\": %llu, \"drops_all_queues\": %llu,\n"
+                " \"bottleneck_tx_pkts\": %llu, \"bottleneck_rev_tx_pkts\": %llu}\n",
+                total * 8.0 / secs, g_q.pktTime / span, g_q.byteTime / span,
+                rs.GetNMarkedPackets(RedQueueDisc::FORCED_MARK) +
+                    rs.GetNMarkedPackets(RedQueueDisc::UNFORCED_MARK),
+                rs.nTotalDroppedPackets, (unsigned long long)rs.nTotalEnqueuedPackets,
+                (unsigned long long)drops, (unsigned long long)g_bnTx,
+                (unsigned long long)g_bnRevTx);
+    Simulator::Destroy();
+    return 0;
+}
