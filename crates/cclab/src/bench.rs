@@ -9,7 +9,7 @@
 //! hosts) for 20 ms, each with its peak resident memory.
 //!
 //! It prints only what it measures; the README gives the peers' figures with their sources
-//! (htsim measured on the development machine; ns-3 only as the project brief states it).
+//! (htsim measured on the development machine; ns-3 by `bench/race.sh`, on the same dumbbell).
 
 use crate::engine::{SimTime, SEC, US};
 use crate::scenario::*;
