@@ -101,6 +101,23 @@ fn pattern(name: &str) -> String {
     }
 }
 
+/// The header of the CSV file at `path` is the column table of its section `name`.
+fn csv_matches_doc(doc: &str, path: &Path, name: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header: Vec<String> = text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        header,
+        table_names(section(doc, name)),
+        "{name}: its columns and docs/outputs.md's table differ"
+    );
+}
+
 #[test]
 fn every_file_column_and_key_cclab_run_writes_is_documented() {
     let doc = std::fs::read_to_string(DOC).unwrap();
@@ -145,19 +162,7 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
     ]);
     for f in ["fct.csv", "fct_buckets.csv"] {
         documented(run_section, f, "file");
-        let text = std::fs::read_to_string(wl.join(f)).unwrap();
-        let header: Vec<String> = text
-            .lines()
-            .next()
-            .unwrap()
-            .split(',')
-            .map(String::from)
-            .collect();
-        assert_eq!(
-            header,
-            table_names(section(&doc, f)),
-            "{f}: its columns and docs/outputs.md's table differ"
-        );
+        csv_matches_doc(&doc, &wl.join(f), f);
         let pq = f.replace(".csv", ".parquet");
         documented(run_section, &pq, "file");
         assert!(std::fs::read(wl.join(&pq)).unwrap().starts_with(b"PAR1"));
@@ -190,20 +195,8 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
     }
     for f in &names {
         documented(run_section, &pattern(f), "file");
-        if let Some(stem) = f.strip_suffix(".csv") {
-            let text = std::fs::read_to_string(out.join(f)).unwrap();
-            let header: Vec<String> = text
-                .lines()
-                .next()
-                .unwrap()
-                .split(',')
-                .map(String::from)
-                .collect();
-            assert_eq!(
-                header,
-                table_names(section(&doc, &format!("{stem}.csv"))),
-                "{f}: its columns and docs/outputs.md's table differ"
-            );
+        if f.ends_with(".csv") {
+            csv_matches_doc(&doc, &out.join(f), f);
         }
     }
     for f in ["run.json", "perf.json"] {
