@@ -93,7 +93,7 @@ pub struct Sim {
 
 /// [`Sim::prep_io`] over the fields it needs (so a caller may hold a packet of the pool).
 #[inline]
-fn prep_io(io: &mut Io, net: &Network, nics: &[u32], conn: u32, side: Side) {
+fn prep_io(io: &mut Io, net: &mut Network, nics: &[u32], conn: u32, side: Side) {
     io.below = net.tsq.below(conn);
     // Only a sender sends data; a receiver's ACKs are not held back.
     let nic = match side {
@@ -103,6 +103,7 @@ fn prep_io(io: &mut Io, net: &Network, nics: &[u32], conn: u32, side: Side) {
     io.local_room = if nic == u32::MAX {
         u32::MAX
     } else {
+        net.settle(nic, io.now);
         net.ports[nic as usize].qdisc.room(1500)
     };
 }
@@ -170,15 +171,19 @@ impl Sim {
     /// Process every event up to and including time `until`, or until `stop` is raised
     /// (looked at every 65,536 events; the clock then stays where it was).
     pub fn run_until(&mut self, until: SimTime) {
+        self.net.seal();
         let mut n: u32 = 0;
         while let Some((_, ev)) = self.q.pop_until(until) {
             self.dispatch(ev);
             n = n.wrapping_add(1);
             if n & 0xffff == 0 && self.stopped() {
+                self.net.settle_all(self.q.now());
                 return;
             }
         }
         self.q.advance_to(until);
+        // What the ports hold is read after a run: bring the direct ones up to the end.
+        self.net.settle_all(self.q.now());
     }
 
     /// Has someone asked the run to stop (Ctrl-C)?
@@ -206,6 +211,7 @@ impl Sim {
             Ev::App { app, tag } => self.app_call(app, |a, cx| a.on_event(tag, cx)),
             Ev::Sample(k) => {
                 let now = self.q.now();
+                self.net.settle_all(now);
                 let next = self.probes.sampler.sample(
                     k,
                     now,
@@ -258,7 +264,7 @@ impl Sim {
                         .tsg
                         .on_receive(conn, now, p, &mut self.probes.series);
                 }
-                prep_io(&mut self.io, &self.net, &self.conn_nic, conn, side);
+                prep_io(&mut self.io, &mut self.net, &self.conn_nic, conn, side);
                 let c = &mut self.conns[conn as usize];
                 c.on_packet(p, &mut self.io);
                 if side == Side::Client {
@@ -318,7 +324,7 @@ impl Sim {
     /// there (TCP small queues) and the room left in the host qdisc (local congestion).
     #[inline]
     fn prep_io(&mut self, conn: u32, side: Side) {
-        prep_io(&mut self.io, &self.net, &self.conn_nic, conn, side);
+        prep_io(&mut self.io, &mut self.net, &self.conn_nic, conn, side);
     }
 
     /// Hand the packets and timers an endpoint of `conn` produced to the network (through
@@ -440,7 +446,7 @@ impl Sim {
         &mut self,
     ) -> Result<Vec<(String, crate::probe::pcap::CaptureStats)>, String> {
         match self.probes.capture.take() {
-            Some(c) => c.finish(),
+            Some(c) => c.finish_at(self.q.now()),
             None => Ok(Vec::new()),
         }
     }

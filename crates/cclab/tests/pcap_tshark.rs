@@ -115,7 +115,7 @@ impl WireTap {
                 cap.on_rx(t, at_what, &p);
                 at_what
             } else {
-                cap.on_tx(t, at_what, &p);
+                cap.on_tx(t, t, at_what, &p);
                 sim.net.ports[at_what as usize].node
             };
             if let Some((_, f)) = self.frames.iter_mut().find(|f| f.0 == node) {

@@ -440,3 +440,46 @@ to = "c"
         "{e}"
     );
 }
+
+/// A drop-tail or ECN port puts an admitted packet on the wire at once, with no event for
+/// its transmitter (`Port::direct`). Where no two events share a picosecond (here: the
+/// hosts' processing jitter), that is exactly the event-driven transmitter: every flow,
+/// queue statistic, sampled series and host counter is the same, with fewer events.
+#[test]
+fn a_direct_port_sends_exactly_what_the_event_driven_transmitter_sends() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut sc =
+        cclab::scenario::load_scenario(&std::path::Path::new(dir).join("dumbbell.toml"), &[])
+            .unwrap();
+    sc.duration = 4 * SEC;
+    sc.output = OutputSpec {
+        cwnd_interval: Some(10 * MS),
+        queue_interval: Some(MS),
+        throughput_interval: Some(100 * MS),
+        ..OutputSpec::default()
+    };
+    let run = |events_only: bool| {
+        let mut sim = Sim::new(&sc).unwrap();
+        sim.net.no_direct = events_only;
+        sim.run();
+        (sim.results(), sim.q.events_processed())
+    };
+    let ((direct, ev_direct), (events, ev_events)) = (run(false), run(true));
+    fn json<T: serde::Serialize>(v: &T) -> String {
+        serde_json::to_string(v).unwrap()
+    }
+    assert!(direct.flows[0].bytes > 100_000_000 && direct.queues.iter().any(|q| q.drops > 0));
+    for (what, a, b) in [
+        ("flows", json(&direct.flows), json(&events.flows)),
+        ("queues", json(&direct.queues), json(&events.queues)),
+        ("series", json(&direct.series), json(&events.series)),
+        ("hosts", json(&direct.hosts), json(&events.hosts)),
+    ] {
+        assert_eq!(a, b, "{what} differ");
+    }
+    assert_eq!(direct.engine.packet_hops, events.engine.packet_hops);
+    assert!(
+        ev_direct * 10 < ev_events * 9,
+        "{ev_direct} events vs {ev_events}"
+    );
+}

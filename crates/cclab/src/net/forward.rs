@@ -43,8 +43,9 @@ pub enum NetOut {
 
 /// Who watches packets pass (pcap capture).
 pub trait Tap {
-    /// Packet `p` starts serialising on `port` at `now`.
-    fn on_tx(&mut self, now: SimTime, port: PortId, p: &Packet);
+    /// Packet `p` starts serialising on `port` at `at`; it is `now` (a packet put on a
+    /// direct port's wire while others are ahead of it starts later: `at` >= `now`).
+    fn on_tx(&mut self, now: SimTime, at: SimTime, port: PortId, p: &Packet);
     /// Packet `p` reaches `node` at `now`.
     fn on_rx(&mut self, now: SimTime, node: NodeId, p: &Packet);
 }
@@ -54,7 +55,7 @@ pub struct NoTap;
 
 impl Tap for NoTap {
     #[inline]
-    fn on_tx(&mut self, _: SimTime, _: PortId, _: &Packet) {}
+    fn on_tx(&mut self, _: SimTime, _: SimTime, _: PortId, _: &Packet) {}
     #[inline]
     fn on_rx(&mut self, _: SimTime, _: NodeId, _: &Packet) {}
 }
@@ -98,6 +99,9 @@ impl Network {
     ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
+        if pr.direct {
+            settle(pr, now, &mut self.packet_hops);
+        }
         let p = cx.pool.get_mut(id);
         if let Some(ca) = self.flow_ca {
             // Every IPCP, the source's own included, updates a flow packet's ECN octet
@@ -151,7 +155,13 @@ impl Network {
         let pr = &mut self.ports[port as usize];
         pr.stats.enqueued += 1;
         pr.stats.advance(now, before);
-        if !pr.txdone_pending {
+        if pr.direct {
+            // Everything admitted before it leaves first, back to back: it starts when the
+            // transmitter is next free, and goes on the wire now.
+            let start = pr.busy_until;
+            pr.starts.push_back((start, 0, 0));
+            self.start_tx_later(port, id, cx);
+        } else if !pr.txdone_pending {
             let at = pr.busy_until.max(now);
             arm(pr, port, at, false, cx.q);
         } else if pr.waiting && pr.busy_until <= now {
@@ -320,15 +330,32 @@ impl Network {
         cx: &mut NetCtx<E, T>,
     ) {
         if cx.pool.get(id).segs > 1 {
-            return self.start_tx_aggregate(port, id, hold, cx);
+            return self.start_tx_aggregate::<false, E, T>(port, id, hold, cx);
         }
-        self.start_tx_one(port, id, hold, cx)
+        self.start_tx_one::<false, E, T>(port, id, hold, cx)
+    }
+
+    /// Put packet `id`, just admitted by the busy direct port `port` (its entry last in
+    /// `starts`), on the wire now, starting when the transmitter is next free.
+    #[inline]
+    fn start_tx_later<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        if cx.pool.get(id).segs > 1 {
+            return self.start_tx_aggregate::<true, E, T>(port, id, 0, cx);
+        }
+        self.start_tx_one::<true, E, T>(port, id, 0, cx)
     }
 
     /// [`Network::start_tx`] for one packet (kept apart so that the aggregate's path does
-    /// not make `start_tx` recursive, which would stop it from being inlined).
+    /// not make `start_tx` recursive, which would stop it from being inlined). `LATER`:
+    /// a direct port's packet that starts after now; it is counted as sent (`tx_pkts`,
+    /// `packet_hops`) when it starts ([`settle`]) and a capture sees it at its start.
     #[inline(always)]
-    fn start_tx_one<E: From<NetEv>, T: Tap>(
+    fn start_tx_one<const LATER: bool, E: From<NetEv>, T: Tap>(
         &mut self,
         port: PortId,
         id: PktId,
@@ -338,12 +365,23 @@ impl Network {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get(id);
-        let done = pr.busy_until.max(now) + hold + pr.ser_time(p.size);
+        let start = pr.busy_until.max(now);
+        let done = start + hold + pr.ser_time(p.size);
         pr.busy_until = done;
-        pr.tx_pkts += 1;
-        pr.tx_bytes += p.size as u64;
-        self.packet_hops += 1;
-        cx.tap.on_tx(now, port, p);
+        if LATER {
+            let e = pr
+                .starts
+                .back_mut()
+                .expect("an entry for the admitted packet");
+            e.1 += 1;
+            e.2 += p.size;
+            cx.tap.on_tx(now, start, port, p);
+        } else {
+            pr.tx_pkts += 1;
+            pr.tx_bytes += p.size as u64;
+            self.packet_hops += 1;
+            cx.tap.on_tx(now, now, port, p);
+        }
         if p.tsq {
             // The NIC sends it for a socket that counts its bytes until then (TSQ).
             let (conn, size) = (p.conn, p.size);
@@ -373,7 +411,7 @@ impl Network {
     /// segments and sends them back to back at line rate, each with its own framing. A
     /// capture sees each segment when the stack hands the aggregate over.
     #[inline(never)]
-    fn start_tx_aggregate<E: From<NetEv>, T: Tap>(
+    fn start_tx_aggregate<const LATER: bool, E: From<NetEv>, T: Tap>(
         &mut self,
         port: PortId,
         id: PktId,
@@ -382,9 +420,9 @@ impl Network {
     ) {
         let mut rest = std::mem::take(&mut self.segs_scratch);
         split_gso(cx.pool, id, &mut rest);
-        self.start_tx_one(port, id, hold, cx);
+        self.start_tx_one::<LATER, E, T>(port, id, hold, cx);
         for &s in &rest {
-            self.start_tx_one(port, s, 0, cx);
+            self.start_tx_one::<LATER, E, T>(port, s, 0, cx);
         }
         rest.clear();
         self.segs_scratch = rest;
@@ -527,6 +565,47 @@ impl Network {
             NetOut::TsqWake(conn)
         } else {
             NetOut::Nothing
+        }
+    }
+}
+
+/// Bring direct port `pr`'s queue up to `now`: what started by then has left it. The
+/// transmitter takes its next packet the instant the previous one ends, before any arrival
+/// of that instant is offered to the discipline. Counts what started in `hops`.
+#[inline]
+pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
+    while let Some(&(start, pkts, bytes)) = pr.starts.front() {
+        if start > now {
+            break;
+        }
+        pr.starts.pop_front();
+        let fifo = pr.qdisc.arrival_fifo().expect("a direct port has a FIFO");
+        let before = fifo.bytes;
+        fifo.pop();
+        pr.stats.advance(start, before);
+        pr.tx_pkts += pkts as u64;
+        pr.tx_bytes += bytes as u64;
+        *hops += pkts as u64;
+    }
+}
+
+impl Network {
+    /// [`settle`] port `port`.
+    #[inline]
+    pub fn settle(&mut self, port: PortId, now: SimTime) {
+        let pr = &mut self.ports[port as usize];
+        if pr.direct {
+            settle(pr, now, &mut self.packet_hops);
+        }
+    }
+
+    /// [`settle`] every direct port: before the state of the ports is read (samples,
+    /// results).
+    pub fn settle_all(&mut self, now: SimTime) {
+        for pr in &mut self.ports {
+            if pr.direct {
+                settle(pr, now, &mut self.packet_hops);
+            }
         }
     }
 }

@@ -85,6 +85,10 @@ pub struct Network {
     /// ECN octet of the flow packets it queues (`update_ecn_in_router`, seed 002); `None`
     /// in a network without flows, whose ports then never look at a packet's kind.
     pub flow_ca: Option<crate::flow::FlowCaKind>,
+    /// Run every transmitter on events, direct ports too ([`Port::direct`]): the same
+    /// results but where two events fall on the same picosecond, more events; for tests
+    /// and comparisons.
+    pub no_direct: bool,
 }
 
 impl Network {
@@ -116,6 +120,30 @@ impl Network {
 
     pub fn finish(&mut self) {
         self.routes = Routes::compute(&self.nodes, &self.ports);
+    }
+
+    /// Mark the ports whose transmitter can run without events ([`Port::direct`]); done
+    /// when the world is built and again each time a run resumes, since a discipline or a
+    /// loss may be set between runs. A port that stops being direct still sends what it
+    /// had admitted, as scheduled: that is counted as sent now.
+    pub fn seal(&mut self) {
+        for p in &mut self.ports {
+            let direct = !self.no_direct && p.loss.is_none() && p.qdisc.arrival_fifo().is_some();
+            if p.direct && !direct {
+                // The discipline (if it is still the FIFO) no longer holds them either.
+                if let Some(fifo) = p.qdisc.arrival_fifo() {
+                    for _ in 0..p.starts.len() {
+                        fifo.pop();
+                    }
+                }
+                for (_, pkts, bytes) in p.starts.drain(..) {
+                    p.tx_pkts += pkts as u64;
+                    p.tx_bytes += bytes as u64;
+                    self.packet_hops += pkts as u64;
+                }
+            }
+            p.direct = direct;
+        }
     }
 
     pub fn node_by_name(&self, name: &str) -> Option<NodeId> {

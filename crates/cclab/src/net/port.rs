@@ -138,6 +138,16 @@ pub struct Port {
     /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
     /// delivers in FIFO order, so only its head needs an event in the queue.
     pub wire: VecDeque<(SimTime, PktId)>,
+    /// The port's schedule is fixed when a packet is admitted: its discipline decides at
+    /// arrival and sends in arrival order (drop-tail, ECN threshold) and its link injects
+    /// no loss. An admitted packet then goes on the wire at once, to start when the
+    /// packets before it are sent, and the transmitter needs no event (`forward.rs`).
+    /// Set by [`super::Network::seal`].
+    pub direct: bool,
+    /// A direct port's queue as the transmitter will take it: per admitted packet not yet
+    /// started at the last [`super::Network::settle`], (start time, packets, bytes) (an
+    /// offload aggregate is one entry of several packets).
+    pub starts: VecDeque<(SimTime, u32, u32)>,
     pub stats: QueueStats,
     pub tx_pkts: u64,
     pub tx_bytes: u64,
@@ -174,6 +184,8 @@ impl Port {
             wake_at: 0,
             waiting: false,
             wire: VecDeque::new(),
+            direct: false,
+            starts: VecDeque::new(),
             stats: QueueStats::default(),
             tx_pkts: 0,
             tx_bytes: 0,

@@ -473,6 +473,19 @@ impl Qdisc {
         }
     }
 
+    /// The FIFO of a discipline that decides everything when a packet arrives and sends in
+    /// arrival order whatever the time (drop-tail, ECN threshold). Its port knows, when it
+    /// admits a packet, when that packet will start: it can put it on the wire at once
+    /// (`Port::direct`, `net/forward.rs`).
+    #[inline]
+    pub fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
+        match self {
+            Qdisc::DropTail(q) => Some(&mut q.fifo),
+            Qdisc::Ecn(q) => Some(&mut q.tail.fifo),
+            _ => None,
+        }
+    }
+
     /// Does the discipline hold packets until their earliest departure time (`fq`)?
     pub fn honours_edt(&self) -> bool {
         matches!(self, Qdisc::Fq(_))

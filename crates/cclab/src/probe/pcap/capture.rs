@@ -8,6 +8,8 @@ use super::{ConnPorts, PcapWriter, ETH_HDR};
 use crate::engine::SimTime;
 use crate::net::packet::{Packet, PktKind, ACK, FIN, RST, SYN};
 use crate::net::{Network, NodeId, NodeKind, PortId};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -60,9 +62,57 @@ struct Point {
     stats: CaptureStats,
     tally: Vec<[DirTally; 2]>,
     failed: bool,
+    /// Records dated after the time they were handed over (a packet put on a direct port's
+    /// wire behind others starts later), earliest first, ties in the order handed over;
+    /// each is written once the run reaches its time, so the file stays in time order.
+    held: BinaryHeap<Reverse<Held>>,
+    /// Records handed over so far (the tie-break of `held`).
+    seq: u64,
+}
+
+/// A record waiting for its time: (time, order handed over), the packet.
+struct Held(SimTime, u64, Box<Packet>);
+
+impl PartialEq for Held {
+    fn eq(&self, o: &Self) -> bool {
+        (self.0, self.1) == (o.0, o.1)
+    }
+}
+impl Eq for Held {}
+impl PartialOrd for Held {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Held {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.0, self.1).cmp(&(o.0, o.1))
+    }
 }
 
 impl Point {
+    /// Write what is held for `now` or earlier, in time order.
+    #[inline]
+    fn release(&mut self, now: SimTime, first_error: &mut Option<String>) {
+        while self.held.peek().is_some_and(|h| h.0 .0 <= now) {
+            let Reverse(Held(t, _, p)) = self.held.pop().expect("peeked");
+            self.record(t, &p, first_error);
+        }
+    }
+
+    /// Packet `p`, handed over at `now`, is dated `at` (>= `now`).
+    #[inline]
+    fn take(&mut self, now: SimTime, at: SimTime, p: &Packet, first_error: &mut Option<String>) {
+        self.release(now, first_error);
+        self.seq += 1;
+        if at > now {
+            self.held
+                .push(Reverse(Held(at, self.seq, Box::new(p.clone()))));
+        } else {
+            self.record(now, p, first_error);
+        }
+    }
+
     fn record(&mut self, t: SimTime, p: &Packet, first_error: &mut Option<String>) {
         if self.failed {
             return;
@@ -199,6 +249,8 @@ impl Capture {
             stats: CaptureStats::default(),
             tally: Vec::new(),
             failed: false,
+            held: BinaryHeap::new(),
+            seq: 0,
         });
         Ok(())
     }
@@ -296,16 +348,17 @@ impl Capture {
         self.points.is_empty()
     }
 
-    /// Packet `p` starts serialising on `port` at `now` (before the link's loss).
+    /// Packet `p` starts serialising on `port` at `at` (before the link's loss), handed
+    /// over at `now` (`at` >= `now`).
     #[inline]
-    pub fn on_tx(&mut self, now: SimTime, port: PortId, p: &Packet) {
+    pub fn on_tx(&mut self, now: SimTime, at: SimTime, port: PortId, p: &Packet) {
         let a = self.by_port[port as usize];
         let b = self.by_node[self.port_node[port as usize] as usize];
         if a != NONE {
-            self.points[a as usize].record(now, p, &mut self.error);
+            self.points[a as usize].take(now, at, p, &mut self.error);
         }
         if b != NONE {
-            self.points[b as usize].record(now, p, &mut self.error);
+            self.points[b as usize].take(now, at, p, &mut self.error);
         }
     }
 
@@ -314,7 +367,7 @@ impl Capture {
     pub fn on_rx(&mut self, now: SimTime, node: NodeId, p: &Packet) {
         let b = self.by_node[node as usize];
         if b != NONE && p.dst == node {
-            self.points[b as usize].record(now, p, &mut self.error);
+            self.points[b as usize].take(now, now, p, &mut self.error);
         }
     }
 
@@ -335,9 +388,16 @@ impl Capture {
 
     /// Flush every file. Returns each point's name and counters, or the first write error.
     pub fn finish(self) -> Result<Vec<(String, CaptureStats)>, String> {
+        self.finish_at(SimTime::MAX)
+    }
+
+    /// [`Capture::finish`] for a run that ended at `end`: what would start later (queued
+    /// behind others at a direct port) was never sent and is not written.
+    pub fn finish_at(self, end: SimTime) -> Result<Vec<(String, CaptureStats)>, String> {
         let mut err = self.error;
         let mut out = Vec::with_capacity(self.points.len());
         for mut p in self.points {
+            p.release(end, &mut err);
             if !p.failed {
                 if let Err(e) = p.w.flush() {
                     err.get_or_insert_with(|| p.describe_error(&e));
@@ -354,8 +414,8 @@ impl Capture {
 
 impl crate::net::Tap for Capture {
     #[inline]
-    fn on_tx(&mut self, now: SimTime, port: PortId, p: &Packet) {
-        Capture::on_tx(self, now, port, p)
+    fn on_tx(&mut self, now: SimTime, at: SimTime, port: PortId, p: &Packet) {
+        Capture::on_tx(self, now, at, port, p)
     }
     #[inline]
     fn on_rx(&mut self, now: SimTime, node: NodeId, p: &Packet) {

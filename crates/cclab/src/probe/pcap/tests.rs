@@ -299,10 +299,10 @@ fn capture_taps_hosts_and_links_and_tallies_dupacks() {
     let dst = net.node_by_name("dst").unwrap();
     let mut d = tcp(true, ACK | PSH, 1, 1, 1448, 12);
     (d.src, d.dst) = (src, dst);
-    cap.on_tx(10, hop0, &d); // src host
+    cap.on_tx(10, 10, hop0, &d); // src host
     d.seq += 1448;
-    cap.on_tx(20, hop0, &d);
-    cap.on_tx(30, hop1, &d); // link
+    cap.on_tx(20, 20, hop0, &d);
+    cap.on_tx(30, 30, hop1, &d); // link
     cap.on_rx(40, net.ports[hop0 as usize].peer, &d); // router: not a destination
     let mut ack = tcp(false, ACK, 1, 1449, 0, 12);
     (ack.src, ack.dst) = (dst, src);
@@ -557,4 +557,56 @@ fn ip_ids_count_each_sockets_packets() {
         .iter()
         .filter(|s| s.flags & SYN != 0)
         .all(|s| s.opt(3) == Some(&[9][..])));
+}
+
+/// A direct port ([`crate::net::Port::direct`]) hands a queued packet to the capture when
+/// it is admitted, dated when it will start: the capture holds it until the run gets
+/// there, so a host's file (its NIC's departures among its arrivals) and a link's file
+/// stay in time order, and both are byte for byte those of the event-driven transmitter.
+#[test]
+fn captures_of_direct_ports_are_in_time_order_and_the_event_driven_ones() {
+    use crate::scenario::*;
+    let capture = |events_only: bool| {
+        let topo = TopologySpec::path(
+            100_000_000,
+            20_000_000,
+            5 * crate::engine::MS,
+            QueueSpec::droptail(Limit::Packets(100)),
+        );
+        let mut sc = Scenario::new("pcap-order", topo, crate::engine::SEC);
+        sc.add_default_flows(&TcpConfig::default());
+        let mut sim = crate::sim::Sim::new(&sc).unwrap();
+        sim.net.no_direct = events_only;
+        let dir = std::env::temp_dir().join(format!(
+            "cclab-pcap-order-{}-{events_only}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        sim.attach_pcap(&["src".into(), "hop1".into()], &dir, DEFAULT_SNAPLEN)
+            .unwrap();
+        sim.run();
+        sim.finish_pcap().unwrap();
+        let files = ["src", "hop1"].map(|n| std::fs::read(dir.join(format!("{n}.pcap"))).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        (
+            files,
+            sim.net.ports[sim.net.port_by_name("hop1").unwrap() as usize]
+                .stats
+                .max_pkts,
+        )
+    };
+    let (direct, max_q) = capture(false);
+    assert!(max_q > 20, "hop1 queues ({max_q} packets)");
+    for f in &direct {
+        let (mut at, mut last, mut n) = (24, 0u64, 0);
+        while at < f.len() {
+            let t = u32le(f, at) as u64 * 1_000_000_000 + u32le(f, at + 4) as u64;
+            assert!(t >= last, "record {n} at {t} ns after one at {last} ns");
+            (last, n) = (t, n + 1);
+            at += 16 + u32le(f, at + 8) as usize;
+        }
+        assert!(n > 1000, "{n} records");
+    }
+    let events = capture(true).0;
+    assert!(direct == events, "the event-driven transmitter's files");
 }
