@@ -56,6 +56,12 @@ const NEAR_CAP: usize = 64;
 /// Events moved from the heap into the near array when the array runs empty.
 const REFILL: usize = 32;
 
+/// Far events due later than this after now go to a second heap, `distant`: most are
+/// retransmission timers (a connection's RTO is 200 ms or more away, and a finished flow's
+/// stays queued until it runs out), which would otherwise deepen the heap every near-term
+/// event passes through. Which heap an event waits in never changes the order.
+const HORIZON: SimTime = MS;
+
 /// Children per node of the far heap: a 4-ary heap has half the levels of a binary one,
 /// and the four children's keys share a cache line or two.
 const ARITY: usize = 4;
@@ -194,13 +200,21 @@ struct Slot<E> {
 /// precede, at equal times, every event already there); when it runs empty the heap's
 /// earliest `REFILL` events move back. Each tier keeps the true order within it and the
 /// tiers never overlap, so pops come out in (time, insertion) order — the same order as a
-/// single heap on (time, sequence number), checked against one in the tests.
+/// single heap on (time, sequence number), checked against one in the tests. The far tier
+/// is two heaps on the same keys (events more than `HORIZON` ahead when scheduled wait in
+/// the second); a refill takes the earlier of their first events each time.
 pub struct EventQueue<E> {
     /// A sentinel (time `SimTime::MAX`, no event) at index 0, then the near events, latest
     /// first. Time and event side by side: an insert moves each entry in one copy.
     /// Capacity `NEAR_CAP + 1`, never grown.
     near: Vec<Slot<E>>,
     far: Heap<E>,
+    /// Far events scheduled more than `HORIZON` ahead; the far tier is both heaps.
+    distant: Heap<E>,
+    /// The earliest time in the far tier (`SimTime::MAX` when empty), kept as it changes:
+    /// a spill can lower it, a refill raise it; an event scheduled into the far tier is
+    /// never earlier than it.
+    far_min: SimTime,
     /// Next rank for an event scheduled straight into the heap (counts up).
     rank_up: u64,
     /// Next rank for an event moved from the near array to the heap (counts down).
@@ -228,6 +242,11 @@ impl<E> EventQueue<E> {
                 key: Vec::with_capacity(1 << 10),
                 ev: Vec::with_capacity(1 << 10),
             },
+            distant: Heap {
+                key: Vec::new(),
+                ev: Vec::new(),
+            },
+            far_min: SimTime::MAX,
             rank_up: RANK_MID,
             rank_down: RANK_MID - 1,
             now: 0,
@@ -248,12 +267,16 @@ impl<E> EventQueue<E> {
         if self.near.len() > NEAR_CAP {
             self.spill();
         }
-        if at < self.far.min_time() {
+        if at < self.far_min {
             self.near_insert(at, ev);
         } else {
             let rank = self.rank_up;
             self.rank_up += 1;
-            self.far.push(key(at, rank), ev);
+            if at > self.now + HORIZON {
+                self.distant.push(key(at, rank), ev);
+            } else {
+                self.far.push(key(at, rank), ev);
+            }
         }
     }
 
@@ -294,6 +317,7 @@ impl<E> EventQueue<E> {
             let rank = self.rank_down;
             self.rank_down -= 1;
             // SAFETY: past the sentinel, every entry holds an event.
+            self.far_min = self.far_min.min(s.t);
             self.far.push(key(s.t, rank), unsafe { s.ev.assume_init() });
         }
     }
@@ -302,8 +326,17 @@ impl<E> EventQueue<E> {
     #[cold]
     #[inline(never)]
     fn refill(&mut self) {
-        for _ in 0..self.far.key.len().min(REFILL) {
-            let (k, ev) = self.far.pop();
+        for _ in 0..(self.far.key.len() + self.distant.key.len()).min(REFILL) {
+            // The earlier of the two heaps' first events (keys are unique).
+            let from_far = match (self.far.key.first(), self.distant.key.first()) {
+                (Some(f), Some(d)) => f < d,
+                (f, _) => f.is_some(),
+            };
+            let (k, ev) = if from_far {
+                self.far.pop()
+            } else {
+                self.distant.pop()
+            };
             self.near.push(Slot {
                 t: (k >> 64) as SimTime,
                 ev: MaybeUninit::new(ev),
@@ -311,6 +344,7 @@ impl<E> EventQueue<E> {
         }
         // They came out earliest first; the array keeps the earliest last.
         self.near[1..].reverse();
+        self.far_min = self.far.min_time().min(self.distant.min_time());
     }
 
     /// Schedule `ev` after `delay` from now.
@@ -323,7 +357,7 @@ impl<E> EventQueue<E> {
     #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
         if self.near.len() == 1 {
-            if self.far.key.is_empty() {
+            if self.far.key.is_empty() && self.distant.key.is_empty() {
                 return None;
             }
             self.refill();
@@ -353,7 +387,7 @@ impl<E> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.near.len() - 1 + self.far.key.len()
+        self.near.len() - 1 + self.far.key.len() + self.distant.key.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -567,7 +601,8 @@ mod tests {
     fn both_tiers_pop_in_time_then_insertion_order() {
         // Queues far larger than the near array, so events spill to the heap and come back:
         // bursts of many equal times, of increasing times (each new event the latest near
-        // one), of decreasing times, and far-future events, checked against a reference.
+        // one), of decreasing times, beyond the distant heap's horizon, and far-future
+        // events, checked against a reference.
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let mut rng = Rng::new(11, 0);
@@ -578,10 +613,12 @@ mod tests {
             let burst = (rng.next_u64() % (4 * NEAR_CAP as u64)) as usize;
             let now = q.now();
             for j in 0..burst {
-                let at = match round % 4 {
+                let at = match round % 5 {
                     0 => now + rng.next_u64() % 8,
                     1 => now + j as u64 * 3,
                     2 => now + (burst - j) as u64,
+                    // Beyond the horizon (the distant heap), some at equal times.
+                    3 => now + HORIZON + (rng.next_u64() % 4) * HORIZON / 2,
                     _ => now + rng.next_u64() % 1_000_000 * (rng.next_u64() % 2),
                 };
                 q.schedule(at, n);
