@@ -48,33 +48,50 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> SimTime {
 }
 
 /// Most events a simulation schedules are due soon (a transmission ends, a packet crosses
-/// a link): a new event usually lands among the few earliest ones. The queue therefore
-/// keeps its earliest events (at most `NEAR_CAP`) in a sorted array, where that insert
-/// moves a handful of entries and a pop is O(1), and the rest in a heap.
+/// a link). The queue keeps its earliest events (at most `NEAR_CAP` after a schedule) in a
+/// sorted array, where an insert among the earliest moves a handful of entries and a pop is
+/// O(1); the rest wait in the buckets of a timing wheel (Varghese & Lauck's hashed wheel,
+/// a calendar queue of fixed width), unsorted, until their bucket comes up.
 const NEAR_CAP: usize = 64;
 
-/// Events moved from the heap into the near array when the array runs empty.
-const REFILL: usize = 32;
+/// Most events moved from the current bucket into the near array at a time.
+const LOAD: usize = NEAR_CAP / 2;
 
-/// Far events due later than this after now go to a second heap, `distant`: most are
-/// retransmission timers (a connection's RTO is 200 ms or more away, and a finished flow's
-/// stays queued until it runs out), which would otherwise deepen the heap every near-term
-/// event passes through. Which heap an event waits in never changes the order.
-const HORIZON: SimTime = MS;
+/// A bucket spans `2^SHIFT` ps (131 ns: a 1500-byte packet at 100 Gbit/s, a tenth of one at
+/// 10 Gbit/s), so a bucket holds few events even where hundreds of ports are busy.
+const SHIFT: u32 = 17;
 
-/// Children per node of the far heap: a 4-ary heap has half the levels of a binary one,
-/// and the four children's keys share a cache line or two.
+/// Buckets in the wheel: it spans `SPAN` = 2^30 ps (1.07 ms) ahead of its current bucket.
+const BUCKETS: usize = 1 << 13;
+
+/// Events due `SPAN` or more after the current bucket's start wait in a heap, `distant`
+/// (mostly retransmission timers: a connection's RTO is 200 ms or more away, and a finished
+/// flow's stays queued until it runs out), and move into the wheel as it turns to them.
+const SPAN: SimTime = (BUCKETS as SimTime) << SHIFT;
+
+/// A current bucket holding more events than this is kept as a heap instead of being
+/// sorted at each load (many events at one instant: a thousand flows that start at once).
+const BIG: usize = 8 * NEAR_CAP;
+
+/// Children per node of a heap: a 4-ary heap has half the levels of a binary one, and the
+/// four children's keys share a cache line or two.
 const ARITY: usize = 4;
 
-/// Tie-break ranks in far-heap keys. Events scheduled straight into the heap take ranks
-/// counting up from `RANK_MID`; events moved from the near array to the heap take ranks
-/// counting down from `RANK_MID - 1` (each batch precedes, at equal times, everything
-/// already in the heap). Neither counter can run out: that would take 2^63 events.
+/// Tie-break ranks in the keys of wheel and heap events. Events scheduled into the wheel
+/// or the distant heap take ranks counting up from `RANK_MID`; events moved back from the
+/// near array (a spill) take ranks counting down from `RANK_MID - 1` (each spill precedes,
+/// at equal times, everything already out of the near array). Neither counter can run out:
+/// that would take 2^63 events.
 const RANK_MID: u64 = 1 << 63;
 
 #[inline]
 fn key(time: SimTime, rank: u64) -> u128 {
     (time as u128) << 64 | rank as u128
+}
+
+#[inline]
+fn key_time(k: u128) -> SimTime {
+    (k >> 64) as SimTime
 }
 
 /// A 4-ary min-heap on a u128 key (time << 64 | rank; keys are unique), with keys and
@@ -85,12 +102,17 @@ struct Heap<E> {
 }
 
 impl<E> Heap<E> {
+    fn new() -> Self {
+        Heap {
+            key: Vec::new(),
+            ev: Vec::new(),
+        }
+    }
+
     /// The earliest time in the heap (`SimTime::MAX` when empty).
     #[inline]
     fn min_time(&self) -> SimTime {
-        self.key
-            .first()
-            .map_or(SimTime::MAX, |&k| (k >> 64) as SimTime)
+        self.key.first().map_or(SimTime::MAX, |&k| key_time(k))
     }
 
     #[inline]
@@ -185,39 +207,188 @@ struct Slot<E> {
     ev: MaybeUninit<E>,
 }
 
+/// A wheel entry: an event and its key (time, rank).
+struct Entry<E> {
+    key: u128,
+    ev: E,
+}
+
+/// Entries per chunk of a bucket.
+const CHUNK: usize = 15;
+
+/// No chunk.
+const NIL: u32 = u32::MAX;
+
+/// A piece of a bucket's list: up to `CHUNK` entries, the first `len` initialised.
+struct Chunk<E> {
+    next: u32,
+    len: u32,
+    e: [MaybeUninit<Entry<E>>; CHUNK],
+}
+
+/// A bucket: a list of chunks, appended at its tail.
+#[derive(Clone, Copy)]
+struct Bucket {
+    head: u32,
+    tail: u32,
+    len: u32,
+}
+
+/// The wheel's buckets. Their entries live in chunks of one shared arena, and a chunk a
+/// bucket gives back is the next one taken (a stack), so the wheel's memory is what its
+/// events need at most, and the chunks in use stay in cache — a `Vec` per bucket would keep
+/// each bucket's largest size for good and touch every bucket's memory once a turn.
+struct Buckets<E> {
+    b: Vec<Bucket>,
+    chunks: Vec<Chunk<E>>,
+    free: u32,
+}
+
+impl<E> Buckets<E> {
+    fn new() -> Self {
+        Buckets {
+            b: vec![
+                Bucket {
+                    head: NIL,
+                    tail: NIL,
+                    len: 0
+                };
+                BUCKETS
+            ],
+            chunks: Vec::new(),
+            free: NIL,
+        }
+    }
+
+    #[inline]
+    fn len(&self, i: usize) -> usize {
+        self.b[i].len as usize
+    }
+
+    #[inline(always)]
+    fn push(&mut self, i: usize, key: u128, ev: E) {
+        let tail = self.b[i].tail;
+        let c = if tail != NIL && (self.chunks[tail as usize].len as usize) < CHUNK {
+            tail
+        } else {
+            let c = self.new_chunk();
+            if tail == NIL {
+                self.b[i].head = c;
+            } else {
+                self.chunks[tail as usize].next = c;
+            }
+            self.b[i].tail = c;
+            c
+        };
+        let ch = &mut self.chunks[c as usize];
+        ch.e[ch.len as usize].write(Entry { key, ev });
+        ch.len += 1;
+        self.b[i].len += 1;
+    }
+
+    /// An empty chunk: the one given back last, or a new one.
+    #[inline]
+    fn new_chunk(&mut self) -> u32 {
+        if self.free != NIL {
+            let c = self.free;
+            let ch = &mut self.chunks[c as usize];
+            self.free = ch.next;
+            ch.next = NIL;
+            ch.len = 0;
+            return c;
+        }
+        self.chunks.push(Chunk {
+            next: NIL,
+            len: 0,
+            e: [const { MaybeUninit::uninit() }; CHUNK],
+        });
+        (self.chunks.len() - 1) as u32
+    }
+
+    /// Move bucket `i`'s entries, in the order they came, to the end of `out`.
+    fn take(&mut self, i: usize, out: &mut Vec<Entry<E>>) {
+        let mut c = self.b[i].head;
+        self.b[i] = Bucket {
+            head: NIL,
+            tail: NIL,
+            len: 0,
+        };
+        while c != NIL {
+            let ch = &mut self.chunks[c as usize];
+            for e in &ch.e[..ch.len as usize] {
+                // SAFETY: the first `len` entries of a chunk are initialised; `len` is set
+                // to 0 below, so each is read out exactly once.
+                out.push(unsafe { e.assume_init_read() });
+            }
+            ch.len = 0;
+            let next = ch.next;
+            ch.next = self.free;
+            self.free = c;
+            c = next;
+        }
+    }
+}
+
+impl<E> Drop for Buckets<E> {
+    fn drop(&mut self) {
+        for ch in &mut self.chunks {
+            for e in &mut ch.e[..ch.len as usize] {
+                // SAFETY: the first `len` entries of a chunk are initialised (a chunk on
+                // the free list has `len` 0), each dropped once here.
+                unsafe { e.assume_init_drop() }
+            }
+        }
+    }
+}
+
 /// The event queue, ordered by (time, insertion sequence): two events at the same instant
 /// pop in the order they were scheduled, so the pop order — and every result — is fully
 /// determined by the schedule calls.
 ///
-/// It is two tiers. The near array holds the earliest events sorted latest first (the next
-/// event is the last entry), each with its time and no sequence number: a new event is
-/// placed after every event of the same or an earlier time, which among equal times is
-/// exactly insertion order, since the new event is the latest scheduled. The far heap holds
-/// the rest, keyed by (time, rank). The invariant: every near event comes before every far
-/// event. A new event goes to the near array if its time is below the heap's earliest time,
-/// else (it is then after every near event) to the heap with an increasing rank. When the
-/// near array is full its latest half moves to the heap with decreasing ranks (they
-/// precede, at equal times, every event already there); when it runs empty the heap's
-/// earliest `REFILL` events move back. Each tier keeps the true order within it and the
-/// tiers never overlap, so pops come out in (time, insertion) order — the same order as a
-/// single heap on (time, sequence number), checked against one in the tests. The far tier
-/// is two heaps on the same keys (events more than `HORIZON` ahead when scheduled wait in
-/// the second); a refill takes the earlier of their first events each time.
+/// Three tiers, which never overlap in that order:
+/// - the near array: the earliest events sorted latest first (the next event is the last
+///   entry), each with its time and no rank. Every event due before `near_end` goes here,
+///   placed after every event of the same or an earlier time: among equal times that is
+///   insertion order, since the new event is the latest scheduled.
+/// - the wheel: `BUCKETS` buckets of `2^SHIFT` ps from `base`, the start of the current
+///   bucket `cur`; bucket `i` holds the events of its time slot, unsorted, keyed by (time,
+///   rank). The current bucket also takes whatever is due before its end and not in the
+///   near array. When the near array runs empty it takes the current bucket's earliest
+///   `LOAD` events (sorted then; a bucket of more than `BIG` is turned into a heap), and
+///   when the current bucket is empty too the wheel turns to its next occupied bucket.
+/// - the distant heap: events due `SPAN` or more after `base`, moved into the wheel as soon
+///   as it turns far enough to hold them.
+///
+/// When the near array is full its latest half moves back into the current bucket with
+/// ranks counting down (they precede, at equal times, everything already out of the near
+/// array) and `near_end` drops to the earliest of them. The pops come out in (time,
+/// insertion) order — the same order as a single heap on (time, sequence number), checked
+/// against one in the tests.
 pub struct EventQueue<E> {
     /// A sentinel (time `SimTime::MAX`, no event) at index 0, then the near events, latest
     /// first. Time and event side by side: an insert moves each entry in one copy.
-    /// Capacity `NEAR_CAP + 1`, never grown.
+    /// Capacity `NEAR_CAP + LOAD + 1`, never grown.
     near: Vec<Slot<E>>,
-    far: Heap<E>,
-    /// Far events scheduled more than `HORIZON` ahead; the far tier is both heaps.
+    /// Room for the entries a spill moves (kept to reuse its allocation).
+    spilled: Vec<Slot<E>>,
+    /// Events due before this go to the near array; no wheel or heap event is earlier.
+    near_end: SimTime,
+    buckets: Buckets<E>,
+    /// Where a refill sorts a bucket's entries (kept to reuse its allocation).
+    scratch: Vec<Entry<E>>,
+    /// A bit per bucket: set while it holds events.
+    occupied: Vec<u64>,
+    /// Events in the wheel (the buckets and `big`).
+    wheel_len: usize,
+    /// The start of the current bucket and its index.
+    base: SimTime,
+    cur: usize,
+    /// The current bucket when it held more than `BIG` events (its Vec is then empty).
+    big: Heap<E>,
     distant: Heap<E>,
-    /// The earliest time in the far tier (`SimTime::MAX` when empty), kept as it changes:
-    /// a spill can lower it, a refill raise it; an event scheduled into the far tier is
-    /// never earlier than it.
-    far_min: SimTime,
-    /// Next rank for an event scheduled straight into the heap (counts up).
+    /// Next rank for an event scheduled into the wheel or the distant heap (counts up).
     rank_up: u64,
-    /// Next rank for an event moved from the near array to the heap (counts down).
+    /// Next rank for an event moved from the near array back into the wheel (counts down).
     rank_down: u64,
     now: SimTime,
     popped: u64,
@@ -231,22 +402,23 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        let mut near = Vec::with_capacity(NEAR_CAP + 1);
+        let mut near = Vec::with_capacity(NEAR_CAP + LOAD + 1);
         near.push(Slot {
             t: SimTime::MAX,
             ev: MaybeUninit::uninit(),
         });
         EventQueue {
             near,
-            far: Heap {
-                key: Vec::with_capacity(1 << 10),
-                ev: Vec::with_capacity(1 << 10),
-            },
-            distant: Heap {
-                key: Vec::new(),
-                ev: Vec::new(),
-            },
-            far_min: SimTime::MAX,
+            spilled: Vec::with_capacity(NEAR_CAP / 2),
+            near_end: 1 << SHIFT,
+            buckets: Buckets::new(),
+            scratch: Vec::new(),
+            occupied: vec![0; BUCKETS / 64],
+            wheel_len: 0,
+            base: 0,
+            cur: 0,
+            big: Heap::new(),
+            distant: Heap::new(),
             rank_up: RANK_MID,
             rank_down: RANK_MID - 1,
             now: 0,
@@ -267,29 +439,48 @@ impl<E> EventQueue<E> {
         if self.near.len() > NEAR_CAP {
             self.spill();
         }
-        if at < self.far_min {
+        if at < self.near_end {
             self.near_insert(at, ev);
         } else {
-            let rank = self.rank_up;
+            let k = key(at, self.rank_up);
             self.rank_up += 1;
-            if at > self.now + HORIZON {
-                self.distant.push(key(at, rank), ev);
-            } else {
-                self.far.push(key(at, rank), ev);
-            }
+            self.place(at, k, ev);
         }
     }
 
-    /// Insert into the near array (not full; `at` before every far event).
+    /// Put an event due at `at` with key `k` into its bucket, or into the distant heap.
+    #[inline(always)]
+    fn place(&mut self, at: SimTime, k: u128, ev: E) {
+        if at.saturating_sub(self.base) < SPAN {
+            // Before the current bucket's start only if due before its end: it joins it.
+            let i = ((at.max(self.base) >> SHIFT) as usize) & (BUCKETS - 1);
+            self.bucket_push(i, k, ev);
+        } else {
+            self.distant.push(k, ev);
+        }
+    }
+
+    #[inline(always)]
+    fn bucket_push(&mut self, i: usize, k: u128, ev: E) {
+        self.wheel_len += 1;
+        if i == self.cur && !self.big.key.is_empty() {
+            return self.big.push(k, ev);
+        }
+        self.buckets.push(i, k, ev);
+        self.occupied[i >> 6] |= 1 << (i & 63);
+    }
+
+    /// Insert into the near array (not full; `at` before `near_end`).
     #[inline]
     fn near_insert(&mut self, at: SimTime, ev: E) {
         let n = self.near.len();
         debug_assert!(n <= NEAR_CAP && n < self.near.capacity() && at < SimTime::MAX);
-        // SAFETY: the vector was allocated for `NEAR_CAP + 1` entries and never grows, and
-        // `n <= NEAR_CAP` (`schedule` spills a full array first), so slot `n` exists. The
-        // scan moves entries up by one while they are not later than `at`; it stops at the
-        // sentinel (`SimTime::MAX > at`) at the latest, so `i - 1` is read only for
-        // `i >= 1`. The new entry fills the slot left at `i`; nothing in between can panic.
+        // SAFETY: the vector was allocated for `NEAR_CAP + LOAD + 1` entries and never
+        // grows, and `n <= NEAR_CAP` (`schedule` spills a full array first), so slot `n`
+        // exists. The scan moves entries up by one while they are not later than `at`; it
+        // stops at the sentinel (`SimTime::MAX > at`) at the latest, so `i - 1` is read
+        // only for `i >= 1`. The new entry fills the slot left at `i`; nothing in between
+        // can panic.
         unsafe {
             let p = self.near.as_mut_ptr();
             let mut i = n;
@@ -308,43 +499,155 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// The near array is full: move its latest half to the heap.
+    /// The near array is full: move its latest half back into the wheel (or the distant
+    /// heap), each event into its bucket, the current one for any due before its end.
     #[cold]
     #[inline(never)]
     fn spill(&mut self) {
+        let mut earliest = self.near_end;
+        let mut spilled = std::mem::take(&mut self.spilled);
+        spilled.extend(self.near.drain(1..=NEAR_CAP / 2));
         // Latest first, so the ranks count down in true order.
-        for s in self.near.drain(1..=NEAR_CAP / 2) {
-            let rank = self.rank_down;
+        for s in spilled.drain(..) {
+            let k = key(s.t, self.rank_down);
             self.rank_down -= 1;
+            earliest = s.t;
             // SAFETY: past the sentinel, every entry holds an event.
-            self.far_min = self.far_min.min(s.t);
-            self.far.push(key(s.t, rank), unsafe { s.ev.assume_init() });
+            let ev = unsafe { s.ev.assume_init() };
+            self.place(s.t, k, ev);
+        }
+        self.spilled = spilled;
+        self.near_end = earliest;
+    }
+
+    /// The near array is empty: move the wheel's earliest events into it — the current
+    /// bucket's, and following buckets' whole while they fit in `LOAD` — and set
+    /// `near_end` to the end of what it took. False if no event is left.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) -> bool {
+        loop {
+            if !self.big.key.is_empty() {
+                for _ in 0..self.big.key.len().min(LOAD) {
+                    let (k, ev) = self.big.pop();
+                    self.push_near(k, ev);
+                }
+                self.wheel_len -= self.near.len() - 1;
+                self.near_end = match self.big.key.first() {
+                    Some(&k) => key_time(k),
+                    None => self.base.saturating_add(1 << SHIFT),
+                };
+                // They came out earliest first; the array keeps the earliest last.
+                self.near[1..].reverse();
+                return true;
+            }
+            let cur = self.cur;
+            let n = self.buckets.len(cur);
+            if n > BIG {
+                let mut all = std::mem::take(&mut self.scratch);
+                self.buckets.take(cur, &mut all);
+                for e in all.drain(..) {
+                    self.big.push(e.key, e.ev);
+                }
+                self.scratch = all;
+                self.occupied[cur >> 6] &= !(1 << (cur & 63));
+                continue;
+            }
+            if n > 0 {
+                break;
+            }
+            // Turn the wheel to its next occupied bucket, or to the distant heap's first
+            // event.
+            let base = match self.next_occupied() {
+                Some(d) => self.base + ((d as SimTime) << SHIFT),
+                None if self.distant.key.is_empty() => return false,
+                None => self.distant.min_time() >> SHIFT << SHIFT,
+            };
+            self.turn_to(base);
+        }
+        loop {
+            let cur = self.cur;
+            let room = LOAD - (self.near.len() - 1);
+            let mut b = std::mem::take(&mut self.scratch);
+            self.buckets.take(cur, &mut b);
+            // Earliest first; a sorted bucket (a remainder) is only checked.
+            b.sort_unstable_by_key(|e| e.key);
+            let take = b.len().min(room);
+            let rest = b.get(take).map(|e| key_time(e.key));
+            let mut entries = b.drain(..);
+            for e in entries.by_ref().take(take) {
+                self.push_near(e.key, e.ev);
+            }
+            // What does not fit goes back, sorted.
+            for e in entries {
+                self.buckets.push(cur, e.key, e.ev);
+            }
+            self.scratch = b;
+            self.wheel_len -= take;
+            if let Some(t) = rest {
+                self.near_end = t;
+                break;
+            }
+            self.occupied[cur >> 6] &= !(1 << (cur & 63));
+            // The next occupied bucket, if it fits whole. The near array takes everything
+            // due before the next event it did not take (where events are sparse, as on a
+            // dumbbell, most then go straight into it, as into a plain sorted list).
+            let Some(d) = self.next_occupied() else {
+                self.near_end = self.distant.min_time();
+                break;
+            };
+            let next = (cur + d) & (BUCKETS - 1);
+            let next_base = self.base + ((d as SimTime) << SHIFT);
+            if self.buckets.len(next) > room - take {
+                self.near_end = next_base;
+                break;
+            }
+            self.turn_to(next_base);
+        }
+        // They came in earliest first; the array keeps the earliest last.
+        self.near[1..].reverse();
+        true
+    }
+
+    #[inline]
+    fn push_near(&mut self, k: u128, ev: E) {
+        self.near.push(Slot {
+            t: key_time(k),
+            ev: MaybeUninit::new(ev),
+        });
+    }
+
+    /// Make the bucket starting at `base` the current one, and move into the wheel what
+    /// the distant heap holds within its new span.
+    fn turn_to(&mut self, base: SimTime) {
+        self.base = base;
+        self.cur = ((base >> SHIFT) as usize) & (BUCKETS - 1);
+        while self.distant.min_time().saturating_sub(base) < SPAN {
+            let (k, ev) = self.distant.pop();
+            let i = ((key_time(k) >> SHIFT) as usize) & (BUCKETS - 1);
+            self.bucket_push(i, k, ev);
         }
     }
 
-    /// The near array is empty: move the heap's earliest events into it.
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self) {
-        for _ in 0..(self.far.key.len() + self.distant.key.len()).min(REFILL) {
-            // The earlier of the two heaps' first events (keys are unique).
-            let from_far = match (self.far.key.first(), self.distant.key.first()) {
-                (Some(f), Some(d)) => f < d,
-                (f, _) => f.is_some(),
-            };
-            let (k, ev) = if from_far {
-                self.far.pop()
-            } else {
-                self.distant.pop()
-            };
-            self.near.push(Slot {
-                t: (k >> 64) as SimTime,
-                ev: MaybeUninit::new(ev),
-            });
+    /// How many buckets after the current one the next occupied bucket is (the current one
+    /// is empty).
+    fn next_occupied(&self) -> Option<usize> {
+        if self.wheel_len == 0 {
+            return None;
         }
-        // They came out earliest first; the array keeps the earliest last.
-        self.near[1..].reverse();
-        self.far_min = self.far.min_time().min(self.distant.min_time());
+        let words = BUCKETS / 64;
+        let start = (self.cur + 1) & (BUCKETS - 1);
+        let mut w = start >> 6;
+        let mut bits = self.occupied[w] & (!0u64 << (start & 63));
+        for _ in 0..=words {
+            if bits != 0 {
+                let i = (w << 6) + bits.trailing_zeros() as usize;
+                return Some(i.wrapping_sub(self.cur) & (BUCKETS - 1));
+            }
+            w = (w + 1) % words;
+            bits = self.occupied[w];
+        }
+        None
     }
 
     /// Schedule `ev` after `delay` from now.
@@ -356,11 +659,8 @@ impl<E> EventQueue<E> {
     /// Remove the next event if it is at or before `until`, advancing `now` to its time.
     #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        if self.near.len() == 1 {
-            if self.far.key.is_empty() && self.distant.key.is_empty() {
-                return None;
-            }
-            self.refill();
+        if self.near.len() == 1 && !self.refill() {
+            return None;
         }
         let time = self.near.last()?.t;
         if time > until {
@@ -387,7 +687,7 @@ impl<E> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.near.len() - 1 + self.far.key.len() + self.distant.key.len()
+        self.near.len() - 1 + self.wheel_len + self.distant.key.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -599,26 +899,35 @@ mod tests {
 
     #[test]
     fn both_tiers_pop_in_time_then_insertion_order() {
-        // Queues far larger than the near array, so events spill to the heap and come back:
+        // Queues far larger than the near array, so events spill to the wheel and come back:
         // bursts of many equal times, of increasing times (each new event the latest near
-        // one), of decreasing times, beyond the distant heap's horizon, and far-future
-        // events, checked against a reference.
+        // one), of decreasing times, beyond the wheel's span, across buckets, more than a
+        // sorted bucket holds at one instant, and far-future events, checked against a
+        // reference.
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let mut rng = Rng::new(11, 0);
         let mut q = EventQueue::new();
         let mut reference = BinaryHeap::new();
         let mut n = 0u64;
-        for round in 0..300 {
-            let burst = (rng.next_u64() % (4 * NEAR_CAP as u64)) as usize;
+        for round in 0..420 {
+            let mut burst = (rng.next_u64() % (4 * NEAR_CAP as u64)) as usize;
+            if round % 7 == 5 {
+                // More than a bucket keeps sorted: it becomes a heap.
+                burst += 2 * BIG;
+            }
             let now = q.now();
             for j in 0..burst {
-                let at = match round % 5 {
+                let at = match round % 7 {
                     0 => now + rng.next_u64() % 8,
                     1 => now + j as u64 * 3,
                     2 => now + (burst - j) as u64,
-                    // Beyond the horizon (the distant heap), some at equal times.
-                    3 => now + HORIZON + (rng.next_u64() % 4) * HORIZON / 2,
+                    // Beyond the wheel's span (the distant heap), some at equal times.
+                    3 => now + SPAN + (rng.next_u64() % 4) * SPAN / 2,
+                    // Across many buckets, and at bucket boundaries.
+                    4 => now + ((rng.next_u64() % 64) << SHIFT).saturating_sub(rng.next_u64() % 2),
+                    // Many at one instant, or a few apart.
+                    5 => now + 1 + (rng.next_u64() % 3) * (rng.next_u64() % 2) * 1000,
                     _ => now + rng.next_u64() % 1_000_000 * (rng.next_u64() % 2),
                 };
                 q.schedule(at, n);
@@ -631,6 +940,37 @@ mod tests {
                 assert_eq!(got, reference.pop().map(|r| r.0));
             }
             assert_eq!(q.len(), reference.len());
+        }
+        while let Some(got) = q.pop_until(SimTime::MAX) {
+            assert_eq!(Some(got), reference.pop().map(|r| r.0));
+        }
+        assert!(reference.is_empty() && q.is_empty());
+    }
+
+    #[test]
+    fn events_scheduled_after_a_stop_precede_a_bucket_already_taken() {
+        // A run stops (`pop_until`) after the wheel has turned to a later bucket and taken
+        // its events; events then scheduled before that bucket, more than the near array
+        // holds (so it spills into the wheel behind its current bucket), still pop first,
+        // in (time, insertion) order.
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut q = EventQueue::new();
+        let mut reference = BinaryHeap::new();
+        let mut n = 0u64;
+        let mut add = |q: &mut EventQueue<u64>, at: SimTime| {
+            q.schedule(at, n);
+            reference.push(Reverse((at, n)));
+            n += 1;
+        };
+        for i in 0..3 {
+            add(&mut q, 5 * SPAN + 12_345 + i % 2);
+        }
+        assert!(q.pop_until(1_000).is_none());
+        q.advance_to(1_000);
+        for i in 0..3 * NEAR_CAP as u64 {
+            add(&mut q, 1_000 + i * 7_919 % 5_000);
+            add(&mut q, 5 * SPAN + 12_345);
         }
         while let Some(got) = q.pop_until(SimTime::MAX) {
             assert_eq!(Some(got), reference.pop().map(|r| r.0));
