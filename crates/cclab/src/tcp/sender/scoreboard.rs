@@ -53,13 +53,14 @@ impl Sender {
     /// segments after a slow-start overshoot). The cache is ignored when nothing is SACKed.
     pub(super) fn process_sacks(&mut self, p: &Packet) -> u32 {
         let mut newly = 0;
-        let mut cache = [(0u64, 0u64); MAX_SACK];
+        // Whole-array copies: only the first `n` blocks are read, and a copy of `n` blocks
+        // would be a call to `memcpy` per ACK.
+        let mut cache: [(u64, u64); MAX_SACK] = self.sack_cache;
         let n_cache = if self.sacked_out > 0 {
             self.n_sack_cache
         } else {
             0
         };
-        cache[..n_cache].copy_from_slice(&self.sack_cache[..n_cache]);
         cache[..n_cache].sort_unstable();
         for b in 0..p.nsack as usize {
             let (bs, be) = p.sack[b];
@@ -82,7 +83,7 @@ impl Sender {
             }
         }
         self.n_sack_cache = p.nsack as usize;
-        self.sack_cache[..self.n_sack_cache].copy_from_slice(&p.sack[..self.n_sack_cache]);
+        self.sack_cache = p.sack;
         newly
     }
 
