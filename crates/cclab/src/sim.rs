@@ -211,7 +211,12 @@ impl Sim {
             Ev::App { app, tag } => self.app_call(app, |a, cx| a.on_event(tag, cx)),
             Ev::Sample(k) => {
                 let now = self.q.now();
-                self.net.settle_all(now);
+                if k == SeriesKind::Queue {
+                    // The sampled ports' queues, brought up to now (direct ports).
+                    for &pid in &self.probes.sampler.ports {
+                        self.net.settle(pid, now);
+                    }
+                }
                 let next = self.probes.sampler.sample(
                     k,
                     now,
