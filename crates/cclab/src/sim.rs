@@ -171,7 +171,7 @@ impl Sim {
     /// Process every event up to and including time `until`, or until `stop` is raised
     /// (looked at every 65,536 events; the clock then stays where it was).
     pub fn run_until(&mut self, until: SimTime) {
-        self.net.seal();
+        self.net.seal(self.q.now());
         let mut n: u32 = 0;
         while let Some((_, ev)) = self.q.pop_until(until) {
             self.dispatch(ev);

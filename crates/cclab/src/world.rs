@@ -268,7 +268,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             dropped: 0,
         }));
     }
-    net.seal();
+    net.seal(0);
     let mut sim = Sim::empty(sc, net);
     let n_conns = sc.apps.flows.len()
         + sc.apps

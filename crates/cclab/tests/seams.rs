@@ -483,3 +483,36 @@ fn a_direct_port_sends_exactly_what_the_event_driven_transmitter_sends() {
         "{ev_direct} events vs {ev_events}"
     );
 }
+
+#[test]
+fn a_port_that_stops_being_direct_between_runs_still_sends_what_it_admitted() {
+    // Halfway through, with packets admitted to direct ports but not yet started, the
+    // ports turn event-driven (as when a loss or a discipline is set between runs): those
+    // packets still leave when they were to, so every flow's result and the packet-hops
+    // are those of a run that was event-driven throughout.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut sc =
+        cclab::scenario::load_scenario(&std::path::Path::new(dir).join("dumbbell.toml"), &[])
+            .unwrap();
+    sc.duration = 2 * SEC;
+    let mut whole = Sim::new(&sc).unwrap();
+    whole.net.no_direct = true;
+    whole.run();
+    let mut switched = Sim::new(&sc).unwrap();
+    switched.run_until(SEC + 123_456);
+    let committed: usize = switched.net.ports.iter().map(|p| p.starts.len()).sum();
+    assert!(committed > 0, "nothing was waiting to start at the switch");
+    switched.net.no_direct = true;
+    switched.run();
+    assert!(switched
+        .net
+        .ports
+        .iter()
+        .all(|p| !p.direct && p.starts.is_empty()));
+    let (a, b) = (whole.results(), switched.results());
+    assert_eq!(
+        serde_json::to_string(&a.flows).unwrap(),
+        serde_json::to_string(&b.flows).unwrap()
+    );
+    assert_eq!(a.engine.packet_hops, b.engine.packet_hops);
+}

@@ -377,9 +377,7 @@ impl Network {
             e.2 += p.size;
             cx.tap.on_tx(now, start, port, p);
         } else {
-            pr.tx_pkts += 1;
-            pr.tx_bytes += p.size as u64;
-            self.packet_hops += 1;
+            count_sent(pr, 1, p.size, &mut self.packet_hops);
             cx.tap.on_tx(now, now, port, p);
         }
         if p.tsq {
@@ -583,10 +581,16 @@ pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
         let before = fifo.bytes;
         fifo.pop();
         pr.stats.advance(start, before);
-        pr.tx_pkts += pkts as u64;
-        pr.tx_bytes += bytes as u64;
-        *hops += pkts as u64;
+        count_sent(pr, pkts, bytes, hops);
     }
+}
+
+/// Count `pkts` packets of `bytes` bytes as sent by port `pr` (and as packet-hops).
+#[inline]
+pub(crate) fn count_sent(pr: &mut super::Port, pkts: u32, bytes: u32, hops: &mut u64) {
+    pr.tx_pkts += pkts as u64;
+    pr.tx_bytes += bytes as u64;
+    *hops += pkts as u64;
 }
 
 impl Network {

@@ -123,23 +123,21 @@ impl Network {
     }
 
     /// Mark the ports whose transmitter can run without events ([`Port::direct`]); done
-    /// when the world is built and again each time a run resumes, since a discipline or a
-    /// loss may be set between runs. A port that stops being direct still sends what it
-    /// had admitted, as scheduled: that is counted as sent now.
-    pub fn seal(&mut self) {
+    /// when the world is built and again each time a run resumes (at `now`), since a
+    /// discipline or a loss may be set between runs. A port that stops being direct still
+    /// sends what it had admitted, as scheduled: what started by `now` is settled as usual,
+    /// what starts later leaves the queue and is counted as sent now.
+    pub fn seal(&mut self, now: SimTime) {
         for p in &mut self.ports {
             let direct = !self.no_direct && p.loss.is_none() && p.qdisc.arrival_fifo().is_some();
             if p.direct && !direct {
-                // The discipline (if it is still the FIFO) no longer holds them either.
-                if let Some(fifo) = p.qdisc.arrival_fifo() {
-                    for _ in 0..p.starts.len() {
+                forward::settle(p, now, &mut self.packet_hops);
+                while let Some((_, pkts, bytes)) = p.starts.pop_front() {
+                    // The discipline (if it is still the FIFO) no longer holds it either.
+                    if let Some(fifo) = p.qdisc.arrival_fifo() {
                         fifo.pop();
                     }
-                }
-                for (_, pkts, bytes) in p.starts.drain(..) {
-                    p.tx_pkts += pkts as u64;
-                    p.tx_bytes += bytes as u64;
-                    self.packet_hops += pkts as u64;
+                    forward::count_sent(p, pkts, bytes, &mut self.packet_hops);
                 }
             }
             p.direct = direct;
