@@ -441,16 +441,19 @@ to = "c"
     );
 }
 
+/// `examples/dumbbell.toml`, as the CLI loads it.
+fn example_dumbbell() -> cclab::scenario::Scenario {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    cclab::scenario::load_scenario(&std::path::Path::new(dir).join("dumbbell.toml"), &[]).unwrap()
+}
+
 /// A drop-tail or ECN port puts an admitted packet on the wire at once, with no event for
 /// its transmitter (`Port::direct`). Where no two events share a picosecond (here: the
 /// hosts' processing jitter), that is exactly the event-driven transmitter: every flow,
 /// queue statistic, sampled series and host counter is the same, with fewer events.
 #[test]
 fn a_direct_port_sends_exactly_what_the_event_driven_transmitter_sends() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut sc =
-        cclab::scenario::load_scenario(&std::path::Path::new(dir).join("dumbbell.toml"), &[])
-            .unwrap();
+    let mut sc = example_dumbbell();
     sc.duration = 4 * SEC;
     sc.output = OutputSpec {
         cwnd_interval: Some(10 * MS),
@@ -490,10 +493,7 @@ fn a_port_that_stops_being_direct_between_runs_still_sends_what_it_admitted() {
     // ports turn event-driven (as when a loss or a discipline is set between runs): those
     // packets still leave when they were to, so every flow's result and the packet-hops
     // are those of a run that was event-driven throughout.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut sc =
-        cclab::scenario::load_scenario(&std::path::Path::new(dir).join("dumbbell.toml"), &[])
-            .unwrap();
+    let mut sc = example_dumbbell();
     sc.duration = 2 * SEC;
     let mut whole = Sim::new(&sc).unwrap();
     whole.net.no_direct = true;
