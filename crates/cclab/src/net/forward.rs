@@ -99,7 +99,7 @@ impl Network {
     ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
-        if pr.direct {
+        if now >= pr.next_start {
             settle(pr, now, &mut self.packet_hops);
         }
         let p = cx.pool.get_mut(id);
@@ -159,6 +159,9 @@ impl Network {
             // Everything admitted before it leaves first, back to back: it starts when the
             // transmitter is next free, and goes on the wire now.
             let start = pr.busy_until;
+            if pr.starts.is_empty() {
+                pr.next_start = start;
+            }
             pr.starts.push_back((start, 0, 0));
             self.start_tx_later(port, id, cx);
         } else if !pr.txdone_pending {
@@ -574,7 +577,8 @@ impl Network {
 pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
     while let Some(&(start, pkts, bytes)) = pr.starts.front() {
         if start > now {
-            break;
+            pr.next_start = start;
+            return;
         }
         pr.starts.pop_front();
         let fifo = pr.qdisc.arrival_fifo().expect("a direct port has a FIFO");
@@ -583,6 +587,7 @@ pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
         pr.stats.advance(start, before);
         count_sent(pr, pkts, bytes, hops);
     }
+    pr.next_start = SimTime::MAX;
 }
 
 /// Count `pkts` packets of `bytes` bytes as sent by port `pr` (and as packet-hops).
@@ -598,7 +603,7 @@ impl Network {
     #[inline]
     pub fn settle(&mut self, port: PortId, now: SimTime) {
         let pr = &mut self.ports[port as usize];
-        if pr.direct {
+        if now >= pr.next_start {
             settle(pr, now, &mut self.packet_hops);
         }
     }
@@ -607,7 +612,7 @@ impl Network {
     /// results).
     pub fn settle_all(&mut self, now: SimTime) {
         for pr in &mut self.ports {
-            if pr.direct {
+            if now >= pr.next_start {
                 settle(pr, now, &mut self.packet_hops);
             }
         }

@@ -139,6 +139,7 @@ impl Network {
                     }
                     forward::count_sent(p, pkts, bytes, &mut self.packet_hops);
                 }
+                p.next_start = SimTime::MAX;
             }
             p.direct = direct;
         }

@@ -148,6 +148,9 @@ pub struct Port {
     /// started at the last [`super::Network::settle`], (start time, packets, bytes) (an
     /// offload aggregate is one entry of several packets).
     pub starts: VecDeque<(SimTime, u32, u32)>,
+    /// The start of the first entry in `starts` (`SimTime::MAX` when none): a port needs
+    /// settling at `now` only if `now` has reached it.
+    pub next_start: SimTime,
     pub stats: QueueStats,
     pub tx_pkts: u64,
     pub tx_bytes: u64,
@@ -186,6 +189,7 @@ impl Port {
             wire: VecDeque::new(),
             direct: false,
             starts: VecDeque::new(),
+            next_start: SimTime::MAX,
             stats: QueueStats::default(),
             tx_pkts: 0,
             tx_bytes: 0,
