@@ -94,6 +94,12 @@ fn key_time(k: u128) -> SimTime {
     (k >> 64) as SimTime
 }
 
+/// The wheel bucket of time `t`.
+#[inline]
+fn bucket_of(t: SimTime) -> usize {
+    ((t >> SHIFT) as usize) & (BUCKETS - 1)
+}
+
 /// A 4-ary min-heap on a u128 key (time << 64 | rank; keys are unique), with keys and
 /// events in separate arrays so the sift loops read only keys.
 struct Heap<E> {
@@ -240,6 +246,8 @@ struct Bucket {
 /// each bucket's largest size for good and touch every bucket's memory once a turn.
 struct Buckets<E> {
     b: Vec<Bucket>,
+    /// A bit per bucket: set while it holds events.
+    occupied: Vec<u64>,
     chunks: Vec<Chunk<E>>,
     free: u32,
 }
@@ -255,6 +263,7 @@ impl<E> Buckets<E> {
                 };
                 BUCKETS
             ],
+            occupied: vec![0; BUCKETS / 64],
             chunks: Vec::new(),
             free: NIL,
         }
@@ -284,6 +293,7 @@ impl<E> Buckets<E> {
         ch.e[ch.len as usize].write(Entry { key, ev });
         ch.len += 1;
         self.b[i].len += 1;
+        self.occupied[i >> 6] |= 1 << (i & 63);
     }
 
     /// An empty chunk: the one given back last, or a new one.
@@ -313,6 +323,7 @@ impl<E> Buckets<E> {
             tail: NIL,
             len: 0,
         };
+        self.occupied[i >> 6] &= !(1 << (i & 63));
         while c != NIL {
             let ch = &mut self.chunks[c as usize];
             for e in &ch.e[..ch.len as usize] {
@@ -326,6 +337,25 @@ impl<E> Buckets<E> {
             self.free = c;
             c = next;
         }
+    }
+}
+
+impl<E> Buckets<E> {
+    /// How many buckets after bucket `cur` (empty) the next occupied one is.
+    fn next_occupied(&self, cur: usize) -> Option<usize> {
+        let words = BUCKETS / 64;
+        let start = (cur + 1) & (BUCKETS - 1);
+        let mut w = start >> 6;
+        let mut bits = self.occupied[w] & (!0u64 << (start & 63));
+        for _ in 0..=words {
+            if bits != 0 {
+                let i = (w << 6) + bits.trailing_zeros() as usize;
+                return Some(i.wrapping_sub(cur) & (BUCKETS - 1));
+            }
+            w = (w + 1) % words;
+            bits = self.occupied[w];
+        }
+        None
     }
 }
 
@@ -359,15 +389,17 @@ impl<E> Drop for Buckets<E> {
 /// - the distant heap: events due `SPAN` or more after `base`, moved into the wheel as soon
 ///   as it turns far enough to hold them.
 ///
-/// When the near array is full its latest half moves back into the current bucket with
-/// ranks counting down (they precede, at equal times, everything already out of the near
-/// array) and `near_end` drops to the earliest of them. The pops come out in (time,
+/// When the near array is full its latest half moves back into the wheel (each event into
+/// its bucket, the current one for any due before its end; beyond the span, the distant
+/// heap) with ranks counting down (they precede, at equal times, everything already out of
+/// the near array) and `near_end` drops to the earliest of them. The pops come out in (time,
 /// insertion) order — the same order as a single heap on (time, sequence number), checked
 /// against one in the tests.
 pub struct EventQueue<E> {
     /// A sentinel (time `SimTime::MAX`, no event) at index 0, then the near events, latest
     /// first. Time and event side by side: an insert moves each entry in one copy.
-    /// Capacity `NEAR_CAP + LOAD + 1`, never grown.
+    /// Capacity `NEAR_CAP + 1`, never grown (a refill fills an empty array with at most
+    /// `LOAD <= NEAR_CAP` entries).
     near: Vec<Slot<E>>,
     /// Room for the entries a spill moves (kept to reuse its allocation).
     spilled: Vec<Slot<E>>,
@@ -376,14 +408,13 @@ pub struct EventQueue<E> {
     buckets: Buckets<E>,
     /// Where a refill sorts a bucket's entries (kept to reuse its allocation).
     scratch: Vec<Entry<E>>,
-    /// A bit per bucket: set while it holds events.
-    occupied: Vec<u64>,
     /// Events in the wheel (the buckets and `big`).
     wheel_len: usize,
     /// The start of the current bucket and its index.
     base: SimTime,
     cur: usize,
-    /// The current bucket when it held more than `BIG` events (its Vec is then empty).
+    /// The current bucket when it held more than `BIG` events (its chunk list is then
+    /// empty).
     big: Heap<E>,
     distant: Heap<E>,
     /// Next rank for an event scheduled into the wheel or the distant heap (counts up).
@@ -402,7 +433,8 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        let mut near = Vec::with_capacity(NEAR_CAP + LOAD + 1);
+        const { assert!(LOAD <= NEAR_CAP) };
+        let mut near = Vec::with_capacity(NEAR_CAP + 1);
         near.push(Slot {
             t: SimTime::MAX,
             ev: MaybeUninit::uninit(),
@@ -413,7 +445,6 @@ impl<E> EventQueue<E> {
             near_end: 1 << SHIFT,
             buckets: Buckets::new(),
             scratch: Vec::new(),
-            occupied: vec![0; BUCKETS / 64],
             wheel_len: 0,
             base: 0,
             cur: 0,
@@ -453,8 +484,7 @@ impl<E> EventQueue<E> {
     fn place(&mut self, at: SimTime, k: u128, ev: E) {
         if at.saturating_sub(self.base) < SPAN {
             // Before the current bucket's start only if due before its end: it joins it.
-            let i = ((at.max(self.base) >> SHIFT) as usize) & (BUCKETS - 1);
-            self.bucket_push(i, k, ev);
+            self.bucket_push(bucket_of(at.max(self.base)), k, ev);
         } else {
             self.distant.push(k, ev);
         }
@@ -467,7 +497,6 @@ impl<E> EventQueue<E> {
             return self.big.push(k, ev);
         }
         self.buckets.push(i, k, ev);
-        self.occupied[i >> 6] |= 1 << (i & 63);
     }
 
     /// Insert into the near array (not full; `at` before `near_end`).
@@ -475,12 +504,11 @@ impl<E> EventQueue<E> {
     fn near_insert(&mut self, at: SimTime, ev: E) {
         let n = self.near.len();
         debug_assert!(n <= NEAR_CAP && n < self.near.capacity() && at < SimTime::MAX);
-        // SAFETY: the vector was allocated for `NEAR_CAP + LOAD + 1` entries and never
-        // grows, and `n <= NEAR_CAP` (`schedule` spills a full array first), so slot `n`
-        // exists. The scan moves entries up by one while they are not later than `at`; it
-        // stops at the sentinel (`SimTime::MAX > at`) at the latest, so `i - 1` is read
-        // only for `i >= 1`. The new entry fills the slot left at `i`; nothing in between
-        // can panic.
+        // SAFETY: the vector was allocated for `NEAR_CAP + 1` entries and never grows, and
+        // `n <= NEAR_CAP` (`schedule` spills a full array first), so slot `n` exists. The
+        // scan moves entries up by one while they are not later than `at`; it stops at the
+        // sentinel (`SimTime::MAX > at`) at the latest, so `i - 1` is read only for
+        // `i >= 1`. The new entry fills the slot left at `i`; nothing in between can panic.
         unsafe {
             let p = self.near.as_mut_ptr();
             let mut i = n;
@@ -550,7 +578,6 @@ impl<E> EventQueue<E> {
                     self.big.push(e.key, e.ev);
                 }
                 self.scratch = all;
-                self.occupied[cur >> 6] &= !(1 << (cur & 63));
                 continue;
             }
             if n > 0 {
@@ -588,7 +615,6 @@ impl<E> EventQueue<E> {
                 self.near_end = t;
                 break;
             }
-            self.occupied[cur >> 6] &= !(1 << (cur & 63));
             // The next occupied bucket, if it fits whole. The near array takes everything
             // due before the next event it did not take (where events are sparse, as on a
             // dumbbell, most then go straight into it, as into a plain sorted list).
@@ -617,37 +643,24 @@ impl<E> EventQueue<E> {
         });
     }
 
-    /// Make the bucket starting at `base` the current one, and move into the wheel what
-    /// the distant heap holds within its new span.
-    fn turn_to(&mut self, base: SimTime) {
-        self.base = base;
-        self.cur = ((base >> SHIFT) as usize) & (BUCKETS - 1);
-        while self.distant.min_time().saturating_sub(base) < SPAN {
-            let (k, ev) = self.distant.pop();
-            let i = ((key_time(k) >> SHIFT) as usize) & (BUCKETS - 1);
-            self.bucket_push(i, k, ev);
-        }
-    }
-
-    /// How many buckets after the current one the next occupied bucket is (the current one
-    /// is empty).
+    /// How many buckets after the current one (empty) the next occupied one is.
+    #[inline]
     fn next_occupied(&self) -> Option<usize> {
         if self.wheel_len == 0 {
             return None;
         }
-        let words = BUCKETS / 64;
-        let start = (self.cur + 1) & (BUCKETS - 1);
-        let mut w = start >> 6;
-        let mut bits = self.occupied[w] & (!0u64 << (start & 63));
-        for _ in 0..=words {
-            if bits != 0 {
-                let i = (w << 6) + bits.trailing_zeros() as usize;
-                return Some(i.wrapping_sub(self.cur) & (BUCKETS - 1));
-            }
-            w = (w + 1) % words;
-            bits = self.occupied[w];
+        self.buckets.next_occupied(self.cur)
+    }
+
+    /// Make the bucket starting at `base` the current one, and move into the wheel what
+    /// the distant heap holds within its new span.
+    fn turn_to(&mut self, base: SimTime) {
+        self.base = base;
+        self.cur = bucket_of(base);
+        while self.distant.min_time().saturating_sub(base) < SPAN {
+            let (k, ev) = self.distant.pop();
+            self.place(key_time(k), k, ev);
         }
-        None
     }
 
     /// Schedule `ev` after `delay` from now.

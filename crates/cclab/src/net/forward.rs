@@ -99,6 +99,8 @@ impl Network {
     ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
+        // `Network::settle`, written out: calling it here costs 0.3% of the dumbbell's
+        // instructions (a second lookup of the port).
         if now >= pr.next_start {
             settle(pr, now, &mut self.packet_hops);
         }
@@ -599,7 +601,7 @@ pub(crate) fn count_sent(pr: &mut super::Port, pkts: u32, bytes: u32, hops: &mut
 }
 
 impl Network {
-    /// [`settle`] port `port`.
+    /// [`settle`] port `port` if something in it has started by `now`.
     #[inline]
     pub fn settle(&mut self, port: PortId, now: SimTime) {
         let pr = &mut self.ports[port as usize];
@@ -611,10 +613,8 @@ impl Network {
     /// [`settle`] every direct port: before the state of the ports is read (samples,
     /// results).
     pub fn settle_all(&mut self, now: SimTime) {
-        for pr in &mut self.ports {
-            if now >= pr.next_start {
-                settle(pr, now, &mut self.packet_hops);
-            }
+        for port in 0..self.ports.len() as PortId {
+            self.settle(port, now);
         }
     }
 }
