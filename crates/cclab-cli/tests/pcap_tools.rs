@@ -122,12 +122,15 @@ fn run_example(file: &Path, label: &str, sets: &[&str], root: &Path) -> Case {
         .filter(|(_, n)| n.kind == NodeKind::Host)
         .map(|(i, n)| (n.name.clone(), Ipv4Addr::from(ipv4(i as u32)).to_string()))
         .collect();
-    let cfgs: Vec<_> = sim
+    // The connections built with the world, and those a workload creates as its flows
+    // arrive (with its `[tcp]`).
+    let mut cfgs: Vec<_> = sim
         .conns
         .iter()
         .filter_map(|c| c.tcp_addr())
         .map(|(_, cfg)| cfg.clone())
         .collect();
+    cfgs.extend(sc.apps.workloads.iter().map(|w| w.tcp.clone()));
     assert!(!cfgs.is_empty(), "{label}: TCP connections");
     let wscale = cfgs
         .iter()

@@ -40,6 +40,9 @@ pub enum Ev {
     /// A timer of an endpoint of connection `conn`.
     Timer {
         conn: u32,
+        /// The connection's generation ([`crate::tcp::Addr::gen`]): a timer of a
+        /// connection that closed is ignored, also once its slot holds another.
+        gen: u32,
         side: Side,
         kind: TimerKind,
     },
@@ -58,6 +61,9 @@ impl From<NetEv> for Ev {
 
 /// Per-connection facts the results need.
 pub struct ConnMeta {
+    /// The flow's number in the results (`flows.id`): the slot for the connections built
+    /// with the world; a workload's flows are numbered on from there as they arrive.
+    pub id: u32,
     /// The client's and the listener's hosts.
     pub from: NodeId,
     pub to: NodeId,
@@ -83,6 +89,22 @@ pub struct Sim {
     pub conn_meta: Vec<ConnMeta>,
     /// Per connection, [`ConnMeta::nic`] (kept apart, compact, for the per-packet path).
     pub(crate) conn_nic: Vec<u32>,
+    /// Per slot, the generation of its connection ([`crate::tcp::Addr::gen`]).
+    pub(crate) conn_gen: Vec<u32>,
+    /// Slots of closed connections, the next connection of a workload takes the last one.
+    free_conns: Vec<u32>,
+    /// The number the next workload flow gets ([`ConnMeta::id`]).
+    pub(crate) next_flow_id: u32,
+    /// Connections built with the world (slots `0..static_conns`, never freed); the time
+    /// series sample these only.
+    pub static_conns: usize,
+    /// The ports of every 4-tuple (the world's connections and the workloads').
+    pub(crate) ports: crate::transport::PortAllocator,
+    /// The rows of the workload flows that finished.
+    pub flow_log: crate::results::FlowLog,
+    /// Do new connections take the slots of closed ones? (Always, except in a test that
+    /// shows that reuse changes no result.)
+    pub reuse_slots: bool,
     pub apps: Vec<AnyApp>,
     pub probes: Probes,
     /// Raised from outside (a Ctrl-C handler) to end the run early.
@@ -149,6 +171,13 @@ impl Sim {
             conns: Vec::new(),
             conn_meta: Vec::new(),
             conn_nic: Vec::new(),
+            conn_gen: Vec::new(),
+            free_conns: Vec::new(),
+            next_flow_id: 0,
+            static_conns: 0,
+            ports: Default::default(),
+            flow_log: crate::results::FlowLog::new(),
+            reuse_slots: true,
             apps: Vec::new(),
             probes: Probes::default(),
             stop: None,
@@ -202,7 +231,15 @@ impl Sim {
                 NetOut::Ready => self.deliver_ready(),
                 NetOut::TsqWake(conn) => self.tsq_wake(conn),
             },
-            Ev::Timer { conn, side, kind } => {
+            Ev::Timer {
+                conn,
+                gen,
+                side,
+                kind,
+            } => {
+                if gen != self.conn_gen[conn as usize] {
+                    return; // its connection closed
+                }
                 self.io.now = self.q.now();
                 self.prep_io(conn, side);
                 self.conns[conn as usize].on_timer(side, kind, &mut self.io);
@@ -340,7 +377,16 @@ impl Sim {
             self.net.tsq.wait(conn);
         }
         for (at, kind) in self.io.timers.drain(..) {
-            self.q.schedule(at, Ev::Timer { conn, side, kind });
+            let gen = self.conn_gen[conn as usize];
+            self.q.schedule(
+                at,
+                Ev::Timer {
+                    conn,
+                    gen,
+                    side,
+                    kind,
+                },
+            );
         }
         let mut tx = std::mem::take(&mut self.io.tx);
         if side == Side::Client {
@@ -357,16 +403,120 @@ impl Sim {
         self.io.tx = tx;
     }
 
-    /// Connection `conn`'s flow is complete: keep its result row, free its endpoints and
-    /// its RTT statistics. What still arrives for it is ignored.
+    /// Connection `conn`'s flow is complete: log its result row, free its endpoints and
+    /// its RTT statistics, and give its slot to the next flow. What still arrives for it
+    /// is ignored (its generation no longer matches the slot's).
     #[cold]
     #[inline(never)]
     fn close(&mut self, conn: u32) {
         let i = conn as usize;
         let Some(c) = self.conns[i].tcp() else { return };
         let r = crate::results::flow_result(self, i, c, self.q.now());
-        self.conns[i] = Conn::Closed(Box::new(r));
-        self.probes.rtt.hist[i] = crate::stats::TimeStats::default();
+        self.flow_log.push(&r);
+        self.conns[i] = Conn::Free;
+        self.probes.rtt.forget(i);
+        self.net.tsq.forget(conn);
+        self.conn_gen[i] = self.conn_gen[i].wrapping_add(1);
+        self.free_conns.push(conn);
+    }
+
+    /// A new TCP connection of a workload's flow, `spec.from → spec.to`, opened now: it
+    /// takes the slot of a connection that closed (the last one freed whose packets have
+    /// all left its host, so TCP small queues count only its own), or a new one.
+    #[cold]
+    #[inline(never)]
+    fn connect(&mut self, app: AppId, spec: crate::app::NewConn) {
+        let now = self.q.now();
+        let pick = self
+            .free_conns
+            .iter()
+            .rposition(|&c| self.net.tsq.below(c) == 0)
+            .filter(|_| self.reuse_slots);
+        let slot = match pick {
+            Some(k) => self.free_conns.remove(k),
+            None => {
+                let n = self.conns.len() as u32;
+                self.conns.push(Conn::Free);
+                self.conn_meta.push(ConnMeta {
+                    id: 0,
+                    from: 0,
+                    to: 0,
+                    start: 0,
+                    stop: None,
+                    app,
+                    nic: u32::MAX,
+                    ephemeral: true,
+                });
+                self.conn_nic.push(u32::MAX);
+                self.conn_gen.push(0);
+                self.probes.rtt.grow(self.conns.len());
+                n
+            }
+        };
+        let i = slot as usize;
+        let addr = self.addr(spec.from, spec.to, slot, spec.service, spec.cfg.dscp);
+        let addr = crate::tcp::Addr {
+            gen: self.conn_gen[i],
+            ..addr
+        };
+        let c = TcpConn::new(addr, &spec.cfg, now, Some(spec.bytes))
+            .expect("a workload's configuration was checked when the world was built");
+        let nic = self.local_cwr_nic(&addr);
+        if let Some(cap) = self.probes.capture.as_deref_mut() {
+            cap.set_conn(slot, crate::probe::pcap::ConnPorts::of(&addr, &spec.cfg));
+        }
+        self.conns[i] = Conn::Tcp(Box::new(c));
+        self.conn_nic[i] = nic;
+        self.conn_meta[i] = ConnMeta {
+            id: self.next_flow_id,
+            from: spec.from,
+            to: spec.to,
+            start: now,
+            stop: None,
+            app,
+            nic,
+            ephemeral: true,
+        };
+        self.next_flow_id += 1;
+        self.io.now = now;
+        self.prep_io(slot, Side::Client);
+        self.conns[i].open(&mut self.io);
+        self.flush(slot, Side::Client);
+    }
+
+    /// The 4-tuple of a new connection `client → server` to `service` in slot `conn`.
+    pub(crate) fn addr(
+        &mut self,
+        client: NodeId,
+        server: NodeId,
+        conn: u32,
+        service: u16,
+        dscp: u8,
+    ) -> crate::tcp::Addr {
+        let (sport, dport) = self.ports.allocate(client, server, service);
+        crate::tcp::Addr {
+            client,
+            server,
+            conn,
+            sport,
+            dport,
+            hash: crate::net::flow_hash(client, server, sport, dport, 6),
+            dscp,
+            gen: 0,
+        }
+    }
+
+    /// The port by which `a`'s client sends, when `[host] local_cwr` holds back what its
+    /// qdisc would drop; `u32::MAX` otherwise.
+    pub(crate) fn local_cwr_nic(&self, a: &crate::tcp::Addr) -> u32 {
+        if self.scenario.host.local_cwr {
+            self.net
+                .routes
+                .next_port(a.client, a.server, a.hash)
+                .unwrap_or(u32::MAX)
+        } else {
+            u32::MAX
+        }
     }
 
     /// Call app `app` with `f`, then carry out the commands it gave, in order.
@@ -404,6 +554,7 @@ impl Sim {
                     with_net!(self, cx => self.net.egress(node, id, &mut cx));
                 }
                 Cmd::Wake(at, tag) => self.q.schedule(at, Ev::App { app, tag }),
+                Cmd::Connect(spec) => self.connect(app, spec),
             }
         }
         self.cmds = cmds;
@@ -436,10 +587,7 @@ impl Sim {
         let mut cap = crate::probe::pcap::Capture::open_at(&self.net, at, snaplen)?;
         for (i, c) in self.conns.iter().enumerate() {
             if let Some((a, cfg)) = c.tcp_addr() {
-                cap.set_conn(
-                    i as u32,
-                    crate::probe::pcap::ConnPorts::tcp(a.sport, a.dport, cfg),
-                );
+                cap.set_conn(i as u32, crate::probe::pcap::ConnPorts::of(&a, cfg));
             }
         }
         self.probes.capture = Some(Box::new(cap));

@@ -93,59 +93,48 @@ pub trait Endpoint {
 /// One connection of any transport: both of its endpoints, boxed so the arena holds a
 /// pointer per connection whatever its state.
 ///
-/// A connection of a workload lives only while its flow does: it is [`Conn::Planned`]
-/// (its 4-tuple and configuration, about 100 bytes) until its app opens it, [`Conn::Tcp`]
-/// while it runs, and [`Conn::Closed`] (its result row) once every byte is acknowledged,
-/// when its endpoint state is freed. So 10⁵–10⁶ flows over a run cost endpoint memory
-/// only while they are active. Other connections are `Tcp` from the start to the end.
+/// A workload's flow lives only while it runs: its app creates the connection when the
+/// flow arrives (`Sim::connect`), and when its last byte is acknowledged its result row
+/// goes to the run's flow log (`results::FlowLog`) and its slot becomes [`Conn::Free`],
+/// for the next flow to take. So endpoint memory follows the flows active at once, not
+/// the flows of the run. Other connections are `Tcp` from the start to the end.
 pub enum Conn {
     Tcp(Box<crate::tcp::TcpConn>),
-    Planned(Box<PlannedTcp>),
-    Closed(Box<crate::results::FlowResult>),
-}
-
-/// A TCP connection not opened yet: what it is built from when it is.
-pub struct PlannedTcp {
-    pub addr: crate::tcp::Addr,
-    pub cfg: std::sync::Arc<crate::scenario::TcpConfig>,
-    pub start: SimTime,
-    pub bytes: Option<u64>,
+    /// A slot whose connection closed, free for the next one.
+    Free,
 }
 
 impl Conn {
-    /// Hand packet `p` to the endpoint it is addressed to. A connection already closed
-    /// ignores what still arrives for it (a late duplicate).
+    /// Hand packet `p` to the endpoint it is addressed to. What still arrives for a
+    /// connection that closed (a late duplicate) is ignored, also when its slot already
+    /// holds another connection ([`crate::tcp::Addr::owns`]).
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
-        match self {
-            Conn::Tcp(c) => match Side::of_dst(p) {
-                Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
-                Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
-            },
-            Conn::Planned(_) | Conn::Closed(_) => {}
+        if let Conn::Tcp(c) = self {
+            match Side::of_dst(p) {
+                Side::Server if c.receiver.addr.owns(p) => {
+                    Endpoint::on_packet(&mut c.receiver, p, io)
+                }
+                Side::Client if c.sender.addr.owns(p) => Endpoint::on_packet(&mut c.sender, p, io),
+                _ => {}
+            }
         }
     }
 
-    /// A timer of endpoint `side` is due (ignored once the connection is closed).
+    /// A timer of endpoint `side` is due (the simulator has checked that it is this
+    /// connection's, not its slot's previous one's).
     #[inline]
     pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
-        match self {
-            Conn::Tcp(c) => match side {
+        if let Conn::Tcp(c) = self {
+            match side {
                 Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
                 Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
-            },
-            Conn::Planned(_) | Conn::Closed(_) => {}
+            }
         }
     }
 
-    /// The application opens the connection (the client connects); a planned one gets its
-    /// endpoints now.
+    /// The application opens the connection (the client connects).
     pub fn open(&mut self, io: &mut Io) {
-        if let Conn::Planned(p) = self {
-            let c = crate::tcp::TcpConn::new(p.addr, &p.cfg, p.start, p.bytes)
-                .expect("a planned connection's configuration was checked when it was built");
-            *self = Conn::Tcp(Box::new(c));
-        }
         if let Conn::Tcp(c) = self {
             c.sender.connect(io)
         }
@@ -170,8 +159,7 @@ impl Conn {
     pub fn delivered_bytes(&self) -> u64 {
         match self {
             Conn::Tcp(c) => c.receiver.delivered_bytes,
-            Conn::Planned(_) => 0,
-            Conn::Closed(r) => r.bytes,
+            Conn::Free => 0,
         }
     }
 
@@ -180,25 +168,13 @@ impl Conn {
     pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
         match self {
             Conn::Tcp(c) => Some(c),
-            _ => None,
+            Conn::Free => None,
         }
     }
 
-    /// The result of a connection closed during the run.
-    pub fn closed(&self) -> Option<&crate::results::FlowResult> {
-        match self {
-            Conn::Closed(r) => Some(r),
-            _ => None,
-        }
-    }
-
-    /// The 4-tuple and configuration of a TCP connection, open or planned.
+    /// The 4-tuple and configuration of an open TCP connection.
     pub fn tcp_addr(&self) -> Option<(crate::tcp::Addr, &crate::scenario::TcpConfig)> {
-        match self {
-            Conn::Tcp(c) => Some((c.sender.addr, c.sender.config())),
-            Conn::Planned(p) => Some((p.addr, &p.cfg)),
-            Conn::Closed(_) => None,
-        }
+        self.tcp().map(|c| (c.sender.addr, c.sender.config()))
     }
 }
 

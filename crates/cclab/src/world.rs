@@ -9,13 +9,13 @@
 use crate::app::{AnyApp, App, AppId};
 use crate::engine::{Rng, SimTime, SEC};
 use crate::net::host::HostJitter;
-use crate::net::{flow_hash, topology, LinkLoss, NodeId, NodeKind, PortId};
+use crate::net::{topology, LinkLoss, NodeId, NodeKind, PortId};
 use crate::probe::sampler::{Sampler, SeriesKind};
 use crate::probe::{rtt::RttProbe, tsg::Tsg};
 use crate::scenario::{Scenario, TcpConfig};
 use crate::sim::{ConnMeta, Ev, Sim};
 use crate::tcp::{Addr, TcpConn};
-use crate::transport::{Conn, PlannedTcp, PortAllocator};
+use crate::transport::Conn;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -27,6 +27,8 @@ const STREAM_HOST_JITTER: u64 = 2 << 32;
 const STREAM_HOST_CLOCK: u64 = 3 << 32;
 /// Apps' own random draws (app i).
 const STREAM_APP: u64 = 4 << 32;
+/// An app's sub-streams (app i, part k: a workload's host k).
+const STREAM_APP_PART: u64 = 1 << 63;
 
 /// What a new connection needs beyond its two hosts.
 pub struct ConnReq<'a> {
@@ -43,9 +45,6 @@ pub struct ConnReq<'a> {
     pub stop: Option<SimTime>,
     /// The app that uses it.
     pub app: AppId,
-    /// A flow of a workload: planned now, created when its app opens it, freed when its
-    /// last byte is acknowledged ([`Conn`]).
-    pub ephemeral: bool,
 }
 
 /// What an app's `build` may do to the world being built: name hosts, open connections,
@@ -53,10 +52,9 @@ pub struct ConnReq<'a> {
 pub struct WorldBuilder<'s> {
     sim: &'s mut Sim,
     hosts: BTreeMap<String, NodeId>,
-    ports: PortAllocator,
     /// The configuration of the previous connection: the next one shares it when equal.
     last_tcp: Option<Arc<TcpConfig>>,
-    /// The last configuration a planned connection was checked with.
+    /// The last configuration a workload's connections were checked with.
     checked_tcp: Option<Arc<TcpConfig>>,
 }
 
@@ -122,6 +120,12 @@ impl WorldBuilder<'_> {
         Rng::new(self.sim.scenario.seed, STREAM_APP + app as u64)
     }
 
+    /// Random stream `k` of app `app` (one per host of a workload), from the run's seed.
+    pub fn app_sub_rng(&self, app: AppId, k: u64) -> Rng {
+        let stream = STREAM_APP_PART | (u64::from(app) << 32) | (k & 0xffff_ffff);
+        Rng::new(self.sim.scenario.seed, stream)
+    }
+
     /// The id the next app pushed gets.
     pub fn next_app(&self) -> AppId {
         self.sim.apps.len() as AppId
@@ -140,18 +144,9 @@ impl WorldBuilder<'_> {
     /// Add a TCP connection `from → to`; returns its index.
     pub fn conn(&mut self, r: ConnReq) -> Result<u32, String> {
         let (client, server) = (self.host(r.from)?, self.host(r.to)?);
+        let conn = self.sim.conns.len() as u32;
+        let addr = self.sim.addr(client, server, conn, r.service, r.tcp.dscp);
         let sim = &mut *self.sim;
-        let conn = sim.conns.len() as u32;
-        let (sport, dport) = self.ports.allocate(client, server, r.service);
-        let addr = Addr {
-            client,
-            server,
-            conn,
-            sport,
-            dport,
-            hash: flow_hash(client, server, sport, dport, 6),
-            dscp: r.tcp.dscp,
-        };
         for (a, z) in [(client, server), (server, client)] {
             if !sim.net.reaches(a, z, addr.hash) {
                 return Err(format!(
@@ -160,59 +155,67 @@ impl WorldBuilder<'_> {
                 ));
             }
         }
-        // The sending host's stack below TCP.
-        let mut tcp = r.tcp.clone();
-        let h = &sim.scenario.host;
-        tcp.host = crate::tcp::config::HostStack {
-            tso: h.tso,
-            tsq: h.tsq,
-            fq: sim.net.host_qdisc_paces(client),
-        };
-        let cfg = match &self.last_tcp {
-            Some(c) if **c == tcp => Arc::clone(c),
-            _ => Arc::new(tcp),
-        };
-        self.last_tcp = Some(Arc::clone(&cfg));
-        let nic = if h.local_cwr {
-            sim.net
-                .routes
-                .next_port(client, server, addr.hash)
-                .unwrap_or(u32::MAX)
-        } else {
-            u32::MAX
-        };
+        let cfg = self.host_tcp(client, r.tcp);
+        let nic = self.sim.local_cwr_nic(&addr);
         let bad = |e: String| format!("{} ({} → {}): {e}", r.label, r.from, r.to);
-        if r.ephemeral {
-            // Checked now (once per configuration), built when opened.
-            if !self
-                .checked_tcp
-                .as_ref()
-                .is_some_and(|c| Arc::ptr_eq(c, &cfg))
-            {
-                TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
-                self.checked_tcp = Some(Arc::clone(&cfg));
-            }
-            sim.conns.push(Conn::Planned(Box::new(PlannedTcp {
-                addr,
-                cfg,
-                start: r.start,
-                bytes: r.bytes,
-            })));
-        } else {
-            let c = TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
-            sim.conns.push(Conn::Tcp(Box::new(c)));
-        }
+        let c = TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
+        let sim = &mut *self.sim;
+        sim.conns.push(Conn::Tcp(Box::new(c)));
         sim.conn_nic.push(nic);
+        sim.conn_gen.push(0);
         sim.conn_meta.push(ConnMeta {
+            id: conn,
             from: client,
             to: server,
             start: r.start,
             stop: r.stop,
             app: r.app,
             nic,
-            ephemeral: r.ephemeral,
+            ephemeral: false,
         });
         Ok(conn)
+    }
+
+    /// `tcp` as the connections sent from host `client` run it: with the host's stack
+    /// below TCP (`[host]`, and whether its qdisc paces). Equal configurations share one
+    /// allocation.
+    pub fn host_tcp(&mut self, client: NodeId, tcp: &TcpConfig) -> Arc<TcpConfig> {
+        let mut tcp = tcp.clone();
+        let h = &self.sim.scenario.host;
+        tcp.host = crate::tcp::config::HostStack {
+            tso: h.tso,
+            tsq: h.tsq,
+            fq: self.sim.net.host_qdisc_paces(client),
+        };
+        let cfg = match &self.last_tcp {
+            Some(c) if **c == tcp => Arc::clone(c),
+            _ => Arc::new(tcp),
+        };
+        self.last_tcp = Some(Arc::clone(&cfg));
+        cfg
+    }
+
+    /// Check that connections of `cfg` can be built (a workload's, created later).
+    pub fn check_tcp(&mut self, cfg: &Arc<TcpConfig>) -> Result<(), String> {
+        if !self
+            .checked_tcp
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(c, cfg))
+        {
+            let a = Addr {
+                client: 0,
+                server: 1,
+                conn: 0,
+                sport: crate::transport::EPHEMERAL_FIRST,
+                dport: 5001,
+                hash: 0,
+                dscp: cfg.dscp,
+                gen: 0,
+            };
+            TcpConn::new(a, cfg, 0, Some(1))?;
+            self.checked_tcp = Some(Arc::clone(cfg));
+        }
+        Ok(())
     }
 }
 
@@ -289,11 +292,12 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
     let mut w = WorldBuilder {
         sim: &mut sim,
         hosts,
-        ports: PortAllocator::default(),
         last_tcp: None,
         checked_tcp: None,
     };
     crate::app::build(&sc.apps, &mut w)?;
+    sim.static_conns = sim.conns.len();
+    sim.next_flow_id = sim.conns.len() as u32;
 
     // Probes.
     let o = &sc.output;

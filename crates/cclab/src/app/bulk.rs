@@ -202,7 +202,6 @@ pub fn build(specs: &[FlowSpec], w: &mut WorldBuilder) -> Result<(), String> {
             start: f.start,
             stop: f.stop,
             app,
-            ephemeral: false,
         })?;
         w.push_app(super::AnyApp::Bulk(Bulk {
             conn,

@@ -54,6 +54,20 @@ pub enum Cmd {
     Send(NodeId, Packet),
     /// Call `on_event(tag)` at this time.
     Wake(SimTime, u32),
+    /// Create a TCP connection for a flow that arrives now, open it and write its bytes;
+    /// it closes, and its slot is freed, when they are all acknowledged (`Sim::connect`).
+    Connect(NewConn),
+}
+
+/// A workload flow's connection, created when it arrives.
+#[derive(Debug)]
+pub struct NewConn {
+    pub from: NodeId,
+    pub to: NodeId,
+    /// The listener's port.
+    pub service: u16,
+    pub bytes: u64,
+    pub cfg: std::sync::Arc<crate::scenario::TcpConfig>,
 }
 
 /// What an app sees while it runs: the time, the connections (read only) and the list
@@ -82,6 +96,10 @@ impl AppCx<'_> {
         self.cmds.push(Cmd::Send(from, p));
     }
     #[inline]
+    pub fn connect(&mut self, c: NewConn) {
+        self.cmds.push(Cmd::Connect(c));
+    }
+
     pub fn wake(&mut self, at: SimTime, tag: u32) {
         self.cmds.push(Cmd::Wake(at, tag));
     }

@@ -355,7 +355,6 @@ pub fn build(specs: &[AggregateSpec], w: &mut WorldBuilder) -> Result<(), String
                 start: a.start,
                 stop: None,
                 app,
-                ephemeral: false,
             })?;
         }
         let aggregator = w.host(&a.aggregator)?;

@@ -18,24 +18,24 @@
 //!
 //! Every flow is a TCP connection that writes its size and closes; its completion time is
 //! in the `flows` and `fct` tables, beside the ideal on an empty network (`results`). The
-//! arrivals are drawn when the world is built, from the app's own random stream, so a run
-//! is reproducible and its flows are known up front. Each flow's connection is only planned
-//! then (its 4-tuple and configuration); its endpoints are created when it arrives and
-//! freed when its last byte is acknowledged, leaving its result row (`transport::Conn`).
-//! So endpoint memory follows the flows active at once, not the flows of the run;
-//! `max_flows` bounds what the plans and result rows take.
+//! arrivals are drawn as they fall due ([`Arrivals`]: each host's next one only), from
+//! random streams of the app's own, so a run is reproducible. A flow's connection is
+//! created when it arrives (`Sim::connect`) and freed when its last byte is acknowledged,
+//! its result row going to the run's flow log (`results::FlowLog`, on disk beyond 256 KiB).
+//! So the simulator's memory follows the flows active at once, not the flows of the run;
+//! `max_flows` bounds the rows the results then hold (a few hundred bytes each).
 
 use super::AppCx;
 use crate::engine::{Rng, SimTime};
 use crate::scenario::check::{join, type_name, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::{units, TcpConfig};
-use crate::world::{ConnReq, WorldBuilder};
+use crate::world::WorldBuilder;
 use toml::Value;
 
 /// The listener port of workload flows.
 const SERVICE: u16 = 5001;
-/// Most flows one workload may start (each keeps a plan, then a result row, for the run).
+/// Most flows one workload may start (each has a row in the results).
 pub const MAX_FLOWS: i64 = 1_000_000;
 
 /// Largest CDF file read.
@@ -110,7 +110,8 @@ const MAX: Key = Key {
     ty: Ty::Int(1, MAX_FLOWS),
     default: "`100000`",
     allowed: "",
-    meaning: "refuse a workload expected to start more flows than this (each keeps its plan, then its result row, for the run)",
+    meaning:
+        "refuse a workload expected to start more flows than this (each has a row in the results)",
 };
 
 pub static KEYS: Schema = Schema {
@@ -382,86 +383,160 @@ fn exp(rng: &mut Rng, mean: f64) -> SimTime {
     (-(1.0 - rng.uniform()).ln() * mean).round() as SimTime
 }
 
-/// The arrivals of workload `w` over `n` hosts whose link rates are `rates` (bit/s),
-/// in time order (ties in host order); `to` is the incast receiver's index if fixed.
-pub fn arrivals(w: &WorkloadSpec, rates: &[u64], to: Option<usize>, rng: &mut Rng) -> Vec<Arrival> {
-    let n = rates.len();
-    let mean_bytes = w.sizes.mean();
-    let mut out = Vec::new();
-    let window = (w.start, w.stop);
-    match w.pattern {
-        Pattern::AllToAll | Pattern::Permutation => {
-            // The permutation: a random derangement (Sattolo's algorithm gives one cycle
-            // through every host, so nobody sends to itself).
-            let mut perm: Vec<usize> = (0..n).collect();
-            if w.pattern == Pattern::Permutation {
-                for i in (1..n).rev() {
-                    let j = rng.below(i as u64) as usize;
-                    perm.swap(i, j);
+/// The arrivals of a workload, drawn as they are needed, in time order (ties in host
+/// order): only the next arrival of each host is held, so a run of any length holds as
+/// little as a short one.
+///
+/// `all-to-all` and `permutation`: each host is a Poisson process of its own, with a
+/// random stream of its own (its intervals, destinations and sizes in that order), and
+/// the hosts are merged by time. `incast`: one process of groups, each `fan_in` arrivals
+/// at one time, from the app's stream.
+pub struct Arrivals {
+    pattern: Pattern,
+    sizes: Cdf,
+    stop: SimTime,
+    n: usize,
+    /// Per host: its stream and mean interval (ps); the incast process uses entry 0.
+    procs: Vec<(Rng, f64)>,
+    /// Each host's next arrival time, earliest first (ties by host).
+    due: std::collections::BinaryHeap<std::cmp::Reverse<(SimTime, usize)>>,
+    perm: Vec<usize>,
+    /// Incast: the fixed receiver, the group being handed out (the next one last), and
+    /// the drawing pool.
+    to: Option<usize>,
+    fan_in: usize,
+    group: Vec<Arrival>,
+    pool: Vec<usize>,
+}
+
+impl Arrivals {
+    /// The arrivals of workload `w` over hosts whose link rates are `rates` (bit/s); `to`
+    /// is the incast receiver's index if fixed. `rng` is the app's stream (the
+    /// permutation, the incast process); `host_rng(h)` the stream of host `h`.
+    pub fn new(
+        w: &WorkloadSpec,
+        rates: &[u64],
+        to: Option<usize>,
+        mut rng: Rng,
+        host_rng: impl Fn(usize) -> Rng,
+    ) -> Arrivals {
+        let n = rates.len();
+        let mean_bytes = w.sizes.mean();
+        let mut a = Arrivals {
+            pattern: w.pattern,
+            sizes: w.sizes.clone(),
+            stop: w.stop,
+            n,
+            procs: Vec::new(),
+            due: Default::default(),
+            perm: Vec::new(),
+            to,
+            fan_in: w.fan_in,
+            group: Vec::new(),
+            pool: Vec::with_capacity(n),
+        };
+        let first = |a: &mut Arrivals, h: usize, mut r: Rng, mean: f64| {
+            let t = w.start.saturating_add(exp(&mut r, mean));
+            a.procs.push((r, mean));
+            if t < a.stop {
+                a.due.push(std::cmp::Reverse((t, h)));
+            }
+        };
+        match w.pattern {
+            Pattern::AllToAll | Pattern::Permutation => {
+                // The permutation: a random derangement (Sattolo's algorithm gives one
+                // cycle through every host, so nobody sends to itself).
+                if w.pattern == Pattern::Permutation {
+                    a.perm = (0..n).collect();
+                    for i in (1..n).rev() {
+                        let j = rng.below(i as u64) as usize;
+                        a.perm.swap(i, j);
+                    }
+                }
+                for (h, &rate) in rates.iter().enumerate() {
+                    // Mean interval between this host's flows, in ps.
+                    let mean =
+                        mean_bytes * 8.0 / (w.load * rate as f64) * crate::engine::SEC as f64;
+                    first(&mut a, h, host_rng(h), mean);
                 }
             }
-            for (h, &rate) in rates.iter().enumerate() {
-                // Mean interval between this host's flows, in ps.
-                let mean = mean_bytes * 8.0 / (w.load * rate as f64) * crate::engine::SEC as f64;
-                let mut t = window.0;
-                loop {
-                    t = t.saturating_add(exp(rng, mean));
-                    if t >= window.1 {
-                        break;
-                    }
-                    let to = match w.pattern {
-                        Pattern::Permutation => perm[h],
-                        _ => {
-                            let d = rng.below(n as u64 - 1) as usize;
-                            d + (d >= h) as usize
-                        }
-                    };
-                    let bytes = w.sizes.quantile(rng.uniform());
-                    out.push(Arrival {
-                        at: t,
-                        from: h,
-                        to,
-                        bytes,
-                    });
-                }
+            Pattern::Incast => {
+                // Arrivals of the whole group: fan_in senders each, so the senders'
+                // average load is `load` of the mean link rate.
+                let rate = rates.iter().sum::<u64>() as f64 / n as f64;
+                let mean = mean_bytes * 8.0 / (w.load * rate) * crate::engine::SEC as f64
+                    / n as f64
+                    * w.fan_in as f64;
+                first(&mut a, 0, rng, mean);
             }
         }
-        Pattern::Incast => {
-            // Arrivals of the whole group: fan_in senders each, so the senders' average
-            // load is `load` of the mean link rate.
-            let rate = rates.iter().sum::<u64>() as f64 / n as f64;
-            let mean = mean_bytes * 8.0 / (w.load * rate) * crate::engine::SEC as f64 / n as f64
-                * w.fan_in as f64;
-            let mut t = window.0;
-            let mut pool: Vec<usize> = Vec::with_capacity(n);
-            loop {
-                t = t.saturating_add(exp(rng, mean));
-                if t >= window.1 {
-                    break;
+        a
+    }
+
+    /// The next arrival, if one comes before the workload's stop.
+    pub fn next_arrival(&mut self) -> Option<Arrival> {
+        if let Some(x) = self.group.pop() {
+            return Some(x);
+        }
+        let std::cmp::Reverse((t, h)) = self.due.pop()?;
+        let (rng, mean) = &mut self.procs[h];
+        let n = self.n;
+        let out = match self.pattern {
+            Pattern::AllToAll | Pattern::Permutation => {
+                let to = match self.pattern {
+                    Pattern::Permutation => self.perm[h],
+                    _ => {
+                        let d = rng.below(n as u64 - 1) as usize;
+                        d + (d >= h) as usize
+                    }
+                };
+                let bytes = self.sizes.quantile(rng.uniform());
+                Arrival {
+                    at: t,
+                    from: h,
+                    to,
+                    bytes,
                 }
-                let dst = to.unwrap_or_else(|| rng.below(n as u64) as usize);
-                let bytes = w.sizes.quantile(rng.uniform());
-                pool.clear();
-                pool.extend((0..n).filter(|&h| h != dst));
-                for k in 0..w.fan_in.min(pool.len()) {
-                    let j = k + rng.below((pool.len() - k) as u64) as usize;
-                    pool.swap(k, j);
-                    out.push(Arrival {
+            }
+            Pattern::Incast => {
+                let dst = self.to.unwrap_or_else(|| rng.below(n as u64) as usize);
+                let bytes = self.sizes.quantile(rng.uniform());
+                self.pool.clear();
+                self.pool.extend((0..n).filter(|&x| x != dst));
+                for k in 0..self.fan_in.min(self.pool.len()) {
+                    let j = k + rng.below((self.pool.len() - k) as u64) as usize;
+                    self.pool.swap(k, j);
+                    self.group.push(Arrival {
                         at: t,
-                        from: pool[k],
+                        from: self.pool[k],
                         to: dst,
                         bytes,
                     });
                 }
+                // Handed out in sender order.
+                self.group.sort_by_key(|x| std::cmp::Reverse(x.from));
+                self.group.pop()?
             }
+        };
+        let next = t.saturating_add(exp(rng, *mean));
+        if next < self.stop {
+            self.due.push(std::cmp::Reverse((next, h)));
         }
+        Some(out)
     }
-    out.sort_by_key(|a| (a.at, a.from, a.to));
-    out
 }
 
-/// Build each workload: its arrivals, one connection per flow, one app that opens them
-/// in time order.
+/// Every arrival of workload `w` at once (tests; a run draws them as it goes).
+pub fn arrivals(w: &WorkloadSpec, rates: &[u64], to: Option<usize>, seed: u64) -> Vec<Arrival> {
+    let mut a = Arrivals::new(w, rates, to, Rng::new(seed, 0), |h| {
+        Rng::new(seed, 1 + h as u64)
+    });
+    std::iter::from_fn(|| a.next_arrival()).collect()
+}
+
+/// Build each workload: its arrival process and the app that creates a connection per
+/// flow as it arrives. What can be checked before the run is checked here: the hosts, the
+/// routes between the pairs that may talk, the TCP configuration and the flow count.
 pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String> {
     for (i, s) in specs.iter().enumerate() {
         let label = format!("workload.{i}");
@@ -474,8 +549,10 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
             return Err(format!("{label}: a workload needs at least two hosts"));
         }
         let mut rates = Vec::with_capacity(names.len());
+        let mut nodes = Vec::with_capacity(names.len());
         for n in &names {
             rates.push(w.host_rate(n).map_err(|e| format!("{label}: {e}"))?);
+            nodes.push(w.host(n).map_err(|e| format!("{label}: {e}"))?);
         }
         let to = match &s.to {
             None => None,
@@ -490,7 +567,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
                 names.len()
             ));
         }
-        // The expected number of flows, checked before drawing them.
+        // The expected number of flows, checked before the run.
         let secs = crate::engine::secs(s.stop - s.start);
         let expected = rates
             .iter()
@@ -508,53 +585,91 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
             ));
         }
         let app = w.next_app();
-        let mut rng = w.app_rng(app);
-        let arr = arrivals(s, &rates, to, &mut rng);
-        let mut flows = Vec::with_capacity(arr.len());
-        for (k, a) in arr.iter().enumerate() {
-            let conn = w.conn(ConnReq {
-                label: &format!("{label} flow {k}"),
-                from: &names[a.from],
-                to: &names[a.to],
-                service: SERVICE,
-                tcp: &s.tcp,
-                bytes: Some(a.bytes),
-                start: a.at,
-                stop: None,
-                app,
-                ephemeral: true,
-            })?;
-            flows.push((a.at, conn));
+        let gen = Arrivals::new(s, &rates, to, w.app_rng(app), |h| {
+            w.app_sub_rng(app, h as u64)
+        });
+        // Each sender's configuration (its host's stack), checked once each.
+        let mut cfgs = Vec::with_capacity(nodes.len());
+        for &node in &nodes {
+            let cfg = w.host_tcp(node, &s.tcp);
+            w.check_tcp(&cfg).map_err(|e| format!("{label}: {e}"))?;
+            cfgs.push(cfg);
         }
-        w.push_app(super::AnyApp::Workload(Workload { flows, next: 0 }));
+        // Every pair that may exchange a flow must be routed both ways.
+        let pairs: Vec<(usize, usize)> = match (s.pattern, to) {
+            (Pattern::Permutation, _) => (0..nodes.len()).map(|h| (h, gen.perm[h])).collect(),
+            (Pattern::Incast, Some(t)) => (0..nodes.len())
+                .filter(|&h| h != t)
+                .map(|h| (h, t))
+                .collect(),
+            _ => (0..nodes.len())
+                .flat_map(|a| {
+                    (0..nodes.len())
+                        .filter(move |&z| z != a)
+                        .map(move |z| (a, z))
+                })
+                .filter(|&(a, z)| a < z)
+                .collect(),
+        };
+        for (a, z) in pairs {
+            let (na, nz) = (nodes[a], nodes[z]);
+            let hash = crate::net::flow_hash(na, nz, crate::transport::EPHEMERAL_FIRST, SERVICE, 6);
+            for (x, y, nx, ny) in [
+                (na, nz, &names[a], &names[z]),
+                (nz, na, &names[z], &names[a]),
+            ] {
+                if !w.reaches(x, y, hash) {
+                    return Err(format!(
+                        "{label}: no route from {nx} to {ny} (hosts do not forward; is a link missing?)"
+                    ));
+                }
+            }
+        }
+        w.push_app(super::AnyApp::Workload(Workload {
+            gen: Box::new(gen),
+            nodes,
+            cfgs,
+            next: None,
+        }));
     }
     Ok(())
 }
 
-/// Opens its flows' connections at their arrival times, one wake-up pending at a time.
+/// Creates a connection for each flow as it arrives, one wake-up pending at a time.
 pub struct Workload {
-    /// (arrival, connection), in time order.
-    flows: Vec<(SimTime, u32)>,
-    next: usize,
+    /// (Boxed: the app enum holds every app by value.)
+    gen: Box<Arrivals>,
+    /// The hosts' nodes, and the configuration of the flows each sends.
+    nodes: Vec<crate::net::NodeId>,
+    cfgs: Vec<std::sync::Arc<TcpConfig>>,
+    /// The next arrival, drawn and not yet due.
+    next: Option<Arrival>,
 }
 
 pub type App = Workload;
 
 impl super::App for Workload {
     fn start(&mut self, cx: &mut AppCx) {
-        if let Some(&(t, _)) = self.flows.first() {
-            cx.wake(t, 0);
+        self.next = self.gen.next_arrival();
+        if let Some(a) = self.next {
+            cx.wake(a.at, 0);
         }
     }
 
     fn on_event(&mut self, _tag: u32, cx: &mut AppCx) {
-        while let Some(&(t, conn)) = self.flows.get(self.next) {
-            if t > cx.now {
-                cx.wake(t, 0);
+        while let Some(a) = self.next {
+            if a.at > cx.now {
+                cx.wake(a.at, 0);
                 break;
             }
-            cx.open(conn);
-            self.next += 1;
+            cx.connect(super::NewConn {
+                from: self.nodes[a.from],
+                to: self.nodes[a.to],
+                service: SERVICE,
+                bytes: a.bytes,
+                cfg: std::sync::Arc::clone(&self.cfgs[a.from]),
+            });
+            self.next = self.gen.next_arrival();
         }
     }
 }
@@ -613,9 +728,8 @@ mod tests {
     #[test]
     fn arrivals_carry_the_load_and_follow_the_pattern() {
         let rates = vec![10_000_000_000u64; 16];
-        let mut rng = Rng::new(1, 99);
         let w = spec(Pattern::AllToAll, 0.5);
-        let a = arrivals(&w, &rates, None, &mut rng);
+        let a = arrivals(&w, &rates, None, 99);
         // Offered bytes over 2 s against load × capacity: a sum of ~11,700 draws of a
         // distribution with coefficient of variation ≈ 2.0 has a relative standard error
         // of about 2 %; 8 % is four of them.
@@ -625,7 +739,7 @@ mod tests {
         assert!(a.iter().all(|x| x.from != x.to && x.at < w.stop));
         assert!(a.windows(2).all(|p| p[0].at <= p[1].at));
         // Permutation: each host always to the same other host, all different.
-        let p = arrivals(&spec(Pattern::Permutation, 0.3), &rates, None, &mut rng);
+        let p = arrivals(&spec(Pattern::Permutation, 0.3), &rates, None, 100);
         let mut dst = vec![usize::MAX; 16];
         for x in &p {
             assert!(dst[x.from] == usize::MAX || dst[x.from] == x.to);
@@ -637,7 +751,7 @@ mod tests {
         seen.dedup();
         assert_eq!(seen.len(), 16, "a permutation");
         // Incast: groups of fan_in distinct senders to one receiver at one time.
-        let c = arrivals(&spec(Pattern::Incast, 0.3), &rates, Some(3), &mut rng);
+        let c = arrivals(&spec(Pattern::Incast, 0.3), &rates, Some(3), 101);
         for g in c.chunks(4) {
             assert!(g
                 .iter()

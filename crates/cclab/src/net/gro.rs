@@ -80,7 +80,8 @@ impl Gro {
         let ends = p.flags & (PSH | FIN | SYN | RST) != 0;
         let slot = h.held.iter().position(|&(q, _)| {
             let q = pool.get(q);
-            q.conn == p.conn && q.from_client == p.from_client
+            // The same connection: its slot, and not the slot's previous connection.
+            q.conn == p.conn && q.from_client == p.from_client && q.gen == p.gen && q.hash == p.hash
         });
         if let Some(i) = slot {
             let q = pool.get(h.held[i].0);

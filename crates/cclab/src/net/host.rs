@@ -297,6 +297,14 @@ impl Tsq {
         self.waiting[conn as usize] = true;
     }
 
+    /// Connection `conn` closed: it waits for nothing any more. (Its bytes still below
+    /// it are released as they leave; its slot is not reused before.)
+    pub fn forget(&mut self, conn: u32) {
+        if let Some(w) = self.waiting.get_mut(conn as usize) {
+            *w = false;
+        }
+    }
+
     /// A packet of `size` bytes left (sent or dropped); true when its sender was waiting
     /// (it is woken once: `TSQ_THROTTLED` is cleared).
     pub(super) fn release(&mut self, conn: u32, size: u32) -> bool {

@@ -111,6 +111,10 @@ pub struct Packet {
     /// IPv4 Identification, set by the sending endpoint (a TCP socket's `inet_id`
     /// counter, `tcp::Addr`); read only by the pcap writer. 0 for other packets.
     pub ip_id: u16,
+    /// The low byte of the sending connection's generation (`tcp::Addr::gen`): a workload
+    /// reuses a closed connection's slot, and what was still on its way for the old
+    /// connection is told apart from the new one's packets by this and `hash`.
+    pub gen: u8,
 }
 
 impl Packet {
@@ -142,6 +146,7 @@ impl Packet {
             born: 0,
             retrans: false,
             ip_id: 0,
+            gen: 0,
         }
     }
 

@@ -20,6 +20,18 @@ impl RttProbe {
         }
     }
 
+    /// Room for `n` connections (a workload's new slot).
+    pub fn grow(&mut self, n: usize) {
+        self.hist.resize_with(n, TimeStats::default);
+        self.seen.resize(n, 0);
+    }
+
+    /// Connection `i` closed: its slot starts afresh for the next one.
+    pub fn forget(&mut self, i: usize) {
+        self.hist[i] = TimeStats::default();
+        self.seen[i] = 0;
+    }
+
     /// The sender of `conn` has handled a packet: record the sample it took, if any.
     #[inline]
     pub fn after_packet(&mut self, conn: u32, c: &TcpConn) {

@@ -1,7 +1,8 @@
 //! Time series sampled every fixed interval (`[output]`): each flow's cwnd, ssthresh,
 //! smoothed RTT and packets in flight (`cwnd`); the length of chosen queues (`queue`,
 //! the bottleneck or every forward hop unless `queues` names them); each flow's delivered
-//! throughput over the interval (`throughput`).
+//! throughput over the interval (`throughput`). The flows sampled are the connections
+//! built with the world (`[[flow]]`, an aggregate's workers), not a workload's.
 
 use crate::engine::{secs, SimTime};
 use crate::net::{Network, PortId};
@@ -27,7 +28,9 @@ pub struct Sampler {
     /// No sample after this time.
     pub end: SimTime,
     pub ports: Vec<PortId>,
-    /// When each connection starts (no cwnd sample before).
+    /// When each connection starts (no cwnd sample before): the connections built with
+    /// the world, the ones sampled (a workload's flows come and go; their rows are in the
+    /// `flows` and `fct` tables).
     pub starts: Vec<SimTime>,
     last_delivered: Vec<u64>,
 }
@@ -66,7 +69,7 @@ impl Sampler {
         let iv = self.interval(k);
         match k {
             SeriesKind::Cwnd => {
-                for (i, c) in conns.iter().enumerate() {
+                for (i, c) in conns[..self.starts.len()].iter().enumerate() {
                     let Some(c) = c.tcp() else { continue };
                     if now < self.starts[i] {
                         continue;
@@ -97,7 +100,7 @@ impl Sampler {
             SeriesKind::Throughput => {
                 let dt = secs(iv.unwrap_or(1));
                 if now > 0 {
-                    for (i, c) in conns.iter().enumerate() {
+                    for (i, c) in conns[..self.starts.len()].iter().enumerate() {
                         let d = c.delivered_bytes();
                         let bps = (d - self.last_delivered[i]) as f64 * 8.0 / dt;
                         self.last_delivered[i] = d;

@@ -12,12 +12,13 @@ pub mod svg;
 pub mod table;
 
 pub use human::table;
-pub use outdir::{check_file, write_atomic, OutDir, MANIFEST};
+pub use outdir::{check_file, write_atomic, FileSink, OutDir, MANIFEST};
 
 use crate::results::RunResult;
 use crate::scenario::{Axes, PlotAxes};
 use serde::Serialize;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Wall-clock performance of a run (kept apart from the deterministic summary).
@@ -74,11 +75,31 @@ fn opt(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
 }
 
+#[cfg(test)]
 fn flows_csv(r: &RunResult) -> String {
-    let mut s = String::from("id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n");
+    let mut v = Vec::new();
+    write_flows_csv(r, None, &mut v).expect("in memory");
+    String::from_utf8(v).expect("UTF-8")
+}
+
+/// `flows.csv`, a row at a time into `w` (a run of many flows is not held twice), each
+/// line starting with `run_id,` when given (as [`with_run_id`] does).
+fn write_flows_csv(
+    r: &RunResult,
+    run_id: Option<&str>,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::new(w);
+    let id = |w: &mut dyn std::io::Write, head: bool| match run_id {
+        Some(id) => write!(w, "{},", if head { "run_id" } else { id }),
+        None => Ok(()),
+    };
+    id(&mut w, true)?;
+    w.write_all(b"id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n")?;
     for f in &r.flows {
-        let _ = writeln!(
-            s,
+        id(&mut w, false)?;
+        writeln!(
+            w,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             f.id,
             csv_field(&f.from),
@@ -101,9 +122,9 @@ fn flows_csv(r: &RunResult) -> String {
             opt(f.rtt_p99_s),
             f.final_cwnd,
             csv_field(&f.ss)
-        );
+        )?;
     }
-    s
+    w.flush()
 }
 
 fn queues_csv(r: &RunResult) -> String {
@@ -158,21 +179,36 @@ pub fn run_files(
     plots: bool,
     axes: &PlotAxes,
 ) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = vec![
-        (
-            "summary.json".into(),
-            (serde_json::to_string_pretty(r).expect("results serialise") + "\n").into_bytes(),
-        ),
-        ("perf.json".into(), (perf.json() + "\n").into_bytes()),
-        ("flows.csv".into(), with_run_id(&flows_csv(r), &r.run_id)),
-        ("queues.csv".into(), with_run_id(&queues_csv(r), &r.run_id)),
-    ];
+    let mut files = Vec::new();
+    run_files_to(r, perf, plots, axes, &mut files).expect("files in memory");
+    files
+}
+
+/// [`run_files`] handed to `sink` one at a time as each is made: a run of many flows
+/// holds its results and one file at a time, not every file at once.
+pub fn run_files_to(
+    r: &RunResult,
+    perf: &Perf,
+    plots: bool,
+    axes: &PlotAxes,
+    sink: &mut dyn FileSink,
+) -> Result<(), String> {
+    sink.file("summary.json", &mut |w| {
+        serde_json::to_writer_pretty(&mut *w, r)?;
+        w.write_all(b"\n")
+    })?;
+    let mut files = Files { sink };
+    files.push(("perf.json".into(), (perf.json() + "\n").into_bytes()))?;
+    files
+        .sink
+        .file("flows.csv", &mut |w| write_flows_csv(r, Some(&r.run_id), w))?;
+    files.push(("queues.csv".into(), with_run_id(&queues_csv(r), &r.run_id)))?;
     // Flow completion times, when the run has byte-count flows: one row per flow, and the
     // slowdown by size bucket, each as CSV and Parquet.
     if r.flows.iter().any(|f| f.size_bytes.is_some()) {
-        for t in table::run_tables(r) {
-            if FCT_TABLES.contains(&t.name.as_ref()) {
-                files.extend(crate::sweep::table_files(&t));
+        for t in table::fct_tables(r) {
+            for f in crate::sweep::table_files(&t) {
+                files.push(f)?;
             }
         }
     }
@@ -204,7 +240,7 @@ pub fn run_files(
                 c.t, c.flow, c.cwnd, c.ssthresh, c.srtt_s, c.in_flight
             );
         }
-        files.push(("cwnd.csv".into(), with_run_id(&s, &r.run_id)));
+        files.push(("cwnd.csv".into(), with_run_id(&s, &r.run_id)))?;
         if plots {
             let lines = per_flow(
                 &|i| Some((se.cwnd[i].flow, se.cwnd[i].t, se.cwnd[i].cwnd as f64)),
@@ -218,7 +254,7 @@ pub fn run_files(
                 ..Default::default()
             };
             run_axes(&mut p, &axes.cwnd, r.duration_s, 1.0);
-            files.push(("cwnd.svg".into(), svg::render(&p).into_bytes()));
+            files.push(("cwnd.svg".into(), svg::render(&p).into_bytes()))?;
         }
     }
     if !se.queue.is_empty() {
@@ -226,7 +262,7 @@ pub fn run_files(
         for q in &se.queue {
             let _ = writeln!(s, "{},{},{},{}", q.t, csv_field(&q.queue), q.bytes, q.pkts);
         }
-        files.push(("queue.csv".into(), with_run_id(&s, &r.run_id)));
+        files.push(("queue.csv".into(), with_run_id(&s, &r.run_id)))?;
         if plots {
             let mut lines: Vec<svg::Line> = Vec::new();
             for q in &se.queue {
@@ -247,7 +283,7 @@ pub fn run_files(
                 ..Default::default()
             };
             run_axes(&mut p, &axes.queue, r.duration_s, 1e-3);
-            files.push(("queue.svg".into(), svg::render(&p).into_bytes()));
+            files.push(("queue.svg".into(), svg::render(&p).into_bytes()))?;
         }
     }
     if !se.throughput.is_empty() {
@@ -255,7 +291,7 @@ pub fn run_files(
         for x in &se.throughput {
             let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.goodput_bps);
         }
-        files.push(("throughput.csv".into(), with_run_id(&s, &r.run_id)));
+        files.push(("throughput.csv".into(), with_run_id(&s, &r.run_id)))?;
         if plots {
             let lines = per_flow(
                 &|i| {
@@ -275,7 +311,7 @@ pub fn run_files(
                 ..Default::default()
             };
             run_axes(&mut p, &axes.throughput, r.duration_s, 1e-6);
-            files.push(("throughput.svg".into(), svg::render(&p).into_bytes()));
+            files.push(("throughput.svg".into(), svg::render(&p).into_bytes()))?;
         }
     }
     if !se.tsg.is_empty() {
@@ -284,7 +320,7 @@ pub fn run_files(
             let kind = ["data", "retrans", "ack"][x.kind.min(2) as usize];
             let _ = writeln!(s, "{},{},{},{},{}", x.t, x.flow, kind, x.seq, x.end);
         }
-        files.push(("tsg.csv".into(), with_run_id(&s, &r.run_id)));
+        files.push(("tsg.csv".into(), with_run_id(&s, &r.run_id)))?;
         if plots {
             let mut flows: Vec<u32> = se.tsg.iter().map(|x| x.flow).collect();
             flows.sort_unstable();
@@ -293,11 +329,22 @@ pub fn run_files(
                 files.push((
                     format!("tsg_flow{f}.svg"),
                     tsg_svg(r, f, &axes.tsg).into_bytes(),
-                ));
+                ))?;
             }
         }
     }
-    files
+    Ok(())
+}
+
+/// Hands each file to the sink as it is made.
+struct Files<'a> {
+    sink: &'a mut dyn FileSink,
+}
+
+impl Files<'_> {
+    fn push(&mut self, (name, data): (String, Vec<u8>)) -> Result<(), String> {
+        self.sink.file(&name, &mut |w| w.write_all(&data))
+    }
 }
 
 /// The files a run may write (besides the manifest), known before it runs from what its
@@ -357,7 +404,12 @@ pub fn write_run(
     streamed: &[(String, PathBuf)],
     meta: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Vec<PathBuf>, String> {
-    out.install(&run_files(r, perf, plots, axes), streamed, meta, true)
+    let mut st = out.stage(streamed)?;
+    if let Err(e) = run_files_to(r, perf, plots, axes, &mut st) {
+        st.discard(streamed);
+        return Err(e);
+    }
+    st.commit(streamed, meta, true)
 }
 
 /// A tcptrace/xplot-style time-sequence graph of flow `f`: sequence number (MB sent) against

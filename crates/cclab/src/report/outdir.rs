@@ -13,6 +13,7 @@
 //! Ctrl-C) removes its temporaries and leaves the previous complete result in place.
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The manifest of an output folder.
@@ -222,67 +223,143 @@ impl OutDir {
         &self,
         files: &[(String, Vec<u8>)],
         streamed: &[(String, PathBuf)],
-        mut manifest: serde_json::Map<String, serde_json::Value>,
+        manifest: serde_json::Map<String, serde_json::Value>,
         replace: bool,
     ) -> Result<Vec<PathBuf>, String> {
+        let mut st = self.stage(streamed)?;
+        for (name, data) in files {
+            if let Err(e) = st.file(name, &mut |w| w.write_all(data)) {
+                st.discard(streamed);
+                return Err(e);
+            }
+        }
+        st.commit(streamed, manifest, replace)
+    }
+
+    /// [`OutDir::install`] with the files written one at a time as they are made
+    /// ([`FileSink::file`]), so that only one file's bytes are in memory at once; then
+    /// [`Staging::commit`].
+    pub fn stage(&self, streamed: &[(String, PathBuf)]) -> Result<Staging<'_>, String> {
         let dir = &self.path;
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         // The previous manifest, re-read: another cclab run may have written meanwhile.
         let owned = owned_files(dir).unwrap_or_else(|| self.owned.clone());
-        let names: Vec<&str> = files
-            .iter()
-            .map(|f| f.0.as_str())
-            .chain(streamed.iter().map(|s| s.0.as_str()))
-            .collect();
-        for n in &names {
-            if !plain_file_name(n) || *n == MANIFEST {
-                return Err(format!(
-                    "cannot write {}: {n:?} is not a usable file name",
-                    dir.display()
-                ));
-            }
-            if dir.join(n).exists() && !owned.contains(*n) {
-                return Err(format!(
-                    "{} exists and was not written by cclab; cclab does not replace it",
-                    dir.join(n).display()
-                ));
-            }
+        let mut st = Staging {
+            out: self,
+            owned,
+            names: Vec::new(),
+            temps: Vec::new(),
+        };
+        for (n, _) in streamed {
+            st.check(n)?;
+            st.names.push(n.clone());
         }
-        let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
+        Ok(st)
+    }
+}
+
+/// Where a run's files go as they are made: `write` fills the file named `name`.
+pub trait FileSink {
+    fn file(
+        &mut self,
+        name: &str,
+        write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), String>;
+}
+
+/// In memory: (name, bytes) in the order made.
+impl FileSink for Vec<(String, Vec<u8>)> {
+    fn file(
+        &mut self,
+        name: &str,
+        write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), String> {
+        let mut data = Vec::new();
+        write(&mut data).map_err(|e| format!("{name}: {e}"))?;
+        self.push((name.to_string(), data));
+        Ok(())
+    }
+}
+
+/// An install under way ([`OutDir::stage`]): files written under temporary names, until
+/// [`Staging::commit`] renames them into place. Dropped without a commit, it removes them.
+pub struct Staging<'a> {
+    out: &'a OutDir,
+    owned: BTreeSet<String>,
+    names: Vec<String>,
+    /// (temporary, final) of each file written.
+    temps: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Staging<'_> {
+    /// May this install write file `n`? A usable name, not the manifest, not a file of
+    /// the folder that cclab did not write.
+    fn check(&self, n: &str) -> Result<(), String> {
+        let dir = &self.out.path;
+        if !plain_file_name(n) || n == MANIFEST {
+            return Err(format!(
+                "cannot write {}: {n:?} is not a usable file name",
+                dir.display()
+            ));
+        }
+        if dir.join(n).exists() && !self.owned.contains(n) {
+            return Err(format!(
+                "{} exists and was not written by cclab; cclab does not replace it",
+                dir.join(n).display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Give up: remove the files written so far and the `streamed` temporaries.
+    pub fn discard(mut self, streamed: &[(String, PathBuf)]) {
+        for (t, _) in self.temps.drain(..) {
+            let _ = std::fs::remove_file(t);
+        }
+        for (_, p) in streamed {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    /// Rename the `streamed` temporaries into place beside the files written, and write
+    /// the manifest, as [`OutDir::install`] says.
+    pub fn commit(
+        mut self,
+        streamed: &[(String, PathBuf)],
+        mut manifest: serde_json::Map<String, serde_json::Value>,
+        replace: bool,
+    ) -> Result<Vec<PathBuf>, String> {
+        let dir = self.out.path.clone();
         let result = (|| {
-            for (f, data) in files {
-                let t = tmp_name(&dir.join(f), "tmp");
-                temps.push((t.clone(), dir.join(f)));
-                std::fs::write(&t, data)
-                    .map_err(|e| format!("cannot write {}: {e}", dir.join(f).display()))?;
-            }
             let mut listed: BTreeSet<String> = if replace {
                 BTreeSet::new()
             } else {
-                owned.clone()
+                self.owned.clone()
             };
-            listed.extend(names.iter().map(|s| s.to_string()));
+            listed.extend(self.names.iter().cloned());
             manifest.insert(
                 "files".into(),
                 serde_json::Value::from(listed.iter().cloned().collect::<Vec<_>>()),
             );
             let text = serde_json::to_string_pretty(&manifest).expect("manifest serialises") + "\n";
             let t = tmp_name(&dir.join(MANIFEST), "tmp");
+            self.temps.push((t.clone(), dir.join(MANIFEST)));
             std::fs::write(&t, text)
                 .map_err(|e| format!("cannot write {}: {e}", dir.join(MANIFEST).display()))?;
-            temps.push((t, dir.join(MANIFEST)));
             // Every file is complete: rename them into place, the manifest last.
+            // (On an error, what is not renamed yet is removed with the staging.)
             for (src, dst) in streamed
                 .iter()
                 .map(|(n, p)| (p.clone(), dir.join(n)))
-                .chain(temps.drain(..))
+                .chain(self.temps.iter().cloned())
             {
                 std::fs::rename(&src, &dst)
                     .map_err(|e| format!("cannot write {}: {e}", dst.display()))?;
             }
+            self.temps.clear();
             if replace {
-                for stale in owned.iter().filter(|o| !listed.contains(*o)) {
+                for stale in self.owned.iter().filter(|o| !listed.contains(*o)) {
                     let p = dir.join(stale);
                     match std::fs::remove_file(&p) {
                         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -295,14 +372,40 @@ impl OutDir {
             Ok(())
         })();
         if result.is_err() {
-            for (t, _) in &temps {
-                let _ = std::fs::remove_file(t);
-            }
             for (_, p) in streamed {
                 let _ = std::fs::remove_file(p);
             }
         }
+        let names = std::mem::take(&mut self.names);
         result.map(|()| names.iter().map(|n| dir.join(n)).collect())
+    }
+}
+
+impl FileSink for Staging<'_> {
+    fn file(
+        &mut self,
+        name: &str,
+        write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), String> {
+        self.check(name)?;
+        let dir = &self.out.path;
+        let t = tmp_name(&dir.join(name), "tmp");
+        self.temps.push((t.clone(), dir.join(name)));
+        self.names.push(name.to_string());
+        let shown = |e: std::io::Error| format!("cannot write {}: {e}", dir.join(name).display());
+        let f = std::fs::File::create(&t).map_err(shown)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+        write(&mut w).map_err(shown)?;
+        w.into_inner().map_err(|e| shown(e.into_error()))?;
+        Ok(())
+    }
+}
+
+impl Drop for Staging<'_> {
+    fn drop(&mut self) {
+        for (t, _) in self.temps.drain(..) {
+            let _ = std::fs::remove_file(t);
+        }
     }
 }
 

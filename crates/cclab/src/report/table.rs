@@ -144,56 +144,15 @@ pub fn opt_ints<T>(rows: &[T], f: impl Fn(&T) -> Option<u64>) -> Col {
     Col::I64(rows.iter().map(|r| f(r).map(|x| x as i64)).collect())
 }
 
-/// The tidy tables of one run, every one starting with `run_id`: `runs` (one row: the
-/// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
-/// `pings`, `queries` (one row per partition/aggregate app) always; `udp`, `ocbr`,
-/// `hosts` when the run has them; and the time series it recorded (`cwnd`, `queue`,
-/// `throughput`, `tsg`), one row per sample. Every table has the same columns whatever
-/// the run (an optional value is a null, never a missing column), so the tables of many
-/// runs concatenate.
-pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
+/// The flow-completion tables of a run's byte-count flows (workloads, `[[flow]] bytes`):
+/// `fct` (one row per flow) and `fct_buckets` (slowdown by size); none without such flows.
+pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
     let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
     let ms = |x: Option<f64>| x.map(|s| s * 1e3);
-    let mut out = vec![Table::new("runs")
-        .col("run_id", id(1))
-        .col("scenario", Col::Str(vec![Some(r.scenario.clone())]))
-        .col("duration_s", Col::F64(vec![Some(r.duration_s)]))
-        .col("events", Col::I64(vec![Some(r.engine.events as i64)]))
-        .col(
-            "packet_hops",
-            Col::I64(vec![Some(r.engine.packet_hops as i64)]),
-        )];
-
-    let f = &r.flows;
-    out.push(
-        Table::new("flows")
-            .col("run_id", id(f.len()))
-            .col("flow", ints(f, |x| x.id as u64))
-            .col("from", strs(f, |x| &x.from))
-            .col("to", strs(f, |x| &x.to))
-            .col("cc", strs(f, |x| &x.cc))
-            .col("start_s", floats(f, |x| x.start_s))
-            .col("bytes", ints(f, |x| x.bytes))
-            .col("goodput_mbps", floats(f, |x| x.goodput_bps / 1e6))
-            .col("retransmits", ints(f, |x| x.retransmits))
-            .col("recovery_episodes", ints(f, |x| x.recovery_episodes))
-            .col("timeouts", ints(f, |x| x.timeouts))
-            .col("syn_retransmits", ints(f, |x| x.syn_retransmits))
-            .col("ece_acks", ints(f, |x| x.ece_acks))
-            .col("ce_received", ints(f, |x| x.ce_received))
-            .col("data_segs_out", ints(f, |x| x.data_segs_out))
-            .col("acks_sent", ints(f, |x| x.acks_sent))
-            .col("delack_timeouts", ints(f, |x| x.delack_timeouts))
-            .col("fct_ms", opt_floats(f, |x| ms(x.fct_s)))
-            .col("rtt_mean_ms", opt_floats(f, |x| ms(x.rtt_mean_s)))
-            .col("rtt_p99_ms", opt_floats(f, |x| ms(x.rtt_p99_s)))
-            .col("final_cwnd", ints(f, |x| x.final_cwnd as u64))
-            .col("ss", strs(f, |x| &x.ss)),
-    );
-
+    let mut out = Vec::new();
     // Flow completion times of byte-count flows (workloads, `[[flow]] bytes`).
     let sized: Vec<&crate::results::FlowResult> =
-        f.iter().filter(|x| x.size_bytes.is_some()).collect();
+        r.flows.iter().filter(|x| x.size_bytes.is_some()).collect();
     if !sized.is_empty() {
         let slow = |x: &&crate::results::FlowResult| match (x.fct_rx_s, x.ideal_fct_s) {
             (Some(a), Some(b)) if b > 0.0 => Some(a / b),
@@ -250,6 +209,57 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("slowdown_p999", opt_floats(&rows, |x| x.3[3])),
         );
     }
+    out
+}
+
+/// The tidy tables of one run, every one starting with `run_id`: `runs` (one row: the
+/// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
+/// `pings`, `queries` (one row per partition/aggregate app) always; `udp`, `ocbr`,
+/// `hosts` when the run has them; and the time series it recorded (`cwnd`, `queue`,
+/// `throughput`, `tsg`), one row per sample. Every table has the same columns whatever
+/// the run (an optional value is a null, never a missing column), so the tables of many
+/// runs concatenate.
+pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
+    let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
+    let ms = |x: Option<f64>| x.map(|s| s * 1e3);
+    let mut out = vec![Table::new("runs")
+        .col("run_id", id(1))
+        .col("scenario", Col::Str(vec![Some(r.scenario.clone())]))
+        .col("duration_s", Col::F64(vec![Some(r.duration_s)]))
+        .col("events", Col::I64(vec![Some(r.engine.events as i64)]))
+        .col(
+            "packet_hops",
+            Col::I64(vec![Some(r.engine.packet_hops as i64)]),
+        )];
+
+    let f = &r.flows;
+    out.push(
+        Table::new("flows")
+            .col("run_id", id(f.len()))
+            .col("flow", ints(f, |x| x.id as u64))
+            .col("from", strs(f, |x| &x.from))
+            .col("to", strs(f, |x| &x.to))
+            .col("cc", strs(f, |x| &x.cc))
+            .col("start_s", floats(f, |x| x.start_s))
+            .col("bytes", ints(f, |x| x.bytes))
+            .col("goodput_mbps", floats(f, |x| x.goodput_bps / 1e6))
+            .col("retransmits", ints(f, |x| x.retransmits))
+            .col("recovery_episodes", ints(f, |x| x.recovery_episodes))
+            .col("timeouts", ints(f, |x| x.timeouts))
+            .col("syn_retransmits", ints(f, |x| x.syn_retransmits))
+            .col("ece_acks", ints(f, |x| x.ece_acks))
+            .col("ce_received", ints(f, |x| x.ce_received))
+            .col("data_segs_out", ints(f, |x| x.data_segs_out))
+            .col("acks_sent", ints(f, |x| x.acks_sent))
+            .col("delack_timeouts", ints(f, |x| x.delack_timeouts))
+            .col("fct_ms", opt_floats(f, |x| ms(x.fct_s)))
+            .col("rtt_mean_ms", opt_floats(f, |x| ms(x.rtt_mean_s)))
+            .col("rtt_p99_ms", opt_floats(f, |x| ms(x.rtt_p99_s)))
+            .col("final_cwnd", ints(f, |x| x.final_cwnd as u64))
+            .col("ss", strs(f, |x| &x.ss)),
+    );
+
+    out.extend(fct_tables(r));
 
     let q = &r.queues;
     out.push(

@@ -61,7 +61,7 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
     let dur = secs(active_end.saturating_sub(m.start));
     let h = &sim.probes.rtt.hist[i];
     FlowResult {
-        id: i as u32,
+        id: m.id,
         from: sim.net.nodes[m.from as usize].name.clone(),
         to: sim.net.nodes[m.to as usize].name.clone(),
         cc: s.cc_name().to_string(),
@@ -100,14 +100,17 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
 pub fn collect(sim: &Sim) -> RunResult {
     let sc = &sim.scenario;
     let end = sim.q.now();
-    let mut flows = Vec::with_capacity(sim.conns.len());
+    // The open connections' rows and the finished flows', by flow number.
+    let mut flows = sim
+        .flow_log
+        .rows()
+        .expect("the finished flows' rows read back from the temporary file this run wrote");
     for (i, c) in sim.conns.iter().enumerate() {
-        match (c.tcp(), c.closed()) {
-            (Some(c), _) => flows.push(flow_result(sim, i, c, end)),
-            (None, Some(r)) => flows.push(r.clone()),
-            (None, None) => {}
+        if let Some(c) = c.tcp() {
+            flows.push(flow_result(sim, i, c, end));
         }
     }
+    flows.sort_by_key(|f| f.id);
     let queues = sim
         .net
         .ports
@@ -136,20 +139,15 @@ pub fn collect(sim: &Sim) -> RunResult {
     // netstat-style per-host TCP timeout counters, hosts in order of first appearance.
     let mut hosts: Vec<HostResult> = Vec::new();
     let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
-    for (i, c) in sim.conns.iter().enumerate() {
-        let t = match (c.tcp(), c.closed()) {
-            (Some(c), _) => c.sender.stats.timeouts,
-            (None, Some(r)) => r.timeouts,
-            (None, None) => continue,
-        };
-        let name = sim.net.nodes[sim.conn_meta[i].from as usize].name.as_str();
+    for f in &flows {
+        let name = f.from.as_str();
         match index.get(name) {
-            Some(&k) => hosts[k].tcp_timeouts += t,
+            Some(&k) => hosts[k].tcp_timeouts += f.timeouts,
             None => {
                 index.insert(name, hosts.len());
                 hosts.push(HostResult {
                     host: name.to_string(),
-                    tcp_timeouts: t,
+                    tcp_timeouts: f.timeouts,
                 });
             }
         }

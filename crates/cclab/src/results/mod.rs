@@ -2,8 +2,10 @@
 //! summary is byte-identical across runs). Wall-clock figures live in `Perf`, apart.
 
 mod collect;
+pub mod log;
 
 pub use collect::{collect, flow_result};
+pub use log::FlowLog;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]

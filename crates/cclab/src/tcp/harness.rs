@@ -56,6 +56,7 @@ impl Bench {
         dport: 5201,
         hash: 0,
         dscp: 0,
+        gen: 0,
     };
 
     /// Sender and receiver with different configurations (e.g. a DCTCP client and a Reno

@@ -40,9 +40,20 @@ pub struct Addr {
     pub dport: u16,
     pub hash: u32,
     pub dscp: u8,
+    /// How many connections used this slot (`conn`) before: 0 for the connections built
+    /// with the world; a workload's flow takes the slot of one that closed, and its
+    /// packets and timers carry this so that the old connection's stragglers are ignored.
+    pub gen: u32,
 }
 
 impl Addr {
+    /// Is packet `p` one of this connection's (not a straggler of the slot's previous
+    /// connection)? The generation's low byte and the 4-tuple's hash must both match.
+    #[inline]
+    pub fn owns(&self, p: &Packet) -> bool {
+        p.gen == self.gen as u8 && p.hash == self.hash
+    }
+
     /// A blank TCP segment of this connection, from the initiator (`from_client`) or the
     /// listener, stamped with the timestamp option's clock.
     pub fn segment(&self, from_client: bool, now: SimTime) -> Packet {
@@ -57,6 +68,7 @@ impl Addr {
         p.from_client = from_client;
         p.hash = self.hash;
         p.dscp = self.dscp;
+        p.gen = self.gen as u8;
         p.tsval = now;
         p.born = now;
         p
@@ -69,7 +81,8 @@ impl Addr {
 /// `get_random_u16()` at `connect` (`tcp_v4_connect`) and for the accepted socket
 /// (`tcp_v4_syn_recv_sock`); here it is a fixed mix (SplitMix64's finaliser) of the
 /// connection and the side, so captures are byte-identical from run to run and no random
-/// stream of the simulation is touched.
+/// stream of the simulation is touched. (A workload's connection that takes a closed
+/// one's slot mixes in its generation: `conn ^ gen.rotate_left(16)`.)
 pub fn initial_inet_id(conn: u32, from_client: bool) -> u16 {
     let mut z = (u64::from(conn) << 1 | u64::from(from_client)).wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -126,7 +126,7 @@ impl Receiver {
             stats: ReceiverStats::default(),
             delivered_bytes: 0,
             last_delivery: 0,
-            inet_id: super::initial_inet_id(addr.conn, false),
+            inet_id: super::initial_inet_id(addr.conn ^ addr.gen.rotate_left(16), false),
         }
     }
 

@@ -223,7 +223,7 @@ impl Sender {
             syn_sent_at: 0,
             syn_tx: 0,
             ts_recent: 0,
-            inet_id: super::initial_inet_id(addr.conn, true),
+            inet_id: super::initial_inet_id(addr.conn ^ addr.gen.rotate_left(16), true),
             pacing_status: Self::pacing_status_of(cfg),
             pacing_rate: NO_RATE,
             wstamp: 0,

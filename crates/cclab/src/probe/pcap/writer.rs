@@ -23,8 +23,14 @@ pub struct PcapWriter<W: Write> {
     snaplen: u32,
     buf: Vec<u8>,
     conns: Vec<ConnPorts>,
+    /// (slot, ports) of connections whose slot another took since, newest last: their
+    /// stragglers are still written with their own ports (the most recent ones kept).
+    replaced: std::collections::VecDeque<(u32, ConnPorts)>,
     records: u64,
 }
+
+/// Connections replaced in their slot whose ports a writer remembers.
+const REPLACED_KEPT: usize = 4096;
 
 impl<W: Write> PcapWriter<W> {
     /// Write the global header. `snaplen` must be in `1..=MAX_SNAPLEN`.
@@ -43,6 +49,7 @@ impl<W: Write> PcapWriter<W> {
             snaplen,
             buf: Vec::with_capacity(cap),
             conns: Vec::new(),
+            replaced: Default::default(),
             records: 0,
         })
     }
@@ -63,20 +70,35 @@ impl<W: Write> PcapWriter<W> {
             let n = self.conns.len() as u32;
             self.conns.extend((n..=conn).map(ConnPorts::default_for));
         }
-        self.conns[i] = ports;
+        let old = std::mem::replace(&mut self.conns[i], ports);
+        if old.hash != 0 && (old.hash, old.gen) != (ports.hash, ports.gen) {
+            if self.replaced.len() == REPLACED_KEPT {
+                self.replaced.pop_front();
+            }
+            self.replaced.push_back((conn, old));
+        }
     }
 
-    fn conn(&self, conn: u32) -> ConnPorts {
-        self.conns
-            .get(conn as usize)
-            .copied()
-            .unwrap_or_else(|| ConnPorts::default_for(conn))
+    /// The ports of packet `p`'s connection: its slot's, or those of the slot's previous
+    /// connection it belongs to.
+    fn conn(&self, p: &Packet) -> ConnPorts {
+        let Some(&c) = self.conns.get(p.conn as usize) else {
+            return ConnPorts::default_for(p.conn);
+        };
+        if c.owns(p) || self.replaced.is_empty() {
+            return c;
+        }
+        self.replaced
+            .iter()
+            .rev()
+            .find(|(slot, r)| *slot == p.conn && r.owns(p))
+            .map_or(c, |&(_, r)| r)
     }
 
     /// Append one record for packet `p` seen at time `t`.
     pub fn write(&mut self, t: SimTime, p: &Packet) -> io::Result<()> {
         let mut hdr = [0u8; MAX_HDRS];
-        let (hdr_len, ip_len) = build_frame(&mut hdr, p, self.conn(p.conn));
+        let (hdr_len, ip_len) = build_frame(&mut hdr, p, self.conn(p));
         let wire_len = ETH_HDR + ip_len;
         let caplen = wire_len.min(self.snaplen as usize);
         let ns = t / 1_000;

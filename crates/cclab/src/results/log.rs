@@ -1,0 +1,368 @@
+//! The result rows of a workload's flows that finished during the run, kept out of memory.
+//!
+//! A data-center run finishes 10⁵–10⁶ flows; their rows (a few hundred bytes each, with
+//! the `ss` line) would make the simulator's memory grow with simulated time. So a row is
+//! encoded when its flow closes (`Sim::close`: once per flow, never per packet) into a
+//! buffer of [`FlowLog::SPILL`] bytes (256 KiB), which is appended to an unnamed temporary
+//! file when full: created in the system's temporary folder with a name no other file has
+//! (`create_new`), unlinked at once on Unix (so nothing is left behind, even if the
+//! process is killed) and removed on drop elsewhere. Results read the rows back
+//! (`FlowLog::rows`). A run that finishes fewer rows than fit in the buffer never creates
+//! the file. Numbers are stored as their bits: a row read back is the row written.
+
+use super::FlowResult;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+
+pub struct FlowLog {
+    buf: Vec<u8>,
+    file: Option<(File, std::path::PathBuf, bool)>,
+    /// Bytes written to the file.
+    spilled: u64,
+    rows: u64,
+    /// Buffer size at which it is written out ([`FlowLog::SPILL`]; smaller in tests).
+    spill_at: usize,
+    error: Option<String>,
+}
+
+impl FlowLog {
+    /// Bytes of rows held in memory before they go to the file.
+    pub const SPILL: usize = 256 << 10;
+
+    pub fn new() -> FlowLog {
+        FlowLog::with_spill(FlowLog::SPILL)
+    }
+
+    pub fn with_spill(spill_at: usize) -> FlowLog {
+        FlowLog {
+            buf: Vec::new(),
+            file: None,
+            spilled: 0,
+            rows: 0,
+            spill_at,
+            error: None,
+        }
+    }
+
+    /// Rows logged.
+    pub fn len(&self) -> u64 {
+        self.rows
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Bytes written to the temporary file so far (0: it does not exist).
+    pub fn spilled_bytes(&self) -> u64 {
+        self.spilled
+    }
+
+    /// Log row `r`. If the temporary file cannot be written (no temporary folder, a
+    /// full disk), the rows stay in memory from then on and [`FlowLog::spill_error`] says
+    /// why: the results are the same, only the memory grows.
+    pub fn push(&mut self, r: &FlowResult) {
+        if self.buf.capacity() == 0 && self.spill_at < usize::MAX {
+            // Room for a full buffer and the row that fills it: the buffer never grows.
+            self.buf.reserve_exact(self.spill_at.saturating_add(4096));
+        }
+        encode(r, &mut self.buf);
+        self.rows += 1;
+        if self.buf.len() >= self.spill_at {
+            if let Err(e) = self.spill() {
+                self.error = Some(e);
+                self.spill_at = usize::MAX;
+            }
+        }
+    }
+
+    /// Why rows stayed in memory, if writing them out failed.
+    pub fn spill_error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    fn spill(&mut self) -> Result<(), String> {
+        if self.file.is_none() {
+            self.file = Some(temp_file()?);
+        }
+        let (f, path, _) = self.file.as_mut().expect("just opened");
+        f.seek(SeekFrom::End(0))
+            .and_then(|_| f.write_all(&self.buf))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        self.spilled += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Every row logged, in the order logged.
+    pub fn rows(&self) -> Result<Vec<FlowResult>, String> {
+        let mut out = Vec::with_capacity(self.rows as usize);
+        if let Some((f, path, _)) = &self.file {
+            let io = |e: std::io::Error| format!("{}: {e}", path.display());
+            let mut f: &File = f;
+            f.seek(SeekFrom::Start(0)).map_err(io)?;
+            let mut r = std::io::BufReader::with_capacity(1 << 16, f.take(self.spilled));
+            let mut bytes = Vec::new();
+            r.read_to_end(&mut bytes).map_err(io)?;
+            decode_all(&bytes, &mut out)?;
+        }
+        decode_all(&self.buf, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl Default for FlowLog {
+    fn default() -> FlowLog {
+        FlowLog::new()
+    }
+}
+
+impl Drop for FlowLog {
+    fn drop(&mut self) {
+        if let Some((_, path, false)) = &self.file {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// A new file in the temporary folder, for reading and writing; the flag says whether it
+/// is already unlinked.
+fn temp_file() -> Result<(File, std::path::PathBuf, bool), String> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    for _ in 0..100 {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!(
+            "cclab-flows-{}-{nanos}-{n}.tmp",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => {
+                // Unix: the open file stays usable and disappears with its last handle.
+                let unlinked = cfg!(unix) && std::fs::remove_file(&path).is_ok();
+                return Ok((f, path, unlinked));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(format!(
+                    "{}: a temporary file for finished flows' rows: {e}",
+                    path.display()
+                ))
+            }
+        }
+    }
+    Err(format!(
+        "{}: no free name for a temporary file of finished flows' rows",
+        dir.display()
+    ))
+}
+
+fn put_u64(b: &mut Vec<u8>, x: u64) {
+    b.extend_from_slice(&x.to_le_bytes());
+}
+
+fn put_f64(b: &mut Vec<u8>, x: f64) {
+    put_u64(b, x.to_bits());
+}
+
+/// An optional number: a presence byte, then its bits.
+fn put_opt(b: &mut Vec<u8>, x: Option<u64>) {
+    match x {
+        None => b.push(0),
+        Some(v) => {
+            b.push(1);
+            put_u64(b, v);
+        }
+    }
+}
+
+fn put_str(b: &mut Vec<u8>, s: &str) {
+    put_u64(b, s.len() as u64);
+    b.extend_from_slice(s.as_bytes());
+}
+
+fn encode(r: &FlowResult, b: &mut Vec<u8>) {
+    put_u64(b, u64::from(r.id));
+    put_str(b, &r.from);
+    put_str(b, &r.to);
+    put_str(b, &r.cc);
+    put_f64(b, r.start_s);
+    for x in [
+        r.bytes,
+        r.goodput_bps.to_bits(),
+        r.retransmits,
+        r.recovery_episodes,
+        r.timeouts,
+        r.syn_retransmits,
+        r.ece_acks,
+        r.ce_received,
+        r.data_segs_out,
+        r.acks_sent,
+        r.delack_timeouts,
+    ] {
+        put_u64(b, x);
+    }
+    let bits = |x: Option<f64>| x.map(f64::to_bits);
+    put_opt(b, bits(r.fct_s));
+    put_opt(b, r.size_bytes);
+    put_opt(b, bits(r.fct_rx_s));
+    put_opt(b, bits(r.ideal_fct_s));
+    put_opt(b, bits(r.rtt_mean_s));
+    put_opt(b, bits(r.rtt_p99_s));
+    put_u64(b, u64::from(r.final_cwnd));
+    put_str(b, &r.ss);
+}
+
+struct Rd<'a>(&'a [u8]);
+
+impl Rd<'_> {
+    fn u64(&mut self) -> Result<u64, String> {
+        let (h, t) = self
+            .0
+            .split_first_chunk::<8>()
+            .ok_or("the flow log ends inside a row")?;
+        self.0 = t;
+        Ok(u64::from_le_bytes(*h))
+    }
+    fn f64(&mut self) -> Result<f64, String> {
+        self.u64().map(f64::from_bits)
+    }
+    fn opt(&mut self) -> Result<Option<u64>, String> {
+        let (&flag, t) = self
+            .0
+            .split_first()
+            .ok_or("the flow log ends inside a row")?;
+        self.0 = t;
+        match flag {
+            0 => Ok(None),
+            _ => self.u64().map(Some),
+        }
+    }
+    fn opt_f64(&mut self) -> Result<Option<f64>, String> {
+        Ok(self.opt()?.map(f64::from_bits))
+    }
+    fn str(&mut self) -> Result<String, String> {
+        let n = self.u64()? as usize;
+        if n > self.0.len() {
+            return Err("the flow log ends inside a row".into());
+        }
+        let (s, t) = self.0.split_at(n);
+        self.0 = t;
+        String::from_utf8(s.to_vec()).map_err(|e| e.to_string())
+    }
+}
+
+fn decode_all(bytes: &[u8], out: &mut Vec<FlowResult>) -> Result<(), String> {
+    let mut r = Rd(bytes);
+    while !r.0.is_empty() {
+        out.push(FlowResult {
+            id: r.u64()? as u32,
+            from: r.str()?,
+            to: r.str()?,
+            cc: r.str()?,
+            start_s: r.f64()?,
+            bytes: r.u64()?,
+            goodput_bps: r.f64()?,
+            retransmits: r.u64()?,
+            recovery_episodes: r.u64()?,
+            timeouts: r.u64()?,
+            syn_retransmits: r.u64()?,
+            ece_acks: r.u64()?,
+            ce_received: r.u64()?,
+            data_segs_out: r.u64()?,
+            acks_sent: r.u64()?,
+            delack_timeouts: r.u64()?,
+            fct_s: r.opt_f64()?,
+            size_bytes: r.opt()?,
+            fct_rx_s: r.opt_f64()?,
+            ideal_fct_s: r.opt_f64()?,
+            rtt_mean_s: r.opt_f64()?,
+            rtt_p99_s: r.opt_f64()?,
+            final_cwnd: r.u64()? as u32,
+            ss: r.str()?,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(i: u32) -> FlowResult {
+        FlowResult {
+            id: i,
+            from: format!("h{i}"),
+            to: "h,\"ü\"".into(),
+            cc: "dctcp".into(),
+            start_s: 0.1 + f64::from(i) * 1e-7,
+            bytes: u64::MAX - u64::from(i),
+            goodput_bps: f64::MIN_POSITIVE,
+            retransmits: 1,
+            recovery_episodes: 2,
+            timeouts: 3,
+            syn_retransmits: 4,
+            ece_acks: 5,
+            ce_received: 6,
+            data_segs_out: 7,
+            acks_sent: 8,
+            delack_timeouts: 9,
+            fct_s: i.is_multiple_of(2).then_some(1.0 / 3.0),
+            size_bytes: Some(u64::from(i)),
+            fct_rx_s: None,
+            ideal_fct_s: Some(-0.0),
+            rtt_mean_s: Some(f64::NAN),
+            rtt_p99_s: None,
+            final_cwnd: 10,
+            ss: format!("cwnd:{i} rtt:0.1/0.05"),
+        }
+    }
+
+    #[test]
+    fn rows_come_back_as_written_from_memory_and_from_the_file() {
+        // A buffer of 1 KB: most of 100 rows go through the temporary file.
+        let mut log = FlowLog::with_spill(1024);
+        let want: Vec<FlowResult> = (0..100).map(row).collect();
+        for r in &want {
+            log.push(r);
+        }
+        assert!(log.spilled_bytes() > 0 && log.len() == 100);
+        // Every bit of every number, by the row's JSON and the NaN's bits.
+        let got = log.rows().unwrap();
+        assert_eq!(
+            serde_json::to_string(&got).unwrap(),
+            serde_json::to_string(&want).unwrap()
+        );
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(
+                g.rtt_mean_s.map(f64::to_bits),
+                w.rtt_mean_s.map(f64::to_bits)
+            );
+            assert_eq!(
+                g.ideal_fct_s.map(f64::to_bits),
+                w.ideal_fct_s.map(f64::to_bits)
+            );
+        }
+        // Reading does not consume: more rows, read again.
+        log.push(&row(100));
+        assert_eq!(log.rows().unwrap().len(), 101);
+        // The file has no name left in the temporary folder (Unix).
+        if cfg!(unix) {
+            let (_, path, unlinked) = log.file.as_ref().unwrap();
+            assert!(*unlinked && !path.exists());
+        }
+        // A log that never fills its buffer never makes a file.
+        let mut small = FlowLog::new();
+        small.push(&row(1));
+        assert!(small.file.is_none() && small.rows().unwrap().len() == 1);
+    }
+}
