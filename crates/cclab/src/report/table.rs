@@ -144,6 +144,19 @@ pub fn opt_ints<T>(rows: &[T], f: impl Fn(&T) -> Option<u64>) -> Col {
     Col::I64(rows.iter().map(|r| f(r).map(|x| x as i64)).collect())
 }
 
+/// The columns every table of flows starts with: the run, the flow, its hosts and its
+/// congestion control.
+fn flow_cols(t: Table, run_id: &str, rows: &[&crate::results::FlowResult]) -> Table {
+    t.col(
+        "run_id",
+        Col::Str(vec![Some(run_id.to_string()); rows.len()]),
+    )
+    .col("flow", ints(rows, |x| x.id as u64))
+    .col("from", strs(rows, |x| &x.from))
+    .col("to", strs(rows, |x| &x.to))
+    .col("cc", strs(rows, |x| &x.cc))
+}
+
 /// The flow-completion tables of a run's byte-count flows (workloads, `[[flow]] bytes`):
 /// `fct` (one row per flow) and `fct_buckets` (slowdown by size); none without such flows.
 pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
@@ -159,12 +172,7 @@ pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
             _ => None,
         };
         out.push(
-            Table::new("fct")
-                .col("run_id", id(sized.len()))
-                .col("flow", ints(&sized, |x| x.id as u64))
-                .col("from", strs(&sized, |x| &x.from))
-                .col("to", strs(&sized, |x| &x.to))
-                .col("cc", strs(&sized, |x| &x.cc))
+            flow_cols(Table::new("fct"), &r.run_id, &sized)
                 .col("size_bytes", opt_ints(&sized, |x| x.size_bytes))
                 .col("start_s", floats(&sized, |x| x.start_s))
                 .col("fct_ms", opt_floats(&sized, |x| ms(x.fct_rx_s)))
@@ -233,13 +241,9 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
         )];
 
     let f = &r.flows;
+    let all: Vec<&crate::results::FlowResult> = f.iter().collect();
     out.push(
-        Table::new("flows")
-            .col("run_id", id(f.len()))
-            .col("flow", ints(f, |x| x.id as u64))
-            .col("from", strs(f, |x| &x.from))
-            .col("to", strs(f, |x| &x.to))
-            .col("cc", strs(f, |x| &x.cc))
+        flow_cols(Table::new("flows"), &r.run_id, &all)
             .col("start_s", floats(f, |x| x.start_s))
             .col("bytes", ints(f, |x| x.bytes))
             .col("goodput_mbps", floats(f, |x| x.goodput_bps / 1e6))
