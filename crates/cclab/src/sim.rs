@@ -59,6 +59,24 @@ impl From<NetEv> for Ev {
     }
 }
 
+/// Which connection a slot holds: its generation ([`crate::tcp::Addr::gen`]: how many
+/// connections the slot held before) and its 4-tuple's hash. What is still on its way for
+/// a connection that closed is ignored once another holds its slot: a timer carries the
+/// whole generation, a packet its low byte, and must match the hash too.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConnKey {
+    pub gen: u32,
+    pub hash: u32,
+}
+
+impl ConnKey {
+    /// Is packet `p` this connection's?
+    #[inline]
+    pub fn owns(&self, p: &crate::net::packet::Packet) -> bool {
+        p.gen == self.gen as u8 && p.hash == self.hash
+    }
+}
+
 /// Per-connection facts the results need.
 pub struct ConnMeta {
     /// The flow's number in the results (`flows.id`): the slot for the connections built
@@ -89,8 +107,8 @@ pub struct Sim {
     pub conn_meta: Vec<ConnMeta>,
     /// Per connection, [`ConnMeta::nic`] (kept apart, compact, for the per-packet path).
     pub(crate) conn_nic: Vec<u32>,
-    /// Per slot, the generation of its connection ([`crate::tcp::Addr::gen`]).
-    pub(crate) conn_gen: Vec<u32>,
+    /// Per slot, which connection it holds (compact, for the per-packet check).
+    pub(crate) conn_key: Vec<ConnKey>,
     /// Slots of closed connections, the next connection of a workload takes the last one.
     free_conns: Vec<u32>,
     /// The number the next workload flow gets ([`ConnMeta::id`]).
@@ -171,7 +189,7 @@ impl Sim {
             conns: Vec::new(),
             conn_meta: Vec::new(),
             conn_nic: Vec::new(),
-            conn_gen: Vec::new(),
+            conn_key: Vec::new(),
             free_conns: Vec::new(),
             next_flow_id: 0,
             static_conns: 0,
@@ -237,7 +255,7 @@ impl Sim {
                 side,
                 kind,
             } => {
-                if gen != self.conn_gen[conn as usize] {
+                if gen != self.conn_key[conn as usize].gen {
                     return; // its connection closed
                 }
                 self.io.now = self.q.now();
@@ -299,6 +317,11 @@ impl Sim {
         match p.kind {
             PktKind::Tcp => {
                 let conn = p.conn;
+                if !self.conn_key[conn as usize].owns(p) {
+                    // A straggler of a connection that closed (another may hold its slot).
+                    self.pool.free(id);
+                    return;
+                }
                 let side = Side::of_dst(p);
                 self.io.now = now;
                 if side == Side::Client {
@@ -377,7 +400,7 @@ impl Sim {
             self.net.tsq.wait(conn);
         }
         for (at, kind) in self.io.timers.drain(..) {
-            let gen = self.conn_gen[conn as usize];
+            let gen = self.conn_key[conn as usize].gen;
             self.q.schedule(
                 at,
                 Ev::Timer {
@@ -416,7 +439,7 @@ impl Sim {
         self.conns[i] = Conn::Free;
         self.probes.rtt.forget(i);
         self.net.tsq.forget(conn);
-        self.conn_gen[i] = self.conn_gen[i].wrapping_add(1);
+        self.conn_key[i].gen = self.conn_key[i].gen.wrapping_add(1);
         self.free_conns.push(conn);
     }
 
@@ -448,7 +471,7 @@ impl Sim {
                     ephemeral: true,
                 });
                 self.conn_nic.push(u32::MAX);
-                self.conn_gen.push(0);
+                self.conn_key.push(ConnKey::default());
                 self.probes.rtt.grow(self.conns.len());
                 n
             }
@@ -456,9 +479,10 @@ impl Sim {
         let i = slot as usize;
         let addr = self.addr(spec.from, spec.to, slot, spec.service, spec.cfg.dscp);
         let addr = crate::tcp::Addr {
-            gen: self.conn_gen[i],
+            gen: self.conn_key[i].gen,
             ..addr
         };
+        self.conn_key[i].hash = addr.hash;
         let c = TcpConn::new(addr, &spec.cfg, now, Some(spec.bytes))
             .expect("a workload's configuration was checked when the world was built");
         let nic = self.local_cwr_nic(&addr);

@@ -105,18 +105,15 @@ pub enum Conn {
 }
 
 impl Conn {
-    /// Hand packet `p` to the endpoint it is addressed to. What still arrives for a
-    /// connection that closed (a late duplicate) is ignored, also when its slot already
-    /// holds another connection ([`crate::tcp::Addr::owns`]).
+    /// Hand packet `p` to the endpoint it is addressed to (the simulator has checked
+    /// that it is this connection's, not a straggler of its slot's previous one:
+    /// `sim::ConnKey`).
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
         if let Conn::Tcp(c) = self {
             match Side::of_dst(p) {
-                Side::Server if c.receiver.addr.owns(p) => {
-                    Endpoint::on_packet(&mut c.receiver, p, io)
-                }
-                Side::Client if c.sender.addr.owns(p) => Endpoint::on_packet(&mut c.sender, p, io),
-                _ => {}
+                Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
+                Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
             }
         }
     }

@@ -162,7 +162,10 @@ impl WorldBuilder<'_> {
         let sim = &mut *self.sim;
         sim.conns.push(Conn::Tcp(Box::new(c)));
         sim.conn_nic.push(nic);
-        sim.conn_gen.push(0);
+        sim.conn_key.push(crate::sim::ConnKey {
+            gen: 0,
+            hash: addr.hash,
+        });
         sim.conn_meta.push(ConnMeta {
             id: conn,
             from: client,

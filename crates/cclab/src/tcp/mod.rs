@@ -42,18 +42,12 @@ pub struct Addr {
     pub dscp: u8,
     /// How many connections used this slot (`conn`) before: 0 for the connections built
     /// with the world; a workload's flow takes the slot of one that closed, and its
-    /// packets and timers carry this so that the old connection's stragglers are ignored.
+    /// packets and timers carry this so that the old connection's stragglers are ignored
+    /// (`sim::ConnKey`).
     pub gen: u32,
 }
 
 impl Addr {
-    /// Is packet `p` one of this connection's (not a straggler of the slot's previous
-    /// connection)? The generation's low byte and the 4-tuple's hash must both match.
-    #[inline]
-    pub fn owns(&self, p: &Packet) -> bool {
-        p.gen == self.gen as u8 && p.hash == self.hash
-    }
-
     /// A blank TCP segment of this connection, from the initiator (`from_client`) or the
     /// listener, stamped with the timestamp option's clock.
     pub fn segment(&self, from_client: bool, now: SimTime) -> Packet {

@@ -145,7 +145,7 @@ pub struct ConnPorts {
     pub sack: bool,
     /// Window on the data sender's segments (it receives no data): its `rcvbuf`.
     pub client_rwnd: u64,
-    /// Which connection of its slot these are ([`crate::tcp::Addr::owns`]: the low byte
+    /// Which connection of its slot these are (as `sim::ConnKey`: the low byte
     /// of its generation and its 4-tuple's hash). A packet of the slot's previous
     /// connection, still on its way when a workload's next flow took the slot, is written
     /// with that one's ports.
