@@ -63,13 +63,21 @@ impl From<NetEv> for Ev {
 /// connections the slot held before) and its 4-tuple's hash. What is still on its way for
 /// a connection that closed is ignored once another holds its slot: a timer carries the
 /// whole generation, a packet its low byte, and must match the hash too.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ConnKey {
     pub gen: u32,
     pub hash: u32,
 }
 
 impl ConnKey {
+    /// The key of connection `a`.
+    pub fn of(a: &crate::tcp::Addr) -> ConnKey {
+        ConnKey {
+            gen: a.gen,
+            hash: a.hash,
+        }
+    }
+
     /// Is packet `p` this connection's?
     #[inline]
     pub fn owns(&self, p: &crate::net::packet::Packet) -> bool {
@@ -113,9 +121,6 @@ pub struct Sim {
     free_conns: Vec<u32>,
     /// The number the next workload flow gets ([`ConnMeta::id`]).
     pub(crate) next_flow_id: u32,
-    /// Connections built with the world (slots `0..static_conns`, never freed); the time
-    /// series sample these only.
-    pub static_conns: usize,
     /// The ports of every 4-tuple (the world's connections and the workloads').
     pub(crate) ports: crate::transport::PortAllocator,
     /// The rows of the workload flows that finished.
@@ -192,7 +197,6 @@ impl Sim {
             conn_key: Vec::new(),
             free_conns: Vec::new(),
             next_flow_id: 0,
-            static_conns: 0,
             ports: Default::default(),
             flow_log: crate::results::FlowLog::new(),
             reuse_slots: true,
@@ -477,12 +481,9 @@ impl Sim {
             }
         };
         let i = slot as usize;
-        let addr = self.addr(spec.from, spec.to, slot, spec.service, spec.cfg.dscp);
-        let addr = crate::tcp::Addr {
-            gen: self.conn_key[i].gen,
-            ..addr
-        };
-        self.conn_key[i].hash = addr.hash;
+        let mut addr = self.addr(spec.from, spec.to, slot, spec.service, spec.cfg.dscp);
+        addr.gen = self.conn_key[i].gen;
+        self.conn_key[i] = ConnKey::of(&addr);
         let c = TcpConn::new(addr, &spec.cfg, now, Some(spec.bytes))
             .expect("a workload's configuration was checked when the world was built");
         let nic = self.local_cwr_nic(&addr);

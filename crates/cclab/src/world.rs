@@ -162,10 +162,7 @@ impl WorldBuilder<'_> {
         let sim = &mut *self.sim;
         sim.conns.push(Conn::Tcp(Box::new(c)));
         sim.conn_nic.push(nic);
-        sim.conn_key.push(crate::sim::ConnKey {
-            gen: 0,
-            hash: addr.hash,
-        });
+        sim.conn_key.push(crate::sim::ConnKey::of(&addr));
         sim.conn_meta.push(ConnMeta {
             id: conn,
             from: client,
@@ -299,7 +296,6 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         checked_tcp: None,
     };
     crate::app::build(&sc.apps, &mut w)?;
-    sim.static_conns = sim.conns.len();
     sim.next_flow_id = sim.conns.len() as u32;
 
     // Probes.

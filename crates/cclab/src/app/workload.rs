@@ -603,12 +603,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
                 .map(|h| (h, t))
                 .collect(),
             _ => (0..nodes.len())
-                .flat_map(|a| {
-                    (0..nodes.len())
-                        .filter(move |&z| z != a)
-                        .map(move |z| (a, z))
-                })
-                .filter(|&(a, z)| a < z)
+                .flat_map(|a| (a + 1..nodes.len()).map(move |z| (a, z)))
                 .collect(),
         };
         for (a, z) in pairs {

@@ -145,12 +145,10 @@ pub struct ConnPorts {
     pub sack: bool,
     /// Window on the data sender's segments (it receives no data): its `rcvbuf`.
     pub client_rwnd: u64,
-    /// Which connection of its slot these are (as `sim::ConnKey`: the low byte
-    /// of its generation and its 4-tuple's hash). A packet of the slot's previous
+    /// Which connection of its slot these are. A packet of the slot's previous
     /// connection, still on its way when a workload's next flow took the slot, is written
     /// with that one's ports.
-    pub gen: u8,
-    pub hash: u32,
+    pub key: crate::sim::ConnKey,
 }
 
 impl ConnPorts {
@@ -164,8 +162,7 @@ impl ConnPorts {
             wscale: linux_wscale(CLIENT_RWND, DEFAULT_MSS.into()),
             sack: true,
             client_rwnd: CLIENT_RWND,
-            gen: 0,
-            hash: 0,
+            key: Default::default(),
         }
     }
 
@@ -179,22 +176,15 @@ impl ConnPorts {
             wscale: linux_wscale(cfg.rcvbuf, mss),
             sack: cfg.sack,
             client_rwnd: cfg.rcvbuf,
-            gen: 0,
-            hash: 0,
+            key: Default::default(),
         }
     }
 
     /// TCP connection `a` whose ends run `cfg`.
     pub fn of(a: &crate::tcp::Addr, cfg: &crate::scenario::TcpConfig) -> ConnPorts {
         ConnPorts {
-            gen: a.gen as u8,
-            hash: a.hash,
+            key: crate::sim::ConnKey::of(a),
             ..ConnPorts::tcp(a.sport, a.dport, cfg)
         }
-    }
-
-    /// Are these the ports of packet `p`'s connection?
-    pub fn owns(&self, p: &crate::net::packet::Packet) -> bool {
-        self.gen == p.gen && self.hash == p.hash
     }
 }

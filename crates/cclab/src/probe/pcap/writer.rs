@@ -71,7 +71,7 @@ impl<W: Write> PcapWriter<W> {
             self.conns.extend((n..=conn).map(ConnPorts::default_for));
         }
         let old = std::mem::replace(&mut self.conns[i], ports);
-        if old.hash != 0 && (old.hash, old.gen) != (ports.hash, ports.gen) {
+        if old.key.hash != 0 && old.key != ports.key {
             if self.replaced.len() == REPLACED_KEPT {
                 self.replaced.pop_front();
             }
@@ -85,13 +85,13 @@ impl<W: Write> PcapWriter<W> {
         let Some(&c) = self.conns.get(p.conn as usize) else {
             return ConnPorts::default_for(p.conn);
         };
-        if c.owns(p) || self.replaced.is_empty() {
+        if c.key.owns(p) || self.replaced.is_empty() {
             return c;
         }
         self.replaced
             .iter()
             .rev()
-            .find(|(slot, r)| *slot == p.conn && r.owns(p))
+            .find(|(slot, r)| *slot == p.conn && r.key.owns(p))
             .map_or(c, |&(_, r)| r)
     }
 
