@@ -227,8 +227,10 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         // Every host NIC draws its processing jitter from its own stream.
         for node in net.nodes.iter().filter(|n| n.kind == NodeKind::Host) {
             for &p in &node.ports {
-                net.ports[p as usize].jitter =
-                    HostJitter::new(jitter, Rng::new(sc.seed, STREAM_HOST_JITTER + p as u64));
+                net.ports[p as usize].set_jitter(HostJitter::new(
+                    jitter,
+                    Rng::new(sc.seed, STREAM_HOST_JITTER + p as u64),
+                ));
             }
         }
     }
@@ -254,14 +256,13 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         let pid = net
             .port_by_name(&pol.link)
             .ok_or_else(|| format!("police: unknown link '{}'", pol.link))?;
-        net.ports[pid as usize].ingress =
-            Some(Box::new(crate::net::ingress::Ingress::new(pol.police)));
+        net.ports[pid as usize].set_ingress(crate::net::ingress::Ingress::new(pol.police));
     }
     for (i, l) in sc.losses.iter().enumerate() {
         let pid = net
             .port_by_name(&l.link)
             .ok_or_else(|| format!("loss: unknown link '{}'", l.link))?;
-        net.ports[pid as usize].loss = Some(Box::new(LinkLoss {
+        net.ports[pid as usize].set_loss(LinkLoss {
             rate: l.rate,
             rng: Rng::new(sc.seed, STREAM_LINK_LOSS + i as u64),
             drop_nth: l.drop_nth.iter().map(|&(f, n)| (f as u32, n)).collect(),
@@ -269,7 +270,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             every: l.every,
             data_seen: 0,
             dropped: 0,
-        }));
+        });
     }
     net.seal(0);
     let mut sim = Sim::empty(sc, net);

@@ -299,7 +299,7 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
     let (s, r) = (&c.sender.stats, &c.receiver.stats);
     let port = |n: &str| &sim.net.ports[sim.net.port_by_name(n).unwrap() as usize];
     let (hop0, hop0_rev, hop1) = (port("hop0"), port("hop0_rev"), port("hop1"));
-    let lost_on_hop1 = hop1.loss.as_ref().unwrap().dropped;
+    let lost_on_hop1 = hop1.loss().unwrap().dropped;
     let res = sim.results();
     println!(
         "cclab: data_segs_out {} retrans_segs {} syn_retrans {} recoveries {} timeouts {} \

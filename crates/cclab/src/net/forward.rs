@@ -133,7 +133,7 @@ impl Network {
                         pr.stats.marks += 1;
                     }
                     pr.stats.enqueued += 1;
-                    let hold = pr.jitter.draw();
+                    let hold = if pr.jittered { pr.jitter.draw() } else { 0 };
                     self.start_tx(port, id, hold, cx);
                     return;
                 }
@@ -210,7 +210,7 @@ impl Network {
                 let pr = &mut self.ports[port as usize];
                 pr.stats.enqueued += 1;
                 pr.stats.advance(now, 0);
-                let hold = pr.jitter.draw();
+                let hold = if pr.jittered { pr.jitter.draw() } else { 0 };
                 self.service(port, hold, cx);
                 let pr = &mut self.ports[port as usize];
                 let b = pr.qdisc.backlog();
@@ -395,7 +395,8 @@ impl Network {
             pr.tsq_done.push_back((done, conn, size));
         }
         let p = cx.pool.get(id);
-        if let Some(loss) = pr.loss.as_deref_mut() {
+        if pr.lossy {
+            let loss = pr.loss.as_deref_mut().expect("a lossy link has its loss");
             let data_of =
                 (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn);
             if loss.loses(data_of) {
@@ -462,7 +463,7 @@ impl Network {
         let pr = &mut self.ports[port as usize];
         let (_, id) = pr.wire.pop_front().expect("an Arrive event has a packet");
         let node = pr.peer;
-        let policed = pr.ingress.is_some();
+        let policed = pr.policed;
         if let Some(&(t, _)) = pr.wire.front() {
             cx.q.schedule(t, NetEv::Arrive { port }.into());
         }
@@ -524,7 +525,7 @@ impl Network {
     fn host_ingress<E: From<NetEv>, T: Tap>(&mut self, node: NodeId, cx: &mut NetCtx<E, T>) {
         let mut out = std::mem::take(&mut self.gro_out);
         for (id, port) in out.drain(..) {
-            if self.ports[port as usize].ingress.is_none() || self.admit(port, id, cx) {
+            if !self.ports[port as usize].policed || self.admit(port, id, cx) {
                 self.ready.push((node, id));
             }
         }

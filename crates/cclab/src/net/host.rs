@@ -390,7 +390,7 @@ mod tests {
         let nic = net.add_link("h0_up", h0, h1, 1_000_000_000, 3 * US, q());
         net.add_link("h1_up", h1, h0, 1_000_000_000, 3 * US, q());
         net.finish();
-        net.ports[nic as usize].jitter = HostJitter::new(jitter, Rng::new(7, 1));
+        net.ports[nic as usize].set_jitter(HostJitter::new(jitter, Rng::new(7, 1)));
         let (ser, delay) = {
             let p = &net.ports[nic as usize];
             (p.ser_time(1500), p.delay)

@@ -58,18 +58,24 @@ pub enum PktKind {
 /// At most this many SACK blocks on an ACK (3 with timestamps, as Linux).
 pub const MAX_SACK: usize = 3;
 
+/// Fields in declaration order (`repr(C)`): what the network reads at every hop (route,
+/// queue, transmitter) comes first, within the first 48 bytes, so a hop touches one or two
+/// of the packet's cache lines; TCP's header fields follow.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Packet {
-    pub kind: PktKind,
+    /// Earliest departure time (Linux `skb->tstamp` under EDT pacing): the host's egress
+    /// stage does not send the packet before it; 0 = as soon as possible.
+    pub edt: SimTime,
     /// Source and destination host indices.
     pub src: u32,
     pub dst: u32,
-    /// Connection (or probe) index; with `from_client`, identifies the endpoint.
-    pub conn: u32,
-    /// True when sent by the connection's initiator (the data sender of a bulk flow).
-    pub from_client: bool,
     /// IP packet length in bytes (headers + payload); what queues count.
     pub size: u32,
+    /// ECMP hash of the 5-tuple, fixed per connection.
+    pub hash: u32,
+    /// Connection (or probe) index; with `from_client`, identifies the endpoint.
+    pub conn: u32,
     /// TCP payload bytes.
     pub payload: u32,
     /// Segments this packet carries: 1 for a packet, n > 1 for a segmentation-offload
@@ -80,41 +86,39 @@ pub struct Packet {
     pub segs: u16,
     /// Payload bytes per segment of an aggregate (the MSS it was built with); 0 otherwise.
     pub gso_size: u16,
+    /// IPv4 Identification, set by the sending endpoint (a TCP socket's `inet_id`
+    /// counter, `tcp::Addr`); read only by the pcap writer. 0 for other packets.
+    pub ip_id: u16,
+    pub kind: PktKind,
+    /// True when sent by the connection's initiator (the data sender of a bulk flow).
+    pub from_client: bool,
     /// TCP small queues: the sending socket counts this packet's bytes until its host's
     /// NIC has sent it (or dropped it).
     pub tsq: bool,
-    pub seq: u64,
-    pub ack: u64,
-    pub flags: u8,
     /// IP ECN codepoint (2 bits).
     pub ecn: u8,
+    pub dscp: u8,
     /// One-octet congestion value of flow packets (multi-bit ECN, seed 002), OR-ed in by
     /// the queues on the path; 0 for other packets.
     pub cong: u8,
-    pub dscp: u8,
+    /// The low byte of the sending connection's generation (`tcp::Addr::gen`): a workload
+    /// reuses a closed connection's slot, and what was still on its way for the old
+    /// connection is told apart from the new one's packets by this and `hash`.
+    pub gen: u8,
+    pub flags: u8,
+    pub nsack: u8,
+    /// Is this a retransmission (for counters and pcap checks)?
+    pub retrans: bool,
+    pub seq: u64,
+    pub ack: u64,
     /// Advertised receive window in bytes.
     pub rwnd: u64,
     /// Timestamps option (RFC 7323): sender's clock, echoed value.
     pub tsval: SimTime,
     pub tsecr: SimTime,
-    pub nsack: u8,
-    pub sack: [(u64, u64); MAX_SACK],
-    /// ECMP hash of the 5-tuple, fixed per connection.
-    pub hash: u32,
-    /// Earliest departure time (Linux `skb->tstamp` under EDT pacing): the host's egress
-    /// stage does not send the packet before it; 0 = as soon as possible.
-    pub edt: SimTime,
     /// Time the packet was created (probe latency).
     pub born: SimTime,
-    /// Is this a retransmission (for counters and pcap checks)?
-    pub retrans: bool,
-    /// IPv4 Identification, set by the sending endpoint (a TCP socket's `inet_id`
-    /// counter, `tcp::Addr`); read only by the pcap writer. 0 for other packets.
-    pub ip_id: u16,
-    /// The low byte of the sending connection's generation (`tcp::Addr::gen`): a workload
-    /// reuses a closed connection's slot, and what was still on its way for the old
-    /// connection is told apart from the new one's packets by this and `hash`.
-    pub gen: u8,
+    pub sack: [(u64, u64); MAX_SACK],
 }
 
 impl Packet {

@@ -56,21 +56,22 @@ impl Framing {
     }
 }
 
-/// Counters every port keeps, whatever its discipline.
+/// Counters every port keeps, whatever its discipline (one cache line, `repr(C)`).
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct QueueStats {
+    /// ∫ backlog bytes dt, in byte·picoseconds, up to `last_change`.
+    pub byte_time: u128,
+    pub last_change: SimTime,
     /// Packets the discipline accepted.
     pub enqueued: u64,
-    /// Packets dropped by the discipline (at enqueue or at dequeue).
-    pub drops: u64,
     /// Packets marked (CE or a congestion value).
     pub marks: u64,
     /// The largest backlog left waiting after an arrival was handled.
     pub max_bytes: u64,
     pub max_pkts: u64,
-    /// ∫ backlog bytes dt, in byte·picoseconds, up to `last_change`.
-    pub byte_time: u128,
-    pub last_change: SimTime,
+    /// Packets dropped by the discipline (at enqueue or at dequeue).
+    pub drops: u64,
 }
 
 impl QueueStats {
@@ -113,55 +114,68 @@ fn exact_ps_per_byte(rate_bps: u64) -> u64 {
 }
 
 /// An output port and the link it feeds.
+///
+/// Fields in declaration order (`repr(C)`), the port aligned to a cache line: what every
+/// packet through the port touches (transmitter, link, wire, queue, counters) fills its
+/// first five lines, in the order a hop reads them; what is read rarely (names, jitter's
+/// random stream, configuration) comes last.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Port {
-    pub name: String,
-    pub node: NodeId,
-    pub peer: NodeId,
-    pub rate_bps: u64,
+    /// The start of the first entry in `starts` (`SimTime::MAX` when none): a port needs
+    /// settling at `now` only if `now` has reached it.
+    pub next_start: SimTime,
+    /// The transmitter is serialising until this time.
+    pub busy_until: SimTime,
+    pub delay: SimTime,
     /// Picoseconds per byte when that is a whole number (8·10¹² divisible by the rate, as
     /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply; 0
     /// otherwise (a division, rounded up).
     ps_per_byte: u64,
-    pub delay: SimTime,
+    pub tx_pkts: u64,
+    pub tx_bytes: u64,
+    pub peer: NodeId,
     /// Bytes the link adds to every IP packet (serialisation only).
     pub framing: u32,
-    pub qdisc: Qdisc,
-    /// The transmitter is serialising until this time.
-    pub busy_until: SimTime,
-    /// A `TxDone` event is queued for this port, at `wake_at`.
-    pub txdone_pending: bool,
-    pub wake_at: SimTime,
-    /// That event is a wake-up the qdisc asked for (`NotBefore`) while the transmitter is
-    /// free: an arrival before it asks the qdisc again.
-    pub waiting: bool,
-    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
-    /// delivers in FIFO order, so only its head needs an event in the queue.
-    pub wire: VecDeque<(SimTime, PktId)>,
     /// The port's schedule is fixed when a packet is admitted: its discipline decides at
     /// arrival and sends in arrival order (drop-tail, ECN threshold) and its link injects
     /// no loss. An admitted packet then goes on the wire at once, to start when the
     /// packets before it are sent, and the transmitter needs no event (`forward.rs`).
     /// Set by [`super::Network::seal`].
     pub direct: bool,
+    /// A `TxDone` event is queued for this port, at `wake_at`.
+    pub txdone_pending: bool,
+    /// That event is a wake-up the qdisc asked for (`NotBefore`) while the transmitter is
+    /// free: an arrival before it asks the qdisc again.
+    pub waiting: bool,
+    /// `loss`, `ingress` and a non-zero `jitter` are set: what a hop asks of every port,
+    /// kept here, in the line it reads first, instead of in theirs.
+    pub(super) lossy: bool,
+    pub(super) policed: bool,
+    pub(super) jittered: bool,
+    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
+    /// delivers in FIFO order, so only its head needs an event in the queue.
+    pub wire: VecDeque<(SimTime, PktId)>,
     /// A direct port's queue as the transmitter will take it: per admitted packet not yet
     /// started at the last [`super::Network::settle`], (start time, packets, bytes) (an
     /// offload aggregate is one entry of several packets).
     pub starts: VecDeque<(SimTime, u32, u32)>,
-    /// The start of the first entry in `starts` (`SimTime::MAX` when none): a port needs
-    /// settling at `now` only if `now` has reached it.
-    pub next_start: SimTime,
     pub stats: QueueStats,
-    pub tx_pkts: u64,
-    pub tx_bytes: u64,
-    pub loss: Option<Box<super::loss::LinkLoss>>,
-    /// A host NIC's processing jitter (`net/host.rs`); off on switch ports.
-    pub jitter: super::host::HostJitter,
+    pub qdisc: Qdisc,
+    /// Loss injected on the link (`[[loss]]`; `set_loss`).
+    pub(super) loss: Option<Box<super::loss::LinkLoss>>,
     /// TCP small queues: (time, connection, bytes) of packets this port (a host NIC) is
     /// sending for a socket that counts them, in the order they finish.
     pub tsq_done: Box<VecDeque<(SimTime, u32, u32)>>,
-    /// A policer on what arrives over this link at its far end (`[[police]]`).
-    pub ingress: Option<Box<super::ingress::Ingress>>,
+    /// A policer on what arrives over this link at its far end (`[[police]]`;
+    /// `set_ingress`).
+    pub(super) ingress: Option<Box<super::ingress::Ingress>>,
+    /// A host NIC's processing jitter (`net/host.rs`; `set_jitter`); off on switch ports.
+    pub(super) jitter: super::host::HostJitter,
+    pub wake_at: SimTime,
+    pub rate_bps: u64,
+    pub name: String,
+    pub node: NodeId,
 }
 
 impl Port {
@@ -186,6 +200,9 @@ impl Port {
             txdone_pending: false,
             wake_at: 0,
             waiting: false,
+            lossy: false,
+            policed: false,
+            jittered: false,
             wire: VecDeque::new(),
             direct: false,
             starts: VecDeque::new(),
@@ -205,6 +222,34 @@ impl Port {
     #[inline]
     pub fn idle(&self, now: SimTime) -> bool {
         self.busy_until <= now && !self.txdone_pending
+    }
+
+    /// Inject loss on the link.
+    pub fn set_loss(&mut self, loss: super::loss::LinkLoss) {
+        self.loss = Some(Box::new(loss));
+        self.lossy = true;
+    }
+
+    /// The loss injected on the link, if any.
+    pub fn loss(&self) -> Option<&super::loss::LinkLoss> {
+        self.loss.as_deref()
+    }
+
+    /// Police what arrives over the link at its far end.
+    pub fn set_ingress(&mut self, ingress: super::ingress::Ingress) {
+        self.ingress = Some(Box::new(ingress));
+        self.policed = true;
+    }
+
+    /// The policer on what arrives over the link, if any.
+    pub fn ingress(&self) -> Option<&super::ingress::Ingress> {
+        self.ingress.as_deref()
+    }
+
+    /// Delay what a host NIC starts while idle by `jitter` (`net/host.rs`).
+    pub fn set_jitter(&mut self, jitter: super::host::HostJitter) {
+        self.jittered = jitter.max > 0;
+        self.jitter = jitter;
     }
 
     /// Serialisation time of an IP packet of `len` bytes on this link.

@@ -115,7 +115,7 @@ pub fn collect(sim: &Sim) -> RunResult {
         .net
         .ports
         .iter()
-        .filter(|p| p.stats.enqueued > 0 || p.loss.is_some() || p.ingress.is_some())
+        .filter(|p| p.stats.enqueued > 0 || p.loss().is_some() || p.ingress().is_some())
         .map(|p| {
             let st = &p.stats;
             QueueResult {
@@ -128,8 +128,8 @@ pub fn collect(sim: &Sim) -> RunResult {
                 enqueued: st.enqueued,
                 tx_pkts: p.tx_pkts,
                 tx_bytes: p.tx_bytes,
-                injected_losses: p.loss.as_ref().map_or(0, |l| l.dropped),
-                police: p.ingress.as_ref().map(|i| crate::results::PoliceResult {
+                injected_losses: p.loss().map_or(0, |l| l.dropped),
+                police: p.ingress().map(|i| crate::results::PoliceResult {
                     conformed: i.policer.conformed,
                     exceeded: i.policer.exceeded,
                 }),
