@@ -8,7 +8,7 @@
 //! branch when nothing listens.
 
 use super::packet::{split_gso, PacketPool, PktId};
-use super::{Network, NodeId, NodeKind, PortId};
+use super::{Network, NodeId, PortId};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::packet::{Packet, PktKind, CE};
 use crate::qdisc::{Deq, Mark, Offer, PktMeta, QueueDisc, Verdict};
@@ -464,6 +464,7 @@ impl Network {
         let (_, id) = pr.wire.pop_front().expect("an Arrive event has a packet");
         let node = pr.peer;
         let policed = pr.policed;
+        let to_host = pr.to_host;
         if let Some(&(t, _)) = pr.wire.front() {
             cx.q.schedule(t, NetEv::Arrive { port }.into());
         }
@@ -486,7 +487,7 @@ impl Network {
         if policed && !self.admit(port, id, cx) {
             return None;
         }
-        if self.nodes[node as usize].kind == NodeKind::Host {
+        if to_host {
             // Hosts do not forward (Linux with `ip_forward = 0`).
             self.unroutable += 1;
             self.discard(id, cx);

@@ -112,8 +112,9 @@ impl Network {
         qdisc: Qdisc,
     ) -> PortId {
         let id = self.ports.len() as PortId;
-        self.ports
-            .push(Port::new(name, from, to, rate_bps, delay, qdisc));
+        let mut port = Port::new(name, from, to, rate_bps, delay, qdisc);
+        port.to_host = self.nodes[to as usize].kind == NodeKind::Host;
+        self.ports.push(port);
         self.nodes[from as usize].ports.push(id);
         id
     }

@@ -153,6 +153,8 @@ pub struct Port {
     pub(super) lossy: bool,
     pub(super) policed: bool,
     pub(super) jittered: bool,
+    /// The link ends at a host (which does not forward what is not addressed to it).
+    pub(super) to_host: bool,
     /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
     /// delivers in FIFO order, so only its head needs an event in the queue.
     pub wire: VecDeque<(SimTime, PktId)>,
@@ -203,6 +205,7 @@ impl Port {
             lossy: false,
             policed: false,
             jittered: false,
+            to_host: false,
             wire: VecDeque::new(),
             direct: false,
             starts: VecDeque::new(),
