@@ -56,7 +56,8 @@ struct HostRoute {
     /// The node the group's search started from (the switch of single-linked hosts, or
     /// the host itself).
     target: NodeId,
-    /// The ports from that switch to the host: (first, count) into `ports`.
+    /// The ports from that switch to the host: (first, count) into `ports`, or (the
+    /// port, 1) when there is one.
     last: (u32, u32),
 }
 
@@ -67,7 +68,7 @@ pub struct Routes {
     host: Vec<HostRoute>,
     /// Per group: the node its search started from.
     target: Vec<NodeId>,
-    /// `table[row * groups + group]` = (first, count) into `ports`.
+    /// `table[row * groups + group]` = (first, count) into `ports`, or (the port, 1).
     table: Vec<(u32, u32)>,
     ports: Vec<PortId>,
     groups: usize,
@@ -209,6 +210,17 @@ impl Routes {
                 r.table[row as usize * r.groups + g] = (first, r.ports.len() as u32 - first);
             }
         }
+        // A single way holds its port itself: a lookup then reads one array less (on a
+        // fat-tree, every way down).
+        for e in r
+            .table
+            .iter_mut()
+            .chain(r.host.iter_mut().map(|h| &mut h.last))
+        {
+            if e.1 == 1 {
+                e.0 = r.ports[e.0 as usize];
+            }
+        }
         r
     }
 
@@ -230,7 +242,7 @@ impl Routes {
         };
         match count {
             0 => None,
-            1 => Some(self.ports[first as usize]),
+            1 => Some(first),
             c => Some(self.ports[(first + ecmp_mix(hash, node) % c) as usize]),
         }
     }
