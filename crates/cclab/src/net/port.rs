@@ -116,24 +116,22 @@ fn exact_ps_per_byte(rate_bps: u64) -> u64 {
 /// An output port and the link it feeds.
 ///
 /// Fields in declaration order (`repr(C)`), the port aligned to a cache line: what every
-/// packet through the port touches (transmitter, link, wire, queue, counters) fills its
-/// first five lines, in the order a hop reads them; what is read rarely (names, jitter's
-/// random stream, configuration) comes last.
+/// packet through the port touches fills its first five lines, in the order a hop reads
+/// them — the first line is all a packet arriving over the link reads (its wire, its far
+/// end, the flags), the second what a transmitter adds (link, counters, schedule), then
+/// the queue's counters and its discipline; what is read rarely (names, jitter's random
+/// stream, configuration) comes last.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Port {
+    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
+    /// delivers in FIFO order, so only its head needs an event in the queue.
+    pub wire: VecDeque<(SimTime, PktId)>,
     /// The start of the first entry in `starts` (`SimTime::MAX` when none): a port needs
     /// settling at `now` only if `now` has reached it.
     pub next_start: SimTime,
     /// The transmitter is serialising until this time.
     pub busy_until: SimTime,
-    pub delay: SimTime,
-    /// Picoseconds per byte when that is a whole number (8·10¹² divisible by the rate, as
-    /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply; 0
-    /// otherwise (a division, rounded up).
-    ps_per_byte: u64,
-    pub tx_pkts: u64,
-    pub tx_bytes: u64,
     pub peer: NodeId,
     /// Bytes the link adds to every IP packet (serialisation only).
     pub framing: u32,
@@ -155,9 +153,13 @@ pub struct Port {
     pub(super) jittered: bool,
     /// The link ends at a host (which does not forward what is not addressed to it).
     pub(super) to_host: bool,
-    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
-    /// delivers in FIFO order, so only its head needs an event in the queue.
-    pub wire: VecDeque<(SimTime, PktId)>,
+    pub delay: SimTime,
+    /// Picoseconds per byte when that is a whole number (8·10¹² divisible by the rate, as
+    /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply; 0
+    /// otherwise (a division, rounded up).
+    ps_per_byte: u64,
+    pub tx_pkts: u64,
+    pub tx_bytes: u64,
     /// A direct port's queue as the transmitter will take it: per admitted packet not yet
     /// started at the last [`super::Network::settle`], (start time, packets, bytes) (an
     /// offload aggregate is one entry of several packets).
