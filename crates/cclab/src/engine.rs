@@ -320,50 +320,27 @@ impl<E> Buckets<E> {
 
     /// Move bucket `i`'s entries, in the order they came, to the end of `out`.
     fn take(&mut self, i: usize, out: &mut Vec<Entry<E>>) {
-        let mut c = self.b[i].head;
-        out.reserve(self.b[i].len as usize);
-        self.b[i] = Bucket {
-            head: NIL,
-            tail: NIL,
-            len: 0,
-        };
-        self.occupied[i >> 6] &= !(1 << (i & 63));
-        while c != NIL {
-            let ch = &mut self.chunks[c as usize];
-            let n = ch.len as usize;
-            // SAFETY: the first `n` entries of the chunk are initialised and `out` has room
-            // for the bucket's entries (reserved above; the chunks hold exactly `len`).
-            // They are moved out bitwise and the chunk's `len` set to 0, so each is read
-            // out exactly once.
-            unsafe {
-                let dst = out.as_mut_ptr().add(out.len());
-                let src = ch.e.as_ptr() as *const Entry<E>;
-                // One entry at a time: a bucket holds few, and a call to memcpy for each
-                // chunk costs more than the copies.
-                for j in 0..n {
-                    ptr::copy_nonoverlapping(src.add(j), dst.add(j), 1);
-                }
-                out.set_len(out.len() + n);
-            }
-            ch.len = 0;
-            let next = ch.next;
-            ch.next = self.free;
-            self.free = c;
-            c = next;
-        }
+        self.drain::<false>(i, out)
     }
-}
 
-impl<E> Buckets<E> {
     /// Move bucket `i`'s entries to the end of `out`, sorted by key: each is inserted in
     /// order as it is copied (a bucket usually holds a handful); a large bucket is copied,
     /// then sorted.
     fn take_sorted(&mut self, i: usize, out: &mut Vec<Entry<E>>) {
-        let start = out.len();
         if self.b[i].len > 16 {
-            self.take(i, out);
+            let start = out.len();
+            self.drain::<false>(i, out);
             return out[start..].sort_unstable_by_key(|e| e.key);
         }
+        self.drain::<true>(i, out)
+    }
+
+    /// Move bucket `i`'s entries to the end of `out`, one at a time (a bucket holds few,
+    /// and a call to memcpy per chunk costs more than the copies): in the order they
+    /// came, or (`SORTED`) each inserted in key order among those copied so far.
+    #[inline(always)]
+    fn drain<const SORTED: bool>(&mut self, i: usize, out: &mut Vec<Entry<E>>) {
+        let start = out.len();
         let mut c = self.b[i].head;
         out.reserve(self.b[i].len as usize);
         self.b[i] = Bucket {
@@ -378,18 +355,21 @@ impl<E> Buckets<E> {
             let ch = &mut self.chunks[c as usize];
             let src = ch.e.as_ptr() as *const Entry<E>;
             // SAFETY: the first `len` entries of the chunk are initialised and `out` has
-            // room for all the bucket's entries (reserved above). Each entry is read out
-            // once (the chunk's `len` is set to 0 below) and written at its place among
-            // those copied so far, after the ones not later than it move up by one; every
-            // index is in `start..=end`, below the reserved capacity.
+            // room for all the bucket's entries (reserved above: the chunks hold exactly
+            // the bucket's `len`). Each entry is moved out bitwise once (the chunk's `len`
+            // is set to 0 below) and written at its place among those copied so far, after
+            // the ones later than it move up by one; every index is in `start..=end`,
+            // below the reserved capacity.
             unsafe {
                 for j in 0..ch.len as usize {
                     let e = src.add(j);
-                    let k = (*e).key;
                     let mut at = end;
-                    while at > start && (*base.add(at - 1)).key > k {
-                        ptr::copy_nonoverlapping(base.add(at - 1), base.add(at), 1);
-                        at -= 1;
+                    if SORTED {
+                        let k = (*e).key;
+                        while at > start && (*base.add(at - 1)).key > k {
+                            ptr::copy_nonoverlapping(base.add(at - 1), base.add(at), 1);
+                            at -= 1;
+                        }
                     }
                     ptr::copy_nonoverlapping(e, base.add(at), 1);
                     end += 1;
