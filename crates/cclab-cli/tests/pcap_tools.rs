@@ -14,6 +14,7 @@
 //! the test prints "skipped: … not installed" and passes, unless `CCLAB_REQUIRE_TOOLS=1`,
 //! when it fails.
 
+use cclab::experiments::par_map;
 use cclab::net::NodeKind;
 use cclab::probe::pcap::ipv4;
 use std::collections::BTreeMap;
@@ -31,35 +32,6 @@ fn examples() -> Vec<PathBuf> {
     v.sort();
     assert!(v.len() >= 5, "examples in {}", dir.display());
     v
-}
-
-/// `f` of every item, in order, the items shared among one thread per core (the tools and
-/// the runs are single-threaded, and this test is most of CI's time). A failed check
-/// panics its thread, and the panic reaches the test.
-fn on_every_core<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break out };
-                        out.push((i, f(item)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    done.sort_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn run(cmd: &str, args: &[&str]) -> Output {
@@ -376,7 +348,9 @@ fn example_captures_read_cleanly_in_tshark_and_tcptrace() {
             runs.push((f, "loss-nosack".into(), &["tcp.sack=false"]));
         }
     }
-    let cases = on_every_core(&runs, |(f, label, sets)| run_example(f, label, sets, &root));
+    let cases = par_map(&runs, 0, |(f, label, sets)| {
+        run_example(f, label, sets, &root)
+    });
     assert!(cases.iter().any(|c| !c.sack) && cases.iter().any(|c| c.sack));
     let captures: Vec<(&Case, &str, &str)> = cases
         .iter()
@@ -386,7 +360,7 @@ fn example_captures_read_cleanly_in_tshark_and_tcptrace() {
                 .map(move |(h, a)| (c, h.as_str(), a.as_str()))
         })
         .collect();
-    let tcp = on_every_core(&captures, |&(case, host, addr)| {
+    let tcp = par_map(&captures, 0, |&(case, host, addr)| {
         let path = case.dir.join(format!("{host}.pcap"));
         let f = path.to_str().unwrap();
         let what = format!("{}/{host}.pcap", case.label);
