@@ -133,7 +133,7 @@ impl Network {
                         pr.stats.marks += 1;
                     }
                     pr.stats.enqueued += 1;
-                    let hold = if pr.jittered { pr.jitter.draw() } else { 0 };
+                    let hold = pr.jitter_hold();
                     self.start_tx(port, id, hold, cx);
                     return;
                 }
@@ -210,7 +210,7 @@ impl Network {
                 let pr = &mut self.ports[port as usize];
                 pr.stats.enqueued += 1;
                 pr.stats.advance(now, 0);
-                let hold = if pr.jittered { pr.jitter.draw() } else { 0 };
+                let hold = pr.jitter_hold();
                 self.service(port, hold, cx);
                 let pr = &mut self.ports[port as usize];
                 let b = pr.qdisc.backlog();

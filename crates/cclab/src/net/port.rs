@@ -257,6 +257,17 @@ impl Port {
         self.jitter = jitter;
     }
 
+    /// The delay before this NIC, idle, starts the packet it was just handed (a draw of
+    /// its jitter; 0, with no draw and without reading the jitter's line, when it has none).
+    #[inline]
+    pub(super) fn jitter_hold(&mut self) -> SimTime {
+        if self.jittered {
+            self.jitter.draw()
+        } else {
+            0
+        }
+    }
+
     /// Serialisation time of an IP packet of `len` bytes on this link.
     #[inline]
     pub fn ser_time(&self, len: u32) -> SimTime {
