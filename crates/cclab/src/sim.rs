@@ -422,11 +422,13 @@ impl Sim {
                 .tsg
                 .on_send(conn, now, &tx, &mut self.probes.series);
         }
-        for p in tx.drain(..) {
-            let src = p.src;
-            let id = self.pool.alloc(p);
-            with_net!(self, cx => self.net.egress(src, id, &mut cx));
+        // Copied once, from `io.tx` into the pool's slot (draining by value would copy
+        // each 144-byte packet twice: out of the vector, then into the slot).
+        for p in &tx {
+            let id = self.pool.alloc_copy(p);
+            with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
         }
+        tx.clear();
         self.io.tx = tx;
     }
 

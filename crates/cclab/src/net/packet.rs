@@ -234,6 +234,18 @@ impl PacketPool {
         }
     }
 
+    /// Store a copy of `p` (one copy, straight into the slot) and return its id.
+    #[inline]
+    pub fn alloc_copy(&mut self, p: &Packet) -> PktId {
+        if let Some(id) = self.free.pop() {
+            self.slots[id as usize].clone_from(p);
+            id
+        } else {
+            self.slots.push(p.clone());
+            (self.slots.len() - 1) as PktId
+        }
+    }
+
     #[inline]
     pub fn free(&mut self, id: PktId) {
         self.free.push(id);
