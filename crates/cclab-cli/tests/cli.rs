@@ -168,6 +168,60 @@ fn two_runs_give_byte_identical_summaries() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// A run of many flows and queues prints a summary, not a row each: the first flows, the
+/// longest queues, and totals that agree with flows.csv and queues.csv.
+#[test]
+fn the_table_of_a_large_run_is_summarised() {
+    let out = tmpdir("large");
+    let o = cclab(&[
+        "run",
+        examples().join("../bench/dctcp10.toml").to_str().unwrap(),
+        "--set",
+        "sim.duration=0.1s",
+        "--set",
+        "topology.senders=30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    common::assert_exit_0(&o);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let csv = |name: &str| -> Vec<Vec<String>> {
+        let text = std::fs::read_to_string(out.join(name)).unwrap();
+        text.lines()
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    let flows = csv("flows.csv");
+    let col = |rows: &[Vec<String>], name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let n = flows.len() - 1;
+    assert_eq!(n, 30);
+    let rows = stdout
+        .lines()
+        .filter(|l| l.contains(" s") && l.contains("→r"))
+        .count();
+    assert_eq!(rows, 10, "{stdout}");
+    let retrans: u64 = flows[1..]
+        .iter()
+        .map(|r| r[col(&flows, "retransmits")].parse::<u64>().unwrap())
+        .sum();
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("… 20 more; all 30 flows"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        line.contains(&format!("; {retrans} retransmits,")),
+        "{line}"
+    );
+    let queues = csv("queues.csv").len() - 1;
+    assert!(queues > 24);
+    assert!(
+        stdout.contains(&format!("… the 10 longest of {queues} queues")),
+        "{stdout}"
+    );
+    assert!(stdout.lines().count() < 40, "{stdout}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 fn reproduce_json(name: &str) -> serde_json::Value {
     let o = cclab(&["reproduce", name, "--quick", "--json"]);
     let stdout = String::from_utf8_lossy(&o.stdout);

@@ -29,7 +29,12 @@ pub fn table(r: &RunResult) -> String {
         "rtt p99",
         "fct"
     );
-    for f in &r.flows {
+    let shown = if r.flows.len() > MANY {
+        FIRST
+    } else {
+        r.flows.len()
+    };
+    for f in &r.flows[..shown] {
         let _ = writeln!(
             s,
             "{:>4}  {:14}  {:6}  {:>5.1} Mb/s  {:>8}  {:>6}  {:>8}  {:>7} ms  {:>7} ms  {:>9}",
@@ -45,12 +50,22 @@ pub fn table(r: &RunResult) -> String {
             f.fct_s.map_or("-".into(), |v| format!("{v:.4} s"))
         );
     }
+    if shown < r.flows.len() {
+        flow_summary(&mut s, r, shown);
+    }
     let _ = writeln!(
         s,
         "\n{:16}  {:>12}  {:>12}  {:>9}  {:>9}  {:>10}",
         "queue", "max bytes", "mean bytes", "drops", "marks", "tx pkts"
     );
-    for q in &r.queues {
+    // Many queues (a fat-tree has thousands): the busiest by peak length, the rest in
+    // queues.csv.
+    let mut queues: Vec<&crate::results::QueueResult> = r.queues.iter().collect();
+    if queues.len() > MANY {
+        queues.sort_by_key(|q| std::cmp::Reverse((q.max_bytes, q.drops + q.injected_losses)));
+        queues.truncate(FIRST);
+    }
+    for q in &queues {
         let _ = writeln!(
             s,
             "{:16}  {:>12}  {:>12.0}  {:>9}  {:>9}  {:>10}",
@@ -60,6 +75,20 @@ pub fn table(r: &RunResult) -> String {
             q.drops + q.injected_losses,
             q.marks,
             q.tx_pkts
+        );
+    }
+    if queues.len() < r.queues.len() {
+        let dropping = r
+            .queues
+            .iter()
+            .filter(|q| q.drops + q.injected_losses > 0)
+            .count();
+        let _ = writeln!(
+            s,
+            "… the {} longest of {} queues ({} of them dropped packets); every queue in queues.csv",
+            queues.len(),
+            r.queues.len(),
+            dropping
         );
     }
     for q in &r.queues {
@@ -147,14 +176,79 @@ pub fn table(r: &RunResult) -> String {
             a.timeouts
         );
     }
-    let to: Vec<_> = r
-        .hosts
-        .iter()
-        .filter(|h| h.tcp_timeouts > 0)
-        .map(|h| format!("{} {}", h.host, h.tcp_timeouts))
-        .collect();
-    if !to.is_empty() {
+    let mut to: Vec<_> = r.hosts.iter().filter(|h| h.tcp_timeouts > 0).collect();
+    if to.len() > MANY {
+        let total: u64 = to.iter().map(|h| h.tcp_timeouts).sum();
+        let hosts = to.len();
+        to.sort_by_key(|h| std::cmp::Reverse(h.tcp_timeouts));
+        to.truncate(FIRST);
+        let most: Vec<_> = to
+            .iter()
+            .map(|h| format!("{} {}", h.host, h.tcp_timeouts))
+            .collect();
+        let _ = writeln!(
+            s,
+            "\nTCP timeouts: {total} on {hosts} hosts; most: {}, …",
+            most.join(", ")
+        );
+    } else if !to.is_empty() {
+        let to: Vec<_> = to
+            .iter()
+            .map(|h| format!("{} {}", h.host, h.tcp_timeouts))
+            .collect();
         let _ = writeln!(s, "\nTCP timeouts by host: {}", to.join(", "));
     }
     s
+}
+
+/// Above this many rows a section is summarised (the whole of it is in the CSV files).
+const MANY: usize = 24;
+/// Rows shown of a summarised section.
+const FIRST: usize = 10;
+
+/// The flows beyond the first `shown`, summarised: how many, their goodput (total, spread
+/// and Jain's fairness index), losses, and for byte-count flows the completion times.
+fn flow_summary(s: &mut String, r: &RunResult, shown: usize) {
+    let n = r.flows.len();
+    let mut g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps / 1e6).collect();
+    g.sort_by(f64::total_cmp);
+    let sum: f64 = g.iter().sum();
+    let delivered: u64 = r.flows.iter().map(|f| f.bytes).sum();
+    let sq: f64 = g.iter().map(|x| x * x).sum();
+    let jain = if sq > 0.0 {
+        sum * sum / (n as f64 * sq)
+    } else {
+        1.0
+    };
+    let pct = |v: &[f64], q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    let retrans: u64 = r.flows.iter().map(|f| f.retransmits).sum();
+    let timeouts: u64 = r.flows.iter().map(|f| f.timeouts).sum();
+    let _ = writeln!(
+        s,
+        "… {} more; all {n} flows (each in flows.csv): {:.1} Mb/s delivered over the run; goodput per flow min/median/max {:.2}/{:.2}/{:.2} Mb/s, Jain's index {:.3}; {retrans} retransmits, {timeouts} timeouts",
+        n - shown,
+        delivered as f64 * 8.0 / r.duration_s.max(1e-12) / 1e6,
+        g[0],
+        pct(&g, 0.5),
+        g[n - 1],
+        jain
+    );
+    let mut slow: Vec<f64> = r
+        .flows
+        .iter()
+        .filter_map(|f| Some(f.fct_rx_s? / f.ideal_fct_s?))
+        .collect();
+    if !slow.is_empty() {
+        slow.sort_by(f64::total_cmp);
+        let sized = r.flows.iter().filter(|f| f.size_bytes.is_some()).count();
+        let _ = writeln!(
+            s,
+            "  {} of {sized} sized flows finished; FCT slowdown (completion time / alone on an empty network) mean/p50/p99/max {:.2}/{:.2}/{:.2}/{:.2}",
+            slow.len(),
+            slow.iter().sum::<f64>() / slow.len() as f64,
+            pct(&slow, 0.5),
+            pct(&slow, 0.99),
+            slow[slow.len() - 1]
+        );
+    }
 }
