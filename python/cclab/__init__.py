@@ -26,6 +26,7 @@ import json
 import os
 import pathlib
 import sys
+import warnings
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _cclab
@@ -250,7 +251,10 @@ def run(
         force,
         _provenance(),
     )
-    return Run(summary, tables, meta, backend)
+    r = Run(summary, tables, meta, backend)
+    for w in r.meta.get("warnings", []):
+        warnings.warn(w, RuntimeWarning, stacklevel=2)
+    return r
 
 
 # ----- sweeps

@@ -69,7 +69,11 @@ pub fn run(a: RunArgs) -> ExitCode {
         bar.set_position(now / cclab::engine::MS)
     });
     bar.finish_and_clear();
-    let runner::Finished { result, perf } = match done {
+    let runner::Finished {
+        result,
+        perf,
+        warnings,
+    } = match done {
         Ok(f) => f,
         Err(runner::RunError::OutDir(msg)) => {
             eprintln!("error: {msg}");
@@ -93,6 +97,9 @@ pub fn run(a: RunArgs) -> ExitCode {
             return ExitCode::from(INTERRUPTED);
         }
     };
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
     if a.json {
         println!(
             "{}",

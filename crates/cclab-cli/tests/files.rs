@@ -246,3 +246,30 @@ fn ctrl_c_leaves_nothing_half_written() {
     );
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A workload's finished flows go to a temporary file; where none can be made (TMPDIR
+/// names no folder) the run still gives every row, kept in memory, and says so on stderr.
+#[test]
+fn no_temporary_folder_keeps_the_rows_in_memory_with_a_warning() {
+    let d = tmpdir("notmp");
+    let mut csvs = Vec::new();
+    for (name, tmp) in [("ok", std::env::temp_dir()), ("bad", d.join("absent"))] {
+        let out = d.join(name);
+        let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
+            .args(["run", &common::example("workload.toml"), "-q", "--out"])
+            .arg(&out)
+            .args(["--set", "sim.duration=0.5s"])
+            .env("TMPDIR", &tmp)
+            .output()
+            .expect("cclab runs");
+        common::assert_exit_0(&o);
+        let err = String::from_utf8_lossy(&o.stderr);
+        let warned = err.contains("warning: ") && err.contains("kept in memory instead");
+        assert_eq!(warned, name == "bad", "{name}: {err}");
+        csvs.push(std::fs::read_to_string(out.join("flows.csv")).unwrap());
+    }
+    // More rows than the 256 KiB kept before the file is needed (FlowLog::SPILL).
+    assert!(csvs[0].len() > 256 << 10, "{} bytes", csvs[0].len());
+    assert!(csvs[0] == csvs[1], "the same rows either way");
+    let _ = std::fs::remove_dir_all(&d);
+}

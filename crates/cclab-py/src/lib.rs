@@ -267,6 +267,7 @@ fn run<'py>(
         "wall_s": f.perf.wall_s,
         "events": f.perf.events,
         "packet_hops": f.perf.packet_hops,
+        "warnings": f.warnings,
     })
     .to_string();
     let tables = cclab::report::table::run_tables(&f.result);

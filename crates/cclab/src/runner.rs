@@ -35,6 +35,8 @@ pub enum RunError {
 pub struct Finished {
     pub result: RunResult,
     pub perf: Perf,
+    /// Problems that did not stop the run (`Sim::warnings`), for the user to see.
+    pub warnings: Vec<String>,
 }
 
 /// Where and how to write a run's folder.
@@ -112,7 +114,14 @@ pub fn run(
         abandon(&streamed);
         return Err(RunError::Failed(msg));
     }
-    let result = sim.results();
+    let result = match sim.try_results() {
+        Ok(r) => r,
+        Err(msg) => {
+            abandon(&streamed);
+            return Err(RunError::Write(msg));
+        }
+    };
+    let warnings = sim.warnings();
     let perf = Perf {
         wall_s: t0.elapsed().as_secs_f64(),
         events: result.engine.events,
@@ -137,5 +146,9 @@ pub fn run(
             return Err(RunError::Write(msg));
         }
     }
-    Ok(Finished { result, perf })
+    Ok(Finished {
+        result,
+        perf,
+        warnings,
+    })
 }

@@ -635,6 +635,26 @@ impl Sim {
     pub fn results(&self) -> RunResult {
         crate::results::collect(self)
     }
+
+    /// [`Sim::results`], with an error instead of a panic if the finished flows' rows
+    /// cannot be read back from their temporary file.
+    pub fn try_results(&self) -> Result<RunResult, String> {
+        crate::results::try_collect(self)
+    }
+
+    /// What the user should know about a run that still gave its results: the finished
+    /// flows' rows stayed in memory because their temporary file could not be written.
+    pub fn warnings(&self) -> Vec<String> {
+        self.flow_log
+            .spill_error()
+            .map(|e| {
+                format!(
+                    "{e}; the finished flows' rows were kept in memory instead, which grew with them (the results are complete)"
+                )
+            })
+            .into_iter()
+            .collect()
+    }
 }
 
 /// Build, run and collect in one call.

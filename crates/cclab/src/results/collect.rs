@@ -97,14 +97,21 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
     }
 }
 
+/// [`try_collect`], for callers that wrote no temporary file or cannot report an error
+/// (tests, experiments).
 pub fn collect(sim: &Sim) -> RunResult {
+    try_collect(sim).expect("the finished flows' rows read back from the temporary file")
+}
+
+/// A run's results; an error if the finished flows' rows cannot be read back from the
+/// temporary file the run wrote them to ([`crate::results::FlowLog`]).
+pub fn try_collect(sim: &Sim) -> Result<RunResult, String> {
     let sc = &sim.scenario;
     let end = sim.q.now();
     // The open connections' rows and the finished flows', by flow number.
-    let mut flows = sim
-        .flow_log
-        .rows()
-        .expect("the finished flows' rows read back from the temporary file this run wrote");
+    let mut flows = sim.flow_log.rows().map_err(|e| {
+        format!("the finished flows' rows could not be read back from their temporary file: {e}")
+    })?;
     for (i, c) in sim.conns.iter().enumerate() {
         if let Some(c) = c.tcp() {
             flows.push(flow_result(sim, i, c, end));
@@ -181,5 +188,5 @@ pub fn collect(sim: &Sim) -> RunResult {
     for a in &sim.apps {
         a.results(&mut r, &cx);
     }
-    r
+    Ok(r)
 }

@@ -4,7 +4,7 @@
 mod collect;
 pub mod log;
 
-pub use collect::{collect, flow_result};
+pub use collect::{collect, flow_result, try_collect};
 pub use log::FlowLog;
 use serde::Serialize;
 
