@@ -206,3 +206,13 @@ def test_lists_and_experiments():
     assert {"reno-recovery", "mathis", "dctcp-incast"} <= set(e["name"])
     l = cclab.list()
     assert "dctcp" in l["cc"] and "dumbbell" in l["topologies"] and "red" in l["queues"]
+
+
+def test_a_problem_that_does_not_stop_the_run_is_a_warning(tmp_path, monkeypatch):
+    """No temporary folder for a workload's finished flows: the rows stay in memory, the
+    results are whole, and the user is told."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "absent"))
+    with pytest.warns(RuntimeWarning, match="kept in memory instead"):
+        r = cclab.run(str(ROOT / "examples" / "workload.toml"), set={"sim.duration": "0.5s"})
+    assert len(r.meta["warnings"]) == 1
+    assert len(r.flows) > 800
