@@ -99,11 +99,13 @@ pub fn run(
     let t0 = std::time::Instant::now();
     let step = (sc.duration / STEPS).max(1);
     let mut t = 0;
+    sim.net.seal(sim.q.now());
     while t < sc.duration && !sim.stopped() {
         t = (t + step).min(sc.duration);
-        sim.run_until(t);
+        sim.step_until(t);
         tick(sim.q.now());
     }
+    sim.net.settle_all(sim.q.now());
     let peak_rss_mib = crate::bench::peak_rss_mib();
     let captures = sim.finish_pcap();
     if sim.stopped() {

@@ -223,18 +223,28 @@ impl Sim {
     /// (looked at every 65,536 events; the clock then stays where it was).
     pub fn run_until(&mut self, until: SimTime) {
         self.net.seal(self.q.now());
+        self.step_until(until);
+        // What the ports hold is read after a run: bring the direct ones up to the end.
+        self.net.settle_all(self.q.now());
+    }
+
+    /// [`Sim::run_until`]'s event loop without its two walks over every port (sealing
+    /// the ports' modes before, settling the direct ports after): for a caller that runs
+    /// in slices and reads only the clock between them, as the runner does for its
+    /// progress bar and Ctrl-C. It calls `net.seal` before the first slice and
+    /// `net.settle_all` after the last, and changes nothing in between. On a dumbbell of
+    /// 1,000 senders (4,002 ports of 384 bytes) the two walks at each of the runner's 200
+    /// slices were a quarter of the run's last-level cache misses (valgrind's model).
+    pub fn step_until(&mut self, until: SimTime) {
         let mut n: u32 = 0;
         while let Some((_, ev)) = self.q.pop_until(until) {
             self.dispatch(ev);
             n = n.wrapping_add(1);
             if n & 0xffff == 0 && self.stopped() {
-                self.net.settle_all(self.q.now());
                 return;
             }
         }
         self.q.advance_to(until);
-        // What the ports hold is read after a run: bring the direct ones up to the end.
-        self.net.settle_all(self.q.now());
     }
 
     /// Has someone asked the run to stop (Ctrl-C)?
