@@ -220,6 +220,30 @@ fn the_table_of_a_large_run_is_summarised() {
     );
     assert!(stdout.lines().count() < 40, "{stdout}");
     let _ = std::fs::remove_dir_all(&out);
+    // A workload's sized flows: the slowdown line agrees with fct_buckets.csv's "all" row.
+    let o = cclab(&[
+        "run",
+        examples().join("workload.toml").to_str().unwrap(),
+        "--set",
+        "sim.duration=0.3s",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    common::assert_exit_0(&o);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let b = csv("fct_buckets.csv");
+    let all = b.iter().find(|r| r[1] == "all").expect("an all row");
+    let num = |name: &str| all[col(&b, name)].parse::<f64>().unwrap();
+    let want = format!(
+        "{} of {} sized flows finished; FCT slowdown (completion time / alone on an empty network) mean/p50/p99/max {:.2}/{:.2}/{:.2}/",
+        all[col(&b, "done")],
+        all[col(&b, "flows")],
+        num("slowdown_mean"),
+        num("slowdown_p50"),
+        num("slowdown_p99")
+    );
+    assert!(stdout.contains(&want), "{want}\n{stdout}");
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 fn reproduce_json(name: &str) -> serde_json::Value {

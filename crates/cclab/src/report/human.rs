@@ -212,15 +212,10 @@ fn flow_summary(s: &mut String, r: &RunResult, shown: usize) {
     let n = r.flows.len();
     let mut g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps / 1e6).collect();
     g.sort_by(f64::total_cmp);
-    let sum: f64 = g.iter().sum();
     let delivered: u64 = r.flows.iter().map(|f| f.bytes).sum();
-    let sq: f64 = g.iter().map(|x| x * x).sum();
-    let jain = if sq > 0.0 {
-        sum * sum / (n as f64 * sq)
-    } else {
-        1.0
-    };
-    let pct = |v: &[f64], q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    let jain = crate::stats::jain(&g);
+    // Nearest-rank, as every quantile in cclab's outputs (`stats`).
+    let pct = |v: &[f64], q: f64| crate::stats::quantile_sorted(v, q).unwrap_or(f64::NAN);
     let retrans: u64 = r.flows.iter().map(|f| f.retransmits).sum();
     let timeouts: u64 = r.flows.iter().map(|f| f.timeouts).sum();
     let _ = writeln!(
@@ -236,14 +231,18 @@ fn flow_summary(s: &mut String, r: &RunResult, shown: usize) {
     let mut slow: Vec<f64> = r
         .flows
         .iter()
-        .filter_map(|f| Some(f.fct_rx_s? / f.ideal_fct_s?))
+        .filter_map(|f| match (f.fct_rx_s, f.ideal_fct_s) {
+            // As the `fct` table defines it (`report::table::fct_tables`).
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            _ => None,
+        })
         .collect();
     if !slow.is_empty() {
         slow.sort_by(f64::total_cmp);
         let sized = r.flows.iter().filter(|f| f.size_bytes.is_some()).count();
         let _ = writeln!(
             s,
-            "  {} of {sized} sized flows finished; FCT slowdown (completion time / alone on an empty network) mean/p50/p99/max {:.2}/{:.2}/{:.2}/{:.2}",
+            "  {} of {sized} sized flows finished; FCT slowdown (completion time / alone on an empty network) mean/p50/p99/max {:.2}/{:.2}/{:.2}/{:.2} (by size in fct_buckets.csv)",
             slow.len(),
             slow.iter().sum::<f64>() / slow.len() as f64,
             pct(&slow, 0.5),
