@@ -173,18 +173,26 @@ fn two_runs_give_byte_identical_summaries() {
 #[test]
 fn the_table_of_a_large_run_is_summarised() {
     let out = tmpdir("large");
-    let o = cclab(&[
-        "run",
-        examples().join("../bench/dctcp10.toml").to_str().unwrap(),
-        "--set",
-        "sim.duration=0.1s",
-        "--set",
-        "topology.senders=30",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    common::assert_exit_0(&o);
-    let stdout = String::from_utf8_lossy(&o.stdout);
+    // `cclab run FILE --set SETS… --out OUT`, exit 0: its stdout.
+    let run = |file: &str, sets: &[&str]| -> String {
+        let file = examples().join(file);
+        let mut args = vec![
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        let o = cclab(&args);
+        common::assert_exit_0(&o);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let stdout = run(
+        "../bench/dctcp10.toml",
+        &["sim.duration=0.1s", "topology.senders=30"],
+    );
     let csv = |name: &str| -> Vec<Vec<String>> {
         let text = std::fs::read_to_string(out.join(name)).unwrap();
         text.lines()
@@ -221,16 +229,7 @@ fn the_table_of_a_large_run_is_summarised() {
     assert!(stdout.lines().count() < 40, "{stdout}");
     let _ = std::fs::remove_dir_all(&out);
     // A workload's sized flows: the slowdown line agrees with fct_buckets.csv's "all" row.
-    let o = cclab(&[
-        "run",
-        examples().join("workload.toml").to_str().unwrap(),
-        "--set",
-        "sim.duration=0.3s",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    common::assert_exit_0(&o);
-    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stdout = run("workload.toml", &["sim.duration=0.3s"]);
     let b = csv("fct_buckets.csv");
     let all = b.iter().find(|r| r[1] == "all").expect("an all row");
     let num = |name: &str| all[col(&b, name)].parse::<f64>().unwrap();

@@ -225,13 +225,7 @@ impl PacketPool {
     /// Store `p` and return its id (reusing a freed slot when there is one).
     #[inline]
     pub fn alloc(&mut self, p: Packet) -> PktId {
-        if let Some(id) = self.free.pop() {
-            self.slots[id as usize] = p;
-            id
-        } else {
-            self.slots.push(p);
-            (self.slots.len() - 1) as PktId
-        }
+        self.alloc_copy(&p)
     }
 
     /// Store a copy of `p` (one copy, straight into the slot) and return its id.

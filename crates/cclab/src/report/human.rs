@@ -177,26 +177,24 @@ pub fn table(r: &RunResult) -> String {
         );
     }
     let mut to: Vec<_> = r.hosts.iter().filter(|h| h.tcp_timeouts > 0).collect();
-    if to.len() > MANY {
-        let total: u64 = to.iter().map(|h| h.tcp_timeouts).sum();
-        let hosts = to.len();
+    let (total, hosts): (u64, usize) = (to.iter().map(|h| h.tcp_timeouts).sum(), to.len());
+    let many = to.len() > MANY;
+    if many {
         to.sort_by_key(|h| std::cmp::Reverse(h.tcp_timeouts));
         to.truncate(FIRST);
-        let most: Vec<_> = to
-            .iter()
-            .map(|h| format!("{} {}", h.host, h.tcp_timeouts))
-            .collect();
+    }
+    let list: Vec<_> = to
+        .iter()
+        .map(|h| format!("{} {}", h.host, h.tcp_timeouts))
+        .collect();
+    if many {
         let _ = writeln!(
             s,
             "\nTCP timeouts: {total} on {hosts} hosts; most: {}, …",
-            most.join(", ")
+            list.join(", ")
         );
-    } else if !to.is_empty() {
-        let to: Vec<_> = to
-            .iter()
-            .map(|h| format!("{} {}", h.host, h.tcp_timeouts))
-            .collect();
-        let _ = writeln!(s, "\nTCP timeouts by host: {}", to.join(", "));
+    } else if !list.is_empty() {
+        let _ = writeln!(s, "\nTCP timeouts by host: {}", list.join(", "));
     }
     s
 }
