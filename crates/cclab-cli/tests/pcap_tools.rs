@@ -6,17 +6,22 @@
 //! IP IDs count each socket's packets, SACK-permitted only when SACK is on, and the window
 //! scale Linux 6.6 derives from the receive buffer.
 //!
-//! Each example runs for a short simulated time (`--set sim.duration=0.3s`, flows that start
-//! later moved to 0.15 s) with every host captured; `loss.toml` runs twice, with SACK and
-//! with `tcp.sack=false`. The runs, then the captures' checks, are shared among the cores.
+//! Each example runs for a short simulated time (`--set sim.duration=…`: 0.3 s where the
+//! fastest link is 1 Gbit/s, less on faster ones, never longer than the example itself;
+//! flows and workloads that start in its second half moved to its middle, a workload's
+//! arrivals stopped at its end at the latest) with every host captured;
+//! `loss.toml` runs twice, with SACK and with `tcp.sack=false`. The runs, then the
+//! captures' checks, are shared among the cores.
 //!
 //! Needs `tshark`, `capinfos` (Debian: package tshark) and `tcptrace`. Without one of them
 //! the test prints "skipped: … not installed" and passes, unless `CCLAB_REQUIRE_TOOLS=1`,
 //! when it fails.
 
+use cclab::engine::{SimTime, MS};
 use cclab::experiments::par_map;
 use cclab::net::NodeKind;
 use cclab::probe::pcap::ipv4;
+use cclab::scenario::units::format_time;
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
@@ -83,11 +88,29 @@ struct Case {
     sack: bool,
 }
 
-/// Simulated time of each run: enough for slow start and the first losses, short enough
-/// that tshark reads every capture in seconds.
-const DURATION: &str = "0.3s";
-/// Flows that start later than this in an example start here instead.
-const LATEST_START: &str = "0.15s";
+/// Simulated time of each run where the fastest link carries 1 Gbit/s: enough for slow
+/// start and the first losses, short enough that tshark reads every capture in seconds.
+/// On faster links the time shrinks in proportion (30 ms at 10 Gbit/s), so that a capture
+/// holds about as many packets, and a run never lasts longer than its example. At 0.3 s
+/// for all (before 2026-11-26), the two 10 Gbit/s fat-tree examples' captures held 6.57 M
+/// of the 6.67 M packets this test read (fat_tree.toml 3.63 M, workload.toml 2.94 M;
+/// `capinfos -c`), and the test took 160 s.
+const DURATION: SimTime = 300 * MS;
+const DURATION_RATE: u64 = 1_000_000_000;
+
+/// The simulated time of a run of the example `full` (see [`DURATION`]).
+fn duration(full: &cclab::scenario::Scenario) -> SimTime {
+    let sim = cclab::sim::Sim::new(full).expect("the example builds");
+    let fastest = sim
+        .net
+        .ports
+        .iter()
+        .map(|p| p.rate_bps)
+        .max()
+        .expect("links");
+    let scaled = (DURATION as u128 * DURATION_RATE as u128 / fastest.max(1) as u128) as SimTime;
+    full.duration.min(DURATION).min(scaled)
+}
 
 fn kv(sets: &[String]) -> Vec<(String, String)> {
     sets.iter()
@@ -101,18 +124,29 @@ fn kv(sets: &[String]) -> Vec<(String, String)> {
 fn run_example(file: &Path, label: &str, sets: &[&str], root: &Path) -> Case {
     let mut all_sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
     let full = cclab::scenario::load_scenario(file, &kv(&all_sets)).expect("the example loads");
-    let latest = cclab::scenario::units::parse_time(LATEST_START).unwrap();
+    let run_for = duration(&full);
+    // Flows that would start in the second half start in the middle instead.
+    let latest = run_for / 2;
+    let at = format_time(latest);
     for (i, f) in full.apps.flows.iter().enumerate() {
         if f.start > latest {
-            all_sets.push(format!("flow.{i}.start={LATEST_START}"));
+            all_sets.push(format!("flow.{i}.start={at}"));
         }
     }
     for (i, o) in full.apps.ocbrs.iter().enumerate() {
         if o.start > latest {
-            all_sets.push(format!("ocbr.{i}.start={LATEST_START}"));
+            all_sets.push(format!("ocbr.{i}.start={at}"));
         }
     }
-    all_sets.push(format!("sim.duration={DURATION}"));
+    for (i, w) in full.apps.workloads.iter().enumerate() {
+        if w.start > latest {
+            all_sets.push(format!("workload.{i}.start={at}"));
+        }
+        if w.stop > run_for {
+            all_sets.push(format!("workload.{i}.stop={}", format_time(run_for)));
+        }
+    }
+    all_sets.push(format!("sim.duration={}", format_time(run_for)));
     let sc = cclab::scenario::load_scenario(file, &kv(&all_sets)).expect("the short run loads");
     let sim = cclab::sim::Sim::new(&sc).expect("the example builds");
     let hosts: Vec<(String, String)> = sim
@@ -370,9 +404,9 @@ fn example_captures_read_cleanly_in_tshark_and_tcptrace() {
         tcp
     });
     let (files, segments) = (tcp.len(), tcp.iter().sum::<usize>());
-    // 0.3 s of every example carries 6.67 M segments in 88 captures (at 4292c51; `cargo
-    // test --release -p cclab-cli --test pcap_tools -- --nocapture` prints the count):
-    // enough that a wrong encoding shows.
+    // The runs carry 790 K segments in 88 captures (at a3ea158 with this test's durations;
+    // `cargo test --release -p cclab-cli --test pcap_tools -- --nocapture` prints the
+    // count): enough that a wrong encoding shows.
     assert!(segments > 50_000, "{segments} TCP segments");
     eprintln!(
         "{files} captures of {} runs, {segments} TCP segments checked",
