@@ -165,7 +165,11 @@ def test_ctrl_c_interrupts_a_run(tmp_path):
     out = tmp_path / "out"
     code = textwrap.dedent(
         f"""
-        import sys, time, cclab
+        import signal, sys, time, cclab
+        # Python turns SIGINT into KeyboardInterrupt only if the parent did not ignore it,
+        # and a shell ignores it for its background jobs: a suite started with `&` gave
+        # this child an ignored SIGINT, and the run went on to the timeout.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("start", flush=True)
         t0 = time.time()
         try:
