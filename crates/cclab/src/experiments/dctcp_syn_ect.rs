@@ -11,7 +11,7 @@
 //! uniform jitter), each sending one segment. A probe "connects" if its handshake completes
 //! within the time limit: 2 s, i.e. the SYN and one retransmission (Linux retries the SYN
 //! after 1 s, then 3 s). The seed repeated each point 5 times; we use 40 probes per point
-//! (`--quick`: 12).
+//! (`--quick`: 24).
 
 use super::dctcp_common::*;
 use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
