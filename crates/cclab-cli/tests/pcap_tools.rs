@@ -98,9 +98,8 @@ struct Case {
 const DURATION: SimTime = 300 * MS;
 const DURATION_RATE: u64 = 1_000_000_000;
 
-/// The simulated time of a run of the example `full` (see [`DURATION`]).
-fn duration(full: &cclab::scenario::Scenario) -> SimTime {
-    let sim = cclab::sim::Sim::new(full).expect("the example builds");
+/// The simulated time of a run of the example `full`, built as `sim` (see [`DURATION`]).
+fn duration(full: &cclab::scenario::Scenario, sim: &cclab::sim::Sim) -> SimTime {
     let fastest = sim
         .net
         .ports
@@ -124,7 +123,10 @@ fn kv(sets: &[String]) -> Vec<(String, String)> {
 fn run_example(file: &Path, label: &str, sets: &[&str], root: &Path) -> Case {
     let mut all_sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
     let full = cclab::scenario::load_scenario(file, &kv(&all_sets)).expect("the example loads");
-    let run_for = duration(&full);
+    // Its hosts and connections are those of the short run: what the sets below change
+    // (start and stop times, the duration) builds no other world.
+    let sim = cclab::sim::Sim::new(&full).expect("the example builds");
+    let run_for = duration(&full, &sim);
     // Flows that would start in the second half start in the middle instead.
     let latest = run_for / 2;
     let at = format_time(latest);
@@ -148,7 +150,6 @@ fn run_example(file: &Path, label: &str, sets: &[&str], root: &Path) -> Case {
     }
     all_sets.push(format!("sim.duration={}", format_time(run_for)));
     let sc = cclab::scenario::load_scenario(file, &kv(&all_sets)).expect("the short run loads");
-    let sim = cclab::sim::Sim::new(&sc).expect("the example builds");
     let hosts: Vec<(String, String)> = sim
         .net
         .nodes
