@@ -55,9 +55,14 @@ def test_zero_rows_and_many_rows():
     n = 100_000
     ints = [None if i % 3 == 0 else i * 7 for i in range(n)]
     flags = [i % 5 == 0 for i in range(n)]
-    tab, _ = roundtrip([("a", "i64", ints), ("f", "bool", flags)])
+    tab, data = roundtrip([("a", "i64", ints), ("f", "bool", flags)])
     assert tab.column("a").to_pylist() == ints
     assert tab.column("f").to_pylist() == flags
+    # One row group per 16,384 rows (report/parquet.rs GROUP): six full and one of 1,696,
+    # each with its own definition levels and bit-packed booleans.
+    meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+    assert meta.num_row_groups == 7 and meta.num_rows == n
+    assert [meta.row_group(i).num_rows for i in range(7)] == [16384] * 6 + [1696]
     assert tab.to_pandas()["a"].isna().sum() == len([x for x in ints if x is None])
 
 

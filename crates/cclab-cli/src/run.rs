@@ -101,10 +101,21 @@ pub fn run(a: RunArgs) -> ExitCode {
         eprintln!("warning: {w}");
     }
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&result).expect("results serialise")
-        );
+        // Written as it is made: the rows of a run of many flows are read back from their
+        // temporary file (`results::Flows`), never held as one string.
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = serde_json::to_writer_pretty(&mut out, &result)
+            .map_err(|e| e.to_string())
+            .and_then(|_| {
+                writeln!(out)
+                    .and_then(|_| out.flush())
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(e) = written {
+            eprintln!("error: printing the results: {e}");
+            return ExitCode::from(2);
+        }
     } else {
         print!("{}", cclab::report::table(&result));
         println!(

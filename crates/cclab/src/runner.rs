@@ -116,14 +116,16 @@ pub fn run(
         abandon(&streamed);
         return Err(RunError::Failed(msg));
     }
-    let result = match sim.try_results() {
+    let warnings = sim.warnings();
+    // The finished flows' rows stay in their temporary file, read back as the files are
+    // written (`results::Flows`).
+    let result = match crate::results::try_collect_streaming(&mut sim) {
         Ok(r) => r,
         Err(msg) => {
             abandon(&streamed);
             return Err(RunError::Write(msg));
         }
     };
-    let warnings = sim.warnings();
     let perf = Perf {
         wall_s: t0.elapsed().as_secs_f64(),
         events: result.engine.events,

@@ -513,9 +513,14 @@ pub fn table_files(t: &Table) -> [(String, Vec<u8>); 2] {
         (format!("{}.csv", t.name), t.csv().into_bytes()),
         (
             format!("{}.parquet", t.name),
-            crate::report::parquet::write(t, &format!("cclab {}", crate::VERSION)),
+            crate::report::parquet::write(t, &created_by()),
         ),
     ]
+}
+
+/// The Parquet files' `created_by`.
+pub fn created_by() -> String {
+    format!("cclab {}", crate::VERSION)
 }
 
 /// Check the sweep folder `dir` before anything runs: new, empty, or a sweep's (it has

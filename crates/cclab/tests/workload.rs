@@ -184,7 +184,7 @@ fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
     // The rows are those of a run without steps, and of a run that never reuses a slot
     // (so what still arrives for a closed connection never reaches its slot's next one).
     let whole = run(&text);
-    let json = |f: &[cclab::results::FlowResult]| serde_json::to_string(f).unwrap();
+    let json = |f: &cclab::results::Flows| serde_json::to_string(f).unwrap();
     assert_eq!(json(&whole.flows), json(&r.flows));
     let mut fresh = cclab::sim::Sim::new(&sc).unwrap();
     fresh.reuse_slots = false;
@@ -193,4 +193,35 @@ fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
     let fr = fresh.results();
     assert_eq!(json(&fr.flows), json(&r.flows));
     assert_eq!(fr.engine.packet_hops, r.engine.packet_hops);
+}
+
+/// The end of a `cclab run` (`runner::run`) leaves the finished flows' rows in the run's
+/// temporary file and reads them back as the files are written: the same results as those
+/// read back at once, the open flows' rows and the per-host counters included.
+#[test]
+fn rows_left_on_file_are_the_rows_read_back() {
+    let text =
+        format!("{TREE}\n[[workload]]\nsizes = \"websearch\"\nload = 0.3\nstop = \"60ms\"\n");
+    let sc = parse_scenario(&text, "w.toml", &[]).unwrap();
+    let mut sim = cclab::sim::Sim::new(&sc).unwrap();
+    // A 2 KB buffer: the rows go to the file in many sorted runs.
+    sim.flow_log = cclab::results::FlowLog::with_spill(2048);
+    sim.run();
+    assert!(sim.flow_log.spilled_bytes() > 10 * 2048);
+    let held = sim.results();
+    let left = cclab::results::try_collect_streaming(&mut sim).unwrap();
+    assert!(left.flows.spilled() && !held.flows.spilled());
+    assert!(
+        held.flows.iter().any(|f| f.fct_s.is_none()),
+        "some flows still open"
+    );
+    assert_eq!(left.flows.len(), held.flows.len());
+    assert_eq!(
+        serde_json::to_string(&left).unwrap(),
+        serde_json::to_string(&held).unwrap()
+    );
+    assert_eq!(
+        cclab::report::table::run_tables(&left),
+        cclab::report::table::run_tables(&held)
+    );
 }

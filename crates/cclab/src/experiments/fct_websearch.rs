@@ -99,7 +99,8 @@ fn mean(v: &[f64]) -> f64 {
 pub fn point(text: &str) -> Point {
     let sc = parse_scenario(text, "fct-websearch", &[]).expect("a valid scenario");
     let r = crate::sim::run(&sc).expect("the world builds");
-    let sized: Vec<&FlowResult> = r.flows.iter().filter(|f| f.size_bytes.is_some()).collect();
+    let all = r.flows.to_vec();
+    let sized: Vec<&FlowResult> = all.iter().filter(|f| f.size_bytes.is_some()).collect();
     let by = |lo: u64, hi: u64| -> Vec<f64> {
         let mut v: Vec<f64> = sized
             .iter()

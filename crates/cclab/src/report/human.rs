@@ -34,7 +34,7 @@ pub fn table(r: &RunResult) -> String {
     } else {
         r.flows.len()
     };
-    for f in &r.flows[..shown] {
+    for f in r.flows.iter().take(shown) {
         let _ = writeln!(
             s,
             "{:>4}  {:14}  {:6}  {:>5.1} Mb/s  {:>8}  {:>6}  {:>8}  {:>7} ms  {:>7} ms  {:>9}",
@@ -207,15 +207,27 @@ const FIRST: usize = 10;
 /// The flows beyond the first `shown`, summarised: how many, their goodput (total, spread
 /// and Jain's fairness index), losses, and for byte-count flows the completion times.
 fn flow_summary(s: &mut String, r: &RunResult, shown: usize) {
-    let n = r.flows.len();
-    let mut g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps / 1e6).collect();
+    // One pass: the rows of a long run are read back from a file (`results::Flows`).
+    let (mut g, mut slow) = (Vec::new(), Vec::new());
+    let (mut delivered, mut retrans, mut timeouts, mut sized) = (0u64, 0u64, 0u64, 0usize);
+    for f in &r.flows {
+        g.push(f.goodput_bps / 1e6);
+        delivered += f.bytes;
+        retrans += f.retransmits;
+        timeouts += f.timeouts;
+        sized += usize::from(f.size_bytes.is_some());
+        // As the `fct` table defines it (`report::table::slowdown`).
+        slow.extend(crate::report::table::slowdown(&f));
+    }
+    let n = g.len();
+    if n <= shown {
+        // Only if reading the rows back failed, which writing the run's files reports.
+        return;
+    }
     g.sort_by(f64::total_cmp);
-    let delivered: u64 = r.flows.iter().map(|f| f.bytes).sum();
     let jain = crate::stats::jain(&g);
     // Nearest-rank, as every quantile in cclab's outputs (`stats`).
     let pct = |v: &[f64], q: f64| crate::stats::quantile_sorted(v, q).unwrap_or(f64::NAN);
-    let retrans: u64 = r.flows.iter().map(|f| f.retransmits).sum();
-    let timeouts: u64 = r.flows.iter().map(|f| f.timeouts).sum();
     let _ = writeln!(
         s,
         "… {} more; all {n} flows (each in flows.csv): {:.1} Mb/s delivered over the run; goodput per flow min/median/max {:.2}/{:.2}/{:.2} Mb/s, Jain's index {:.3}; {retrans} retransmits, {timeouts} timeouts",
@@ -226,18 +238,8 @@ fn flow_summary(s: &mut String, r: &RunResult, shown: usize) {
         g[n - 1],
         jain
     );
-    let mut slow: Vec<f64> = r
-        .flows
-        .iter()
-        .filter_map(|f| match (f.fct_rx_s, f.ideal_fct_s) {
-            // As the `fct` table defines it (`report::table::fct_tables`).
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-            _ => None,
-        })
-        .collect();
     if !slow.is_empty() {
         slow.sort_by(f64::total_cmp);
-        let sized = r.flows.iter().filter(|f| f.size_bytes.is_some()).count();
         let _ = writeln!(
             s,
             "  {} of {sized} sized flows finished; FCT slowdown (completion time / alone on an empty network) mean/p50/p99/max {:.2}/{:.2}/{:.2}/{:.2} (by size in fct_buckets.csv)",

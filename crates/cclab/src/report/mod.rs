@@ -205,13 +205,7 @@ pub fn run_files_to(
     files.push(("queues.csv".into(), with_run_id(&queues_csv(r), &r.run_id)))?;
     // Flow completion times, when the run has byte-count flows: one row per flow, and the
     // slowdown by size bucket, each as CSV and Parquet.
-    if r.flows.iter().any(|f| f.size_bytes.is_some()) {
-        for t in table::fct_tables(r) {
-            for f in crate::sweep::table_files(&t) {
-                files.push(f)?;
-            }
-        }
-    }
+    table::fct_files_to(r, &mut *files.sink)?;
     let se = &r.series;
     let per_flow = |pick: &dyn Fn(usize) -> Option<(u32, f64, f64)>, n: usize| {
         let mut lines: Vec<svg::Line> = r
@@ -473,7 +467,7 @@ mod tests {
             scenario: "t".into(),
             seed: 1,
             duration_s: 1.0,
-            flows: vec![],
+            flows: vec![].into(),
             queues: vec![QueueResult {
                 name: "a,b".into(),
                 max_bytes: 1,
@@ -551,7 +545,7 @@ mod tests {
 
     fn full() -> RunResult {
         let mut r = sample();
-        r.flows = vec![flow(0), flow(1)];
+        r.flows = vec![flow(0), flow(1)].into();
         r.series.queue = (0..50)
             .map(|i| QueueSample {
                 t: i as f64 * 0.01,
@@ -593,6 +587,70 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    /// A run whose finished flows' rows went to the temporary file (`results::Flows` on
+    /// file, read back as each file is written) writes the files of the same run held in
+    /// memory, byte for byte; its `fct` table a few rows at a time too.
+    #[test]
+    fn rows_on_file_write_the_files_of_rows_in_memory() {
+        let row = |i: u32| {
+            let mut f = flow(i);
+            f.from = format!("h{}", i % 7);
+            f.start_s = f64::from(i) * 1e-3;
+            if !i.is_multiple_of(3) {
+                f.size_bytes = Some(u64::from(i) * 9_000 + 1);
+                f.fct_rx_s = (!i.is_multiple_of(5)).then_some(f64::from(i) * 1e-4);
+                f.ideal_fct_s = Some(1e-5);
+            }
+            f
+        };
+        // Rows finish out of order; a small buffer makes many sorted runs on file.
+        let order: Vec<u32> = (0..300u32).map(|i| (i * 7919) % 300).collect();
+        let mut log = FlowLog::with_spill(1500);
+        for &i in &order[..280] {
+            log.push(&row(i));
+        }
+        let (spilled, mut rest) = log.finish().unwrap();
+        let spilled = spilled.expect("rows on file");
+        // The open connections' rows: in memory.
+        rest.extend(order[280..].iter().map(|&i| row(i)));
+        rest.sort_by_key(|f| f.id);
+        let mut on_file = full();
+        on_file.flows = Flows::with_spilled(rest, Some(spilled));
+        assert!(on_file.flows.spilled() && on_file.flows.len() == 300);
+        let mut in_mem = full();
+        in_mem.flows = (0..300).map(row).collect::<Vec<_>>().into();
+        let ids: Vec<u32> = on_file.flows.iter().map(|f| f.id).collect();
+        assert_eq!(ids, (0..300).collect::<Vec<_>>());
+        let perf = Perf {
+            wall_s: 1.0,
+            events: 1,
+            packet_hops: 1,
+            peak_rss_mib: None,
+        };
+        let axes = PlotAxes::default();
+        let a = run_files(&on_file, &perf, true, &axes);
+        let b = run_files(&in_mem, &perf, true, &axes);
+        assert_eq!(
+            a.iter().map(|f| &f.0).collect::<Vec<_>>(),
+            b.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+        assert!(a.iter().any(|f| f.0 == "fct.parquet"));
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.1 == y.1, "{} differs", x.0);
+        }
+        assert_eq!(table(&on_file), table(&in_mem));
+        // Seven rows at a time: the same CSV, the Parquet file of seven-row groups.
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        table::fct_files_grouped(&on_file, &mut files, 7).unwrap();
+        let t = &table::fct_tables(&in_mem)[0];
+        assert!(t.rows() > 7 * 20);
+        assert_eq!(files[0], ("fct.csv".to_string(), t.csv().into_bytes()));
+        let grouped = parquet::write_grouped(t, &crate::sweep::created_by(), 7);
+        assert_eq!(files[1], ("fct.parquet".to_string(), grouped.clone()));
+        assert_ne!(grouped, parquet::write(t, &crate::sweep::created_by()));
+        assert!(on_file.flows.read_error().is_none());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! subset every reader accepts:
 //! - file: `PAR1`, the column chunks, the footer (`FileMetaData`, Thrift compact protocol),
 //!   its length (4 bytes, little-endian), `PAR1`;
-//! - one row group; per column one chunk of one data page (v1), uncompressed;
+//! - one row group per `GROUP` rows; per column one chunk of one data page (v1),
+//!   uncompressed;
 //! - every column OPTIONAL (a null is a missing value): definition levels with the
 //!   RLE/bit-packing hybrid at bit width 1, prefixed by their byte length; no repetition
 //!   levels (flat schema);
@@ -208,90 +209,156 @@ struct Chunk {
     values: i64,
 }
 
-/// The table as one Parquet file (see the module's comment for what is written).
+/// Rows per row group: a table of more is written as several groups, and a run's `fct`
+/// table a group at a time (`table::fct_files_to`), so writing a million rows holds one
+/// group's.
+pub const GROUP: usize = 16_384;
+
+/// The table as one Parquet file (see the module's comment for what is written): one row
+/// group per [`GROUP`] rows (one for an empty table).
 pub fn write(t: &Table, created_by: &str) -> Vec<u8> {
+    write_grouped(t, created_by, GROUP)
+}
+
+/// [`write`] with `group` rows per row group.
+pub(crate) fn write_grouped(t: &Table, created_by: &str, group: usize) -> Vec<u8> {
+    let mut file = Vec::new();
+    let mut w = Writer::new(&mut file, created_by).expect("in memory");
     let rows = t.rows();
-    let mut file = b"PAR1".to_vec();
-    let mut chunks = Vec::with_capacity(t.columns.len());
-    for c in &t.columns {
-        let (ty, present, values) = plain(&c.data);
-        let mut page = def_levels(&present);
-        page.extend_from_slice(&values);
-        let mut h = Thrift::new();
-        h.i32(1, PAGE_DATA);
-        h.i32(2, page.len() as i32); // uncompressed_page_size
-        h.i32(3, page.len() as i32); // compressed_page_size
-        h.begin(Some(5)); // data_page_header
-        h.i32(1, rows as i32); // num_values (nulls included)
-        h.i32(2, ENCODING_PLAIN);
-        h.i32(3, ENCODING_RLE); // definition levels
-        h.i32(4, ENCODING_RLE); // repetition levels (none written)
-        h.end();
-        h.end();
-        let offset = file.len() as i64;
-        file.extend_from_slice(&h.buf);
-        file.extend_from_slice(&page);
-        chunks.push(Chunk {
-            ty,
-            offset,
-            size: (h.buf.len() + page.len()) as i64,
-            values: rows as i64,
-        });
+    if rows <= group {
+        w.group(t).expect("in memory");
+    } else {
+        for a in (0..rows).step_by(group) {
+            w.group(&t.slice(a, (a + group).min(rows)))
+                .expect("in memory");
+        }
+    }
+    w.finish().expect("in memory");
+    file
+}
+
+/// A Parquet file written a row group at a time: `PAR1`, each group's column chunks as
+/// [`Writer::group`] is given them (tables of the same columns), and the footer, which
+/// lists the groups, at [`Writer::finish`].
+pub struct Writer<'a> {
+    w: &'a mut dyn std::io::Write,
+    /// Bytes written so far.
+    at: i64,
+    created_by: String,
+    /// The columns' names (of the first group).
+    names: Vec<String>,
+    /// Each group's rows and column chunks.
+    groups: Vec<(usize, Vec<Chunk>)>,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(w: &'a mut dyn std::io::Write, created_by: &str) -> std::io::Result<Writer<'a>> {
+        w.write_all(b"PAR1")?;
+        Ok(Writer {
+            w,
+            at: 4,
+            created_by: created_by.to_string(),
+            names: Vec::new(),
+            groups: Vec::new(),
+        })
     }
 
-    // FileMetaData.
-    let mut m = Thrift::new();
-    m.i32(1, 1); // version
-    m.list(2, CT_STRUCT, t.columns.len() + 1); // schema: the root, then one per column
-    m.begin(None);
-    m.binary(4, b"schema");
-    m.i32(5, t.columns.len() as i32); // num_children
-    m.end();
-    for (c, ch) in t.columns.iter().zip(&chunks) {
+    /// Write `t`'s rows as one row group.
+    pub fn group(&mut self, t: &Table) -> std::io::Result<()> {
+        let rows = t.rows();
+        if self.groups.is_empty() {
+            self.names = t.columns.iter().map(|c| c.name.clone()).collect();
+        }
+        debug_assert!(t.columns.iter().map(|c| &c.name).eq(self.names.iter()));
+        let mut chunks = Vec::with_capacity(t.columns.len());
+        for c in &t.columns {
+            let (ty, present, values) = plain(&c.data);
+            let mut page = def_levels(&present);
+            page.extend_from_slice(&values);
+            let mut h = Thrift::new();
+            h.i32(1, PAGE_DATA);
+            h.i32(2, page.len() as i32); // uncompressed_page_size
+            h.i32(3, page.len() as i32); // compressed_page_size
+            h.begin(Some(5)); // data_page_header
+            h.i32(1, rows as i32); // num_values (nulls included)
+            h.i32(2, ENCODING_PLAIN);
+            h.i32(3, ENCODING_RLE); // definition levels
+            h.i32(4, ENCODING_RLE); // repetition levels (none written)
+            h.end();
+            h.end();
+            let offset = self.at;
+            self.w.write_all(&h.buf)?;
+            self.w.write_all(&page)?;
+            self.at += (h.buf.len() + page.len()) as i64;
+            chunks.push(Chunk {
+                ty,
+                offset,
+                size: (h.buf.len() + page.len()) as i64,
+                values: rows as i64,
+            });
+        }
+        self.groups.push((rows, chunks));
+        Ok(())
+    }
+
+    /// The footer (`FileMetaData`), its length and `PAR1`.
+    pub fn finish(self) -> std::io::Result<()> {
+        let rows: usize = self.groups.iter().map(|g| g.0).sum();
+        let first: &[Chunk] = self.groups.first().map_or(&[], |g| &g.1);
+        let mut m = Thrift::new();
+        m.i32(1, 1); // version
+        m.list(2, CT_STRUCT, self.names.len() + 1); // schema: the root, then one per column
         m.begin(None);
-        m.i32(1, ch.ty);
-        m.i32(3, REPETITION_OPTIONAL);
-        m.binary(4, c.name.as_bytes());
-        if ch.ty == TYPE_BYTE_ARRAY {
-            m.i32(6, CONVERTED_UTF8);
-            m.begin(Some(10)); // logicalType: LogicalType union
-            m.begin(Some(1)); // STRING: StringType {}
-            m.end();
+        m.binary(4, b"schema");
+        m.i32(5, self.names.len() as i32); // num_children
+        m.end();
+        for (name, ch) in self.names.iter().zip(first) {
+            m.begin(None);
+            m.i32(1, ch.ty);
+            m.i32(3, REPETITION_OPTIONAL);
+            m.binary(4, name.as_bytes());
+            if ch.ty == TYPE_BYTE_ARRAY {
+                m.i32(6, CONVERTED_UTF8);
+                m.begin(Some(10)); // logicalType: LogicalType union
+                m.begin(Some(1)); // STRING: StringType {}
+                m.end();
+                m.end();
+            }
             m.end();
         }
+        m.i64(3, rows as i64); // num_rows
+        m.list(4, CT_STRUCT, self.groups.len()); // row_groups
+        for (n, chunks) in &self.groups {
+            m.begin(None);
+            m.list(1, CT_STRUCT, chunks.len()); // columns
+            for (name, ch) in self.names.iter().zip(chunks) {
+                m.begin(None);
+                m.i64(2, ch.offset); // file_offset
+                m.begin(Some(3)); // meta_data: ColumnMetaData
+                m.i32(1, ch.ty);
+                m.list(2, CT_I32, 2); // encodings
+                m.elem_i32(ENCODING_PLAIN);
+                m.elem_i32(ENCODING_RLE);
+                m.list(3, CT_BINARY, 1); // path_in_schema
+                m.elem_binary(name.as_bytes());
+                m.i32(4, CODEC_UNCOMPRESSED);
+                m.i64(5, ch.values); // num_values
+                m.i64(6, ch.size); // total_uncompressed_size
+                m.i64(7, ch.size); // total_compressed_size
+                m.i64(9, ch.offset); // data_page_offset
+                m.end();
+                m.end();
+            }
+            m.i64(2, chunks.iter().map(|c| c.size).sum()); // total_byte_size
+            m.i64(3, *n as i64); // num_rows
+            m.end();
+        }
+        m.binary(6, self.created_by.as_bytes());
         m.end();
+        self.w.write_all(&m.buf)?;
+        self.w.write_all(&(m.buf.len() as u32).to_le_bytes())?;
+        self.w.write_all(b"PAR1")
     }
-    m.i64(3, rows as i64); // num_rows
-    m.list(4, CT_STRUCT, 1); // row_groups
-    m.begin(None);
-    m.list(1, CT_STRUCT, chunks.len()); // columns
-    for (c, ch) in t.columns.iter().zip(&chunks) {
-        m.begin(None);
-        m.i64(2, ch.offset); // file_offset
-        m.begin(Some(3)); // meta_data: ColumnMetaData
-        m.i32(1, ch.ty);
-        m.list(2, CT_I32, 2); // encodings
-        m.elem_i32(ENCODING_PLAIN);
-        m.elem_i32(ENCODING_RLE);
-        m.list(3, CT_BINARY, 1); // path_in_schema
-        m.elem_binary(c.name.as_bytes());
-        m.i32(4, CODEC_UNCOMPRESSED);
-        m.i64(5, ch.values); // num_values
-        m.i64(6, ch.size); // total_uncompressed_size
-        m.i64(7, ch.size); // total_compressed_size
-        m.i64(9, ch.offset); // data_page_offset
-        m.end();
-        m.end();
-    }
-    m.i64(2, chunks.iter().map(|c| c.size).sum()); // total_byte_size
-    m.i64(3, rows as i64); // num_rows
-    m.end();
-    m.binary(6, created_by.as_bytes());
-    m.end();
-    file.extend_from_slice(&m.buf);
-    file.extend_from_slice(&(m.buf.len() as u32).to_le_bytes());
-    file.extend_from_slice(b"PAR1");
-    file
 }
 
 #[cfg(test)]

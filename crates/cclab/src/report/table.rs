@@ -42,6 +42,16 @@ impl Col {
         }
     }
 
+    /// Rows `a..b`.
+    pub fn slice(&self, a: usize, b: usize) -> Col {
+        match self {
+            Col::I64(v) => Col::I64(v[a..b].to_vec()),
+            Col::F64(v) => Col::F64(v[a..b].to_vec()),
+            Col::Str(v) => Col::Str(v[a..b].to_vec()),
+            Col::Bool(v) => Col::Bool(v[a..b].to_vec()),
+        }
+    }
+
     /// Append `other` (of the same type; false if not).
     pub fn extend(&mut self, other: &Col) -> bool {
         match (self, other) {
@@ -90,6 +100,21 @@ impl Table {
 
     pub fn rows(&self) -> usize {
         self.columns.first().map_or(0, |c| c.data.len())
+    }
+
+    /// Rows `a..b` as a table of the same name and columns.
+    pub fn slice(&self, a: usize, b: usize) -> Table {
+        Table {
+            name: self.name.clone(),
+            columns: self
+                .columns
+                .iter()
+                .map(|c| Column {
+                    name: c.name.clone(),
+                    data: c.data.slice(a, b),
+                })
+                .collect(),
+        }
     }
 
     /// Add a column (every column must be as long as the first).
@@ -157,67 +182,165 @@ fn flow_cols(t: Table, run_id: &str, rows: &[&crate::results::FlowResult]) -> Ta
     .col("cc", strs(rows, |x| &x.cc))
 }
 
+/// A byte-count flow's FCT slowdown: its completion time at the receiver over the time it
+/// would take alone on an empty network (`fct_rx_s / ideal_fct_s`).
+pub fn slowdown(x: &crate::results::FlowResult) -> Option<f64> {
+    match (x.fct_rx_s, x.ideal_fct_s) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    }
+}
+
+/// The `fct` table (one row per byte-count flow) of `sized`.
+fn fct_table(run_id: &str, sized: &[&crate::results::FlowResult]) -> Table {
+    let ms = |x: Option<f64>| x.map(|s| s * 1e3);
+    flow_cols(Table::new("fct"), run_id, sized)
+        .col("size_bytes", opt_ints(sized, |x| x.size_bytes))
+        .col("start_s", floats(sized, |x| x.start_s))
+        .col("fct_ms", opt_floats(sized, |x| ms(x.fct_rx_s)))
+        .col("ideal_fct_ms", opt_floats(sized, |x| ms(x.ideal_fct_s)))
+        .col("acked_ms", opt_floats(sized, |x| ms(x.fct_s)))
+        .col("slowdown", opt_floats(sized, |x| slowdown(x)))
+}
+
+/// The `fct_buckets` table: slowdown by flow size, from each byte-count flow's size and
+/// slowdown.
+fn fct_buckets(run_id: &str, sized: &[(u64, Option<f64>)]) -> Table {
+    // The usual buckets of the DCTCP and pFabric evaluations: short flows (up to
+    // 100 KB), medium, long (above 10 MB), and all.
+    let buckets: [(&str, u64, u64); 4] = [
+        ("(0, 100KB]", 0, 100_000),
+        ("(100KB, 10MB]", 100_000, 10_000_000),
+        ("(10MB, inf)", 10_000_000, u64::MAX),
+        ("all", 0, u64::MAX),
+    ];
+    let mut rows: Vec<(&str, u64, u64, [Option<f64>; 4])> = Vec::new();
+    for (name, lo, hi) in buckets {
+        let inb = || sized.iter().filter(|x| x.0 > lo && x.0 <= hi);
+        let mut v: Vec<f64> = inb().filter_map(|x| x.1).collect();
+        v.sort_by(f64::total_cmp);
+        let q = |p: f64| crate::stats::quantile_sorted(&v, p);
+        let mean = (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        rows.push((
+            name,
+            inb().count() as u64,
+            v.len() as u64,
+            [mean, q(0.5), q(0.99), q(0.999)],
+        ));
+    }
+    Table::new("fct_buckets")
+        .col(
+            "run_id",
+            Col::Str(vec![Some(run_id.to_string()); rows.len()]),
+        )
+        .col("bucket", strs(&rows, |x| x.0))
+        .col("flows", ints(&rows, |x| x.1))
+        .col("done", ints(&rows, |x| x.2))
+        .col("slowdown_mean", opt_floats(&rows, |x| x.3[0]))
+        .col("slowdown_p50", opt_floats(&rows, |x| x.3[1]))
+        .col("slowdown_p99", opt_floats(&rows, |x| x.3[2]))
+        .col("slowdown_p999", opt_floats(&rows, |x| x.3[3]))
+}
+
 /// The flow-completion tables of a run's byte-count flows (workloads, `[[flow]] bytes`):
 /// `fct` (one row per flow) and `fct_buckets` (slowdown by size); none without such flows.
 pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
-    let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
-    let ms = |x: Option<f64>| x.map(|s| s * 1e3);
-    let mut out = Vec::new();
-    // Flow completion times of byte-count flows (workloads, `[[flow]] bytes`).
-    let sized: Vec<&crate::results::FlowResult> =
-        r.flows.iter().filter(|x| x.size_bytes.is_some()).collect();
-    if !sized.is_empty() {
-        let slow = |x: &&crate::results::FlowResult| match (x.fct_rx_s, x.ideal_fct_s) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-            _ => None,
-        };
-        out.push(
-            flow_cols(Table::new("fct"), &r.run_id, &sized)
-                .col("size_bytes", opt_ints(&sized, |x| x.size_bytes))
-                .col("start_s", floats(&sized, |x| x.start_s))
-                .col("fct_ms", opt_floats(&sized, |x| ms(x.fct_rx_s)))
-                .col("ideal_fct_ms", opt_floats(&sized, |x| ms(x.ideal_fct_s)))
-                .col("acked_ms", opt_floats(&sized, |x| ms(x.fct_s)))
-                .col("slowdown", opt_floats(&sized, slow)),
-        );
-        // The usual buckets of the DCTCP and pFabric evaluations: short flows (up to
-        // 100 KB), medium, long (above 10 MB), and all.
-        let buckets: [(&str, u64, u64); 4] = [
-            ("(0, 100KB]", 0, 100_000),
-            ("(100KB, 10MB]", 100_000, 10_000_000),
-            ("(10MB, inf)", 10_000_000, u64::MAX),
-            ("all", 0, u64::MAX),
-        ];
-        let mut rows: Vec<(&str, u64, u64, [Option<f64>; 4])> = Vec::new();
-        for (name, lo, hi) in buckets {
-            let inb: Vec<&&crate::results::FlowResult> = sized
-                .iter()
-                .filter(|x| x.size_bytes.is_some_and(|b| b > lo && b <= hi))
-                .collect();
-            let mut v: Vec<f64> = inb.iter().filter_map(|x| slow(x)).collect();
-            v.sort_by(f64::total_cmp);
-            let q = |p: f64| crate::stats::quantile_sorted(&v, p);
-            let mean = (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-            rows.push((
-                name,
-                inb.len() as u64,
-                v.len() as u64,
-                [mean, q(0.5), q(0.99), q(0.999)],
-            ));
-        }
-        out.push(
-            Table::new("fct_buckets")
-                .col("run_id", id(rows.len()))
-                .col("bucket", strs(&rows, |x| x.0))
-                .col("flows", ints(&rows, |x| x.1))
-                .col("done", ints(&rows, |x| x.2))
-                .col("slowdown_mean", opt_floats(&rows, |x| x.3[0]))
-                .col("slowdown_p50", opt_floats(&rows, |x| x.3[1]))
-                .col("slowdown_p99", opt_floats(&rows, |x| x.3[2]))
-                .col("slowdown_p999", opt_floats(&rows, |x| x.3[3])),
-        );
+    let sized: Vec<crate::results::FlowResult> = r
+        .flows
+        .iter()
+        .filter(|x| x.size_bytes.is_some())
+        .map(std::borrow::Cow::into_owned)
+        .collect();
+    if sized.is_empty() {
+        return Vec::new();
     }
-    out
+    let refs: Vec<&crate::results::FlowResult> = sized.iter().collect();
+    let sizes: Vec<(u64, Option<f64>)> = sized
+        .iter()
+        .map(|x| (x.size_bytes.unwrap_or(0), slowdown(x)))
+        .collect();
+    vec![fct_table(&r.run_id, &refs), fct_buckets(&r.run_id, &sizes)]
+}
+
+/// [`fct_tables`] as files (`fct.csv`, `fct.parquet`, `fct_buckets.csv`,
+/// `fct_buckets.parquet`) into `sink`, the rows read [`super::parquet::GROUP`] at a time:
+/// a run of a million flows writes them without holding them (its rows are on file,
+/// `results::Flows`); the bytes are those of [`fct_tables`] through
+/// `sweep::table_files`. Nothing when the run has no byte-count flow.
+pub fn fct_files_to(
+    r: &crate::results::RunResult,
+    sink: &mut dyn super::FileSink,
+) -> Result<(), String> {
+    fct_files_grouped(r, sink, super::parquet::GROUP)
+}
+
+/// [`fct_files_to`], `group` rows at a time.
+pub(crate) fn fct_files_grouped(
+    r: &crate::results::RunResult,
+    sink: &mut dyn super::FileSink,
+    group: usize,
+) -> Result<(), String> {
+    use crate::results::FlowResult;
+    if !r.flows.iter().any(|f| f.size_bytes.is_some()) {
+        return Ok(());
+    }
+    // Every byte-count row, a group at a time.
+    let each_group = |f: &mut dyn FnMut(&[&FlowResult]) -> std::io::Result<()>| {
+        let mut chunk: Vec<FlowResult> = Vec::with_capacity(group.min(r.flows.len()));
+        let mut put = |chunk: &mut Vec<FlowResult>| {
+            let refs: Vec<&FlowResult> = chunk.iter().collect();
+            let done = f(&refs);
+            chunk.clear();
+            done
+        };
+        for x in r.flows.iter().filter(|x| x.size_bytes.is_some()) {
+            let mut x = x.into_owned();
+            // Not in these tables: a group holds no `ss` lines.
+            x.ss = String::new();
+            chunk.push(x);
+            if chunk.len() == group {
+                put(&mut chunk)?;
+            }
+        }
+        if !chunk.is_empty() {
+            put(&mut chunk)?;
+        }
+        Ok(())
+    };
+    // Each flow's size and slowdown, for the buckets.
+    let mut sizes: Vec<(u64, Option<f64>)> = Vec::new();
+    sink.file("fct.csv", &mut |w| {
+        sizes.clear();
+        let mut first = true;
+        each_group(&mut |rows| {
+            sizes.extend(
+                rows.iter()
+                    .map(|x| (x.size_bytes.unwrap_or(0), slowdown(x))),
+            );
+            let csv = fct_table(&r.run_id, rows).csv();
+            // The header once, then the rows of each group.
+            let body = if first {
+                &csv[..]
+            } else {
+                &csv[csv.find('\n').map_or(csv.len(), |i| i + 1)..]
+            };
+            first = false;
+            w.write_all(body.as_bytes())
+        })
+    })?;
+    sink.file("fct.parquet", &mut |w| {
+        let mut p = super::parquet::Writer::new(w, &crate::sweep::created_by())?;
+        // As `parquet::write_grouped` splits a table held in memory.
+        each_group(&mut |rows| p.group(&fct_table(&r.run_id, rows)))?;
+        p.finish()
+    })?;
+    if let Some(e) = r.flows.read_error() {
+        return Err(format!("fct.csv: {e}"));
+    }
+    for (name, bytes) in crate::sweep::table_files(&fct_buckets(&r.run_id, &sizes)) {
+        sink.file(&name, &mut |w| w.write_all(&bytes))?;
+    }
+    Ok(())
 }
 
 /// The tidy tables of one run, every one starting with `run_id`: `runs` (one row: the
@@ -240,7 +363,8 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
             Col::I64(vec![Some(r.engine.packet_hops as i64)]),
         )];
 
-    let f = &r.flows;
+    // Every row in memory: these tables are (Python, sweeps).
+    let f = &r.flows.to_vec();
     let all: Vec<&crate::results::FlowResult> = f.iter().collect();
     out.push(
         flow_cols(Table::new("flows"), &r.run_id, &all)

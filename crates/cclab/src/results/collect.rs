@@ -106,18 +106,40 @@ pub fn collect(sim: &Sim) -> RunResult {
 /// A run's results; an error if the finished flows' rows cannot be read back from the
 /// temporary file the run wrote them to ([`crate::results::FlowLog`]).
 pub fn try_collect(sim: &Sim) -> Result<RunResult, String> {
-    let sc = &sim.scenario;
-    let end = sim.q.now();
     // The open connections' rows and the finished flows', by flow number.
-    let mut flows = sim.flow_log.rows().map_err(|e| {
-        format!("the finished flows' rows could not be read back from their temporary file: {e}")
-    })?;
+    let mut flows = sim.flow_log.rows().map_err(read_back)?;
+    open_rows(sim, &mut flows);
+    finish(sim, flows.into())
+}
+
+fn read_back(e: String) -> String {
+    format!("the finished flows' rows could not be read back from their temporary file: {e}")
+}
+
+/// The open connections' rows, added to `flows`, and all of them sorted by flow number.
+fn open_rows(sim: &Sim, flows: &mut Vec<FlowResult>) {
+    let end = sim.q.now();
     for (i, c) in sim.conns.iter().enumerate() {
         if let Some(c) = c.tcp() {
             flows.push(flow_result(sim, i, c, end));
         }
     }
     flows.sort_by_key(|f| f.id);
+}
+
+/// [`try_collect`] for the end of a run: the rows the run wrote to its temporary file stay
+/// there, and the result reads them back as it is used (`results::Flows`), so the files of
+/// a run of many flows are written without holding every row. Takes the run's flow log.
+pub fn try_collect_streaming(sim: &mut Sim) -> Result<RunResult, String> {
+    let log = std::mem::take(&mut sim.flow_log);
+    let (spilled, mut flows) = log.finish().map_err(read_back)?;
+    open_rows(sim, &mut flows);
+    finish(sim, crate::results::Flows::with_spilled(flows, spilled))
+}
+
+fn finish(sim: &Sim, flows: crate::results::Flows) -> Result<RunResult, String> {
+    let sc = &sim.scenario;
+    let end = sim.q.now();
     let queues = sim
         .net
         .ports
@@ -145,19 +167,21 @@ pub fn try_collect(sim: &Sim) -> Result<RunResult, String> {
         .collect();
     // netstat-style per-host TCP timeout counters, hosts in order of first appearance.
     let mut hosts: Vec<HostResult> = Vec::new();
-    let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut index: std::collections::BTreeMap<String, usize> = Default::default();
     for f in &flows {
-        let name = f.from.as_str();
-        match index.get(name) {
+        match index.get(f.from.as_str()) {
             Some(&k) => hosts[k].tcp_timeouts += f.timeouts,
             None => {
-                index.insert(name, hosts.len());
+                index.insert(f.from.clone(), hosts.len());
                 hosts.push(HostResult {
-                    host: name.to_string(),
+                    host: f.from.clone(),
                     tcp_timeouts: f.timeouts,
                 });
             }
         }
+    }
+    if let Some(e) = flows.read_error() {
+        return Err(read_back(e));
     }
     let mut r = RunResult {
         run_id: sc.run_id(),

@@ -4,9 +4,118 @@
 mod collect;
 pub mod log;
 
-pub use collect::{collect, flow_result, try_collect};
-pub use log::FlowLog;
+pub use collect::{collect, flow_result, try_collect, try_collect_streaming};
+pub use log::{FlowIter, FlowLog, Spilled};
 use serde::Serialize;
+use std::sync::Arc;
+
+/// A run's flow rows, by flow number. Usually all in memory; the result of a run that
+/// wrote its finished flows' rows to a temporary file (`runner::run`, a workload of many
+/// flows: [`FlowLog`]) keeps those there and reads them back, merged in order with the
+/// rest, each time [`Flows::iter`] walks them. So writing a million rows' files does not
+/// hold a million rows. Indexing (`flows[i]`) is for results held in memory.
+#[derive(Clone, Debug, Default)]
+pub struct Flows {
+    rows: Vec<FlowResult>,
+    spilled: Option<Arc<Spilled>>,
+}
+
+impl Flows {
+    /// `rows` (sorted by flow number) and the rows on file.
+    pub fn with_spilled(rows: Vec<FlowResult>, spilled: Option<Spilled>) -> Flows {
+        Flows {
+            rows,
+            spilled: spilled.filter(|s| !s.is_empty()).map(Arc::new),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len() + self.spilled.as_ref().map_or(0, |s| s.len() as usize)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every row in flow-number order.
+    pub fn iter(&self) -> FlowIter<'_> {
+        FlowIter::new(&self.rows, self.spilled.as_deref())
+    }
+
+    /// Whether some rows are on file (then indexing panics: use [`Flows::iter`]).
+    pub fn spilled(&self) -> bool {
+        self.spilled.is_some()
+    }
+
+    /// Why an iteration ended before the last row (the temporary file could not be read
+    /// back), if one did.
+    pub fn read_error(&self) -> Option<String> {
+        self.spilled.as_ref().and_then(|s| s.error())
+    }
+
+    /// Every row in memory.
+    pub fn to_vec(&self) -> Vec<FlowResult> {
+        self.iter().map(std::borrow::Cow::into_owned).collect()
+    }
+
+    /// Add a row held in memory (after the others: keep the numbers in order).
+    pub fn push(&mut self, f: FlowResult) {
+        self.rows.push(f);
+    }
+}
+
+impl From<Vec<FlowResult>> for Flows {
+    fn from(rows: Vec<FlowResult>) -> Flows {
+        Flows {
+            rows,
+            spilled: None,
+        }
+    }
+}
+
+impl std::ops::Index<usize> for Flows {
+    type Output = FlowResult;
+    fn index(&self, i: usize) -> &FlowResult {
+        assert!(
+            self.spilled.is_none(),
+            "rows of a run on file are read with Flows::iter"
+        );
+        &self.rows[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Flows {
+    fn index_mut(&mut self, i: usize) -> &mut FlowResult {
+        assert!(
+            self.spilled.is_none(),
+            "rows of a run on file are read with Flows::iter"
+        );
+        &mut self.rows[i]
+    }
+}
+
+impl<'a> IntoIterator for &'a Flows {
+    type Item = std::borrow::Cow<'a, FlowResult>;
+    type IntoIter = FlowIter<'a>;
+    fn into_iter(self) -> FlowIter<'a> {
+        self.iter()
+    }
+}
+
+/// A JSON array of every row, read back as it is written.
+impl Serialize for Flows {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for f in self {
+            seq.serialize_element(f.as_ref())?;
+        }
+        if let Some(e) = self.read_error() {
+            return Err(S::Error::custom(e));
+        }
+        seq.end()
+    }
+}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct FlowResult {
@@ -288,7 +397,7 @@ pub struct RunResult {
     pub scenario: String,
     pub seed: u64,
     pub duration_s: f64,
-    pub flows: Vec<FlowResult>,
+    pub flows: Flows,
     pub queues: Vec<QueueResult>,
     pub pings: Vec<PingResult>,
     /// UDP flows (`[[udp]]`; omitted when none).
