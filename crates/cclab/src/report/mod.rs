@@ -327,6 +327,13 @@ pub fn run_files_to(
             }
         }
     }
+    // A file of rows read back from the run's temporary file ends early if a read fails
+    // (`results::Flows`): then the run's files are not installed.
+    if let Some(e) = r.flows.read_error() {
+        return Err(format!(
+            "the finished flows' rows could not be read back: {e}"
+        ));
+    }
     Ok(())
 }
 
@@ -651,6 +658,19 @@ mod tests {
         assert_eq!(files[1], ("fct.parquet".to_string(), grouped.clone()));
         assert_ne!(grouped, parquet::write(t, &crate::sweep::created_by()));
         assert!(on_file.flows.read_error().is_none());
+        // A file that cannot be read back: an error, not short files.
+        let mut log = FlowLog::with_spill(1500);
+        for i in 0..100 {
+            log.push(&row(i));
+        }
+        let (spilled, rest) = log.finish().unwrap();
+        let mut spilled = spilled.unwrap();
+        spilled.cut_for_test(2);
+        let mut broken = full();
+        broken.flows = Flows::with_spilled(rest, Some(spilled));
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        let e = run_files_to(&broken, &perf, false, &axes, &mut files).unwrap_err();
+        assert!(e.contains("ends inside a row"), "{e}");
     }
 
     #[test]

@@ -335,7 +335,7 @@ pub(crate) fn fct_files_grouped(
         p.finish()
     })?;
     if let Some(e) = r.flows.read_error() {
-        return Err(format!("fct.csv: {e}"));
+        return Err(format!("fct.csv, fct.parquet: {e}"));
     }
     for (name, bytes) in crate::sweep::table_files(&fct_buckets(&r.run_id, &sizes)) {
         sink.file(&name, &mut |w| w.write_all(&bytes))?;

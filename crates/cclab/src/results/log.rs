@@ -203,6 +203,12 @@ impl Spilled {
         self.error.lock().map_or(None, |e| e.clone())
     }
 
+    /// Tests: cut run `i` inside a row, as a file that cannot be read back.
+    #[cfg(test)]
+    pub(crate) fn cut_for_test(&mut self, i: usize) {
+        self.runs[i].1 -= 3;
+    }
+
     fn fail(&self, e: String) {
         if let Ok(mut g) = self.error.lock() {
             g.get_or_insert(e);
