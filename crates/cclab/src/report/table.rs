@@ -267,7 +267,7 @@ pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
 /// a run of a million flows writes them without holding them (its rows are on file,
 /// `results::Flows`); the bytes are those of [`fct_tables`] through
 /// `sweep::table_files`. Nothing when the run has no byte-count flow.
-pub fn fct_files_to(
+pub(crate) fn fct_files_to(
     r: &crate::results::RunResult,
     sink: &mut dyn super::FileSink,
 ) -> Result<(), String> {
@@ -334,9 +334,7 @@ pub(crate) fn fct_files_grouped(
         each_group(&mut |rows| p.group(&fct_table(&r.run_id, rows)))?;
         p.finish()
     })?;
-    if let Some(e) = r.flows.read_error() {
-        return Err(format!("fct.csv, fct.parquet: {e}"));
-    }
+    // A read error is reported by `run_files_to` once every file is made.
     for (name, bytes) in crate::sweep::table_files(&fct_buckets(&r.run_id, &sizes)) {
         sink.file(&name, &mut |w| w.write_all(&bytes))?;
     }

@@ -285,14 +285,8 @@ impl RunReader {
         let n = u32::from_le_bytes(self.buf[self.at..self.at + 4].try_into().expect("4"));
         let n = n as usize;
         self.need(4 + n, &s.file, &s.path)?;
-        let mut rd = Rd(&self.buf[self.at + 4..self.at + 4 + n]);
-        let row = decode(&mut rd)?;
-        if !rd.0.is_empty() {
-            return Err(format!(
-                "{}: a row of the flow log is longer than its fields",
-                s.path.display()
-            ));
-        }
+        let row = decode_frame(&self.buf[self.at + 4..self.at + 4 + n])
+            .map_err(|e| format!("{}: {e}", s.path.display()))?;
         self.at += 4 + n;
         Ok(Some(row))
     }
@@ -537,14 +531,20 @@ fn decode_framed(bytes: &[u8], out: &mut Vec<FlowResult>) -> Result<(), String> 
         if n > t.len() {
             return Err("the flow log ends inside a row".into());
         }
-        let mut one = Rd(&t[..n]);
-        out.push(decode(&mut one)?);
-        if !one.0.is_empty() {
-            return Err("a row of the flow log is longer than its fields".into());
-        }
+        out.push(decode_frame(&t[..n])?);
         r.0 = &t[n..];
     }
     Ok(())
+}
+
+/// One row behind its length: the bytes after the length, all of them the row's.
+fn decode_frame(frame: &[u8]) -> Result<FlowResult, String> {
+    let mut one = Rd(frame);
+    let row = decode(&mut one)?;
+    if !one.0.is_empty() {
+        return Err("a row of the flow log is longer than its fields".into());
+    }
+    Ok(row)
 }
 
 fn decode(r: &mut Rd) -> Result<FlowResult, String> {
