@@ -17,6 +17,9 @@
 # `cclab bench --json` and checks that the TOML file reproduces dctcp10's event and
 # packet-hop counts exactly (and reports bench's in-process wall time for reference).
 #
+# PGO=1 bench/race.sh races the profile-guided build of bench/pgo.sh (target/pgo/cclab;
+# needs `rustup component add llvm-tools`) instead of the plain `cargo build --release`.
+#
 # Needs: cargo, g++, python3, and `apt-get install ns3 libns3-dev` (Debian 12: ns-3 3.37).
 # Files go to target/race/ (RACE_OUT to change). Set CARGO_BUILD_JOBS=1 on a shared box.
 
@@ -39,8 +42,21 @@ out=${RACE_OUT:-$root/target/race}
 mkdir -p "$out"
 
 echo "== build" >&2
-cargo build --release -p cclab-cli >&2
-cclab=$root/target/release/cclab
+case ${PGO:-0} in
+0)
+    cargo build --release -p cclab-cli >&2
+    cclab=$root/target/release/cclab
+    build="cargo build --release"
+    ;;
+1)
+    cclab=$(bench/pgo.sh)
+    build="bench/pgo.sh (profile-guided)"
+    ;;
+*)
+    echo "PGO must be 0 or 1 (got '$PGO')" >&2
+    exit 2
+    ;;
+esac
 
 # Debian's ns3-*.pc files give broken Cflags ("-I/usr\;"), so the flags are written out.
 if [ ! -f /usr/include/ns3/tcp-dctcp.h ]; then
@@ -89,10 +105,10 @@ for r in $(seq 1 "$rounds"); do
     echo "   round $r done" >&2
 done
 
-python3 - "$out" "$rounds" <<'PY'
+python3 - "$out" "$rounds" "$build" <<'PY'
 import json, statistics, sys
 
-out, rounds = sys.argv[1], int(sys.argv[2])
+out, rounds, build = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 med = statistics.median
 
 def load(path):
@@ -113,6 +129,7 @@ nproc = [proc(f"{out}/ns3-r{r}.proc") for r in R]
 
 print(f"cclab {cc[0]['cclab']} (git {cc[0]['git']}) vs {ns[0]['simulator']}: dctcp10, "
       f"{cc[0]['duration_s']:g} s simulated, {rounds} rounds interleaved")
+print(f"cclab built by {build}")
 
 # Equal work: the TOML file is bench's dctcp10, and every round computed the same thing.
 same_work = all(p["events"] == b["events"] and p["packet_hops"] == b["packet_hops"] for p, b in zip(cp, bench))
