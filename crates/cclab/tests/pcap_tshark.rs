@@ -577,5 +577,7 @@ fn pcap_hook_writes_the_same_bytes_as_the_tap() {
         format!("{:?}", sim.results().flows),
         format!("{:?}", sim2.results().flows)
     );
-    println!("{}", d1.display());
+    for d in [&d1, &d2] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

@@ -349,7 +349,17 @@ impl Receiver {
             self.ooo_bytes -= r.end - r.start;
             j += 1;
         }
-        self.ooo.splice(i..j, [OooRange { start: ns, end: ne }]);
+        // `splice` written out for its common cases (a new range; one range grown): the
+        // generic splice was a call per out-of-order segment.
+        let r = OooRange { start: ns, end: ne };
+        match j - i {
+            0 => self.ooo.insert(i, r),
+            1 => self.ooo[i] = r,
+            _ => {
+                self.ooo[i] = r;
+                self.ooo.drain(i + 1..j);
+            }
+        }
         self.ooo_bytes += ne - ns;
     }
 

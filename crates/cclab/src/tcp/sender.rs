@@ -582,9 +582,7 @@ impl Sender {
 
     /// Retransmit the lowest lost, un-SACKed segment not already retransmitted.
     fn retransmit_next_lost(&mut self, io: &mut Io) -> bool {
-        let start_idx = match self.segs.binary_search_by(|s| s.start.cmp(&self.lost_hint)) {
-            Ok(i) | Err(i) => i,
-        };
+        let start_idx = self.seg_index(self.lost_hint);
         for i in start_idx..self.segs.len() {
             let s = self.segs[i];
             if s.lost && !s.retrans && !s.sacked {

@@ -9,10 +9,31 @@
 //!   as Linux emulates it) the head is marked lost by the recovery state machine.
 //! - `check_invariants`: the counters recomputed from the segments, for tests.
 
-use super::{Sender, DUPTHRESH};
+use super::{Seg, Sender, DUPTHRESH};
 use crate::net::packet::{Packet, MAX_SACK};
+use std::collections::VecDeque;
+
+/// [`Sender::seg_index`] on a queue of segments in sequence order.
+#[inline]
+fn first_from(segs: &VecDeque<Seg>, seq: u64) -> usize {
+    let (a, b) = segs.as_slices();
+    if b.first().is_some_and(|s| s.start < seq) {
+        a.len() + b.partition_point(|s| s.start < seq)
+    } else {
+        a.partition_point(|s| s.start < seq)
+    }
+}
 
 impl Sender {
+    /// The index of the first segment in the queue that starts at or after `seq` (the
+    /// queue's length if none does): segments are in sequence order. A binary search of
+    /// each half of the ring, inlined: `VecDeque::binary_search_by` was a call of ~146
+    /// instructions, 3% of a 1,000-sender dumbbell's instructions (valgrind).
+    #[inline]
+    pub(super) fn seg_index(&self, seq: u64) -> usize {
+        first_from(&self.segs, seq)
+    }
+
     pub(super) fn mark_lost(&mut self, i: usize) {
         let s = &mut self.segs[i];
         if !s.lost && !s.sacked {
@@ -61,7 +82,15 @@ impl Sender {
         } else {
             0
         };
-        cache[..n_cache].sort_unstable();
+        // At most `MAX_SACK` blocks: an insertion sort in line (`sort_unstable` was a call
+        // per ACK).
+        for a in 1..n_cache {
+            let mut b = a;
+            while b > 0 && cache[b - 1] > cache[b] {
+                cache.swap(b - 1, b);
+                b -= 1;
+            }
+        }
         for b in 0..p.nsack as usize {
             let (bs, be) = p.sack[b];
             if be <= self.tp.snd_una {
@@ -91,9 +120,7 @@ impl Sender {
     /// (`tcp_sacktag_one`: a SACKed segment is no longer lost or in flight).
     fn sacktag_range(&mut self, from: u64, to: u64, block_end: u64) -> u32 {
         let mut newly = 0;
-        let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&from)) {
-            Ok(i) | Err(i) => i,
-        };
+        let mut i = self.seg_index(from);
         while i < self.segs.len() && self.segs[i].start < to && self.segs[i].end <= block_end {
             let s = self.segs[i];
             if !s.sacked {
@@ -125,9 +152,7 @@ impl Sender {
         if from >= boundary {
             return 0;
         }
-        let mut i = match self.segs.binary_search_by(|s| s.start.cmp(&from)) {
-            Ok(i) | Err(i) => i,
-        };
+        let mut i = self.seg_index(from);
         let before = self.lost_out;
         while i < self.segs.len() && self.segs[i].start < boundary {
             self.mark_lost(i);
@@ -187,5 +212,52 @@ impl Sender {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `first_from` is `VecDeque::binary_search_by`'s answer (either arm) for every
+    /// sequence number around every segment, on queues whose ring wraps at every point.
+    #[test]
+    fn first_from_finds_what_a_binary_search_finds_on_a_wrapped_ring() {
+        let seg = |start: u64| Seg {
+            start,
+            end: start + 10,
+            sent: 0,
+            sacked: false,
+            lost: false,
+            retrans: false,
+            ever_retrans: false,
+        };
+        let mut wrapped = 0;
+        for len in 0..12u64 {
+            for shift in 0..16 {
+                // Pop from the front and push at the back so the live part wraps.
+                let mut q: VecDeque<Seg> = VecDeque::with_capacity(16);
+                for k in 0..shift {
+                    q.push_back(seg(k));
+                    q.pop_front();
+                }
+                for k in 0..len {
+                    q.push_back(seg(100 + 10 * k));
+                }
+                let wraps = !q.as_slices().1.is_empty();
+                wrapped += wraps as u32;
+                for seq in 90..(120 + 10 * len) {
+                    let want = match q.binary_search_by(|s| s.start.cmp(&seq)) {
+                        Ok(i) | Err(i) => i,
+                    };
+                    assert_eq!(
+                        first_from(&q, seq),
+                        want,
+                        "len {len} shift {shift} seq {seq} wraps {wraps}"
+                    );
+                }
+            }
+        }
+        assert!(wrapped > 20, "{wrapped} wrapped queues");
     }
 }
