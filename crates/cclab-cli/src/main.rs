@@ -114,6 +114,14 @@ enum Cmd {
         /// fat-tree for 1 s and a k = 16 fat-tree for 20 ms (minutes, GBs of memory).
         #[arg(long)]
         scale: bool,
+        /// Also the dctcp10 dumbbell with 10, 100 and 1,000 senders, run in turn for
+        /// --rounds rounds (median of each), and the share of the 10-sender packet-hops/s
+        /// the larger ones keep (a minute or two).
+        #[arg(long)]
+        senders: bool,
+        /// Rounds of --senders.
+        #[arg(long, default_value_t = 5, requires = "senders", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        rounds: u32,
     },
 }
 
@@ -191,19 +199,29 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Cmd::Bench { json, scale } => {
+        Cmd::Bench {
+            json,
+            scale,
+            senders,
+            rounds,
+        } => {
             let mut all = cclab::bench::run_all();
             if scale {
                 all.extend(cclab::bench::run_scale());
+            }
+            let senders = senders.then(|| cclab::bench::run_senders(rounds as usize));
+            if let Some(s) = &senders {
+                all.extend(s.results.iter().cloned());
             }
             if json {
                 // Top-level keys: the headline workload (the first); all of them in
                 // `workloads`.
                 let r = &all[0];
-                println!(
-                    "{}",
-                    serde_json::json!({"wall_s": r.wall_s, "events_per_s": r.events_per_s, "packet_hops_per_s": r.packet_hops_per_s, "workloads": all})
-                );
+                let mut v = serde_json::json!({"wall_s": r.wall_s, "events_per_s": r.events_per_s, "packet_hops_per_s": r.packet_hops_per_s, "workloads": all});
+                if let Some(s) = senders {
+                    v["senders"] = serde_json::json!({"rounds": s.rounds, "senders": cclab::bench::SENDERS, "keep": s.keep});
+                }
+                println!("{v}");
             } else {
                 for r in &all {
                     println!(
@@ -225,6 +243,14 @@ fn main() -> ExitCode {
                     if let Some(m) = r.peak_rss_mib {
                         println!("  peak RSS       {m:.0} MiB");
                     }
+                }
+                if let Some(s) = &senders {
+                    println!(
+                        "senders: 100 keep {:.0}%, 1,000 keep {:.0}% of the 10-sender packet-hops/s (medians of the ratios of {} rounds, each paired with its round's 10-sender run)",
+                        100.0 * s.keep[1],
+                        100.0 * s.keep[2],
+                        s.rounds
+                    );
                 }
             }
             ExitCode::SUCCESS

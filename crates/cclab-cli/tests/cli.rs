@@ -351,6 +351,57 @@ fn bench_json_has_the_documented_keys() {
     }
 }
 
+/// `--senders`: the dctcp10 dumbbell with 10, 100 and 1,000 senders, and the share of the
+/// 10-sender speed each keeps; `--rounds` only with it, and at least 1.
+#[test]
+fn bench_senders_runs_the_three_dumbbells() {
+    let o = cclab(&["bench", "--json", "--senders", "--rounds", "2"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let w = v["workloads"].as_array().unwrap();
+    let hops = |name: &str| {
+        w.iter()
+            .find(|x| x["workload"] == name)
+            .unwrap_or_else(|| panic!("no {name}"))["packet_hops"]
+            .as_u64()
+            .unwrap()
+    };
+    // The 10-sender case is dctcp10 itself (a deterministic run: the same count).
+    assert_eq!(hops("dctcp-s10"), hops("dctcp10"));
+    // More senders, more packets (drops and retransmissions) on the same 10 Gbit/s.
+    assert!(hops("dctcp-s1000") > hops("dctcp10"), "{v}");
+    let s = &v["senders"];
+    assert_eq!(s["rounds"], 2);
+    assert_eq!(s["senders"], serde_json::json!([10, 100, 1000]));
+    let keep: Vec<f64> = s["keep"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(keep.len(), 3);
+    assert_eq!(keep[0], 1.0, "the 10-sender run over itself");
+    assert!(
+        keep[1..].iter().all(|&k| k > 0.0 && k.is_finite()),
+        "{keep:?}"
+    );
+    assert!(cclab(&["bench", "--json"])
+        .stdout
+        .windows(9)
+        .all(|x| x != b"\"senders\""));
+    for bad in [
+        &["bench", "--rounds", "3"][..],
+        &["bench", "--senders", "--rounds", "0"][..],
+    ] {
+        assert_eq!(cclab(bad).status.code(), Some(2), "{bad:?}");
+    }
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

@@ -8,6 +8,10 @@
 //! with DCTCP on a k = 8 fat-tree (128 hosts) for 1 s, and on a k = 16 fat-tree (1,024
 //! hosts) for 20 ms, each with its peak resident memory.
 //!
+//! With `--senders` (`run_senders`), the dctcp10 dumbbell with 10, 100 and 1,000
+//! senders, interleaved over several rounds: how much of its speed the engine keeps when
+//! a hundred times more connections share the bottleneck.
+//!
 //! It prints only what it measures; the README gives the peers' figures with their sources
 //! (htsim measured on the development machine; ns-3 by `bench/race.sh`, on the same dumbbell).
 
@@ -66,8 +70,73 @@ pub fn scenario() -> Scenario {
 /// The ns-3/htsim comparison workload (`dctcp10`): 10 DCTCP senders, 10 µs access links,
 /// ECN marking at K = 65 packets in a 1000-packet bottleneck queue.
 pub fn scenario_dctcp10() -> Scenario {
+    scenario_dctcp_senders(10)
+}
+
+/// dctcp10 with `n` senders (10 µs access links, as `cclab run bench/dctcp10.toml --set
+/// topology.senders=N`).
+pub fn scenario_dctcp_senders(n: usize) -> Scenario {
     let queue = QueueSpec::ecn(Limit::Packets(1000), Limit::Packets(65));
-    dumbbell("bench-dctcp10", "dctcp", vec![10 * US; 10], queue)
+    dumbbell("bench-dctcp10", "dctcp", vec![10 * US; n], queue)
+}
+
+/// Sender counts of `run_senders`.
+pub const SENDERS: [usize; 3] = [10, 100, 1000];
+
+/// What `run_senders` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct SendersBench {
+    pub rounds: usize,
+    /// For each count of `SENDERS`, its round of median wall time.
+    pub results: Vec<BenchResult>,
+    /// For each count of `SENDERS`, the median over the rounds of its packet-hops/s over
+    /// the 10-sender case's of the same round (1 for 10 senders). Paired by round, so a
+    /// machine whose speed drifts between rounds moves both sides of each ratio alike.
+    pub keep: Vec<f64>,
+}
+
+/// The dctcp10 dumbbell with 10, 100 and 1,000 senders (`cclab bench --senders`), run
+/// `rounds` times in turn. Workload names `dctcp-s10`, `dctcp-s100`, `dctcp-s1000`.
+pub fn run_senders(rounds: usize) -> SendersBench {
+    const NAMES: [&str; 3] = ["dctcp-s10", "dctcp-s100", "dctcp-s1000"];
+    const ABOUT: [&str; 3] = [
+        "10 DCTCP flows, 10 Gbit/s dumbbell, K = 65 packets (dctcp10)",
+        "dctcp10 with 100 senders",
+        "dctcp10 with 1,000 senders",
+    ];
+    let rounds = rounds.max(1);
+    let scenarios: Vec<Scenario> = SENDERS.iter().map(|&n| scenario_dctcp_senders(n)).collect();
+    let mut runs: [Vec<BenchResult>; 3] = Default::default();
+    for _ in 0..rounds {
+        for (i, sc) in scenarios.iter().enumerate() {
+            runs[i].push(run_one(NAMES[i], ABOUT[i], sc));
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let keep = (0..3)
+        .map(|i| {
+            median(
+                (0..rounds)
+                    .map(|r| runs[i][r].packet_hops_per_s / runs[0][r].packet_hops_per_s)
+                    .collect(),
+            )
+        })
+        .collect();
+    let results = runs
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(|a, b| a.wall_s.total_cmp(&b.wall_s));
+            v.swap_remove(v.len() / 2)
+        })
+        .collect();
+    SendersBench {
+        rounds,
+        results,
+        keep,
+    }
 }
 
 /// Every workload, the first being the headline figure.
