@@ -74,26 +74,36 @@ fi
 
 now() { date +%s.%N; }
 
+# Both simulators run on the same core (RACE_CPU, default 0; RACE_CPU= to not pin), so a
+# run does not move between cores or meet the other core's load: unpinned, cclab's event
+# loop took 0.49 s in the race against 0.35–0.39 s pinned in the same hour (b3ea7c7).
+cpu=${RACE_CPU-0}
+pin=()
+if [ -n "$cpu" ] && command -v taskset >/dev/null; then
+    pin=(taskset -c "$cpu")
+fi
+build="$build; runs ${pin[*]:-not pinned}"
+
 run_cclab() { # round
     local d=$out/cclab-r$1 t0 t1
     rm -rf "$d"
     t0=$(now)
-    "$cclab" run bench/dctcp10.toml --out "$d" --quiet --json >"$out/cclab-r$1.json"
+    "${pin[@]}" "$cclab" run bench/dctcp10.toml --out "$d" --quiet --json >"$out/cclab-r$1.json"
     t1=$(now)
     echo "$t0 $t1" >"$out/cclab-r$1.proc"
     cp "$d/perf.json" "$out/cclab-r$1.perf.json"
-    "$cclab" bench --json >"$out/bench-r$1.json"
+    "${pin[@]}" "$cclab" bench --json >"$out/bench-r$1.json"
 }
 
 run_ns3() { # round
     local t0 t1
     t0=$(now)
-    "$ns3bin" >"$out/ns3-r$1.json"
+    "${pin[@]}" "$ns3bin" >"$out/ns3-r$1.json"
     t1=$(now)
     echo "$t0 $t1" >"$out/ns3-r$1.proc"
 }
 
-echo "== race: $rounds rounds, interleaved (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+echo "== race: $rounds rounds, interleaved, ${pin[*]:-not pinned} (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then
         run_cclab "$r"
