@@ -330,9 +330,7 @@ pub fn run_files_to(
     // A file of rows read back from the run's temporary file ends early if a read fails
     // (`results::Flows`): then the run's files are not installed.
     if let Some(e) = r.flows.read_error() {
-        return Err(format!(
-            "the finished flows' rows could not be read back: {e}"
-        ));
+        return Err(crate::results::read_back(e));
     }
     Ok(())
 }

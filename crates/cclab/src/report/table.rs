@@ -245,17 +245,13 @@ fn fct_buckets(run_id: &str, sized: &[(u64, Option<f64>)]) -> Table {
 /// The flow-completion tables of a run's byte-count flows (workloads, `[[flow]] bytes`):
 /// `fct` (one row per flow) and `fct_buckets` (slowdown by size); none without such flows.
 pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
-    let sized: Vec<crate::results::FlowResult> = r
-        .flows
-        .iter()
-        .filter(|x| x.size_bytes.is_some())
-        .map(std::borrow::Cow::into_owned)
-        .collect();
+    let sized: Vec<std::borrow::Cow<crate::results::FlowResult>> =
+        r.flows.iter().filter(|x| x.size_bytes.is_some()).collect();
     if sized.is_empty() {
         return Vec::new();
     }
-    let refs: Vec<&crate::results::FlowResult> = sized.iter().collect();
-    let sizes: Vec<(u64, Option<f64>)> = sized
+    let refs: Vec<&crate::results::FlowResult> = sized.iter().map(|x| x.as_ref()).collect();
+    let sizes: Vec<(u64, Option<f64>)> = refs
         .iter()
         .map(|x| (x.size_bytes.unwrap_or(0), slowdown(x)))
         .collect();
@@ -361,9 +357,11 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
             Col::I64(vec![Some(r.engine.packet_hops as i64)]),
         )];
 
-    // Every row in memory: these tables are (Python, sweeps).
-    let f = &r.flows.to_vec();
-    let all: Vec<&crate::results::FlowResult> = f.iter().collect();
+    // Every row at once: these tables are held whole (Python, sweeps). Rows in memory are
+    // borrowed, rows read back from a file owned here.
+    let rows: Vec<std::borrow::Cow<crate::results::FlowResult>> = r.flows.iter().collect();
+    let all: Vec<&crate::results::FlowResult> = rows.iter().map(|x| x.as_ref()).collect();
+    let f = &all;
     out.push(
         flow_cols(Table::new("flows"), &r.run_id, &all)
             .col("start_s", floats(f, |x| x.start_s))

@@ -112,7 +112,8 @@ pub fn try_collect(sim: &Sim) -> Result<RunResult, String> {
     finish(sim, flows.into())
 }
 
-fn read_back(e: String) -> String {
+/// The error of a run whose finished flows' rows could not be read back.
+pub(crate) fn read_back(e: String) -> String {
     format!("the finished flows' rows could not be read back from their temporary file: {e}")
 }
 

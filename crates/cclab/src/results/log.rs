@@ -145,7 +145,8 @@ impl FlowLog {
         Ok((spilled, rest))
     }
 
-    /// Every row logged, in the order logged.
+    /// Every row logged: the file's sorted runs one after the other, then the buffer's rows
+    /// in the order logged (callers sort them by flow number).
     pub fn rows(&self) -> Result<Vec<FlowResult>, String> {
         let mut out = Vec::with_capacity(self.rows as usize);
         if let Some((f, path, _)) = &self.file {

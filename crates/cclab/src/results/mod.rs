@@ -4,6 +4,7 @@
 mod collect;
 pub mod log;
 
+pub(crate) use collect::read_back;
 pub use collect::{collect, flow_result, try_collect, try_collect_streaming};
 pub use log::{FlowIter, FlowLog, Spilled};
 use serde::Serialize;
