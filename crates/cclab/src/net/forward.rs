@@ -164,7 +164,7 @@ impl Network {
             if pr.starts.is_empty() {
                 pr.next_start = start;
             }
-            pr.starts.push_back((start, 0, 0));
+            pr.starts.push_back((start, 0, 0, meta.len));
             self.start_tx_later(port, id, cx);
         } else if !pr.txdone_pending {
             let at = pr.busy_until.max(now);
@@ -579,7 +579,7 @@ impl Network {
 /// of that instant is offered to the discipline. Counts what started in `hops`.
 #[inline]
 pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
-    while let Some(&(start, pkts, bytes)) = pr.starts.front() {
+    while let Some(&(start, pkts, bytes, len)) = pr.starts.front() {
         if start > now {
             pr.next_start = start;
             return;
@@ -587,7 +587,7 @@ pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
         pr.starts.pop_front();
         let fifo = pr.qdisc.arrival_fifo().expect("a direct port has a FIFO");
         let before = fifo.bytes;
-        fifo.pop();
+        fifo.pop_counted(len);
         pr.stats.advance(start, before);
         count_sent(pr, pkts, bytes, hops);
     }

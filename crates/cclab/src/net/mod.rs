@@ -130,17 +130,29 @@ impl Network {
     /// what starts later leaves the queue and is counted as sent now.
     pub fn seal(&mut self, now: SimTime) {
         for p in &mut self.ports {
-            let direct = !self.no_direct && p.loss.is_none() && p.qdisc.arrival_fifo().is_some();
+            // A FIFO that holds packets by id (its port was event-driven) must send them
+            // before its port turns direct (the FIFO then counts only: `Fifo::counted`).
+            let direct = !self.no_direct
+                && p.loss.is_none()
+                && p.qdisc
+                    .arrival_fifo()
+                    .is_some_and(|f| f.counted() || f.is_empty());
             if p.direct && !direct {
                 forward::settle(p, now, &mut self.packet_hops);
-                while let Some((_, pkts, bytes)) = p.starts.pop_front() {
-                    // The discipline (if it is still the FIFO) no longer holds it either.
-                    if let Some(fifo) = p.qdisc.arrival_fifo() {
-                        fifo.pop();
+                while let Some((_, pkts, bytes, len)) = p.starts.pop_front() {
+                    // The discipline (if it is still the counting FIFO) no longer holds it
+                    // either.
+                    if let Some(fifo) = p.qdisc.arrival_fifo().filter(|f| f.counted()) {
+                        fifo.pop_counted(len);
                     }
                     forward::count_sent(p, pkts, bytes, &mut self.packet_hops);
                 }
                 p.next_start = SimTime::MAX;
+            }
+            if let Some(fifo) = p.qdisc.arrival_fifo() {
+                if fifo.counted() != direct {
+                    fifo.set_counted(direct);
+                }
             }
             p.direct = direct;
         }

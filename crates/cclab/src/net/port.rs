@@ -161,9 +161,10 @@ pub struct Port {
     pub tx_pkts: u64,
     pub tx_bytes: u64,
     /// A direct port's queue as the transmitter will take it: per admitted packet not yet
-    /// started at the last [`super::Network::settle`], (start time, packets, bytes) (an
-    /// offload aggregate is one entry of several packets).
-    pub starts: VecDeque<(SimTime, u32, u32)>,
+    /// started at the last [`super::Network::settle`], (start time, packets, bytes, the IP
+    /// length its discipline's FIFO counted) (an offload aggregate is one entry of several
+    /// packets).
+    pub starts: VecDeque<(SimTime, u32, u32, u32)>,
     pub stats: QueueStats,
     pub qdisc: Qdisc,
     /// Loss injected on the link (`[[loss]]`; `set_loss`).
