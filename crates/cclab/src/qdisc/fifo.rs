@@ -16,7 +16,7 @@ pub struct Fifo {
     ring: Box<[(PktId, u32)]>,
     head: u32,
     /// Packets held (their ids in `ring` unless `counted`).
-    len: u32,
+    pkts: u32,
     pub bytes: u64,
     counted: bool,
 }
@@ -25,13 +25,13 @@ impl Fifo {
     #[inline]
     pub fn push(&mut self, id: PktId, len: u32) {
         if !self.counted {
-            if self.len as usize == self.ring.len() {
+            if self.pkts as usize == self.ring.len() {
                 self.grow();
             }
             let mask = self.ring.len() - 1;
-            self.ring[(self.head + self.len) as usize & mask] = (id, len);
+            self.ring[(self.head + self.pkts) as usize & mask] = (id, len);
         }
-        self.len += 1;
+        self.pkts += 1;
         self.bytes += len as u64;
     }
 
@@ -41,7 +41,7 @@ impl Fifo {
         let cap = (2 * self.ring.len()).max(8);
         let mut ring = vec![(0, 0); cap].into_boxed_slice();
         let mask = self.ring.len().wrapping_sub(1);
-        for (i, e) in ring.iter_mut().enumerate().take(self.len as usize) {
+        for (i, e) in ring.iter_mut().enumerate().take(self.pkts as usize) {
             *e = self.ring[(self.head as usize + i) & mask];
         }
         self.ring = ring;
@@ -53,7 +53,7 @@ impl Fifo {
         debug_assert!(!self.counted, "a counting FIFO holds no ids");
         let (id, len) = self.peek()?;
         self.head = (self.head + 1) & (self.ring.len() as u32 - 1);
-        self.len -= 1;
+        self.pkts -= 1;
         self.bytes -= len as u64;
         Some(id)
     }
@@ -61,8 +61,8 @@ impl Fifo {
     /// A counting FIFO's head, of IP length `len`, leaves.
     #[inline]
     pub fn pop_counted(&mut self, len: u32) {
-        debug_assert!(self.counted && self.len > 0);
-        self.len -= 1;
+        debug_assert!(self.counted && self.pkts > 0);
+        self.pkts -= 1;
         self.bytes -= len as u64;
     }
 
@@ -74,20 +74,20 @@ impl Fifo {
 
     /// Count only (`true`) or keep the ids again; the FIFO must be empty.
     pub fn set_counted(&mut self, counted: bool) {
-        assert_eq!(self.len, 0, "a FIFO changes mode only when empty");
+        assert_eq!(self.pkts, 0, "a FIFO changes mode only when empty");
         self.counted = counted;
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.pkts as usize
     }
 
     /// The head's id and length.
     #[inline]
     pub fn peek(&self) -> Option<(PktId, u32)> {
         debug_assert!(!self.counted, "a counting FIFO holds no ids");
-        if self.len == 0 {
+        if self.pkts == 0 {
             return None;
         }
         Some(self.ring[self.head as usize])
@@ -95,14 +95,14 @@ impl Fifo {
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.pkts == 0
     }
 
     #[inline]
     pub fn backlog(&self) -> Backlog {
         Backlog {
             bytes: self.bytes,
-            pkts: self.len as u64,
+            pkts: self.pkts as u64,
         }
     }
 }
