@@ -392,6 +392,24 @@ impl<E> Buckets<E> {
 }
 
 impl<E> Buckets<E> {
+    /// Call `f` with the key and event of every entry, bucket by bucket.
+    fn for_each(&self, mut f: impl FnMut(u128, &E)) {
+        for b in &self.b {
+            let (mut c, mut left) = (b.head, b.len as usize);
+            while left > 0 {
+                let n = left.min(CHUNK);
+                left -= n;
+                for e in &self.chunks[c as usize].e[..n] {
+                    // SAFETY: the first `n` entries of the bucket's chunk are initialised
+                    // (every chunk of a bucket but its tail is full).
+                    let e = unsafe { e.assume_init_ref() };
+                    f(e.key, &e.ev);
+                }
+                c = self.next[c as usize];
+            }
+        }
+    }
+
     /// How many buckets after bucket `cur` (empty) the next occupied one is.
     fn next_occupied(&self, cur: usize) -> Option<usize> {
         let words = BUCKETS / 64;
@@ -783,6 +801,21 @@ impl<E> EventQueue<E> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Call `f` with the time and event of every event still queued, in no particular
+    /// order. It walks the whole queue: for inspection (tests, probes), not for a hop.
+    pub fn for_each_pending(&self, mut f: impl FnMut(SimTime, &E)) {
+        for s in &self.near[1..] {
+            // SAFETY: past the sentinel, every entry holds an event.
+            f(s.t, unsafe { s.ev.assume_init_ref() });
+        }
+        self.buckets.for_each(|k, e| f(key_time(k), e));
+        for h in [&self.big, &self.distant] {
+            for (k, e) in h.key.iter().zip(&h.ev) {
+                f(key_time(*k), e);
+            }
+        }
+    }
 }
 
 impl<E> Drop for EventQueue<E> {
@@ -1030,6 +1063,14 @@ mod tests {
                 assert_eq!(got, reference.pop().map(|r| r.0));
             }
             assert_eq!(q.len(), reference.len());
+            // What is still queued, wherever it waits (near array, wheel, big bucket,
+            // distant heap), is exactly what the reference holds.
+            let mut pending = Vec::new();
+            q.for_each_pending(|t, &ev| pending.push((t, ev)));
+            pending.sort_unstable();
+            let mut expected: Vec<(SimTime, u64)> = reference.iter().map(|r| r.0).collect();
+            expected.sort_unstable();
+            assert_eq!(pending, expected);
         }
         while let Some(got) = q.pop_until(SimTime::MAX) {
             assert_eq!(Some(got), reference.pop().map(|r| r.0));

@@ -19,7 +19,7 @@ use crate::app::{AnyApp, App, AppCx, AppId, Cmd};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::forward::NetOut;
 use crate::net::packet::{PacketPool, PktId, PktKind};
-use crate::net::{NetCtx, NetEv, Network, NoTap, NodeId};
+use crate::net::{NetCtx, NetEv, Network, NoTap, NodeId, PortId};
 use crate::probe::sampler::SeriesKind;
 use crate::probe::Probes;
 use crate::results::RunResult;
@@ -211,6 +211,23 @@ impl Sim {
     /// The TCP connection `conn` (panics if it is not TCP).
     pub fn tcp(&self, conn: usize) -> &TcpConn {
         self.conns[conn].tcp().expect("a TCP connection")
+    }
+
+    /// The packets on `port`'s link, in the order they arrive at its far end: (arrival
+    /// time, packet). The head's `Arrive` event carries it (`NetEv::Arrive`), the rest wait
+    /// in the port's `wire`. It walks the event queue: for inspection, not for a hop.
+    pub fn on_wire(&self, port: PortId) -> Vec<(SimTime, PktId)> {
+        let mut on = Vec::new();
+        self.q.for_each_pending(|t, ev| {
+            if let Ev::Net(NetEv::Arrive { port: p, id }) = *ev {
+                if p == port {
+                    on.push((t, id));
+                }
+            }
+        });
+        debug_assert!(on.len() <= 1, "one Arrive event per link");
+        on.extend(self.net.ports[port as usize].wire.iter().copied());
+        on
     }
 
     /// Run until the scenario's duration.
@@ -672,4 +689,17 @@ pub fn run(sc: &Scenario) -> Result<RunResult, String> {
     let mut sim = Sim::new(sc)?;
     sim.run();
     Ok(sim.results())
+}
+
+/// An event stays within 16 bytes, so a queue entry (its 16-byte key and the event) is 32
+/// bytes and a wheel chunk's 16 entries fill eight cache lines (`engine.rs`).
+#[cfg(test)]
+#[test]
+fn event_size_is_bounded() {
+    assert!(
+        std::mem::size_of::<Ev>() <= 16,
+        "{}",
+        std::mem::size_of::<Ev>()
+    );
+    assert_eq!(std::mem::size_of::<(u128, Ev)>(), 32);
 }

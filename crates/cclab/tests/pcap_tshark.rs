@@ -94,7 +94,7 @@ impl WireTap {
         for (port, host, last) in self.watched.iter_mut() {
             let pr = &sim.net.ports[*port as usize];
             let seen = *last;
-            for &(at, id) in pr.wire.iter().filter(|w| w.0 > seen) {
+            for (at, id) in sim.on_wire(*port).into_iter().filter(|w| w.0 > seen) {
                 let p = sim.pool.get(id).clone();
                 let (t, at_what, rx) = match host {
                     Some(n) => (at, *n, true),

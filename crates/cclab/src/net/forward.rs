@@ -16,8 +16,8 @@ use crate::qdisc::{Deq, Mark, Offer, PktMeta, QueueDisc, Verdict};
 /// The network's own events.
 #[derive(Clone, Copy, Debug)]
 pub enum NetEv {
-    /// The packet at the head of `port`'s wire reaches the far end of the link.
-    Arrive { port: PortId },
+    /// Packet `id`, the head of `port`'s wire, reaches the far end of the link.
+    Arrive { port: PortId, id: PktId },
     /// `port`'s transmitter finished a packet, or a wake-up it asked for is due.
     TxDone { port: PortId },
     /// The head of `port`'s TCP-small-queues list finished (a host NIC sent it).
@@ -405,10 +405,12 @@ impl Network {
             }
         }
         let at = done + pr.delay;
-        if pr.wire.is_empty() {
-            cx.q.schedule(at, NetEv::Arrive { port }.into());
+        if pr.on_wire {
+            pr.wire.push_back((at, id));
+        } else {
+            pr.on_wire = true;
+            cx.q.schedule(at, NetEv::Arrive { port, id }.into());
         }
-        pr.wire.push_back((at, id));
     }
 
     /// Put a segmentation-offload aggregate on the wire: the NIC (TSO) cuts it into its
@@ -452,21 +454,22 @@ impl Network {
         cx.pool.free(id);
     }
 
-    /// The head of `port`'s wire reaches the next node. Returns `(host, packet)` when the
-    /// node is the packet's destination: it leaves the network there.
+    /// Packet `id`, the head of `port`'s wire, reaches the next node. Returns `(host,
+    /// packet)` when the node is the packet's destination: it leaves the network there.
     #[inline]
     pub fn arrive<E: From<NetEv>, T: Tap>(
         &mut self,
         port: PortId,
+        id: PktId,
         cx: &mut NetCtx<E, T>,
     ) -> Option<(NodeId, PktId)> {
         let pr = &mut self.ports[port as usize];
-        let (_, id) = pr.wire.pop_front().expect("an Arrive event has a packet");
         let node = pr.peer;
         let policed = pr.policed;
         let to_host = pr.to_host;
-        if let Some(&(t, _)) = pr.wire.front() {
-            cx.q.schedule(t, NetEv::Arrive { port }.into());
+        match pr.wire.pop_front() {
+            Some((t, next)) => cx.q.schedule(t, NetEv::Arrive { port, id: next }.into()),
+            None => pr.on_wire = false,
         }
         let p = cx.pool.get(id);
         cx.tap.on_rx(cx.q.now(), node, p);
@@ -501,7 +504,7 @@ impl Network {
     #[inline]
     pub fn on_event<E: From<NetEv>, T: Tap>(&mut self, ev: NetEv, cx: &mut NetCtx<E, T>) -> NetOut {
         match ev {
-            NetEv::Arrive { port } => match self.arrive(port, cx) {
+            NetEv::Arrive { port, id } => match self.arrive(port, id, cx) {
                 Some((node, id)) => NetOut::Deliver(node, id),
                 None if !self.ready.is_empty() => NetOut::Ready,
                 None => NetOut::Nothing,

@@ -124,8 +124,10 @@ fn exact_ps_per_byte(rate_bps: u64) -> u64 {
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Port {
-    /// Packets propagating on the link, in arrival order: (arrival time, packet). A link
-    /// delivers in FIFO order, so only its head needs an event in the queue.
+    /// Packets propagating on the link behind its head, in arrival order: (arrival time,
+    /// packet). A link delivers in FIFO order, so only its head needs an event in the
+    /// queue, and that event carries the head (`NetEv::Arrive`): a link with one packet
+    /// on it at a time, as most are on a big network, never writes or reads this ring.
     pub wire: VecDeque<(SimTime, PktId)>,
     /// The start of the first entry in `starts` (`SimTime::MAX` when none): a port needs
     /// settling at `now` only if `now` has reached it.
@@ -153,6 +155,9 @@ pub struct Port {
     pub(super) jittered: bool,
     /// The link ends at a host (which does not forward what is not addressed to it).
     pub(super) to_host: bool,
+    /// An `Arrive` event for this link's head is queued (the rest of what is on the link
+    /// waits in `wire`).
+    pub(super) on_wire: bool,
     pub delay: SimTime,
     /// Picoseconds per byte when that is a whole number (8·10¹² divisible by the rate, as
     /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply; 0
@@ -209,6 +214,7 @@ impl Port {
             policed: false,
             jittered: false,
             to_host: false,
+            on_wire: false,
             wire: VecDeque::new(),
             direct: false,
             starts: VecDeque::new(),
