@@ -394,18 +394,13 @@ impl<E> Buckets<E> {
 impl<E> Buckets<E> {
     /// Call `f` with the key and event of every entry, bucket by bucket.
     fn for_each(&self, mut f: impl FnMut(u128, &E)) {
-        for b in &self.b {
-            let (mut c, mut left) = (b.head, b.len as usize);
-            while left > 0 {
-                let n = left.min(CHUNK);
-                left -= n;
-                for e in &self.chunks[c as usize].e[..n] {
-                    // SAFETY: the first `n` entries of the bucket's chunk are initialised
-                    // (every chunk of a bucket but its tail is full).
+        for &b in &self.b {
+            for (c, n) in chunk_list(b, &self.next) {
+                for e in &self.chunks[c].e[..n] {
+                    // SAFETY: the chunk's first `n` entries are initialised (`chunk_list`).
                     let e = unsafe { e.assume_init_ref() };
                     f(e.key, &e.ev);
                 }
-                c = self.next[c as usize];
             }
         }
     }
@@ -428,19 +423,31 @@ impl<E> Buckets<E> {
     }
 }
 
+/// The chunks of bucket `b`, head first, each with how many entries it holds: every chunk
+/// of a bucket but its tail is full, so those first entries are initialised.
+fn chunk_list(b: Bucket, next: &[u32]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let (mut c, mut left) = (b.head, b.len as usize);
+    std::iter::from_fn(move || {
+        if left == 0 {
+            return None;
+        }
+        let n = left.min(CHUNK);
+        left -= n;
+        let this = c as usize;
+        c = next[this];
+        Some((this, n))
+    })
+}
+
 impl<E> Drop for Buckets<E> {
     fn drop(&mut self) {
-        for i in 0..self.b.len() {
-            let (mut c, mut left) = (self.b[i].head, self.b[i].len as usize);
-            while left > 0 {
-                let n = left.min(CHUNK);
-                left -= n;
-                for e in &mut self.chunks[c as usize].e[..n] {
-                    // SAFETY: the first `n` entries of the bucket's chunk are initialised
-                    // (every chunk of a bucket but its tail is full), each dropped once here.
+        for &b in &self.b {
+            for (c, n) in chunk_list(b, &self.next) {
+                for e in &mut self.chunks[c].e[..n] {
+                    // SAFETY: the chunk's first `n` entries are initialised (`chunk_list`),
+                    // each dropped once here.
                     unsafe { e.assume_init_drop() }
                 }
-                c = self.next[c as usize];
             }
         }
     }
