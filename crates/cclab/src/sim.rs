@@ -216,8 +216,12 @@ impl Sim {
     /// The packets on `port`'s link, in the order they arrive at its far end: (arrival
     /// time, packet). The head's `Arrive` event carries it (`NetEv::Arrive`), the rest wait
     /// in the port's `wire`. It walks the event queue: for inspection, not for a hop.
+    /// Empty for a port the network does not have.
     pub fn on_wire(&self, port: PortId) -> Vec<(SimTime, PktId)> {
         let mut on = Vec::new();
+        let Some(pr) = self.net.ports.get(port as usize) else {
+            return on;
+        };
         self.q.for_each_pending(|t, ev| {
             if let Ev::Net(NetEv::Arrive { port: p, id }) = *ev {
                 if p == port {
@@ -226,7 +230,7 @@ impl Sim {
             }
         });
         debug_assert!(on.len() <= 1, "one Arrive event per link");
-        on.extend(self.net.ports[port as usize].wire.iter().copied());
+        on.extend(pr.wire.iter().copied());
         on
     }
 

@@ -332,4 +332,14 @@ mod tests {
             }
         }
     }
+
+    /// The port keeps the layout its fields' order promises: what an arriving packet reads
+    /// fills exactly the first cache line (`delay`, which the transmitter reads, starts the
+    /// second), and the port is six lines. A field added to the first line by accident
+    /// pushes the transmitter's fields into another line on every hop.
+    #[test]
+    fn the_first_line_holds_what_an_arrival_reads() {
+        assert_eq!(std::mem::offset_of!(Port, delay), 64);
+        assert_eq!(std::mem::size_of::<Port>(), 384);
+    }
 }
