@@ -345,9 +345,8 @@ impl<E> Buckets<E> {
     #[inline(always)]
     fn drain<const SORTED: bool>(&mut self, i: usize, out: &mut Vec<Entry<E>>) {
         let start = out.len();
-        let mut c = self.b[i].head;
-        let mut left = self.b[i].len as usize;
-        out.reserve(left);
+        let b = self.b[i];
+        out.reserve(b.len as usize);
         self.b[i] = Bucket {
             head: NIL,
             tail: NIL,
@@ -356,17 +355,14 @@ impl<E> Buckets<E> {
         self.occupied[i >> 6] &= !(1 << (i & 63));
         let base = out.as_mut_ptr();
         let mut end = start;
-        while left > 0 {
-            let n = left.min(CHUNK);
-            left -= n;
-            let src = self.chunks[c as usize].e.as_ptr() as *const Entry<E>;
-            // SAFETY: every chunk of the bucket but its tail is full, so its first `n`
-            // entries are initialised, and `out` has room for all the bucket's entries
-            // (reserved above). Each entry is moved out bitwise once (the bucket is emptied
-            // above, so nothing reads the chunk's entries again before they are rewritten)
-            // and written at its place among those copied so far, after the ones later than
-            // it move up by one; every index is in `start..=end`, below the reserved
-            // capacity.
+        for (c, n) in chunk_list(b, &self.next) {
+            let src = self.chunks[c].e.as_ptr() as *const Entry<E>;
+            // SAFETY: the chunk's first `n` entries are initialised (`chunk_list`), and
+            // `out` has room for all the bucket's entries (reserved above). Each entry is
+            // moved out bitwise once (the bucket is emptied above and its chunks freed
+            // below, so nothing reads them again before they are rewritten) and written at
+            // its place among those copied so far, after the ones later than it move up
+            // by one; every index is in `start..=end`, below the reserved capacity.
             unsafe {
                 for j in 0..n {
                     let e = src.add(j);
@@ -383,10 +379,11 @@ impl<E> Buckets<E> {
                 }
                 out.set_len(end);
             }
-            let next = self.next[c as usize];
-            self.next[c as usize] = self.free;
-            self.free = c;
-            c = next;
+        }
+        if b.len > 0 {
+            // The bucket's chunks, still linked head to tail, go onto the free list whole.
+            self.next[b.tail as usize] = self.free;
+            self.free = b.head;
         }
     }
 }
