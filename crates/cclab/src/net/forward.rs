@@ -99,6 +99,14 @@ impl Network {
     ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
+        if self.prefetch {
+            // The port's other hot lines (counters, statistics, discipline), all read
+            // below: loaded side by side instead of one after another.
+            let base = pr as *const super::Port as *const u8;
+            for line in 1..5 {
+                crate::engine::prefetch(base.wrapping_add(64 * line));
+            }
+        }
         // `Network::settle`, written out: calling it here costs 0.3% of the dumbbell's
         // instructions (a second lookup of the port).
         if now >= pr.next_start {
@@ -498,6 +506,13 @@ impl Network {
         }
         self.forward(node, id, cx);
         None
+    }
+
+    /// Start loading port `port`'s first cache line, which an arrival over its link reads
+    /// first. No bounds check: a prefetch of an address outside the ports does nothing.
+    #[inline(always)]
+    pub fn prefetch_port(&self, port: PortId) {
+        crate::engine::prefetch(self.ports.as_ptr().wrapping_add(port as usize));
     }
 
     /// Handle one of the network's events; returns a packet that reached its destination.

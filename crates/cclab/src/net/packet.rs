@@ -250,6 +250,13 @@ impl PacketPool {
         &self.slots[id as usize]
     }
 
+    /// Start loading packet `id`'s first cache line. No bounds check: a prefetch of an
+    /// address outside the pool does nothing.
+    #[inline(always)]
+    pub fn prefetch(&self, id: PktId) {
+        crate::engine::prefetch(self.slots.as_ptr().wrapping_add(id as usize));
+    }
+
     #[inline]
     pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
         &mut self.slots[id as usize]

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""bench/ab.py — is build B faster than build A? Two cclab binaries timed on the same work,
+interleaved, so that the machine's drift (this 2-core machine's speed moved by 2x within an
+hour, and the second of two back-to-back runs was up to 20% faster than the first) falls on
+both alike; the figure is the median of the per-round ratios A/B (above 1: B is faster).
+
+Usage:
+  bench/ab.py [--rounds N] [--mode pair|alternate] [--cores C0,C1] A B [SCENARIO [KEY=VALUE ...]]
+
+A and B are cclab binaries (build an older commit with `git worktree add /tmp/old REV &&
+cargo build --release -p cclab-cli --manifest-path /tmp/old/Cargo.toml`, then pass
+/tmp/old/target/release/cclab). Without SCENARIO, each round runs `cclab bench --json` and
+compares each workload's event-loop wall time; with one, it runs `cclab run SCENARIO --set
+KEY=VALUE ...` and compares `perf.json`'s `wall_s` (the event loop), and checks that the
+two builds wrote the same files (every CSV, Parquet and JSON file but `perf.json`, with
+`summary.json`'s and `run.json`'s git revision and command line left out): a speed change
+must not change a result.
+
+Modes:
+  pair       (default) A and B at the same time, each pinned to one of two cores, swapping
+             cores every round: both see the same machine at the same moment.
+  alternate  one at a time on the first core, the order A B B A A B B A ...
+
+It writes only into a temporary directory of its own, removed at the end. Exit status: 0,
+1 if the two builds' outputs differ, 2 on bad arguments.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def fail(msg):
+    print(f"error: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def command(binary, scenario, sets, out):
+    if scenario is None:
+        return [binary, "bench", "--json"]
+    cmd = [binary, "run", scenario, "--out", out, "--force"]
+    for kv in sets:
+        cmd += ["--set", kv]
+    return cmd
+
+
+def start(cmd, core):
+    if core is not None:
+        cmd = ["taskset", "-c", str(core)] + cmd
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc, out, scenario):
+    stdout, stderr = proc.communicate()
+    if proc.returncode != 0:
+        fail(f"{' '.join(proc.args)} exited with {proc.returncode}:\n{stderr.strip()}")
+    if scenario is None:
+        return {w["workload"]: w["wall_s"] for w in json.loads(stdout)["workloads"]}
+    with open(os.path.join(out, "perf.json")) as f:
+        return {"wall_s": json.load(f)["wall_s"]}
+
+
+def comparable(path):
+    """A result file's content without what names the build (git revision, command line)."""
+    name = os.path.basename(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    if name in ("summary.json", "run.json"):
+        d = json.loads(data)
+        for key in ("git", "command", "argv"):
+            d.pop(key, None)
+        return json.dumps(d, sort_keys=True).encode()
+    return data
+
+
+def same_outputs(a, b):
+    names = sorted(set(os.listdir(a)) | set(os.listdir(b)))
+    differ = []
+    for n in names:
+        if n == "perf.json" or n.startswith("."):
+            continue
+        pa, pb = os.path.join(a, n), os.path.join(b, n)
+        if not (os.path.isfile(pa) and os.path.isfile(pb)):
+            differ.append(f"{n} (only in one)")
+        elif comparable(pa) != comparable(pb):
+            differ.append(n)
+    return differ
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Interleaved A/B timing of two cclab builds (see the file's header).")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--mode", choices=("pair", "alternate"), default="pair")
+    ap.add_argument("--cores", default="0,1", help="two core numbers (default 0,1)")
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("scenario", nargs="?")
+    ap.add_argument("sets", nargs="*", metavar="KEY=VALUE")
+    args = ap.parse_args()
+    if args.rounds < 1:
+        fail(f"--rounds must be at least 1 (got {args.rounds})")
+    for b in (args.a, args.b):
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            fail(f"not an executable file: {b}")
+    if args.scenario is not None and not os.path.exists(args.scenario):
+        fail(f"no such scenario: {args.scenario}")
+    for kv in args.sets:
+        if "=" not in kv:
+            fail(f"expected KEY=VALUE after the scenario, got '{kv}'")
+    try:
+        cores = [int(c) for c in args.cores.split(",")]
+    except ValueError:
+        cores = []
+    if len(cores) != 2 or cores[0] == cores[1]:
+        fail(f"--cores takes two different core numbers, like 0,1 (got '{args.cores}')")
+    pin = shutil.which("taskset") is not None
+    if not pin:
+        print("note: taskset not found; runs are not pinned to cores", file=sys.stderr)
+
+    tmp = tempfile.mkdtemp(prefix="cclab-ab-")
+    try:
+        outs = {"A": os.path.join(tmp, "A"), "B": os.path.join(tmp, "B")}
+        bins = {"A": args.a, "B": args.b}
+        walls = {"A": [], "B": []}
+        print(f"A = {args.a}\nB = {args.b}\nwork: "
+              + (f"cclab run {args.scenario} {' '.join(args.sets)}".strip()
+                 if args.scenario else "cclab bench --json")
+              + f"\nmode: {args.mode}, {args.rounds} rounds\n")
+        for r in range(args.rounds):
+            if args.mode == "pair":
+                ca, cb = (cores[0], cores[1]) if r % 2 == 0 else (cores[1], cores[0])
+                pa = start(command(bins["A"], args.scenario, args.sets, outs["A"]),
+                           ca if pin else None)
+                pb = start(command(bins["B"], args.scenario, args.sets, outs["B"]),
+                           cb if pin else None)
+                got = {"A": finish(pa, outs["A"], args.scenario),
+                       "B": finish(pb, outs["B"], args.scenario)}
+                note = f"A on {ca}, B on {cb}"
+            else:
+                order = "AB" if r % 2 == 0 else "BA"
+                got = {}
+                for x in order:
+                    p = start(command(bins[x], args.scenario, args.sets, outs[x]),
+                              cores[0] if pin else None)
+                    got[x] = finish(p, outs[x], args.scenario)
+                note = f"order {order[0]} {order[1]}"
+            walls["A"].append(got["A"])
+            walls["B"].append(got["B"])
+            cells = "  ".join(f"{k} {got['A'][k]:.4f}/{got['B'][k]:.4f} s = "
+                              f"{got['A'][k] / got['B'][k]:.3f}" for k in got["A"])
+            print(f"round {r + 1:2}  {cells}  ({note})", flush=True)
+        print()
+        for k in walls["A"][0]:
+            a = [w[k] for w in walls["A"]]
+            b = [w[k] for w in walls["B"]]
+            ratios = sorted(x / y for x, y in zip(a, b))
+            above = sum(x > 1 for x in ratios)
+            print(f"{k}: median wall A {statistics.median(a):.4f} s, B "
+                  f"{statistics.median(b):.4f} s; per-round A/B median "
+                  f"{statistics.median(ratios):.3f} (range {ratios[0]:.3f}-{ratios[-1]:.3f}, "
+                  f"{above} of {len(ratios)} above 1)")
+        if args.scenario is not None:
+            differ = same_outputs(outs["A"], outs["B"])
+            if differ:
+                print(f"\nOUTPUTS DIFFER: {', '.join(differ)}")
+                return 1
+            print("\noutputs identical (every file but perf.json; git revision and command "
+                  "line left out)")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
