@@ -49,10 +49,17 @@ def command(binary, scenario, sets, out):
     return cmd
 
 
+# Every run started, so that none outlives the script (one that failed ends the script
+# while its pair may still be running, and would write into the removed directory).
+started = []
+
+
 def start(cmd, core):
     if core is not None:
         cmd = ["taskset", "-c", str(core)] + cmd
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started.append(proc)
+    return proc
 
 
 def finish(proc, out, scenario):
@@ -174,6 +181,10 @@ def main():
                   "line left out)")
         return 0
     finally:
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
