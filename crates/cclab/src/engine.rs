@@ -57,23 +57,34 @@ const NEAR_CAP: usize = 64;
 /// Most events moved from the current bucket into the near array at a time.
 const LOAD: usize = NEAR_CAP / 2;
 
-/// A bucket spans `2^SHIFT` ps (16 ns: an eighth of a 1500-byte packet at 100 Gbit/s), so
-/// a bucket holds a handful of events even where hundreds of ports are busy: on a k = 8
-/// fat-tree at 50% load (`cclab bench --scale`'s case) the wheel hands out 4.5 events per
-/// bucket over the first 20 ms and 6.9 over the first 100 ms (counted at 000973d: events
-/// taken from buckets / buckets taken), and the instructions of 20 ms of it fell by 10%
-/// (k = 16: 26%) from buckets of 131 ns, whose dozens of events had to be sorted at each
-/// load. Buckets of 32 ns took 1.4% fewer instructions on those 20 ms of k = 8 (64 ns:
-/// 0.6% more); not taken, k = 16 unmeasured.
-const SHIFT: u32 = 14;
+/// A bucket spans `2^shift` ps, chosen as the run goes so that a bucket holds about
+/// `PER_BUCKET` events ([`EventQueue::adapt`]; Brown's calendar queue, CACM 1988, also
+/// sets its buckets' width from the spacing of its events): where hundreds of ports are
+/// busy a bucket is a few nanoseconds (a k = 16 fat-tree at 50% load: 4 ns), on a dumbbell
+/// microseconds. Too wide, and each load sorts dozens of events; too narrow, and the wheel
+/// turns through empty buckets. Measured with fixed widths (valgrind, instructions of the
+/// event loop, 11a9b24's engine): 20 ms of `cclab bench --scale`'s k = 8 case (0.27
+/// events/ns) 3.832 / 3.695 / 3.645 G at 8 / 16 / 32 ns; 10 ms of its k = 16 case (1.67
+/// events/ns) 11.341 / 11.435 / 11.926 / 12.771 G at 4 / 8 / 16 / 32 ns: the best widths
+/// hold 7–9 events per bucket. With the width adapting: 3.632 G and 11.266 G.
+const PER_BUCKET: f64 = 8.0;
 
-/// Buckets in the wheel: it spans `SPAN` = 2^27 ps (134 µs) ahead of its current bucket.
-const BUCKETS: usize = 1 << 13;
+/// The width a queue starts with (16 ns), until it has seen `ADAPT_EVENTS` events.
+const START_SHIFT: u32 = 14;
 
-/// Events due `SPAN` or more after the current bucket's start wait in a heap, `distant`
-/// (mostly retransmission timers: a connection's RTO is 200 ms or more away, and a finished
-/// flow's stays queued until it runs out), and move into the wheel as it turns to them.
-const SPAN: SimTime = (BUCKETS as SimTime) << SHIFT;
+/// The narrowest and widest buckets: 4 ns (2^15 buckets) and 2 µs (64 buckets, one word of
+/// the occupancy bitmap).
+const MIN_SHIFT: u32 = 12;
+const MAX_SHIFT: u32 = 21;
+
+/// Events between two looks at the event rate.
+const ADAPT_EVENTS: u64 = 1 << 16;
+
+/// The wheel spans 2^27 ps (134 µs) from its current bucket's start whatever its width
+/// (it has `SPAN >> shift` buckets). Events due later wait in a heap, `distant` (mostly
+/// retransmission timers: a connection's RTO is 200 ms or more away, and a finished flow's
+/// stays queued until it runs out), and move into the wheel as it turns to them.
+const SPAN: SimTime = 1 << 27;
 
 /// A current bucket holding more events than this is kept as a heap instead of being
 /// sorted at each load (many events at one instant: a thousand flows that start at once).
@@ -98,12 +109,6 @@ fn key(time: SimTime, rank: u64) -> u128 {
 #[inline]
 fn key_time(k: u128) -> SimTime {
     (k >> 64) as SimTime
-}
-
-/// The wheel bucket of time `t`.
-#[inline]
-fn bucket_of(t: SimTime) -> usize {
-    ((t >> SHIFT) as usize) & (BUCKETS - 1)
 }
 
 /// A 4-ary min-heap on a u128 key (time << 64 | rank; keys are unique), with keys and
@@ -265,7 +270,9 @@ struct Buckets<E> {
 }
 
 impl<E> Buckets<E> {
-    fn new() -> Self {
+    /// `n` buckets (a power of two, at least 64).
+    fn new(n: usize) -> Self {
+        debug_assert!(n.is_power_of_two() && n >= 64);
         Buckets {
             b: vec![
                 Bucket {
@@ -273,9 +280,9 @@ impl<E> Buckets<E> {
                     tail: NIL,
                     len: 0
                 };
-                BUCKETS
+                n
             ],
-            occupied: vec![0; BUCKETS / 64],
+            occupied: vec![0; n / 64],
             chunks: Vec::new(),
             next: Vec::new(),
             free: NIL,
@@ -407,14 +414,15 @@ impl<E> Buckets<E> {
 
     /// How many buckets after bucket `cur` (empty) the next occupied one is.
     fn next_occupied(&self, cur: usize) -> Option<usize> {
-        let words = BUCKETS / 64;
-        let start = (cur + 1) & (BUCKETS - 1);
+        let mask = self.b.len() - 1;
+        let words = self.b.len() / 64;
+        let start = (cur + 1) & mask;
         let mut w = start >> 6;
         let mut bits = self.occupied[w] & (!0u64 << (start & 63));
         for _ in 0..=words {
             if bits != 0 {
                 let i = (w << 6) + bits.trailing_zeros() as usize;
-                return Some(i.wrapping_sub(cur) & (BUCKETS - 1));
+                return Some(i.wrapping_sub(cur) & mask);
             }
             w = (w + 1) % words;
             bits = self.occupied[w];
@@ -462,7 +470,7 @@ impl<E> Drop for Buckets<E> {
 ///   entry), each with its time and no rank. Every event due before `near_end` goes here,
 ///   placed after every event of the same or an earlier time: among equal times that is
 ///   insertion order, since the new event is the latest scheduled.
-/// - the wheel: `BUCKETS` buckets of `2^SHIFT` ps from `base`, the start of the current
+/// - the wheel: `SPAN >> shift` buckets of `2^shift` ps from `base`, the start of the current
 ///   bucket `cur`; bucket `i` holds the events of its time slot, unsorted, keyed by (time,
 ///   rank). The current bucket also takes whatever is due before its end and not in the
 ///   near array. When the near array runs empty it takes the current bucket's earliest
@@ -505,6 +513,13 @@ pub struct EventQueue<E> {
     rank_down: u64,
     now: SimTime,
     popped: u64,
+    /// The wheel's buckets are `2^shift` ps wide; `mask` = buckets − 1.
+    shift: u32,
+    mask: usize,
+    /// When `popped` reaches `adapt_at`, the width is chosen again from the events popped
+    /// since `adapt_time` ([`Self::adapt`]).
+    adapt_at: u64,
+    adapt_time: SimTime,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -524,8 +539,8 @@ impl<E> EventQueue<E> {
         EventQueue {
             near,
             spilled: Vec::with_capacity(NEAR_CAP / 2),
-            near_end: 1 << SHIFT,
-            buckets: Buckets::new(),
+            near_end: 1 << START_SHIFT,
+            buckets: Buckets::new((SPAN >> START_SHIFT) as usize),
             scratch: Vec::new(),
             wheel_len: 0,
             base: 0,
@@ -536,7 +551,22 @@ impl<E> EventQueue<E> {
             rank_down: RANK_MID - 1,
             now: 0,
             popped: 0,
+            shift: START_SHIFT,
+            mask: (SPAN >> START_SHIFT) as usize - 1,
+            adapt_at: ADAPT_EVENTS,
+            adapt_time: 0,
         }
+    }
+
+    /// The wheel bucket of time `t`.
+    #[inline(always)]
+    fn bucket_of(&self, t: SimTime) -> usize {
+        ((t >> self.shift) as usize) & self.mask
+    }
+
+    /// The width of the wheel's buckets (log2, in ps).
+    pub fn bucket_shift(&self) -> u32 {
+        self.shift
     }
 
     /// The time of the event being processed (or of the last one processed).
@@ -566,7 +596,7 @@ impl<E> EventQueue<E> {
     fn place(&mut self, at: SimTime, k: u128, ev: E) {
         if at.saturating_sub(self.base) < SPAN {
             // Before the current bucket's start only if due before its end: it joins it.
-            self.bucket_push(bucket_of(at.max(self.base)), k, ev);
+            self.bucket_push(self.bucket_of(at.max(self.base)), k, ev);
         } else {
             self.distant.push(k, ev);
         }
@@ -636,6 +666,9 @@ impl<E> EventQueue<E> {
     #[cold]
     #[inline(never)]
     fn refill(&mut self) -> bool {
+        if self.popped >= self.adapt_at {
+            self.adapt();
+        }
         loop {
             if !self.big.key.is_empty() {
                 for _ in 0..self.big.key.len().min(LOAD) {
@@ -645,7 +678,7 @@ impl<E> EventQueue<E> {
                 self.wheel_len -= self.near.len() - 1;
                 self.near_end = match self.big.key.first() {
                     Some(&k) => key_time(k),
-                    None => self.base.saturating_add(1 << SHIFT),
+                    None => self.base.saturating_add(1 << self.shift),
                 };
                 // They came out earliest first; the array keeps the earliest last.
                 self.near[1..].reverse();
@@ -668,9 +701,9 @@ impl<E> EventQueue<E> {
             // Turn the wheel to its next occupied bucket, or to the distant heap's first
             // event.
             let base = match self.next_occupied() {
-                Some(d) => self.base + ((d as SimTime) << SHIFT),
+                Some(d) => self.base + ((d as SimTime) << self.shift),
                 None if self.distant.key.is_empty() => return false,
-                None => self.distant.min_time() >> SHIFT << SHIFT,
+                None => self.distant.min_time() >> self.shift << self.shift,
             };
             self.turn_to(base);
         }
@@ -696,8 +729,8 @@ impl<E> EventQueue<E> {
                 self.near_end = self.distant.min_time();
                 break;
             };
-            let next = (cur + d) & (BUCKETS - 1);
-            let next_base = self.base + ((d as SimTime) << SHIFT);
+            let next = (cur + d) & self.mask;
+            let next_base = self.base + ((d as SimTime) << self.shift);
             if self.buckets.len(next) > LOAD - b.len() {
                 self.near_end = next_base;
                 break;
@@ -731,6 +764,60 @@ impl<E> EventQueue<E> {
         true
     }
 
+    /// Choose the buckets' width again from the event rate of the last `ADAPT_EVENTS`
+    /// events, so that a bucket holds about `PER_BUCKET` of them, and move the wheel's
+    /// events into buckets of that width if it changed by more than a factor of about 1.7
+    /// (so a rate near the middle of two widths does not resize back and forth). Called by
+    /// `refill` (the near array is empty). The pop order stays what it was: an event's
+    /// key (time, rank) does not depend on the width, and only the buckets change.
+    #[cold]
+    #[inline(never)]
+    fn adapt(&mut self) {
+        let events = (self.popped + ADAPT_EVENTS - self.adapt_at) as f64;
+        let elapsed = self.now.saturating_sub(self.adapt_time).max(1) as f64;
+        self.adapt_at = self.popped + ADAPT_EVENTS;
+        self.adapt_time = self.now;
+        let best = (PER_BUCKET * elapsed / events).log2();
+        if (best - self.shift as f64).abs() < 0.75 {
+            return;
+        }
+        let shift = (best.round() as u32).clamp(MIN_SHIFT, MAX_SHIFT);
+        if shift != self.shift {
+            self.rebucket(shift);
+        }
+    }
+
+    /// Make the wheel's buckets `2^shift` ps wide and move its events into them. The near
+    /// array must be empty.
+    fn rebucket(&mut self, shift: u32) {
+        debug_assert_eq!(self.near.len(), 1, "the near array is empty");
+        let mut all = std::mem::take(&mut self.scratch);
+        let mut old = std::mem::replace(&mut self.buckets, Buckets::new((SPAN >> shift) as usize));
+        let mut i = self.cur;
+        for _ in 0..old.b.len() {
+            old.take(i, &mut all);
+            i = (i + 1) & (old.b.len() - 1);
+        }
+        while !self.big.key.is_empty() {
+            let (key, ev) = self.big.pop();
+            all.push(Entry { key, ev });
+        }
+        self.shift = shift;
+        self.mask = (SPAN >> shift) as usize - 1;
+        // The current bucket starts no later than before: a wider one at the same or an
+        // earlier time (what the distant heap holds stays beyond the span), a narrower
+        // one where the old one started.
+        self.base = self.base >> shift << shift;
+        self.cur = self.bucket_of(self.base);
+        self.wheel_len = 0;
+        for e in all.drain(..) {
+            self.place(key_time(e.key), e.key, e.ev);
+        }
+        self.scratch = all;
+        // Into the wheel, what the distant heap holds within its span now.
+        self.turn_to(self.base);
+    }
+
     #[inline]
     fn push_near(&mut self, k: u128, ev: E) {
         self.near.push(Slot {
@@ -758,7 +845,7 @@ impl<E> EventQueue<E> {
     /// the distant heap holds within its new span.
     fn turn_to(&mut self, base: SimTime) {
         self.base = base;
-        self.cur = bucket_of(base);
+        self.cur = self.bucket_of(base);
         while self.distant.min_time().saturating_sub(base) < SPAN {
             let (k, ev) = self.distant.pop();
             self.place(key_time(k), k, ev);
@@ -1068,14 +1155,27 @@ mod tests {
 
     #[test]
     fn both_tiers_pop_in_time_then_insertion_order() {
-        // Queues far larger than the near array, so events spill to the wheel and come back:
-        // bursts of many equal times, of increasing times (each new event the latest near
-        // one), of decreasing times, beyond the wheel's span, across buckets, more than a
-        // sorted bucket holds at one instant, and far-future events, checked against a
-        // reference.
+        pops_in_time_then_insertion_order(11, false);
+    }
+
+    /// The same, with the buckets' width changed at random between rounds: the order does
+    /// not depend on it.
+    #[test]
+    fn pop_order_survives_every_bucket_width() {
+        pops_in_time_then_insertion_order(12, true);
+    }
+
+    // Queues far larger than the near array, so events spill to the wheel and come back:
+    // bursts of many equal times, of increasing times (each new event the latest near
+    // one), of decreasing times, beyond the wheel's span, across buckets, more than a
+    // sorted bucket holds at one instant, and far-future events, checked against a
+    // reference. `rebucket`: after each round's pops, empty the near array (popping) and
+    // move the wheel to buckets of a random width.
+    fn pops_in_time_then_insertion_order(seed: u64, rebucket: bool) {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let mut rng = Rng::new(11, 0);
+        let mut rng = Rng::new(seed, 0);
+        let mut widths = std::collections::BTreeSet::new();
         let mut q = EventQueue::new();
         let mut reference = BinaryHeap::new();
         let mut n = 0u64;
@@ -1094,7 +1194,9 @@ mod tests {
                     // Beyond the wheel's span (the distant heap), some at equal times.
                     3 => now + SPAN + (rng.next_u64() % 4) * SPAN / 2,
                     // Across many buckets, and at bucket boundaries.
-                    4 => now + ((rng.next_u64() % 64) << SHIFT).saturating_sub(rng.next_u64() % 2),
+                    4 => {
+                        now + ((rng.next_u64() % 64) << q.shift).saturating_sub(rng.next_u64() % 2)
+                    }
                     // Many at one instant, or a few apart.
                     5 => now + 1 + (rng.next_u64() % 3) * (rng.next_u64() % 2) * 1000,
                     _ => now + rng.next_u64() % 1_000_000 * (rng.next_u64() % 2),
@@ -1107,6 +1209,16 @@ mod tests {
             for _ in 0..pops {
                 let got = q.pop_until(SimTime::MAX);
                 assert_eq!(got, reference.pop().map(|r| r.0));
+            }
+            if rebucket && !q.is_empty() {
+                while q.near.len() > 1 {
+                    let got = q.pop_until(SimTime::MAX);
+                    assert_eq!(got, reference.pop().map(|r| r.0));
+                }
+                let shift =
+                    MIN_SHIFT + (rng.next_u64() % (MAX_SHIFT - MIN_SHIFT + 1) as u64) as u32;
+                q.rebucket(shift);
+                widths.insert(shift);
             }
             assert_eq!(q.len(), reference.len());
             // What is still queued, wherever it waits (near array, wheel, big bucket,
@@ -1122,6 +1234,36 @@ mod tests {
             assert_eq!(Some(got), reference.pop().map(|r| r.0));
         }
         assert!(reference.is_empty() && q.is_empty());
+        if rebucket {
+            assert_eq!(widths.len() as u32, MAX_SHIFT - MIN_SHIFT + 1, "{widths:?}");
+        }
+    }
+
+    /// The buckets follow the event rate: about `PER_BUCKET` events each, within the
+    /// limits.
+    #[test]
+    fn buckets_follow_the_event_rate() {
+        // (spacing of the events in ps, the width expected: log2(PER_BUCKET × spacing)
+        // rounded, within MIN_SHIFT..=MAX_SHIFT)
+        for (gap, want) in [
+            (1, MIN_SHIFT),
+            (1_000, 13),
+            (2_000, 14),
+            (4_000, 15),
+            (60_000, 19),
+            (1_000_000, MAX_SHIFT),
+        ] {
+            let mut q = EventQueue::new();
+            // 100 events pending at all times, each popped event replaced 100 gaps later.
+            for i in 0..100 {
+                q.schedule(i * gap, ());
+            }
+            for _ in 0..3 * ADAPT_EVENTS {
+                q.pop_until(SimTime::MAX).unwrap();
+                q.schedule_in(100 * gap, ());
+            }
+            assert_eq!(q.bucket_shift(), want, "one event every {gap} ps");
+        }
     }
 
     #[test]
@@ -1181,8 +1323,8 @@ mod tests {
         let token = std::rc::Rc::new(());
         let mut q = EventQueue::new();
         for i in 0..(5 * CHUNK + 3) as u64 {
-            q.schedule((2 + i % 5) << SHIFT, token.clone());
-            q.schedule((9 + i) << SHIFT, token.clone());
+            q.schedule((2 + i % 5) << START_SHIFT, token.clone());
+            q.schedule((9 + i) << START_SHIFT, token.clone());
         }
         assert!(q.pop_until(SimTime::MAX).is_some());
         assert_eq!(std::rc::Rc::strong_count(&token), 1 + q.len());
