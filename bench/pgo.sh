@@ -15,7 +15,7 @@
 #      compiler lays out the hot paths and inlines by measured counts instead of guesses.
 # The binary is the same program: PGO changes how the code is laid out, not what it
 # computes (no fast-math; `cclab reproduce all --quick --json` gives byte-identical output
-# with the plain and the PGO build: README, "The fastest build").
+# with the plain and the PGO build: docs/speed.md, "The fastest build").
 #
 # Needs llvm-profdata of the same LLVM as rustc: `rustup component add llvm-tools`
 # (without rustup, set LLVM_PROFDATA to one of the same major version as `rustc -vV`

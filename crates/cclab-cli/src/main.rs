@@ -111,7 +111,8 @@ enum Cmd {
         #[arg(long)]
         json: bool,
         /// Also the data-center cases: web search at 50% load with DCTCP on a k = 8
-        /// fat-tree for 1 s and a k = 16 fat-tree for 20 ms (minutes, GBs of memory).
+        /// fat-tree for 1 s and a k = 16 fat-tree for 20 ms (about 2 minutes and 130 MiB
+        /// on the 2-core development machine).
         #[arg(long)]
         scale: bool,
         /// Also the dctcp10 dumbbell with 10, 100 and 1,000 senders, run in turn for

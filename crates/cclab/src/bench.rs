@@ -12,7 +12,7 @@
 //! senders, interleaved over several rounds: how much of its speed the engine keeps when
 //! a hundred times more connections share the bottleneck.
 //!
-//! It prints only what it measures; the README gives the peers' figures with their sources
+//! It prints only what it measures; docs/speed.md gives the peers' figures with their sources
 //! (htsim measured on the development machine; ns-3 by `bench/race.sh`, on the same dumbbell).
 
 use crate::engine::{SimTime, SEC, US};
