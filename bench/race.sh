@@ -204,9 +204,10 @@ for name, a, b, fmt in rows:
             d += "  > 5%"
             flagged.append(name)
     print(f"{name:34}{fmt % a:>14}{fmt % b:>14}{d:>15}")
-print(f"{'events (not comparable: see README)':34}{ce:>14,}{ne:>14,}{ne / ce:>14.2f}x")
+print(f"{'events (not comparable, see below)':34}{ce:>14,}{ne:>14,}{ne / ce:>14.2f}x")
 if flagged:
-    print(f"\nDIFFER BY MORE THAN 5%: {', '.join(flagged)} — see bench/ns3/README.md (Differences).")
+    print(f"\nDIFFER BY MORE THAN 5%: {', '.join(flagged)} — see bench/ns3/README.md (Differences; "
+          "the event counts measure each simulator's own event model, not the network).")
 else:
     print("\nNo result differs by more than 5% (the event counts measure each simulator's own "
           "event model, not the network: bench/ns3/README.md).")
