@@ -58,15 +58,18 @@ const NEAR_CAP: usize = 64;
 const LOAD: usize = NEAR_CAP / 2;
 
 /// A bucket spans `2^shift` ps, chosen as the run goes so that a bucket holds about
-/// `PER_BUCKET` events ([`EventQueue::adapt`]; Brown's calendar queue, CACM 1988, also
-/// sets its buckets' width from the spacing of its events): where hundreds of ports are
-/// busy a bucket is a few nanoseconds (a k = 16 fat-tree at 50% load: 4 ns), on a dumbbell
-/// microseconds. Too wide, and each load sorts dozens of events; too narrow, and the wheel
-/// turns through empty buckets. Measured with fixed widths (valgrind, instructions of the
-/// event loop, 11a9b24's engine): 20 ms of `cclab bench --scale`'s k = 8 case (0.27
-/// events/ns) 3.832 / 3.695 / 3.645 G at 8 / 16 / 32 ns; 10 ms of its k = 16 case (1.67
-/// events/ns) 11.341 / 11.435 / 11.926 / 12.771 G at 4 / 8 / 16 / 32 ns: the best widths
-/// hold 7–9 events per bucket. With the width adapting: 3.632 G and 11.266 G.
+/// `PER_BUCKET` events ([`EventQueue::adapt`]; Brown's calendar queue, CACM 1988, also sets
+/// its buckets' width from the spacing of its events). The rate is looked at when the near
+/// array is refilled, after `ADAPT_EVENTS` more events: 20 ms of the k = 8 case below went
+/// 16 → 128 → 64 → 32 ns (at 0.95, 1.5 and 4.8 ms), 10 ms of the k = 16 case 16 → 32 → 16 →
+/// 8 → 4 ns; `cclab bench`'s dctcp10, whose events nearly all go straight into the near
+/// array, refilled first after its first 65,536 events at 999.99 ms (16 ns → 2 µs), and
+/// 1,000 senders at 41.9 ms. Too wide, and each load sorts dozens of events; too narrow,
+/// and the wheel turns through empty buckets. Measured with fixed widths (valgrind,
+/// instructions of the event loop, 11a9b24's engine): 20 ms of `cclab bench --scale`'s k =
+/// 8 case (0.27 events/ns) 3.832 / 3.695 / 3.645 G at 8 / 16 / 32 ns; 10 ms of its k = 16
+/// case (1.67 events/ns) 11.341 / 11.435 / 11.926 / 12.771 G at 4 / 8 / 16 / 32 ns: the
+/// best widths hold 7–9 events per bucket. With the width adapting: 3.632 G and 11.266 G.
 const PER_BUCKET: f64 = 8.0;
 
 /// The width a queue starts with (16 ns), until it has seen `ADAPT_EVENTS` events.
