@@ -516,7 +516,9 @@ pub struct EventQueue<E> {
     rank_down: u64,
     now: SimTime,
     popped: u64,
-    /// The wheel's buckets are `2^shift` ps wide; `mask` = buckets − 1.
+    /// The wheel's buckets are `2^shift` ps wide; `mask` = buckets − 1 (kept, not derived
+    /// from `buckets`: `bucket_of` is on the schedule path, and reading the bucket vector's
+    /// length there cost 0.5% more instructions on dctcp10 and on 20 ms of k = 8).
     shift: u32,
     mask: usize,
     /// When `popped` reaches `adapt_at`, the width is chosen again from the events popped
@@ -565,11 +567,6 @@ impl<E> EventQueue<E> {
     #[inline(always)]
     fn bucket_of(&self, t: SimTime) -> usize {
         ((t >> self.shift) as usize) & self.mask
-    }
-
-    /// The width of the wheel's buckets (log2, in ps).
-    pub fn bucket_shift(&self) -> u32 {
-        self.shift
     }
 
     /// The time of the event being processed (or of the last one processed).
@@ -796,10 +793,9 @@ impl<E> EventQueue<E> {
         debug_assert_eq!(self.near.len(), 1, "the near array is empty");
         let mut all = std::mem::take(&mut self.scratch);
         let mut old = std::mem::replace(&mut self.buckets, Buckets::new((SPAN >> shift) as usize));
-        let mut i = self.cur;
-        for _ in 0..old.b.len() {
+        // In any order: each event keeps its key.
+        for i in 0..old.b.len() {
             old.take(i, &mut all);
-            i = (i + 1) & (old.b.len() - 1);
         }
         while !self.big.key.is_empty() {
             let (key, ev) = self.big.pop();
@@ -808,17 +804,16 @@ impl<E> EventQueue<E> {
         self.shift = shift;
         self.mask = (SPAN >> shift) as usize - 1;
         // The current bucket starts no later than before: a wider one at the same or an
-        // earlier time (what the distant heap holds stays beyond the span), a narrower
-        // one where the old one started.
+        // earlier time, a narrower one where the old one started. So what the distant heap
+        // holds stays beyond the span, and nothing of it moves into the wheel.
         self.base = self.base >> shift << shift;
         self.cur = self.bucket_of(self.base);
+        debug_assert!(self.distant.min_time().saturating_sub(self.base) >= SPAN);
         self.wheel_len = 0;
         for e in all.drain(..) {
             self.place(key_time(e.key), e.key, e.ev);
         }
         self.scratch = all;
-        // Into the wheel, what the distant heap holds within its span now.
-        self.turn_to(self.base);
     }
 
     #[inline]
@@ -1265,7 +1260,7 @@ mod tests {
                 q.pop_until(SimTime::MAX).unwrap();
                 q.schedule_in(100 * gap, ());
             }
-            assert_eq!(q.bucket_shift(), want, "one event every {gap} ps");
+            assert_eq!(q.shift, want, "one event every {gap} ps");
         }
     }
 
