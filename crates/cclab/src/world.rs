@@ -298,6 +298,11 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
     };
     crate::app::build(&sc.apps, &mut w)?;
     sim.next_flow_id = sim.conns.len() as u32;
+    // Known once the apps are built (a builder opens an app's connections before it adds
+    // the app).
+    sim.conn_deliveries = (sim.conn_meta.iter())
+        .map(|m| sim.apps[m.app as usize].wants_deliveries())
+        .collect();
 
     // Probes.
     let o = &sc.output;
