@@ -19,9 +19,10 @@ use std::collections::VecDeque;
 /// length places `seq` at once: the answer is the guess or the one after it, confirmed by
 /// one or two neighbouring entries (the answer is the `i` with `segs[i - 1].start < seq <=
 /// segs[i].start`, which needs only the order). Anything else (segments of several
-/// lengths) falls back to a binary search. The binary search alone was a chain of dependent loads, each a
-/// cache miss on a cold queue: on a dumbbell of 1,000 senders `sacktag_range` took 5.8%
-/// of the run's time (perf) for 0.9% of its instructions (valgrind).
+/// lengths) falls back to a binary search. The binary search alone was a chain of
+/// dependent loads, each a cache miss on a cold queue: on a dumbbell of 1,000 senders
+/// `sacktag_range` took 5.8% of the run's time (perf) for 0.9% of its instructions
+/// (valgrind).
 #[inline]
 fn first_from(segs: &VecDeque<Seg>, seq: u64) -> usize {
     let Some(f) = segs.front() else { return 0 };
