@@ -2,6 +2,7 @@
 //! parses arguments, prints, and maps outcomes to exit codes (0 ok, 1 failed checks,
 //! 2 bad input).
 
+mod huge_pages;
 mod run;
 mod sweep;
 
@@ -143,6 +144,8 @@ fn default_sigpipe() {
 }
 
 fn main() -> ExitCode {
+    // First: it may start this program again (huge pages for the heap, `huge_pages.rs`).
+    huge_pages::reexec();
     #[cfg(unix)]
     default_sigpipe();
     let cli = match Cli::try_parse() {
@@ -242,7 +245,12 @@ fn main() -> ExitCode {
                     );
                     println!("  goodput        {:.3} Gbit/s (all flows)", r.goodput_gbps);
                     if let Some(m) = r.peak_rss_mib {
-                        println!("  peak RSS       {m:.0} MiB");
+                        match r.huge_pages_mib {
+                            Some(h) => {
+                                println!("  peak RSS       {m:.0} MiB ({h:.0} MiB in huge pages)")
+                            }
+                            None => println!("  peak RSS       {m:.0} MiB"),
+                        }
                     }
                 }
                 if let Some(s) = &senders {

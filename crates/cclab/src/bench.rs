@@ -34,6 +34,11 @@ pub struct BenchResult {
     /// case through `/proc/self/clear_refs`; absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_rss_mib: Option<f64>,
+    /// How much of the process's memory was in transparent huge pages at the same moment,
+    /// MiB (Linux `AnonHugePages`; absent elsewhere): the `cclab` command asks for them
+    /// (`crates/cclab-cli/src/huge_pages.rs`), the kernel may not give them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub huge_pages_mib: Option<f64>,
 }
 
 /// A 10 Gbit/s dumbbell of `n` senders, 10 µs links (access delay per sender), the given
@@ -206,6 +211,14 @@ pub(crate) fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The process's memory in transparent huge pages now, MiB (Linux `AnonHugePages`).
+pub(crate) fn huge_pages_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    let line = s.lines().find(|l| l.starts_with("AnonHugePages:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
 fn run_one(workload: &'static str, about: &'static str, sc: &Scenario) -> BenchResult {
     reset_peak_rss();
     let t0 = std::time::Instant::now();
@@ -213,6 +226,7 @@ fn run_one(workload: &'static str, about: &'static str, sc: &Scenario) -> BenchR
     sim.run();
     // The simulation's peak, before the results (a row per flow) are collected.
     let peak_rss_mib = peak_rss_mib();
+    let huge_pages_mib = huge_pages_mib();
     let r = sim.results();
     drop(sim);
     let wall = t0.elapsed().as_secs_f64();
@@ -231,5 +245,6 @@ fn run_one(workload: &'static str, about: &'static str, sc: &Scenario) -> BenchR
         sim_time_s: r.engine.sim_time_s,
         goodput_gbps: goodput / 1e9,
         peak_rss_mib,
+        huge_pages_mib,
     }
 }

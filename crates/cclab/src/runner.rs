@@ -107,6 +107,7 @@ pub fn run(
     }
     sim.net.settle_all(sim.q.now());
     let peak_rss_mib = crate::bench::peak_rss_mib();
+    let huge_pages_mib = crate::bench::huge_pages_mib();
     let captures = sim.finish_pcap();
     if sim.stopped() {
         abandon(&streamed);
@@ -131,6 +132,7 @@ pub fn run(
         events: result.engine.events,
         packet_hops: result.engine.packet_hops,
         peak_rss_mib,
+        huge_pages_mib,
     };
     if let (Some(d), Some(o)) = (&dir, out) {
         let mut meta = o.provenance;

@@ -30,6 +30,9 @@ pub struct Perf {
     /// The process's peak resident memory when the simulation ended, before its results
     /// were collected, MiB (Linux `VmHWM`; `None` elsewhere).
     pub peak_rss_mib: Option<f64>,
+    /// Of the process's memory at that moment, MiB in transparent huge pages (Linux
+    /// `AnonHugePages`; `None` elsewhere).
+    pub huge_pages_mib: Option<f64>,
 }
 
 impl Perf {
@@ -41,8 +44,9 @@ impl Perf {
         self.packet_hops as f64 / self.wall_s.max(1e-12)
     }
 
-    /// `perf.json`: `{"wall_s", "events_per_s", "packet_hops_per_s", "events", "packet_hops"}`
-    /// in that order (a struct, since `json!` would sort the keys).
+    /// `perf.json`: `{"wall_s", "events_per_s", "packet_hops_per_s", "events", "packet_hops",
+    /// "peak_rss_mib", "huge_pages_mib"}` in that order, the last two where known (a struct,
+    /// since `json!` would sort the keys).
     pub fn json(&self) -> String {
         #[derive(Serialize)]
         struct PerfJson {
@@ -53,6 +57,8 @@ impl Perf {
             packet_hops: u64,
             #[serde(skip_serializing_if = "Option::is_none")]
             peak_rss_mib: Option<f64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            huge_pages_mib: Option<f64>,
         }
         serde_json::to_string_pretty(&PerfJson {
             wall_s: self.wall_s,
@@ -61,6 +67,7 @@ impl Perf {
             events: self.events,
             packet_hops: self.packet_hops,
             peak_rss_mib: self.peak_rss_mib,
+            huge_pages_mib: self.huge_pages_mib,
         })
         .expect("perf serialises")
     }
@@ -633,6 +640,7 @@ mod tests {
             events: 1,
             packet_hops: 1,
             peak_rss_mib: None,
+            huge_pages_mib: None,
         };
         let axes = PlotAxes::default();
         let a = run_files(&on_file, &perf, true, &axes);
@@ -705,6 +713,7 @@ mod tests {
             events: 10,
             packet_hops: 6,
             peak_rss_mib: Some(7.5),
+            huge_pages_mib: Some(4.0),
         }
         .json();
         let keys: Vec<usize> = [
@@ -714,6 +723,7 @@ mod tests {
             "\"events\": 10",
             "\"packet_hops\": 6",
             "\"peak_rss_mib\": 7.5",
+            "\"huge_pages_mib\": 4.0",
         ]
         .iter()
         .map(|k| j.find(k).unwrap_or_else(|| panic!("{k} in {j}")))
@@ -735,6 +745,7 @@ mod tests {
             events: 1,
             packet_hops: 1,
             peak_rss_mib: None,
+            huge_pages_mib: None,
         };
         let mut bare = full();
         bare.series = Series::default();
@@ -821,6 +832,7 @@ mod tests {
             events: 1,
             packet_hops: 1,
             peak_rss_mib: None,
+            huge_pages_mib: None,
         };
         let svg = |files: &[(String, Vec<u8>)], name: &str| -> String {
             let f = files.iter().find(|f| f.0 == name).unwrap();
@@ -880,6 +892,7 @@ mod tests {
             events: 1,
             packet_hops: 1,
             peak_rss_mib: None,
+            huge_pages_mib: None,
         };
         let mut r = full();
         r.flows[1].size_bytes = Some(5000);
