@@ -26,32 +26,42 @@
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TUNABLE: &str = "glibc.malloc.hugetlb";
 
-/// Run this program again with the huge-page tunable, if it is not set yet and not turned
-/// off; returns only when it does not (set already, off, or the exec failed).
+/// `GLIBC_TUNABLES` with the huge-page tunable added to `current` (the variable's value,
+/// empty when unset), or `None` when `current` names it already.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub fn reexec() {
+fn with_tunable(current: &std::ffi::OsStr) -> Option<std::ffi::OsString> {
     use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::process::CommandExt;
-    if std::env::var_os("CCLAB_HUGE_PAGES").is_some_and(|v| v == "0") {
-        return;
-    }
-    let tunables = std::env::var_os("GLIBC_TUNABLES").unwrap_or_default();
-    if tunables
+    let named = current
         .as_bytes()
         .windows(TUNABLE.len())
-        .any(|w| w == TUNABLE.as_bytes())
-    {
-        return;
+        .any(|w| w == TUNABLE.as_bytes());
+    if named {
+        return None;
     }
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    let mut value = tunables;
+    let mut value = current.to_os_string();
     if !value.is_empty() {
         value.push(":");
     }
     value.push(TUNABLE);
     value.push("=1");
+    Some(value)
+}
+
+/// Run this program again with the huge-page tunable, if it is not set yet and not turned
+/// off; returns only when it does not (set already, off, or the exec failed).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn reexec() {
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os("CCLAB_HUGE_PAGES").is_some_and(|v| v == "0") {
+        return;
+    }
+    let current = std::env::var_os("GLIBC_TUNABLES").unwrap_or_default();
+    let Some(value) = with_tunable(&current) else {
+        return;
+    };
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
     let mut args = std::env::args_os();
     let mut cmd = std::process::Command::new(exe);
     if let Some(arg0) = args.next() {
@@ -64,3 +74,23 @@ pub fn reexec() {
 /// Elsewhere there is nothing to ask for.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn reexec() {}
+
+#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
+mod tests {
+    use super::with_tunable;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn the_tunable_is_added_once_and_the_users_are_kept() {
+        let add = |s: &str| with_tunable(OsStr::new(s)).map(|v| v.into_string().unwrap());
+        assert_eq!(add("").as_deref(), Some("glibc.malloc.hugetlb=1"));
+        assert_eq!(
+            add("glibc.malloc.mmap_threshold=200000").as_deref(),
+            Some("glibc.malloc.mmap_threshold=200000:glibc.malloc.hugetlb=1")
+        );
+        // The user's own choice, even "off", and our own setting on the second start.
+        assert_eq!(add("glibc.malloc.hugetlb=0"), None);
+        assert_eq!(add("glibc.malloc.hugetlb=1"), None);
+        assert_eq!(add("a=1:glibc.malloc.hugetlb=2"), None);
+    }
+}

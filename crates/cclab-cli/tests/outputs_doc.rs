@@ -199,6 +199,9 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
             csv_matches_doc(&doc, &out.join(f), f);
         }
     }
+    // Linux: what the kernel gave in huge pages is measured (0 where it gave none).
+    #[cfg(target_os = "linux")]
+    assert!(json(&out.join("perf.json"))["huge_pages_mib"].is_number());
     for f in ["run.json", "perf.json"] {
         let mut ks = Vec::new();
         keys(&json(&out.join(f)), &mut ks);

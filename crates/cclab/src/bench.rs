@@ -205,16 +205,18 @@ pub(crate) fn reset_peak_rss() {
 
 /// Peak resident memory since the last reset, MiB (Linux `VmHWM`).
 pub(crate) fn peak_rss_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
+    proc_mib("/proc/self/status", "VmHWM:")
 }
 
 /// The process's memory in transparent huge pages now, MiB (Linux `AnonHugePages`).
 pub(crate) fn huge_pages_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
-    let line = s.lines().find(|l| l.starts_with("AnonHugePages:"))?;
+    proc_mib("/proc/self/smaps_rollup", "AnonHugePages:")
+}
+
+/// The `key` line of the `/proc` file `file` (`key` then a number of kB), in MiB.
+fn proc_mib(file: &str, key: &str) -> Option<f64> {
+    let s = std::fs::read_to_string(file).ok()?;
+    let line = s.lines().find(|l| l.starts_with(key))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
 }
