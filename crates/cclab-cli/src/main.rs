@@ -245,12 +245,11 @@ fn main() -> ExitCode {
                     );
                     println!("  goodput        {:.3} Gbit/s (all flows)", r.goodput_gbps);
                     if let Some(m) = r.peak_rss_mib {
-                        match r.huge_pages_mib {
-                            Some(h) => {
-                                println!("  peak RSS       {m:.0} MiB ({h:.0} MiB in huge pages)")
-                            }
-                            None => println!("  peak RSS       {m:.0} MiB"),
-                        }
+                        let huge = r
+                            .huge_pages_mib
+                            .map(|h| format!(" ({h:.0} MiB in huge pages)"))
+                            .unwrap_or_default();
+                        println!("  peak RSS       {m:.0} MiB{huge}");
                     }
                 }
                 if let Some(s) = &senders {
