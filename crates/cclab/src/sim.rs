@@ -144,12 +144,16 @@ pub struct Sim {
 /// [`Sim::prep_io`] over the fields it needs (so a caller may hold a packet of the pool).
 #[inline]
 fn prep_io(io: &mut Io, net: &mut Network, nics: &[u32], conn: u32, side: Side) {
-    io.below = net.tsq.below(conn);
     // Only a sender sends data; a receiver's ACKs are not held back.
     let nic = match side {
         Side::Client => nics[conn as usize],
         Side::Server => u32::MAX,
     };
+    if nic != u32::MAX {
+        // What the NIC sent by now has left the sender's count (TCP small queues).
+        net.settle_tsq(nic, io.now);
+    }
+    io.below = net.tsq.below(conn);
     io.local_room = if nic == u32::MAX {
         u32::MAX
     } else {
@@ -446,7 +450,16 @@ impl Sim {
     fn flush(&mut self, conn: u32, side: Side) {
         if self.io.tsq_throttled {
             self.io.tsq_throttled = false;
-            self.net.tsq.wait(conn);
+            let nic = self.conn_nic[conn as usize];
+            if nic != u32::MAX {
+                self.net.tsq_wait(conn, nic, &mut self.q);
+            } else {
+                self.net.tsq.wait(conn);
+            }
+        }
+        if !self.net.tsq_wakes.is_empty() {
+            // Senders released while their bytes were settled outside an event.
+            self.net.flush_tsq_wakes(&mut self.q);
         }
         for (at, kind) in self.io.timers.drain(..) {
             let gen = self.conn_key[conn as usize].gen;
@@ -501,10 +514,17 @@ impl Sim {
     #[inline(never)]
     fn connect(&mut self, app: AppId, spec: crate::app::NewConn) {
         let now = self.q.now();
+        let (net, nics) = (&mut self.net, &self.conn_nic);
         let pick = self
             .free_conns
             .iter()
-            .rposition(|&c| self.net.tsq.below(c) == 0)
+            .rposition(|&c| {
+                // Its NIC's sent packets leave the count lazily: settle them first.
+                if let Some(&nic) = nics.get(c as usize).filter(|&&n| n != u32::MAX) {
+                    net.settle_tsq(nic, now);
+                }
+                net.tsq.below(c) == 0
+            })
             .filter(|_| self.reuse_slots);
         let slot = match pick {
             Some(k) => self.free_conns.remove(k),

@@ -61,6 +61,49 @@ fn tsq_bounds_what_a_socket_holds_in_its_host() {
     assert!(without > 1_400_000, "without TSQ {without} B");
 }
 
+/// TSQ behind a shaper in the host: a tbf at 100 Mbit/s holds the socket's packets while
+/// the 1 Gbit/s NIC is mostly idle, so the socket stops with its bytes still in the qdisc
+/// and none of them on the NIC (the NIC's list of sent packets is empty). It must be woken
+/// as the first of them leaves the NIC, as Linux's `tcp_wfree` does; a socket woken only
+/// by its ACKs (80 ms after) lets the shaper run dry (a lazy-release bug measured 0.875 of
+/// the line here).
+#[test]
+fn tsq_wakes_a_socket_whose_bytes_wait_in_a_host_shaper() {
+    let rate = 100_000_000;
+    let topo = TopologySpec::path(
+        1_000_000_000,
+        10_000_000_000,
+        20 * MS,
+        QueueSpec::droptail(Limit::Packets(1000)),
+    );
+    let mut sc = Scenario::new("tsq-tbf", topo, 10 * SEC);
+    sc.host.tsq = true;
+    if let TopologySpec::Chain { hops } = &mut sc.topology {
+        // A 10,000-packet child: only TSQ bounds what the qdisc holds.
+        hops[0].queue = QueueSpec::tbf(rate, 3_000, QueueSpec::droptail(Limit::Packets(10_000)));
+    }
+    bulk(&mut sc);
+    let mut sim = Sim::new(&sc).unwrap();
+    sim.run();
+    let nic = sim.net.port_by_name("hop0").unwrap() as usize;
+    let st = &sim.net.ports[nic].stats;
+    assert_eq!(st.drops, 0);
+    // Everything the socket holds is in the qdisc (the NIC sends each packet in 12 µs of
+    // the shaper's 120): at most TSQ's limit (`tcp_limit_output_bytes`, or less: about
+    // 1 ms at the pacing rate) plus the one packet sent when just under it.
+    assert!(
+        st.max_bytes <= LIMIT_OUTPUT_BYTES + 1500,
+        "host qdisc held {} B",
+        st.max_bytes
+    );
+    // The shaper stays busy: goodput is its rate's TCP payload, 1448 of each 1500-byte IP
+    // packet tbf counts, less slow start (the 80 ms RTT's 1 MB BDP is ~690 packets,
+    // reached from 10 in ~6 RTTs, 0.5 s at under half the rate: at most 5% of 10 s).
+    let g = sim.results().flows[0].goodput_bps;
+    let line = rate as f64 * 1448.0 / 1500.0;
+    assert!(g > 0.95 * line && g < 1.01 * line, "goodput {g} vs {line}");
+}
+
 /// TSO: a socket with a large window on a 10 Gbit/s NIC sends 45-segment skbs (64 KB at
 /// MSS 1448, `tcp_tso_autosize`'s cap); the NIC cuts them, so every packet on the wire is
 /// at most one MTU, and the receiving host with GRO sees aggregates again.

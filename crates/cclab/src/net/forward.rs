@@ -20,7 +20,8 @@ pub enum NetEv {
     Arrive { port: PortId, id: PktId },
     /// `port`'s transmitter finished a packet, or a wake-up it asked for is due.
     TxDone { port: PortId },
-    /// The head of `port`'s TCP-small-queues list finished (a host NIC sent it).
+    /// A sender waits on host NIC `port`, and the head of its TCP-small-queues list
+    /// finishes now.
     TsqDone { port: PortId },
     /// A socket stopped by TCP small queues may send again (a packet of it was dropped).
     TsqWake { conn: u32 },
@@ -397,11 +398,14 @@ impl Network {
             // The NIC sends it for a socket that counts its bytes until then (TSQ).
             let (conn, size) = (p.conn, p.size);
             cx.pool.get_mut(id).tsq = false;
-            if pr.tsq_done.is_empty() {
-                cx.q.schedule(done, NetEv::TsqDone { port }.into());
-            }
             pr.tsq_done.push_back((done, conn, size));
+            // Its completion needs an event only if a sender waits on this port (one may
+            // have stopped while all its bytes were still in the qdisc).
+            if self.tsq.waiters(port) > 0 {
+                self.tsq_arm(port, cx.q);
+            }
         }
+        let pr = &mut self.ports[port as usize];
         let p = cx.pool.get(id);
         if pr.lossy {
             let loss = pr.loss.as_deref_mut().expect("a lossy link has its loss");
@@ -573,21 +577,67 @@ impl Network {
         }
     }
 
-    /// The head of `port`'s TCP-small-queues list has been sent.
+    /// A sender waits on `port`'s NIC and the head of its TCP-small-queues list is due:
+    /// release what the NIC finished by now, wake the sender whose packet it was, and
+    /// come back at the next completion while a sender still waits.
     #[inline(never)]
     fn tsq_done<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) -> NetOut {
-        let pr = &mut self.ports[port as usize];
-        let (_, conn, size) = pr
-            .tsq_done
-            .pop_front()
-            .expect("a TsqDone event has an entry");
-        if let Some(&(t, _, _)) = pr.tsq_done.front() {
-            cx.q.schedule(t, NetEv::TsqDone { port }.into());
+        let now = cx.q.now();
+        if self.tsq_armed[port as usize] == now {
+            self.tsq_armed[port as usize] = SimTime::MAX;
         }
-        if self.tsq.release(conn, size) {
-            NetOut::TsqWake(conn)
-        } else {
-            NetOut::Nothing
+        self.settle_tsq(port, now);
+        self.tsq_arm(port, cx.q);
+        if self.tsq_wakes.len() == 1 {
+            return NetOut::TsqWake(self.tsq_wakes.pop().expect("one wake"));
+        }
+        self.flush_tsq_wakes(cx.q);
+        NetOut::Nothing
+    }
+
+    /// Release the bytes of what `port`'s NIC finished sending by `now` (TCP small
+    /// queues); senders waiting for them go into `tsq_wakes`.
+    #[inline]
+    pub fn settle_tsq(&mut self, port: PortId, now: SimTime) {
+        let pr = &mut self.ports[port as usize];
+        while let Some(&(t, conn, size)) = pr.tsq_done.front() {
+            if t > now {
+                break;
+            }
+            pr.tsq_done.pop_front();
+            if self.tsq.release(conn, size) {
+                self.tsq_wakes.push(conn);
+            }
+        }
+    }
+
+    /// While a sender waits on `port`, have a `TsqDone` event at the head of its list.
+    pub fn tsq_arm<E: From<NetEv>>(&mut self, port: PortId, q: &mut EventQueue<E>) {
+        if self.tsq.waiters(port) == 0 {
+            return;
+        }
+        if self.tsq_armed.len() <= port as usize {
+            self.tsq_armed.resize(port as usize + 1, SimTime::MAX);
+        }
+        if let Some(&(t, _, _)) = self.ports[port as usize].tsq_done.front() {
+            if t < self.tsq_armed[port as usize] {
+                self.tsq_armed[port as usize] = t;
+                q.schedule(t, NetEv::TsqDone { port }.into());
+            }
+        }
+    }
+
+    /// The sender of `conn` stops until bytes of it leave NIC `port` (TCP small queues).
+    pub fn tsq_wait<E: From<NetEv>>(&mut self, conn: u32, port: PortId, q: &mut EventQueue<E>) {
+        self.tsq.wait_on(conn, port);
+        self.tsq_arm(port, q);
+    }
+
+    /// Wake, now, the senders released outside their port's event.
+    pub fn flush_tsq_wakes<E: From<NetEv>>(&mut self, q: &mut EventQueue<E>) {
+        let now = q.now();
+        for conn in self.tsq_wakes.drain(..) {
+            q.schedule(now, NetEv::TsqWake { conn }.into());
         }
     }
 }

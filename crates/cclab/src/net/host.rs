@@ -264,11 +264,22 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
 
 /// TCP small queues (Linux `sk_wmem_alloc` and `TSQ_THROTTLED`): per connection, the
 /// bytes its sender's packets hold in the host qdisc and NIC, and whether the sender waits
-/// for them to leave. Empty unless a sender uses TSQ (`[host] tsq`).
+/// for them to leave (and on which NIC port); per port, how many senders wait on it. Empty
+/// unless a sender uses TSQ (`[host] tsq`).
+///
+/// A NIC's sent packets leave the count lazily (`Network::settle_tsq`): when their socket
+/// is next told its bytes (`Sim::prep_io`), when a closed connection's slot is looked at
+/// for reuse, and — the only time an event is needed — at each completion on a port while
+/// a sender waits on it (`Network::tsq_arm`), which wakes the sender at its packet's
+/// completion as Linux's `tcp_wfree` does.
 #[derive(Debug, Default)]
 pub struct Tsq {
     bytes: Vec<u64>,
     waiting: Vec<bool>,
+    /// The NIC port a waiting sender waits on (`u32::MAX`: none known).
+    waiting_port: Vec<u32>,
+    /// Per port, the senders waiting on it.
+    waiting_on: Vec<u32>,
 }
 
 impl Tsq {
@@ -282,6 +293,7 @@ impl Tsq {
         if self.bytes.len() <= conn as usize {
             self.bytes.resize(conn as usize + 1, 0);
             self.waiting.resize(conn as usize + 1, false);
+            self.waiting_port.resize(conn as usize + 1, u32::MAX);
         }
     }
 
@@ -293,15 +305,50 @@ impl Tsq {
 
     /// The sender of `conn` stopped until bytes leave.
     pub fn wait(&mut self, conn: u32) {
+        self.wait_on(conn, u32::MAX);
+    }
+
+    /// The sender of `conn` stopped until bytes leave NIC `port` (`u32::MAX`: a port not
+    /// known; it is then woken only by a drop or an orphaning, which release at once).
+    pub fn wait_on(&mut self, conn: u32, port: u32) {
         self.grow(conn);
-        self.waiting[conn as usize] = true;
+        let c = conn as usize;
+        if self.waiting[c] {
+            return;
+        }
+        self.waiting[c] = true;
+        self.waiting_port[c] = port;
+        if port != u32::MAX {
+            if self.waiting_on.len() <= port as usize {
+                self.waiting_on.resize(port as usize + 1, 0);
+            }
+            self.waiting_on[port as usize] += 1;
+        }
+    }
+
+    /// How many senders wait on `port`.
+    #[inline]
+    pub fn waiters(&self, port: u32) -> u32 {
+        self.waiting_on.get(port as usize).copied().unwrap_or(0)
+    }
+
+    /// Connection `c` waits no more; true if it was waiting.
+    fn unwait(&mut self, c: usize) -> bool {
+        if !std::mem::take(&mut self.waiting[c]) {
+            return false;
+        }
+        let port = self.waiting_port[c];
+        if port != u32::MAX {
+            self.waiting_on[port as usize] -= 1;
+        }
+        true
     }
 
     /// Connection `conn` closed: it waits for nothing any more. (Its bytes still below
     /// it are released as they leave; its slot is not reused before.)
     pub fn forget(&mut self, conn: u32) {
-        if let Some(w) = self.waiting.get_mut(conn as usize) {
-            *w = false;
+        if (conn as usize) < self.waiting.len() {
+            self.unwait(conn as usize);
         }
     }
 
@@ -310,7 +357,7 @@ impl Tsq {
     pub(super) fn release(&mut self, conn: u32, size: u32) -> bool {
         let c = conn as usize;
         self.bytes[c] -= size as u64;
-        std::mem::take(&mut self.waiting[c])
+        self.unwait(c)
     }
 }
 

@@ -74,6 +74,13 @@ pub struct Network {
     segs_scratch: Vec<packet::PktId>,
     /// TCP small queues: what each socket has below it (`host.rs`).
     pub tsq: host::Tsq,
+    /// TCP small queues: per port, the time of the earliest `TsqDone` event pending for it
+    /// (`SimTime::MAX`: none), so a port is not woken twice for the same instant.
+    pub tsq_armed: Vec<crate::engine::SimTime>,
+    /// TCP small queues: sockets released from waiting outside their port's event (a
+    /// release at the very instant of another event), to wake when the simulator next
+    /// flushes (reused: no allocation).
+    pub tsq_wakes: Vec<u32>,
     /// Generic receive offload on the hosts (`[host] gro`); `None` = off.
     pub gro: Option<Box<gro::Gro>>,
     /// Packets that reached their destination and wait to be handed over (GRO flushes
