@@ -2,9 +2,11 @@
 # bench/race.sh — cclab against ns-3 on the same work: `cclab bench`'s dctcp10 case (10
 # DCTCP flows over a 10 Gbit/s dumbbell, ECN marking at K = 65 packets, 1 s simulated),
 # run by cclab from bench/dctcp10.toml and by ns-3 3.37 (Debian's libns3-dev) from
-# bench/ns3/dctcp10.cc.
+# bench/ns3/dctcp10.cc; or the incast32 case (32 DCTCP flows into one receiver through one
+# switch, the same links and marking; bench/incast32.toml and dctcp10.cc --incast=32).
 #
-# Usage: bench/race.sh [ROUNDS]        (default 3; or ROUNDS=5 bench/race.sh)
+# Usage: bench/race.sh [ROUNDS] [CASE]  (ROUNDS default 3, or ROUNDS=5 bench/race.sh;
+#                                        CASE dctcp10 (default) or incast32)
 #
 # It builds both (cclab: cargo build --release -p cclab-cli; ns-3: g++ -O2 against the
 # Debian libraries), then runs them interleaved, ROUNDS times each (who goes first
@@ -13,9 +15,10 @@
 # its whole process, packet-hops and packet-hops/s, the ratio ns3_wall / cclab_wall; then
 # the two simulators' results side by side, flagging any that differ by more than 5%
 # (bench/ns3/README.md explains the model differences, with measurements).
-# Timing is of the same runs that produce the results. Each round also runs
+# Timing is of the same runs that produce the results. For dctcp10 each round also runs
 # `cclab bench --json` and checks that the TOML file reproduces dctcp10's event and
-# packet-hop counts exactly (and reports bench's in-process wall time for reference).
+# packet-hop counts exactly (and reports bench's in-process wall time for reference);
+# incast32 is not a `cclab bench` case: its TOML file is the case.
 #
 # PGO=1 bench/race.sh races the profile-guided build of bench/pgo.sh (target/pgo/cclab;
 # needs `rustup component add llvm-tools`) instead of the plain `cargo build --release`.
@@ -28,6 +31,16 @@ set -euo pipefail
 rounds=${1:-${ROUNDS:-3}}
 case $rounds in '' | *[!0-9]* | 0)
     echo "usage: $0 [ROUNDS]  (a positive integer; got '$rounds')" >&2
+    exit 2
+    ;;
+esac
+
+case=${2:-dctcp10}
+case $case in
+dctcp10) ns3args=() ;;
+incast32) ns3args=(--incast=32) ;;
+*)
+    echo "usage: $0 [ROUNDS] [CASE]  (CASE is dctcp10 or incast32; got '$case')" >&2
     exit 2
     ;;
 esac
@@ -85,25 +98,27 @@ fi
 build="$build; runs ${pin[*]:-not pinned}"
 
 run_cclab() { # round
-    local d=$out/cclab-r$1 t0 t1
+    local d=$out/$case-cclab-r$1 t0 t1
     rm -rf "$d"
     t0=$(now)
-    "${pin[@]}" "$cclab" run bench/dctcp10.toml --out "$d" --quiet --json >"$out/cclab-r$1.json"
+    "${pin[@]}" "$cclab" run "bench/$case.toml" --out "$d" --quiet --json >"$out/$case-cclab-r$1.json"
     t1=$(now)
-    echo "$t0 $t1" >"$out/cclab-r$1.proc"
-    cp "$d/perf.json" "$out/cclab-r$1.perf.json"
-    "${pin[@]}" "$cclab" bench --json >"$out/bench-r$1.json"
+    echo "$t0 $t1" >"$out/$case-cclab-r$1.proc"
+    cp "$d/perf.json" "$out/$case-cclab-r$1.perf.json"
+    if [ "$case" = dctcp10 ]; then
+        "${pin[@]}" "$cclab" bench --json >"$out/bench-r$1.json"
+    fi
 }
 
 run_ns3() { # round
     local t0 t1
     t0=$(now)
-    "${pin[@]}" "$ns3bin" >"$out/ns3-r$1.json"
+    "${pin[@]}" "$ns3bin" ${ns3args[@]+"${ns3args[@]}"} >"$out/$case-ns3-r$1.json"
     t1=$(now)
-    echo "$t0 $t1" >"$out/ns3-r$1.proc"
+    echo "$t0 $t1" >"$out/$case-ns3-r$1.proc"
 }
 
-echo "== race: $rounds rounds, interleaved, ${pin[*]:-not pinned} (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+echo "== race: $case, $rounds rounds, interleaved, ${pin[*]:-not pinned} (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then
         run_cclab "$r"
@@ -115,10 +130,10 @@ for r in $(seq 1 "$rounds"); do
     echo "   round $r done" >&2
 done
 
-python3 - "$out" "$rounds" "$build" <<'PY'
+python3 - "$out" "$rounds" "$build" "$case" <<'PY'
 import json, statistics, sys
 
-out, rounds, build = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+out, rounds, build, case = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 med = statistics.median
 
 def load(path):
@@ -130,30 +145,33 @@ def proc(path):
     return float(b) - float(a)
 
 R = range(1, rounds + 1)
-cc = [load(f"{out}/cclab-r{r}.json") for r in R]
-cp = [load(f"{out}/cclab-r{r}.perf.json") for r in R]
-ns = [load(f"{out}/ns3-r{r}.json") for r in R]
-bench = [next(w for w in load(f"{out}/bench-r{r}.json")["workloads"] if w["workload"] == "dctcp10") for r in R]
-cproc = [proc(f"{out}/cclab-r{r}.proc") for r in R]
-nproc = [proc(f"{out}/ns3-r{r}.proc") for r in R]
+cc = [load(f"{out}/{case}-cclab-r{r}.json") for r in R]
+cp = [load(f"{out}/{case}-cclab-r{r}.perf.json") for r in R]
+ns = [load(f"{out}/{case}-ns3-r{r}.json") for r in R]
+bench = None
+if case == "dctcp10":
+    bench = [next(w for w in load(f"{out}/bench-r{r}.json")["workloads"] if w["workload"] == "dctcp10") for r in R]
+cproc = [proc(f"{out}/{case}-cclab-r{r}.proc") for r in R]
+nproc = [proc(f"{out}/{case}-ns3-r{r}.proc") for r in R]
 
-print(f"cclab {cc[0]['cclab']} (git {cc[0]['git']}) vs {ns[0]['simulator']}: dctcp10, "
+print(f"cclab {cc[0]['cclab']} (git {cc[0]['git']}) vs {ns[0]['simulator']}: {case}, "
       f"{cc[0]['duration_s']:g} s simulated, {rounds} rounds interleaved")
 print(f"cclab built by {build}")
 
 # Equal work: the TOML file is bench's dctcp10, and every round computed the same thing.
-same_work = all(p["events"] == b["events"] and p["packet_hops"] == b["packet_hops"] for p, b in zip(cp, bench))
-print(f"bench/dctcp10.toml reproduces `cclab bench` dctcp10 (events {cp[0]['events']:,}, "
-      f"packet-hops {cp[0]['packet_hops']:,}): {'yes' if same_work else 'NO'}")
+if bench:
+    same_work = all(p["events"] == b["events"] and p["packet_hops"] == b["packet_hops"] for p, b in zip(cp, bench))
+    print(f"bench/dctcp10.toml reproduces `cclab bench` dctcp10 (events {cp[0]['events']:,}, "
+          f"packet-hops {cp[0]['packet_hops']:,}): {'yes' if same_work else 'NO'}")
 strip = lambda d: {k: v for k, v in d.items() if k not in ("wall_s",)}
 print(f"results identical in every round: cclab {'yes' if all(c == cc[0] for c in cc) else 'NO'}, "
       f"ns-3 {'yes' if all(strip(n) == strip(ns[0]) for n in ns) else 'NO'}")
 
 print("\n== wall time per round (event loop; whole process in brackets)")
-print(f"{'round':>5}  {'cclab s':>16}  {'ns-3 s':>18}  {'ns3/cclab':>9}  {'cclab bench s':>13}")
+print(f"{'round':>5}  {'cclab s':>16}  {'ns-3 s':>18}  {'ns3/cclab':>9}" + (f"  {'cclab bench s':>13}" if bench else ""))
 for i, r in enumerate(R):
     print(f"{r:>5}  {cp[i]['wall_s']:7.3f} ({cproc[i]:6.3f})  {ns[i]['wall_s']:8.2f} ({nproc[i]:6.2f})"
-          f"  {ns[i]['wall_s'] / cp[i]['wall_s']:8.1f}x  {bench[i]['wall_s']:13.3f}")
+          f"  {ns[i]['wall_s'] / cp[i]['wall_s']:8.1f}x" + (f"  {bench[i]['wall_s']:13.3f}" if bench else ""))
 
 cw, nw = med(p["wall_s"] for p in cp), med(n["wall_s"] for n in ns)
 ch, nh = cp[0]["packet_hops"], ns[0]["packet_hops"]
@@ -169,15 +187,26 @@ print(f"{'events/s':28}{ce / cw:14,.0f}{ne / nw:14,.0f}")
 print(f"ratio ns3_wall / cclab_wall (medians): {nw / cw:.1f}x event loop, "
       f"{med(nproc) / med(cproc):.1f}x whole process; packet-hops/s cclab / ns-3 "
       f"{(ch / cw) / (nh / nw):.1f}x")
-print(f"(cclab bench's in-process dctcp10, same counts: median {med(b['wall_s'] for b in bench):.3f} s)")
+if bench:
+    print(f"(cclab bench's in-process dctcp10, same counts: median {med(b['wall_s'] for b in bench):.3f} s)")
 
 # Results side by side (deterministic: round 1's).
 c, n = cc[0], ns[0]
+rev = "bottleneck_rev" if case == "dctcp10" else "recv_up"  # where the ACKs queue
 bq = next(q for q in c["queues"] if q["name"] == "bottleneck")
-brev = next(q for q in c["queues"] if q["name"] == "bottleneck_rev")
+brev = next(q for q in c["queues"] if q["name"] == rev)
 rows = []
-for i, f in enumerate(c["flows"]):
-    rows.append((f"goodput flow {i} (Mbit/s)", f["goodput_bps"] / 1e6, n["flows_goodput_bps"][i] / 1e6, "%.1f"))
+cg = [f["goodput_bps"] for f in c["flows"]]
+ng = n["flows_goodput_bps"]
+if len(cg) <= 10:
+    for i in range(len(cg)):
+        rows.append((f"goodput flow {i} (Mbit/s)", cg[i] / 1e6, ng[i] / 1e6, "%.1f"))
+else:
+    # Many flows: each simulator's smallest, median and largest, and Jain's index.
+    jain = lambda g: sum(g) ** 2 / (len(g) * sum(x * x for x in g))
+    for name, f in (("min", min), ("median", med), ("max", max)):
+        rows.append((f"goodput per flow, {name} (Mbit/s)", f(cg) / 1e6, f(ng) / 1e6, "%.1f"))
+    rows.append(("Jain's fairness index", jain(cg), jain(ng), "%.4f"))
 rows += [
     ("goodput total (Gbit/s)", sum(f["goodput_bps"] for f in c["flows"]) / 1e9, n["goodput_bps"] / 1e9, "%.4f"),
     ("bottleneck mean queue (KB)", bq["mean_bytes"] / 1e3, n["bottleneck_mean_bytes"] / 1e3, "%.2f"),
@@ -186,7 +215,7 @@ rows += [
     ("drops at bottleneck", bq["drops"], n["bottleneck_drops"], "%d"),
     ("drops, all queues", sum(q["drops"] for q in c["queues"]), n["drops_all_queues"], "%d"),
     ("packets sent on bottleneck", bq["tx_pkts"], n["bottleneck_tx_pkts"], "%d"),
-    ("packets on bottleneck_rev (ACKs)", brev["tx_pkts"], n["bottleneck_rev_tx_pkts"], "%d"),
+    (f"packets on {rev} (ACKs)", brev["tx_pkts"], n["bottleneck_rev_tx_pkts"], "%d"),
     ("packet-hops", ch, nh, "%d"),
 ]
 print("\n== results side by side")

@@ -23,8 +23,17 @@
 //   queue = time-average of the packets waiting (queue disc + device queue, not the one
 //   on the wire); marks and drops from the queue discs' statistics.
 //
+// With --incast=N it runs bench/incast32.toml's case instead (N = 32 there): the star,
+// N DCTCP bulk flows s_i -> recv through one switch,
+//
+//   s0..s{N-1} --10G, 10us-- sw0 ==bottleneck 10G, 10us, ECN at K = 65 pkts== recv
+//
+// every port but the bottleneck a FIFO of 10000 pkts (cclab's star: `other_queue`), one
+// sink per flow on the receiver (ports 5201 + i).
+//
 // Build: g++ -O2 -std=c++17 dctcp10.cc -I/usr/include -lns3-... (see bench/race.sh).
-// Run:   ./dctcp10 [--duration=1s] [--RngRun=1]   prints one JSON object on stdout.
+// Run:   ./dctcp10 [--duration=1s] [--incast=N] [--cwndTrace=1] [--linuxFloor=1] [--RngRun=1]
+//        prints one JSON object (the last two only to explain the incast32 case).
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -35,11 +44,11 @@
 #include "ns3/version-defines.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cstdio>
 
 using namespace ns3;
 
-static const uint32_t N = 10;    // sender/receiver pairs
 static const uint64_t K = 65;    // marking threshold, packets
 static uint64_t g_hops = 0;      // packets put on any link
 static uint64_t g_bnTx = 0, g_bnRevTx = 0; // ... on sw0 -> sw1 and on sw1 -> sw0
@@ -73,6 +82,57 @@ struct Backlog
 };
 
 static Backlog g_q;
+
+// --linuxFloor: ns-3's DCTCP with one change, Linux's floor of two segments on the reduced
+// window (`dctcp_ssthresh`: max(cwnd - cwnd * alpha / 2, 2)); ns-3 3.37's
+// TcpDctcp::GetSsThresh has none, so a window can fall below one segment. Only to show
+// what that floor is worth (bench/ns3/README.md, the incast32 case); never in a timed race.
+class TcpDctcpFloor : public TcpDctcp
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpDctcpFloor")
+                                .SetParent<TcpDctcp>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<TcpDctcpFloor>();
+        return tid;
+    }
+
+    TcpDctcpFloor() = default;
+
+    TcpDctcpFloor(const TcpDctcpFloor& sock)
+        : TcpDctcp(sock)
+    {
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpDctcpFloor>(this);
+    }
+};
+
+// --cwndTrace: the smallest congestion window any sender had after slow start's first
+// reduction (bytes), to show where ns-3's DCTCP lets it fall (bench/ns3/README.md).
+static uint32_t g_minCwnd = UINT32_MAX;
+
+static void
+OnCwnd(uint32_t, uint32_t newV)
+{
+    g_minCwnd = std::min(g_minCwnd, newV);
+}
+
+static void
+TraceCwnds()
+{
+    Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionWindow",
+                                  MakeCallback(&OnCwnd));
+}
 
 static void
 QdiscPkts(uint32_t oldV, uint32_t newV)
@@ -109,13 +169,21 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
     Time duration = Seconds(1);
+    uint32_t incast = 0;
+    bool cwndTrace = false;
+    bool linuxFloor = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("duration", "simulated time", duration);
+    cmd.AddValue("incast", "N > 0: N senders into one receiver (the star) instead of the dumbbell", incast);
+    cmd.AddValue("cwndTrace", "report the smallest cwnd of any sender (slows the run)", cwndTrace);
+    cmd.AddValue("linuxFloor", "DCTCP with Linux's two-segment floor (not ns-3's model)", linuxFloor);
     cmd.Parse(argc, argv);
+    const uint32_t N = incast ? incast : 10; // flows (senders)
     RngSeedManager::SetSeed(1); // RngRun comes from --RngRun (default 1)
 
     // TCP as cclab's defaults (Linux): see the header.
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                       TypeIdValue(linuxFloor ? TcpDctcpFloor::GetTypeId() : TcpDctcp::GetTypeId()));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TcpPrrRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
@@ -129,11 +197,13 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(6 << 20));
 
+    // The dumbbell: N receivers behind a second switch; the star: one receiver.
     NodeContainer senders, receivers, switches;
     senders.Create(N);
-    receivers.Create(N);
-    switches.Create(2);
-    Ptr<Node> sw0 = switches.Get(0), sw1 = switches.Get(1);
+    receivers.Create(incast ? 1 : N);
+    switches.Create(incast ? 1 : 2);
+    Ptr<Node> sw0 = switches.Get(0);
+    Ptr<Node> sw1 = incast ? receivers.Get(0) : switches.Get(1); // the bottleneck's far end
 
     // 10 Gbit/s, 10 us; the gap makes up cclab's 38 B of Ethernet framing (PPP adds 2).
     PointToPointHelper p2p;
@@ -142,12 +212,15 @@ main(int argc, char* argv[])
     p2p.SetChannelAttribute("Delay", StringValue("10us"));
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
 
-    NetDeviceContainer bottleneck = p2p.Install(sw0, sw1);
-    std::vector<NetDeviceContainer> up(N), down(N);
+    NetDeviceContainer bottleneck = p2p.Install(sw0, sw1); // star: [1] is recv's NIC
+    std::vector<NetDeviceContainer> up(N), down(incast ? 0 : N);
     for (uint32_t i = 0; i < N; i++)
     {
-        up[i] = p2p.Install(senders.Get(i), sw0);     // [0] s_i's NIC, [1] sw0 -> s_i
-        down[i] = p2p.Install(sw1, receivers.Get(i)); // [0] sw1 -> r_i, [1] r_i's NIC
+        up[i] = p2p.Install(senders.Get(i), sw0); // [0] s_i's NIC, [1] sw0 -> s_i
+        if (!incast)
+        {
+            down[i] = p2p.Install(sw1, receivers.Get(i)); // [0] sw1 -> r_i, [1] r_i's NIC
+        }
     }
 
     InternetStackHelper stack;
@@ -169,37 +242,47 @@ main(int argc, char* argv[])
     hostQ.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("10000p"));
     bigQ.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
 
+    // The star's other ports all have 10000 pkts (cclab's `other_queue`), the
+    // dumbbell's switch ports 100000.
+    TrafficControlHelper& switchQ = incast ? hostQ : bigQ;
     QueueDiscContainer qdiscs;
     Ptr<QueueDisc> redQ = red.Install(bottleneck.Get(0)).Get(0);
     qdiscs.Add(redQ);
-    qdiscs.Add(bigQ.Install(bottleneck.Get(1)));
+    qdiscs.Add(switchQ.Install(bottleneck.Get(1)));
     for (uint32_t i = 0; i < N; i++)
     {
         qdiscs.Add(hostQ.Install(up[i].Get(0)));
-        qdiscs.Add(bigQ.Install(up[i].Get(1)));
-        qdiscs.Add(bigQ.Install(down[i].Get(0)));
-        qdiscs.Add(hostQ.Install(down[i].Get(1)));
+        qdiscs.Add(switchQ.Install(up[i].Get(1)));
+        if (!incast)
+        {
+            qdiscs.Add(bigQ.Install(down[i].Get(0)));
+            qdiscs.Add(hostQ.Install(down[i].Get(1)));
+        }
     }
 
     Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
-    addr.Assign(bottleneck);
-    std::vector<Ipv4Address> rxAddr(N);
+    Ipv4Address recvAddr = addr.Assign(bottleneck).GetAddress(1);
+    std::vector<Ipv4Address> rxAddr(N, recvAddr);
     for (uint32_t i = 0; i < N; i++)
     {
         addr.NewNetwork();
         addr.Assign(up[i]);
-        addr.NewNetwork();
-        rxAddr[i] = addr.Assign(down[i]).GetAddress(1);
+        if (!incast)
+        {
+            addr.NewNetwork();
+            rxAddr[i] = addr.Assign(down[i]).GetAddress(1);
+        }
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    // One bulk flow per pair for the whole run (iperf -c; cclab's default flows).
+    // One bulk flow per sender for the whole run (iperf -c; cclab's default flows), each
+    // with a sink of its own.
     std::vector<Ptr<PacketSink>> sinks(N);
     for (uint32_t i = 0; i < N; i++)
     {
-        uint16_t port = 5201;
+        uint16_t port = incast ? 5201 + i : 5201;
         PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer rx = sink.Install(receivers.Get(i));
+        ApplicationContainer rx = sink.Install(receivers.Get(incast ? 0 : i));
         sinks[i] = DynamicCast<PacketSink>(rx.Get(0));
         rx.Start(Seconds(0));
         BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(rxAddr[i], port));
@@ -226,6 +309,10 @@ main(int argc, char* argv[])
     devQ->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&DevPkts));
     devQ->TraceConnectWithoutContext("BytesInQueue", MakeCallback(&DevBytes));
 
+    if (cwndTrace)
+    {
+        Simulator::Schedule(NanoSeconds(1), &TraceCwnds); // once the sockets exist
+    }
     Simulator::Stop(duration);
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -261,13 +348,18 @@ main(int argc, char* argv[])
     std::printf("],\n \"goodput_bps\": %.1f, \"bottleneck_mean_pkts\": %.4f, "
                 "\"bottleneck_mean_bytes\": %.2f, \"bottleneck_marks\": %u, "
                 "\"bottleneck_drops\": %u, \"bottleneck_enqueued\": %llu, \"drops_all_queues\": %llu,\n"
-                " \"bottleneck_tx_pkts\": %llu, \"bottleneck_rev_tx_pkts\": %llu}\n",
+                " \"bottleneck_tx_pkts\": %llu, \"bottleneck_rev_tx_pkts\": %llu",
                 total * 8.0 / secs, g_q.pktTime / span, g_q.byteTime / span,
                 rs.GetNMarkedPackets(RedQueueDisc::FORCED_MARK) +
                     rs.GetNMarkedPackets(RedQueueDisc::UNFORCED_MARK),
                 rs.nTotalDroppedPackets, (unsigned long long)rs.nTotalEnqueuedPackets,
                 (unsigned long long)drops, (unsigned long long)g_bnTx,
                 (unsigned long long)g_bnRevTx);
+    if (cwndTrace)
+    {
+        std::printf(", \"min_cwnd_bytes\": %u", g_minCwnd);
+    }
+    std::printf("}\n");
     Simulator::Destroy();
     return 0;
 }
