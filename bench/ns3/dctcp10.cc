@@ -33,8 +33,9 @@
 //
 // Build: g++ -O2 -std=c++17 dctcp10.cc -I/usr/include -lns3-... (see bench/race.sh).
 // Run:   ./dctcp10 [--duration=1s] [--incast=N] [--RngRun=1]   prints one JSON object.
-//        --cwndTrace=1, --linuxFloor=1 and --delAckCount=N only explain the incast32
-//        case's results (bench/ns3/README.md); race.sh never sets them.
+//        --cwndTrace=1, --linuxFloor=1, --linuxSsthresh=1 and --delAckCount=N only
+//        explain the incast32 case's results (bench/ns3/README.md); race.sh never sets
+//        them.
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -86,8 +87,14 @@ static Backlog g_q;
 
 // --linuxFloor: ns-3's DCTCP with one change, Linux's floor of two segments on the reduced
 // window (`dctcp_ssthresh`: max(cwnd - cwnd * alpha / 2, 2)); ns-3 3.37's
-// TcpDctcp::GetSsThresh has none, so a window can fall below one segment. Only to show
-// what that floor is worth (bench/ns3/README.md, the incast32 case); never in a timed race.
+// TcpDctcp::GetSsThresh has none, so a window can fall below one segment.
+// --linuxSsthresh: all of Linux's `dctcp_ssthresh` instead, in whole segments with alpha
+// in 1/1024 and the decrement rounded down, max(cwnd - (cwnd * alpha >> 11), 2), where ns-3
+// takes (1 - alpha / 2) * cwnd in bytes (alpha is private to TcpDctcp: it is recovered
+// from that value, to within 1/1024 at these windows). Only to show what each difference
+// is worth (bench/ns3/README.md, the incast32 case); never in a timed race.
+static bool g_linuxSsthresh = false;
+
 class TcpDctcpFloor : public TcpDctcp
 {
   public:
@@ -109,7 +116,18 @@ class TcpDctcpFloor : public TcpDctcp
 
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
-        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
+        uint32_t ns3 = TcpDctcp::GetSsThresh(tcb, bytesInFlight);
+        uint32_t mss = tcb->m_segmentSize;
+        if (!g_linuxSsthresh)
+        {
+            return std::max(ns3, 2 * mss);
+        }
+        double cwndBytes = tcb->m_cWnd.Get();
+        double alpha = cwndBytes > 0 ? 2.0 * (1.0 - ns3 / cwndBytes) : 1.0;
+        uint64_t a = uint64_t(std::min(std::max(alpha, 0.0), 1.0) * 1024.0 + 0.5);
+        uint64_t cwnd = tcb->m_cWnd.Get() / mss;
+        uint64_t ssthresh = std::max<uint64_t>(cwnd - ((cwnd * a) >> 11), 2);
+        return uint32_t(ssthresh * mss);
     }
 
     Ptr<TcpCongestionOps> Fork() override
@@ -173,20 +191,24 @@ main(int argc, char* argv[])
     uint32_t incast = 0;
     bool cwndTrace = false;
     bool linuxFloor = false;
+    bool linuxSsthresh = false;
     uint32_t delAckCount = 2;
     CommandLine cmd(__FILE__);
     cmd.AddValue("duration", "simulated time", duration);
     cmd.AddValue("incast", "N > 0: N senders into one receiver (the star) instead of the dumbbell", incast);
     cmd.AddValue("cwndTrace", "report the smallest cwnd of any sender (slows the run)", cwndTrace);
     cmd.AddValue("linuxFloor", "DCTCP with Linux's two-segment floor (not ns-3's model)", linuxFloor);
+    cmd.AddValue("linuxSsthresh", "DCTCP with all of Linux's dctcp_ssthresh (not ns-3's model)", linuxSsthresh);
     cmd.AddValue("delAckCount", "segments per delayed ACK (1: an ACK for every segment)", delAckCount);
     cmd.Parse(argc, argv);
     const uint32_t N = incast ? incast : 10; // flows (senders)
     RngSeedManager::SetSeed(1); // RngRun comes from --RngRun (default 1)
 
     // TCP as cclab's defaults (Linux): see the header.
+    g_linuxSsthresh = linuxSsthresh;
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(linuxFloor ? TcpDctcpFloor::GetTypeId() : TcpDctcp::GetTypeId()));
+                       TypeIdValue(linuxFloor || linuxSsthresh ? TcpDctcpFloor::GetTypeId()
+                                                               : TcpDctcp::GetTypeId()));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TcpPrrRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
