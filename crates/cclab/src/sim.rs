@@ -451,11 +451,7 @@ impl Sim {
         if self.io.tsq_throttled {
             self.io.tsq_throttled = false;
             let nic = self.conn_nic[conn as usize];
-            if nic != u32::MAX {
-                self.net.tsq_wait(conn, nic, &mut self.q);
-            } else {
-                self.net.tsq.wait(conn);
-            }
+            self.net.tsq_wait(conn, nic, &mut self.q);
         }
         if !self.net.tsq_wakes.is_empty() {
             // Senders released while their bytes were settled outside an event.

@@ -627,7 +627,8 @@ impl Network {
         }
     }
 
-    /// The sender of `conn` stops until bytes of it leave NIC `port` (TCP small queues).
+    /// The sender of `conn` stops until bytes of it leave NIC `port` (TCP small queues;
+    /// `u32::MAX`: no NIC known, nothing to arm).
     pub fn tsq_wait<E: From<NetEv>>(&mut self, conn: u32, port: PortId, q: &mut EventQueue<E>) {
         self.tsq.wait_on(conn, port);
         self.tsq_arm(port, q);

@@ -303,11 +303,6 @@ impl Tsq {
         self.bytes[conn as usize] += size as u64;
     }
 
-    /// The sender of `conn` stopped until bytes leave.
-    pub fn wait(&mut self, conn: u32) {
-        self.wait_on(conn, u32::MAX);
-    }
-
     /// The sender of `conn` stopped until bytes leave NIC `port` (`u32::MAX`: a port not
     /// known; it is then woken only by a drop or an orphaning, which release at once).
     pub fn wait_on(&mut self, conn: u32, port: u32) {
