@@ -325,6 +325,18 @@ int main(int argc, char** argv) {
 
     TcpRtxTimerScanner rtxScanner(timeFromMs(10), eventlist);
 
+    // One direction of a flow: the sending host's NIC, its pipe, the shared middle queue
+    // and pipe, the far switch's port towards the receiving host, its pipe, the endpoint.
+    auto path = [&](Route& r, Queue& middle, Pipe& middlePipe, PacketSink& end) {
+        r.push_back(&queue(HOST_LIMIT_PKTS));
+        r.push_back(&pipe());
+        r.push_back(&middle);
+        r.push_back(&middlePipe);
+        r.push_back(&queue(BIG_LIMIT_PKTS));
+        r.push_back(&pipe());
+        r.push_back(&end);
+    };
+
     std::deque<DCTCPSrc> dctcps;
     std::deque<LinuxDctcpSrc> linuxDctcps;
     TcpSrc* srcs[N];
@@ -341,22 +353,10 @@ int main(int argc, char** argv) {
         src.set_ssthresh(0xffffffffu);
         rtxScanner.registerTcp(src);
 
-        // s_i's NIC -> sw0 -> bottleneck -> sw1 -> r_i
-        fwd[i].push_back(&queue(HOST_LIMIT_PKTS)); // s{i}_up
-        fwd[i].push_back(&pipe());
-        fwd[i].push_back(&bottleneck);
-        fwd[i].push_back(&bottleneckPipe);
-        fwd[i].push_back(&queue(BIG_LIMIT_PKTS)); // r{i}_down
-        fwd[i].push_back(&pipe());
-        fwd[i].push_back(&sink);
-        // r_i's NIC -> sw1 -> bottleneck_rev -> sw0 -> s_i
-        rev[i].push_back(&queue(HOST_LIMIT_PKTS)); // r{i}_up
-        rev[i].push_back(&pipe());
-        rev[i].push_back(&bottleneckRev);
-        rev[i].push_back(&bottleneckRevPipe);
-        rev[i].push_back(&queue(BIG_LIMIT_PKTS)); // s{i}_down
-        rev[i].push_back(&pipe());
-        rev[i].push_back(&src);
+        // s_i's NIC (s{i}_up) -> sw0 -> bottleneck -> sw1 -> r{i}_down -> r_i
+        path(fwd[i], bottleneck, bottleneckPipe, sink);
+        // r_i's NIC (r{i}_up) -> sw1 -> bottleneck_rev -> sw0 -> s{i}_down -> s_i
+        path(rev[i], bottleneckRev, bottleneckRevPipe, src);
 
         src.connect(fwd[i], rev[i], sink, 0); // bulk (htsim's default flow size is 2^63)
     }
