@@ -6,6 +6,9 @@
 # with its own Makefile and stock flags (-O3), and our program only includes its headers
 # and links its libhtsim.a.
 #
+# Also builds bench/htsim/fattree8.cpp (the k = 8 fat-tree case) into
+# target/htsim/fattree8-htsim the same way (its path is not printed).
+#
 # Usage: bench/htsim/build.sh
 #   prints the binary's path (target/htsim/dctcp10-htsim) as the last line on stdout;
 #   everything else goes to stderr. Rebuilds only what is out of date (htsim's make does
@@ -30,14 +33,12 @@ die() {
 }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-src_file=$root/bench/htsim/dctcp10.cpp
 out_dir=$root/target/htsim
 bin=$out_dir/dctcp10-htsim
 
 for tool in git make g++; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (needs git, make and g++)"
 done
-[ -f "$src_file" ] || die "$src_file is missing"
 mkdir -p "$out_dir" || die "cannot create $out_dir"
 
 # 1. htsim's source at the pin.
@@ -79,17 +80,25 @@ make -C "$htsim/sim" -j"${JOBS:-$(nproc 2>/dev/null || echo 2)}" libhtsim.a >&2 
 lib=$htsim/sim/libhtsim.a
 [ -f "$lib" ] || die "$lib was not built"
 
-# 3. Our program (again also when it was linked against another checkout: $bin.lib).
-stamp=$bin.lib
-if [ ! -x "$bin" ] || [ "$src_file" -nt "$bin" ] || [ "$lib" -nt "$bin" ] ||
-    [ "$(cat "$stamp" 2>/dev/null || true)" != "$lib" ]; then
-    echo "== g++ -O3 -std=c++17 bench/htsim/dctcp10.cpp -> $bin" >&2
-    g++ -O3 -std=c++17 -I"$htsim/sim" -o "$bin.tmp" "$src_file" "$lib" >&2 ||
-        die "compiling bench/htsim/dctcp10.cpp failed"
-    mv "$bin.tmp" "$bin"
-    echo "$lib" >"$stamp"
-else
-    echo "== $bin is up to date" >&2
-fi
+# 3. Our programs: bench/htsim/NAME.cpp -> target/htsim/NAME-htsim, again also when it
+# was linked against another checkout's libhtsim.a (recorded in NAME-htsim.lib).
+program() { # NAME
+    local src=$root/bench/htsim/$1.cpp out=$out_dir/$1-htsim
+    [ -f "$src" ] || die "$src is missing"
+    if [ ! -x "$out" ] || [ "$src" -nt "$out" ] || [ "$lib" -nt "$out" ] ||
+        [ "$(cat "$out.lib" 2>/dev/null || true)" != "$lib" ]; then
+        echo "== g++ -O3 -std=c++17 bench/htsim/$1.cpp -> $out" >&2
+        g++ -O3 -std=c++17 -I"$htsim/sim" -o "$out.tmp" "$src" "$lib" >&2 ||
+            die "compiling bench/htsim/$1.cpp failed"
+        mv "$out.tmp" "$out"
+        echo "$lib" >"$out.lib"
+    else
+        echo "== $out is up to date" >&2
+    fi
+}
+program dctcp10
+# The `cclab bench --scale` k = 8 fat-tree case (flows read from a cclab fct.csv); its
+# path is not printed.
+program fattree8
 
 echo "$bin"
