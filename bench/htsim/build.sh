@@ -82,10 +82,11 @@ lib=$htsim/sim/libhtsim.a
 
 # 3. Our programs: bench/htsim/NAME.cpp -> target/htsim/NAME-htsim, again also when it
 # was linked against another checkout's libhtsim.a (recorded in NAME-htsim.lib).
+common=$root/bench/htsim/common.h # what both programs include
 program() { # NAME
     local src=$root/bench/htsim/$1.cpp out=$out_dir/$1-htsim
     [ -f "$src" ] || die "$src is missing"
-    if [ ! -x "$out" ] || [ "$src" -nt "$out" ] || [ "$lib" -nt "$out" ] ||
+    if [ ! -x "$out" ] || [ "$src" -nt "$out" ] || [ "$common" -nt "$out" ] || [ "$lib" -nt "$out" ] ||
         [ "$(cat "$out.lib" 2>/dev/null || true)" != "$lib" ]; then
         echo "== g++ -O3 -std=c++17 bench/htsim/$1.cpp -> $out" >&2
         g++ -O3 -std=c++17 -I"$htsim/sim" -o "$out.tmp" "$src" "$lib" >&2 ||

@@ -110,7 +110,8 @@
 #include "tcp.h"
 #include "tcppacket.h"
 
-#include <chrono>
+#include "common.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -119,49 +120,23 @@
 #include <iostream>
 
 static const int N = 10;                  // flows (sender/receiver pairs)
-static const int kFraming = 38;           // Ethernet: preamble, header, FCS, gap
-static const int kIpLen = 1500;           // a data packet's IP length
-static const int kPayload = 1448;         // its payload
-static const int kWire = kIpLen + kFraming; // what it serialises: 1538 B
-static const int K_PKTS = 65;             // marking threshold (what waits), packets
 static const int BN_LIMIT_PKTS = 1000;    // bottleneck limit (what waits), packets
-static const int HOST_LIMIT_PKTS = 10000; // host NICs (cclab `access_queue`)
 static const int BIG_LIMIT_PKTS = 100000; // switch ports towards hosts, bottleneck_rev
-
-static uint64_t g_hops = 0; // packets that left any queue
-
-static mem_b pkts(int n) { return (mem_b)n * kWire; }
 
 // IP length of a packet as cclab counts it: data packets carry the framing in their htsim
 // size; htsim's SYN (1 B) and ACK (40 B) have none.
 static inline int ipLen(const Packet& p) { return p.size() == kWire ? kIpLen : p.size(); }
 
-// A drop-tail queue that counts the packets it sends.
-class CountingQueue : public Queue {
-  public:
-    CountingQueue(linkspeed_bps rate, mem_b limit, EventList& ev)
-        : Queue(rate, limit, ev, nullptr) {}
-    uint64_t tx = 0;
-
-  protected:
-    void completeService() override {
-        tx++;
-        g_hops++;
-        Queue::completeService();
-    }
-};
-
 // The bottleneck: htsim's ECNQueue, plus counters and the exact time-average of what waits.
 // With markOnArrival (explanation only) it marks as cclab does instead: an arriving packet
 // that finds more than K_PKTS packets waiting (the one on the wire not counted), and
 // ECNQueue's own threshold is set where it can never be exceeded.
-class Bottleneck : public ECNQueue {
+class Bottleneck : public CountingEcnQueue {
   public:
     Bottleneck(linkspeed_bps rate, mem_b limit, EventList& ev, mem_b k, bool markOnArrival)
-        : ECNQueue(rate, limit, ev, nullptr, markOnArrival ? limit : k), _k(k),
+        : CountingEcnQueue(rate, limit, ev, markOnArrival ? limit : k),
           _onArrival(markOnArrival) {}
 
-    uint64_t tx = 0, marks = 0;
     // ∫ dt of: packets waiting, their IP bytes, and packets held including the one being
     // sent (ps x packets, ps x bytes).
     unsigned __int128 waitPktPs = 0, waitIpPs = 0, heldPktPs = 0;
@@ -181,15 +156,10 @@ class Bottleneck : public ECNQueue {
 
     void completeService() override {
         advance(eventlist().now());
-        // ECNQueue::completeService marks the departing packet when _queuesize (which
-        // still counts it) exceeds K; count the marks the same way.
-        if (!_onArrival && _queuesize > _k) {
-            marks++;
-        }
         _ipBytes -= ipLen(*_enqueued.back()); // back() is the next to leave
-        tx++;
-        g_hops++;
-        ECNQueue::completeService();
+        // Counts it and, unless marking on arrival (threshold = limit: never exceeded),
+        // its mark at departure.
+        CountingEcnQueue::completeService();
     }
 
     // Adds the time since the last change at the current occupancy.
@@ -207,7 +177,6 @@ class Bottleneck : public ECNQueue {
     }
 
   private:
-    mem_b _k;
     bool _onArrival;
     int64_t _ipBytes = 0; // IP bytes of everything held, the one being sent included
     simtime_picosec _last = 0;
@@ -361,12 +330,8 @@ int main(int argc, char** argv) {
         src.connect(fwd[i], rev[i], sink, 0); // bulk (htsim's default flow size is 2^63)
     }
 
-    uint64_t events = 0;
-    auto t0 = std::chrono::steady_clock::now();
-    while (eventlist.doNextEvent()) {
-        events++;
-    }
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t events;
+    double wall = runTimed(eventlist, events);
 
     bottleneck.advance(end);
     const double span = (double)end;

@@ -98,8 +98,9 @@
 #include "tcp.h"
 #include "tcppacket.h"
 
+#include "common.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -118,46 +119,7 @@ static const int HOSTS = KARY * HALF * HALF; // 128
 static const int PER_POD = HALF * HALF;     // 16 hosts per pod
 static const int CORES = HALF * HALF;       // 16
 
-static const int kFraming = 38;
-static const int kPayload = 1448;
-static const int kWire = 1500 + kFraming; // 1538
-static const int K_PKTS = 65;             // marking threshold, packets waiting
 static const int LIMIT_PKTS = 250;        // switch port limit, packets waiting
-static const int HOST_LIMIT_PKTS = 10000; // host NIC (cclab default host_queue)
-
-static uint64_t g_hops = 0;
-static uint64_t g_marks = 0;
-
-static mem_b pkts(int n) { return (mem_b)n * kWire; }
-
-class CountingQueue : public Queue {
-  public:
-    CountingQueue(linkspeed_bps rate, mem_b limit, EventList& ev) : Queue(rate, limit, ev, nullptr) {}
-
-  protected:
-    void completeService() override {
-        g_hops++;
-        Queue::completeService();
-    }
-};
-
-class CountingEcnQueue : public ECNQueue {
-  public:
-    CountingEcnQueue(linkspeed_bps rate, mem_b limit, EventList& ev, mem_b k)
-        : ECNQueue(rate, limit, ev, nullptr, k), _k(k) {}
-
-  protected:
-    void completeService() override {
-        g_hops++;
-        if (_queuesize > _k) { // ECNQueue::completeService marks the departing packet then
-            g_marks++;
-        }
-        ECNQueue::completeService();
-    }
-
-  private:
-    mem_b _k;
-};
 
 struct FlowSpec {
     uint64_t id;
@@ -474,12 +436,8 @@ int main(int argc, char** argv) {
     std::deque<FlowState> states;
     FlowStarter starter(eventlist, net, flows, states, rtxScanner);
 
-    uint64_t events = 0;
-    auto t0 = std::chrono::steady_clock::now();
-    while (eventlist.doNextEvent()) {
-        events++;
-    }
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t events;
+    double wall = runTimed(eventlist, events);
 
     uint64_t finished = 0, bytes = 0, drops = 0, fastRecoveries = 0;
     uint64_t rxFinished = 0;
@@ -504,8 +462,10 @@ int main(int argc, char** argv) {
     for (auto& q : net.plainQ) {
         drops += (uint64_t)q.num_drops();
     }
+    uint64_t marks = 0;
     for (auto& q : net.ecnQ) {
         drops += (uint64_t)q.num_drops();
+        marks += q.marks;
     }
     uint64_t listed = 0;
     for (auto& f : flows) {
@@ -525,7 +485,7 @@ int main(int argc, char** argv) {
                 (unsigned long long)finished, (unsigned long long)rxFinished,
                 (unsigned long long)bytes, bytes * 8.0 / duration,
                 finished ? fctSum / finished : 0.0, finished ? ackSum / finished : 0.0,
-                (unsigned long long)g_marks, (unsigned long long)drops,
+                (unsigned long long)marks, (unsigned long long)drops,
                 (unsigned long long)fastRecoveries, seed);
     return 0;
 }
