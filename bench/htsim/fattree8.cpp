@@ -448,14 +448,14 @@ int main(int argc, char** argv) {
             finished++;
             bytes += f.size;
             ackSum += timeAsMs(st.ackDone - f.start);
-            // Finished at the source implies received at the sink.
-            fctSum += timeAsMs(st.rxDone - f.start);
         } else {
             uint64_t acked = st.src->_last_acked > 1 ? (st.src->_last_acked - 1) / kWire : 0;
             bytes += std::min<uint64_t>(acked * kPayload, f.size);
         }
         if (st.rxDone) {
+            // Received whole (cclab's fct_ms: start to the last byte received in order).
             rxFinished++;
+            fctSum += timeAsMs(st.rxDone - f.start);
         }
         fastRecoveries += st.src->_drops;
     }
@@ -484,7 +484,7 @@ int main(int argc, char** argv) {
                 flows.size(), (unsigned long long)listed, states.size(),
                 (unsigned long long)finished, (unsigned long long)rxFinished,
                 (unsigned long long)bytes, bytes * 8.0 / duration,
-                finished ? fctSum / finished : 0.0, finished ? ackSum / finished : 0.0,
+                rxFinished ? fctSum / rxFinished : 0.0, finished ? ackSum / finished : 0.0,
                 (unsigned long long)marks, (unsigned long long)drops,
                 (unsigned long long)fastRecoveries, seed);
     return 0;

@@ -33,9 +33,9 @@
 //
 // Build: g++ -O2 -std=c++17 dctcp10.cc -I/usr/include -lns3-... (see bench/race.sh).
 // Run:   ./dctcp10 [--duration=1s] [--incast=N] [--RngRun=1]   prints one JSON object.
-//        --cwndTrace=1, --linuxFloor=1, --linuxSsthresh=1 and --delAckCount=N only
-//        explain the incast32 case's results (bench/ns3/README.md); race.sh never sets
-//        them.
+//        --cwndTrace=1, --linuxFloor=1 and --linuxSsthresh=1 only explain results
+//        (bench/ns3/README.md); race.sh never sets them. --delAckCount=1 (an ACK for every
+//        segment) is race.sh's dctcp10-ackall case, the work htsim does.
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
