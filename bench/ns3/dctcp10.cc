@@ -33,9 +33,10 @@
 //
 // Build: g++ -O2 -std=c++17 dctcp10.cc -I/usr/include -lns3-... (see bench/race.sh).
 // Run:   ./dctcp10 [--duration=1s] [--incast=N] [--RngRun=1]   prints one JSON object.
-//        --cwndTrace=1, --linuxFloor=1 and --linuxSsthresh=1 only explain results
-//        (bench/ns3/README.md); race.sh never sets them. --delAckCount=1 (an ACK for every
-//        segment) is race.sh's dctcp10-ackall case, the work htsim does.
+//        --cwndTrace, --explain, --linuxFloor, --linuxSsthresh, --linuxCnt, --linuxAlpha and
+//        --linuxPrr (=1) only explain results (bench/ns3/README.md); race.sh never sets
+//        them. --delAckCount=1 (an ACK for every segment) is race.sh's dctcp10-ackall case,
+//        the work htsim does.
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -73,10 +74,15 @@ struct Backlog
     int64_t pkts = 0, bytes = 0;   // queue disc + device queue, now
     int64_t last = 0;              // ps
     double pktTime = 0, byteTime = 0;
+    std::vector<double> hist;      // --explain: time (ps) with n packets waiting
 
     void Advance()
     {
         int64_t now = Simulator::Now().GetPicoSeconds();
+        if (!hist.empty())
+        {
+            hist[std::min<int64_t>(pkts, int64_t(hist.size()) - 1)] += double(now - last);
+        }
         pktTime += double(pkts) * double(now - last);
         byteTime += double(bytes) * double(now - last);
         last = now;
@@ -85,38 +91,132 @@ struct Backlog
 
 static Backlog g_q;
 
-// --linuxFloor: ns-3's DCTCP with one change, Linux's floor of two segments on the reduced
-// window (`dctcp_ssthresh`: max(cwnd - cwnd * alpha / 2, 2)); ns-3 3.37's
-// TcpDctcp::GetSsThresh has none, so a window can fall below one segment.
+// Explanation-only flags (bench/ns3/README.md): each gives ns-3's DCTCP sender one of
+// Linux's behaviours, to show what the difference is worth; race.sh never sets them.
+// --linuxFloor: Linux's floor of two segments on the reduced window (`dctcp_ssthresh`:
+// max(cwnd - cwnd * alpha / 2, 2)); ns-3 3.37's TcpDctcp::GetSsThresh has none, so a
+// window can fall below one segment.
 // --linuxSsthresh: all of Linux's `dctcp_ssthresh` instead, in whole segments with alpha
 // in 1/1024 and the decrement rounded down, max(cwnd - (cwnd * alpha >> 11), 2), where ns-3
 // takes (1 - alpha / 2) * cwnd in bytes (alpha is private to TcpDctcp: it is recovered
-// from that value, to within 1/1024 at these windows). Only to show what each difference
-// is worth (bench/ns3/README.md, the incast32 case); never in a timed race.
+// from that value, to within 1/1024 at these windows).
+// --linuxCnt: the additive increase's counter set to 0 when a reduction starts, as Linux's
+// `tcp_init_cwnd_reduction` sets `snd_cwnd_cnt`; ns-3's TcpLinuxReno never resets its
+// m_cWndCnt, so the ACKs counted towards the next segment before a cut still count after
+// it (with a window a cut smaller, often a whole segment at once on the first ACK in CA).
+// --linuxAlpha: alpha updated before the reduction an ACK triggers, as Linux's `tcp_ack`
+// runs `in_ack_event` (`dctcp_update_alpha`) before the congestion state machine; ns-3
+// enters CWR (GetSsThresh) first and counts the ACK in PktsAcked afterwards. alpha is kept
+// here as ns-3's TcpDctcp keeps it (bytes, g = 1/16).
+static bool g_linuxFloor = false;
 static bool g_linuxSsthresh = false;
+static bool g_linuxCnt = false;
+static bool g_linuxAlpha = false;
 
-class TcpDctcpFloor : public TcpDctcp
+class TcpDctcpLinux : public TcpDctcp
 {
   public:
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::TcpDctcpFloor")
+        static TypeId tid = TypeId("ns3::TcpDctcpLinux")
                                 .SetParent<TcpDctcp>()
                                 .SetGroupName("Internet")
-                                .AddConstructor<TcpDctcpFloor>();
+                                .AddConstructor<TcpDctcpLinux>();
         return tid;
     }
 
-    TcpDctcpFloor() = default;
+    TcpDctcpLinux() = default;
 
-    TcpDctcpFloor(const TcpDctcpFloor& sock)
+    TcpDctcpLinux(const TcpDctcpLinux& sock)
         : TcpDctcp(sock)
     {
     }
 
+    // Linux's `tcp_cong_avoid_ai` with its own counter (--linuxCnt).
+    void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        if (!g_linuxCnt)
+        {
+            return TcpDctcp::IncreaseWindow(tcb, segmentsAcked);
+        }
+        if (tcb->m_cWnd < tcb->m_ssThresh)
+        {
+            segmentsAcked = SlowStart(tcb, segmentsAcked); // what is left goes to CA
+            if (segmentsAcked == 0)
+            {
+                return;
+            }
+        }
+        uint32_t w = std::max<uint32_t>(tcb->m_cWnd / tcb->m_segmentSize, 1);
+        if (m_cnt >= w)
+        {
+            m_cnt = 0;
+            tcb->m_cWnd += tcb->m_segmentSize;
+        }
+        m_cnt += segmentsAcked;
+        if (m_cnt >= w)
+        {
+            uint32_t delta = m_cnt / w;
+            m_cnt -= delta * w;
+            tcb->m_cWnd += delta * tcb->m_segmentSize;
+        }
+    }
+
+    // A window's acked and ECE-acked bytes (--linuxAlpha): alpha is updated once the ACKs
+    // pass m_next, the next sequence number to send when the window began.
+    void Account(Ptr<const TcpSocketState> tcb, uint32_t bytes, bool ece, SequenceNumber32 ack)
+    {
+        m_tot += bytes;
+        if (ece)
+        {
+            m_ecn += bytes;
+        }
+        if (!m_nextSet)
+        {
+            m_next = tcb->m_nextTxSequence;
+            m_nextSet = true;
+        }
+        if (ack >= m_next)
+        {
+            double f = m_tot ? double(m_ecn) / double(m_tot) : 0.0;
+            m_a = (1.0 - 1.0 / 16) * m_a + f / 16;
+            m_tot = m_ecn = 0;
+            m_next = tcb->m_nextTxSequence;
+        }
+    }
+
+    void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
+    {
+        if (!g_linuxAlpha)
+        {
+            return TcpDctcp::PktsAcked(tcb, segmentsAcked, rtt);
+        }
+        if (m_pre)
+        {
+            m_pre = false;
+            return;
+        }
+        Account(tcb, segmentsAcked * tcb->m_segmentSize,
+                tcb->m_ecnState == TcpSocketState::ECN_ECE_RCVD, tcb->m_lastAckedSeq);
+    }
+
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
+        m_cnt = 0; // tcp_init_cwnd_reduction: snd_cwnd_cnt = 0
         uint32_t ns3 = TcpDctcp::GetSsThresh(tcb, bytesInFlight);
+        if (g_linuxAlpha)
+        {
+            // The ACK that enters CWR (it carries ECE): counted now, its window's alpha
+            // updated if it ends one; PktsAcked skips it.
+            uint32_t bytes = tcb->m_lastAckedSackedBytes;
+            Account(tcb, bytes, true, tcb->m_lastAckedSeq + bytes);
+            m_pre = true;
+            ns3 = uint32_t((1 - m_a / 2.0) * tcb->m_cWnd);
+        }
+        if (!g_linuxSsthresh && !g_linuxFloor)
+        {
+            return ns3;
+        }
         uint32_t mss = tcb->m_segmentSize;
         if (!g_linuxSsthresh)
         {
@@ -132,8 +232,103 @@ class TcpDctcpFloor : public TcpDctcp
 
     Ptr<TcpCongestionOps> Fork() override
     {
-        return CopyObject<TcpDctcpFloor>(this);
+        return CopyObject<TcpDctcpLinux>(this);
     }
+
+  private:
+    uint32_t m_cnt = 0;                  // --linuxCnt: snd_cwnd_cnt
+    double m_a = 1.0;                    // --linuxAlpha: alpha, its window's bytes,
+    uint64_t m_tot = 0, m_ecn = 0;       // where the window ends, and whether the
+    SequenceNumber32 m_next{0};          // current ACK was counted already (by
+    bool m_nextSet = false, m_pre = false; // GetSsThresh, before PktsAcked)
+};
+
+// --linuxPrr: Linux's tcp_cwnd_reduction (PRR, RFC 6937) in whole segments: prior_cwnd is
+// the window when the reduction starts, sndcnt = ceil(ssthresh * prr_delivered /
+// prior_cwnd) - prr_out while more than ssthresh is in flight, else min(ssthresh -
+// in_flight, newly delivered); at least one segment while prr_out is 0; cwnd = in_flight +
+// sndcnt. ns-3's TcpPrrRecovery counts bytes (a segment is sent only once a whole one
+// fits) and divides by the data outstanding at entry. Explanation only, as the flags above.
+class TcpLinuxPrr : public TcpRecoveryOps
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpLinuxPrr")
+                                .SetParent<TcpRecoveryOps>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<TcpLinuxPrr>();
+        return tid;
+    }
+
+    TcpLinuxPrr() = default;
+
+    TcpLinuxPrr(const TcpLinuxPrr& r)
+        : TcpRecoveryOps(r)
+    {
+    }
+
+    std::string GetName() const override
+    {
+        return "TcpLinuxPrr";
+    }
+
+    // Only `tcp_init_cwnd_reduction`'s part: ns-3 runs DoRecovery for the ACK that enters
+    // CWR in ProcessAck as well, so calling it here too (as TcpPrrRecovery does) would count
+    // that ACK's delivered data twice; Linux counts it once (`tcp_cwnd_reduction`).
+    void EnterRecovery(Ptr<TcpSocketState> tcb, uint32_t, uint32_t, uint32_t) override
+    {
+        m_mss = tcb->m_segmentSize;
+        m_priorCwnd = tcb->m_cWnd.Get() / m_mss;
+        m_delivered = 0;
+        m_out = 0;
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes) override
+    {
+        uint32_t mss = tcb->m_segmentSize;
+        uint32_t newly = (deliveredBytes + mss - 1) / mss;
+        if (newly == 0 || m_priorCwnd == 0)
+        {
+            return;
+        }
+        m_delivered += newly;
+        int64_t inFlight = (tcb->m_bytesInFlight.Get() + mss - 1) / mss;
+        int64_t ssthresh = tcb->m_ssThresh.Get() / mss;
+        int64_t delta = ssthresh - inFlight;
+        int64_t sndcnt;
+        if (delta < 0)
+        {
+            sndcnt = int64_t((uint64_t(ssthresh) * m_delivered + m_priorCwnd - 1) / m_priorCwnd) -
+                     int64_t(m_out);
+        }
+        else
+        {
+            sndcnt = std::min<int64_t>(delta, newly);
+        }
+        sndcnt = std::max<int64_t>(sndcnt, m_out ? 0 : 1);
+        tcb->m_cWnd = uint32_t((inFlight + sndcnt) * mss);
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void ExitRecovery(Ptr<TcpSocketState> tcb) override
+    {
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void UpdateBytesSent(uint32_t bytesSent) override
+    {
+        m_out += (bytesSent + m_mss - 1) / m_mss;
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<TcpLinuxPrr>(this);
+    }
+
+  private:
+    uint64_t m_priorCwnd = 0, m_delivered = 0, m_out = 0; // segments
+    uint32_t m_mss = 1448;
 };
 
 // --cwndTrace: the smallest congestion window any sender had after slow start's first
@@ -151,6 +346,35 @@ TraceCwnds()
 {
     Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionWindow",
                                   MakeCallback(&OnCwnd));
+}
+
+// --explain: window reductions (entries into CA_CWR) and DCTCP's alpha at each update,
+// over all senders, and the share of time the bottleneck had n packets waiting (n = 0 ..
+// 199, 200 for 200 or more), to set beside cclab's (bench/ns3/README.md).
+static uint64_t g_cwrEntries = 0, g_alphaUpdates = 0;
+static double g_alphaSum = 0;
+
+static void
+OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t newV)
+{
+    g_cwrEntries += newV == TcpSocketState::CA_CWR;
+}
+
+static void
+OnAlpha(uint32_t, uint32_t, double alpha)
+{
+    g_alphaUpdates++;
+    g_alphaSum += alpha;
+}
+
+static void
+TraceExplain()
+{
+    Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState",
+                                  MakeCallback(&OnCongState));
+    Config::ConnectWithoutContext(
+        "/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionOps/$ns3::TcpDctcp/CongestionEstimate",
+        MakeCallback(&OnAlpha));
 }
 
 static void
@@ -193,6 +417,10 @@ main(int argc, char* argv[])
     bool linuxFloor = false;
     bool linuxSsthresh = false;
     uint32_t delAckCount = 2;
+    bool explain = false;
+    bool linuxPrr = false;
+    bool linuxCnt = false;
+    bool linuxAlpha = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("duration", "simulated time", duration);
     cmd.AddValue("incast", "N > 0: N senders into one receiver (the star) instead of the dumbbell", incast);
@@ -200,17 +428,25 @@ main(int argc, char* argv[])
     cmd.AddValue("linuxFloor", "DCTCP with Linux's two-segment floor (not ns-3's model)", linuxFloor);
     cmd.AddValue("linuxSsthresh", "DCTCP with all of Linux's dctcp_ssthresh (not ns-3's model)", linuxSsthresh);
     cmd.AddValue("delAckCount", "segments per delayed ACK (1: an ACK for every segment)", delAckCount);
+    cmd.AddValue("linuxCnt", "DCTCP's additive-increase counter reset when a reduction starts, as Linux's (not ns-3's model)", linuxCnt);
+    cmd.AddValue("linuxAlpha", "DCTCP's alpha updated before the reduction an ACK triggers, as Linux's (not ns-3's model)", linuxAlpha);
+    cmd.AddValue("linuxPrr", "Linux's PRR in whole segments (not ns-3's model)", linuxPrr);
+    cmd.AddValue("explain", "also report the bottleneck's queue-length distribution, the window reductions and the mean alpha", explain);
     cmd.Parse(argc, argv);
+    g_linuxFloor = linuxFloor;
+    g_linuxCnt = linuxCnt;
+    g_linuxAlpha = linuxAlpha;
     const uint32_t N = incast ? incast : 10; // flows (senders)
     RngSeedManager::SetSeed(1); // RngRun comes from --RngRun (default 1)
 
     // TCP as cclab's defaults (Linux): see the header.
     g_linuxSsthresh = linuxSsthresh;
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(linuxFloor || linuxSsthresh ? TcpDctcpFloor::GetTypeId()
-                                                               : TcpDctcp::GetTypeId()));
+                       TypeIdValue(linuxFloor || linuxSsthresh || linuxCnt || linuxAlpha
+                                       ? TcpDctcpLinux::GetTypeId()
+                                       : TcpDctcp::GetTypeId()));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(TcpPrrRecovery::GetTypeId()));
+                       TypeIdValue(linuxPrr ? TcpLinuxPrr::GetTypeId() : TcpPrrRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
@@ -338,6 +574,11 @@ main(int argc, char* argv[])
     {
         Simulator::Schedule(NanoSeconds(1), &TraceCwnds); // once the sockets exist
     }
+    if (explain)
+    {
+        g_q.hist.assign(201, 0.0);
+        Simulator::Schedule(NanoSeconds(1), &TraceExplain);
+    }
     Simulator::Stop(duration);
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -383,6 +624,25 @@ main(int argc, char* argv[])
     if (cwndTrace)
     {
         std::printf(", \"min_cwnd_bytes\": %u", g_minCwnd);
+    }
+    if (explain)
+    {
+        // alpha_mean is TcpDctcp's own, null under --linuxAlpha (which keeps its own).
+        std::printf(",\n \"cwr_entries\": %llu, \"alpha_mean\": ", (unsigned long long)g_cwrEntries);
+        if (g_alphaUpdates)
+        {
+            std::printf("%.5f", g_alphaSum / g_alphaUpdates);
+        }
+        else
+        {
+            std::printf("null");
+        }
+        std::printf(", \"queue_time_share\": [");
+        for (size_t n = 0; n < g_q.hist.size(); n++)
+        {
+            std::printf("%s%.6f", n ? ", " : "", g_q.hist[n] / span);
+        }
+        std::printf("]");
     }
     std::printf("}\n");
     Simulator::Destroy();
