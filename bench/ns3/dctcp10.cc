@@ -222,8 +222,11 @@ class TcpDctcpLinux : public TcpDctcp
         {
             return std::max(ns3, 2 * mss);
         }
+        // alpha: our own under --linuxAlpha, else TcpDctcp's, recovered from its value.
         double cwndBytes = tcb->m_cWnd.Get();
-        double alpha = cwndBytes > 0 ? 2.0 * (1.0 - ns3 / cwndBytes) : 1.0;
+        double alpha = g_linuxAlpha     ? m_a
+                       : cwndBytes > 0 ? 2.0 * (1.0 - ns3 / cwndBytes)
+                                       : 1.0;
         uint64_t a = uint64_t(std::min(std::max(alpha, 0.0), 1.0) * 1024.0 + 0.5);
         uint64_t cwnd = tcb->m_cWnd.Get() / mss;
         uint64_t ssthresh = std::max<uint64_t>(cwnd - ((cwnd * a) >> 11), 2);
@@ -414,35 +417,27 @@ main(int argc, char* argv[])
     Time duration = Seconds(1);
     uint32_t incast = 0;
     bool cwndTrace = false;
-    bool linuxFloor = false;
-    bool linuxSsthresh = false;
     uint32_t delAckCount = 2;
     bool explain = false;
     bool linuxPrr = false;
-    bool linuxCnt = false;
-    bool linuxAlpha = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("duration", "simulated time", duration);
     cmd.AddValue("incast", "N > 0: N senders into one receiver (the star) instead of the dumbbell", incast);
     cmd.AddValue("cwndTrace", "report the smallest cwnd of any sender (slows the run)", cwndTrace);
-    cmd.AddValue("linuxFloor", "DCTCP with Linux's two-segment floor (not ns-3's model)", linuxFloor);
-    cmd.AddValue("linuxSsthresh", "DCTCP with all of Linux's dctcp_ssthresh (not ns-3's model)", linuxSsthresh);
+    cmd.AddValue("linuxFloor", "DCTCP with Linux's two-segment floor (not ns-3's model)", g_linuxFloor);
+    cmd.AddValue("linuxSsthresh", "DCTCP with all of Linux's dctcp_ssthresh (not ns-3's model)", g_linuxSsthresh);
     cmd.AddValue("delAckCount", "segments per delayed ACK (1: an ACK for every segment)", delAckCount);
-    cmd.AddValue("linuxCnt", "DCTCP's additive-increase counter reset when a reduction starts, as Linux's (not ns-3's model)", linuxCnt);
-    cmd.AddValue("linuxAlpha", "DCTCP's alpha updated before the reduction an ACK triggers, as Linux's (not ns-3's model)", linuxAlpha);
+    cmd.AddValue("linuxCnt", "DCTCP's additive-increase counter reset when a reduction starts, as Linux's (not ns-3's model)", g_linuxCnt);
+    cmd.AddValue("linuxAlpha", "DCTCP's alpha updated before the reduction an ACK triggers, as Linux's (not ns-3's model)", g_linuxAlpha);
     cmd.AddValue("linuxPrr", "Linux's PRR in whole segments (not ns-3's model)", linuxPrr);
     cmd.AddValue("explain", "also report the bottleneck's queue-length distribution, the window reductions and the mean alpha", explain);
     cmd.Parse(argc, argv);
-    g_linuxFloor = linuxFloor;
-    g_linuxCnt = linuxCnt;
-    g_linuxAlpha = linuxAlpha;
     const uint32_t N = incast ? incast : 10; // flows (senders)
     RngSeedManager::SetSeed(1); // RngRun comes from --RngRun (default 1)
 
     // TCP as cclab's defaults (Linux): see the header.
-    g_linuxSsthresh = linuxSsthresh;
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(linuxFloor || linuxSsthresh || linuxCnt || linuxAlpha
+                       TypeIdValue(g_linuxFloor || g_linuxSsthresh || g_linuxCnt || g_linuxAlpha
                                        ? TcpDctcpLinux::GetTypeId()
                                        : TcpDctcp::GetTypeId()));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
