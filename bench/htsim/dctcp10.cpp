@@ -87,7 +87,7 @@
 // Explanation only (bench/htsim/README.md; race.sh never sets them; the "simulator" key
 // then names them): --markOnArrival=1 marks as cclab does, an arriving packet when more
 // than 65 packets wait (ECNQueue's own marking switched off); --linuxDctcp=1 replaces
-// htsim's DCTCPSrc by LinuxDctcpSrc below, a sketch of Linux's tcp_dctcp.c reaction on
+// htsim's DCTCPSrc by LinuxDctcpSrc (common.h), a sketch of Linux's tcp_dctcp.c reaction on
 // htsim's TcpSrc. With both, htsim gives cclab's bottleneck queue and marks to within 1%.
 //
 // Counted: events = iterations of the EventList::doNextEvent() loop (htsim's own event
@@ -127,15 +127,12 @@ static const int BIG_LIMIT_PKTS = 100000; // switch ports towards hosts, bottlen
 // size; htsim's SYN (1 B) and ACK (40 B) have none.
 static inline int ipLen(const Packet& p) { return p.size() == kWire ? kIpLen : p.size(); }
 
-// The bottleneck: htsim's ECNQueue, plus counters and the exact time-average of what waits.
-// With markOnArrival (explanation only) it marks as cclab does instead: an arriving packet
-// that finds more than K_PKTS packets waiting (the one on the wire not counted), and
-// ECNQueue's own threshold is set where it can never be exceeded.
+// The bottleneck: htsim's ECNQueue, plus counters and the exact time-average of what waits
+// (marking on arrival as cclab does with markOnArrival: CountingEcnQueue).
 class Bottleneck : public CountingEcnQueue {
   public:
     Bottleneck(linkspeed_bps rate, mem_b limit, EventList& ev, mem_b k, bool markOnArrival)
-        : CountingEcnQueue(rate, limit, ev, markOnArrival ? limit : k),
-          _onArrival(markOnArrival) {}
+        : CountingEcnQueue(rate, limit, ev, k, markOnArrival) {}
 
     // ∫ dt of: packets waiting, their IP bytes, and packets held including the one being
     // sent (ps x packets, ps x bytes).
@@ -144,11 +141,7 @@ class Bottleneck : public CountingEcnQueue {
     void receivePacket(Packet& pkt) override {
         advance(eventlist().now());
         int len = ipLen(pkt), before = _enqueued.size();
-        if (_onArrival && before - 1 > K_PKTS && _queuesize + pkt.size() <= _maxsize) {
-            pkt.set_flags(pkt.flags() | ECN_CE);
-            marks++;
-        }
-        ECNQueue::receivePacket(pkt);
+        CountingEcnQueue::receivePacket(pkt);
         if (_enqueued.size() != before) {
             _ipBytes += len;
         }
@@ -177,73 +170,9 @@ class Bottleneck : public CountingEcnQueue {
     }
 
   private:
-    bool _onArrival;
     int64_t _ipBytes = 0; // IP bytes of everything held, the one being sent included
     simtime_picosec _last = 0;
 };
-
-// Explanation only (--linuxDctcp=1): Linux's DCTCP reaction (tcp_dctcp.c, with Reno's
-// tcp_enter_cwr) sketched on htsim's TcpSrc, to show that htsim's DCTCPSrc is what makes
-// its marks and queue differ from cclab's. Alpha in 1/1024, starting at 1024, updated
-// once per window of data (snd_una passing the snd_nxt of the last update) from ECE bytes
-// / acked bytes with g = 1/16 (dctcp_update_alpha); an ECE outside CWR sets ssthresh =
-// max(cwnd - (cwnd x alpha >> 11), 2) in whole segments and enters CWR (dctcp_ssthresh,
-// tcp_enter_cwr); CWR ends when an ACK passes the snd_nxt at entry. Approximations: cwnd
-// drops to ssthresh at once (Linux: PRR over the next round trip), and the window is held
-// during CWR, grown otherwise by htsim's own slow start and congestion avoidance.
-class LinuxDctcpSrc : public TcpSrc {
-  public:
-    LinuxDctcpSrc(EventList& ev) : TcpSrc(nullptr, nullptr, ev) {}
-
-    void receivePacket(Packet& pkt) override {
-        uint64_t ack = ((TcpAck&)pkt).ackno();
-        bool ece = pkt.flags() & ECN_ECHO;
-        if (_established && ack > _last_acked) {
-            uint64_t acked = ack - _last_acked;
-            _bytesTotal += acked;
-            _bytesEcn += ece ? acked : 0;
-            if (ack >= _nextSeq) { // the window since the last update is acked
-                _alpha -= (_alpha >> 4) ? (_alpha >> 4) : _alpha;
-                if (_bytesEcn) {
-                    _alpha += (uint32_t)((_bytesEcn << 6) / _bytesTotal);
-                    _alpha = _alpha > 1024 ? 1024 : _alpha;
-                }
-                _nextSeq = _highest_sent;
-                _bytesTotal = _bytesEcn = 0;
-            }
-            if (_cwr && ack > _cwrHigh) {
-                _cwr = false;
-            }
-        }
-        if (_established && ece && !_cwr && !_in_fast_recovery) {
-            uint64_t cwnd = _cwnd / _mss;
-            uint64_t ss = cwnd - ((cwnd * _alpha) >> 11);
-            _ssthresh = (uint32_t)((ss < 2 ? 2 : ss) * _mss);
-            _cwnd = _ssthresh;
-            _cwr = true;
-            _cwrHigh = _highest_sent;
-        }
-        uint32_t cwnd = _cwnd;
-        TcpSrc::receivePacket(pkt);
-        if (_cwr && _cwnd > cwnd) {
-            _cwnd = cwnd; // no growth in CWR
-        }
-    }
-
-  private:
-    uint32_t _alpha = 1024;
-    uint64_t _nextSeq = 0, _bytesTotal = 0, _bytesEcn = 0, _cwrHigh = 0;
-    bool _cwr = false;
-};
-
-static bool flag(const char* arg, const char* name, bool* out) {
-    size_t n = std::strlen(name);
-    if (std::strncmp(arg, name, n) || (arg[n] != '=' && arg[n] != 0)) {
-        return false;
-    }
-    *out = arg[n] == 0 || std::strcmp(arg + n + 1, "0") != 0;
-    return true;
-}
 
 int main(int argc, char** argv) {
     double duration = 1.0;
@@ -312,7 +241,7 @@ int main(int argc, char** argv) {
     std::deque<TcpSink> sinks;
     Route fwd[N], rev[N];
     for (int i = 0; i < N; i++) {
-        TcpSrc& src = linuxDctcp ? (TcpSrc&)linuxDctcps.emplace_back(eventlist)
+        TcpSrc& src = linuxDctcp ? (TcpSrc&)linuxDctcps.emplace_back(nullptr, nullptr, eventlist)
                                  : (TcpSrc&)dctcps.emplace_back(nullptr, nullptr, eventlist);
         srcs[i] = &src;
         TcpSink& sink = sinks.emplace_back();

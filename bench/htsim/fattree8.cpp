@@ -6,7 +6,14 @@
 // against its headers into target/htsim/fattree8-htsim:
 //
 //   bench/htsim/build.sh >/dev/null        # builds dctcp10-htsim and fattree8-htsim
-//   taskset -c 1 target/htsim/fattree8-htsim FCT.CSV [--duration=1] [--seed=1]
+//   taskset -c 1 target/htsim/fattree8-htsim FCT.CSV [--duration=1] [--seed=1] [--flows=OUT.CSV]
+//
+// --flows=OUT.CSV also writes each started flow's FCT (flow, fct_ms, acked_ms; empty when
+// not reached), for bench/htsim/fct_compare.py. Explanation only (README.md, "Why the
+// FCTs differ"; the "simulator" key then names them), as in dctcp10.cpp: --linuxDctcp=1
+// runs the sketch of Linux's DCTCP (common.h's LinuxDctcpSrc, given DCTCPSrc's first RTO
+// of 10 ms) instead of htsim's DCTCPSrc, --markOnArrival=1 marks every switch port as
+// cclab does (an arriving packet when more than 65 packets wait).
 //
 // FCT.CSV is the fct.csv of a cclab run of the case (`cclab run ... --out DIR`; columns
 // run_id,flow,from,to,cc,size_bytes,start_s,...): every row is one flow, started at start_s
@@ -137,10 +144,12 @@ class FctSink : public TcpSink {
     void receivePacket(Packet& pkt) override;
 };
 
-// The source notes when its last byte was ACKed.
-class FctSrc : public DCTCPSrc {
+// The source notes when its last byte was ACKed. Base: htsim's DCTCPSrc, or (explanation
+// only, --linuxDctcp=1) LinuxDctcpSrc (common.h), given DCTCPSrc's first RTO of 10 ms so
+// that only the reaction to marks differs.
+template <class Base> class FctSrc : public Base {
   public:
-    FctSrc(EventList& ev) : DCTCPSrc(nullptr, nullptr, ev) {}
+    FctSrc(EventList& ev) : Base(nullptr, nullptr, ev) { this->_rto = timeFromMs(10); }
     FlowState* st = nullptr;
     void receivePacket(Packet& pkt) override;
 };
@@ -149,7 +158,7 @@ struct FlowState {
     const FlowSpec* spec;
     uint64_t lastSeq; // the sequence number of the last byte (SYN is byte 1)
     simtime_picosec rxDone = 0, ackDone = 0;
-    FctSrc* src;
+    TcpSrc* src;
     FctSink* sink;
     Route fwd, rev;
 };
@@ -161,9 +170,9 @@ void FctSink::receivePacket(Packet& pkt) {
     }
 }
 
-void FctSrc::receivePacket(Packet& pkt) {
-    DCTCPSrc::receivePacket(pkt);
-    if (!st->ackDone && _last_acked >= st->lastSeq) {
+template <class Base> void FctSrc<Base>::receivePacket(Packet& pkt) {
+    Base::receivePacket(pkt);
+    if (!st->ackDone && this->_last_acked >= st->lastSeq) {
         st->ackDone = EventList::now();
     }
 }
@@ -185,8 +194,11 @@ struct Net {
     Dir e2a[KARY * HALF][HALF], a2e[KARY * HALF][HALF]; // edge E -> agg j of its pod, back
     Dir a2c[KARY * HALF][HALF], c2a[CORES][KARY];   // agg A -> core 4j+c, core m -> pod p
 
+    bool markOnArrival;
+
     Dir ecn() {
-        Queue* q = &ecnQ.emplace_back(rate, pkts(LIMIT_PKTS + 1), ev, pkts(K_PKTS + 1));
+        Queue* q = &ecnQ.emplace_back(rate, pkts(LIMIT_PKTS + 1), ev, pkts(K_PKTS + 1),
+                                      markOnArrival);
         return {q, &pipes.emplace_back(delay, ev)};
     }
     Dir nic() {
@@ -194,7 +206,7 @@ struct Net {
         return {q, &pipes.emplace_back(delay, ev)};
     }
 
-    explicit Net(EventList& e) : ev(e) {
+    Net(EventList& e, bool markOnArrival) : ev(e), markOnArrival(markOnArrival) {
         for (int n = 0; n < HOSTS; n++) {
             hostUp[n] = nic();
             hostDown[n] = ecn();
@@ -247,8 +259,9 @@ struct Net {
 class FlowStarter : public EventSource {
   public:
     FlowStarter(EventList& ev, Net& net, std::vector<FlowSpec>& flows, std::deque<FlowState>& states,
-                TcpRtxTimerScanner& scanner)
-        : EventSource(ev, "flowstarter"), _net(net), _flows(flows), _states(states), _scanner(scanner) {
+                TcpRtxTimerScanner& scanner, bool linuxDctcp)
+        : EventSource(ev, "flowstarter"), _net(net), _flows(flows), _states(states), _scanner(scanner),
+          _linuxDctcp(linuxDctcp) {
         if (!_flows.empty()) {
             EventList::sourceIsPending(*this, _flows[0].start);
         }
@@ -274,9 +287,16 @@ class FlowStarter : public EventSource {
             segs = 1;
         }
         st.lastSeq = 1 + segs * (uint64_t)kWire;
-        st.src = new FctSrc(eventlist());
+        if (_linuxDctcp) {
+            auto* src = new FctSrc<LinuxDctcpSrc>(eventlist());
+            src->st = &st;
+            st.src = src;
+        } else {
+            auto* src = new FctSrc<DCTCPSrc>(eventlist());
+            src->st = &st;
+            st.src = src;
+        }
         st.sink = new FctSink();
-        st.src->st = &st;
         st.sink->st = &st;
         st.src->set_cwnd(9 * (uint64_t)st.src->_mss);
         st.src->set_ssthresh(0xffffffffu);
@@ -304,6 +324,7 @@ class FlowStarter : public EventSource {
     std::vector<FlowSpec>& _flows;
     std::deque<FlowState>& _states;
     TcpRtxTimerScanner& _scanner;
+    bool _linuxDctcp;
 };
 
 static int hostIndex(const std::string& name) {
@@ -391,8 +412,9 @@ static bool readFlows(const char* path, std::vector<FlowSpec>& out) {
 int main(int argc, char** argv) {
     double duration = 1.0;
     unsigned seed = 1;
-    bool verbose = false;
+    bool verbose = false, linuxDctcp = false, markOnArrival = false;
     const char* csv = nullptr;
+    const char* flowsOut = nullptr;
     for (int i = 1; i < argc; i++) {
         if (!std::strncmp(argv[i], "--duration=", 11)) {
             duration = std::atof(argv[i] + 11);
@@ -400,6 +422,10 @@ int main(int argc, char** argv) {
             seed = (unsigned)std::strtoul(argv[i] + 7, nullptr, 10);
         } else if (!std::strncmp(argv[i], "--verbose=", 10)) {
             verbose = std::strcmp(argv[i] + 10, "0") != 0;
+        } else if (!std::strncmp(argv[i], "--flows=", 8)) {
+            flowsOut = argv[i] + 8;
+        } else if (flag(argv[i], "--linuxDctcp", &linuxDctcp) ||
+                   flag(argv[i], "--markOnArrival", &markOnArrival)) {
         } else if (argv[i][0] != '-' && !csv) {
             csv = argv[i];
         } else {
@@ -410,7 +436,8 @@ int main(int argc, char** argv) {
     if (!csv || !(duration > 0)) {
         std::fprintf(stderr,
                      "usage: %s FCT.CSV [--duration=SECONDS (default 1)] [--seed=N (default 1)]\n"
-                     "       [--verbose=1 (htsim's messages to stderr)]\n",
+                     "       [--verbose=1 (htsim's messages to stderr)] [--flows=OUT.CSV]\n"
+                     "       [--linuxDctcp=1] [--markOnArrival=1] (explanation only)\n",
                      argv[0]);
         return 2;
     }
@@ -431,10 +458,10 @@ int main(int argc, char** argv) {
     const simtime_picosec end = timeFromSec(duration);
     eventlist.setEndtime(end);
 
-    Net net(eventlist);
+    Net net(eventlist, markOnArrival);
     TcpRtxTimerScanner rtxScanner(timeFromMs(10), eventlist);
     std::deque<FlowState> states;
-    FlowStarter starter(eventlist, net, flows, states, rtxScanner);
+    FlowStarter starter(eventlist, net, flows, states, rtxScanner, linuxDctcp);
 
     uint64_t events;
     double wall = runTimed(eventlist, events);
@@ -467,12 +494,41 @@ int main(int argc, char** argv) {
         drops += (uint64_t)q.num_drops();
         marks += q.marks;
     }
+    if (flowsOut) {
+        // One row per flow started: its FCT as cclab's fct_ms (start to the last byte
+        // received in order) and acked_ms; empty when not reached by the end.
+        std::FILE* f = std::fopen(flowsOut, "w");
+        if (!f) {
+            std::fprintf(stderr, "cannot write %s\n", flowsOut);
+            return 2;
+        }
+        std::fprintf(f, "flow,fct_ms,acked_ms\n");
+        for (auto& st : states) {
+            std::fprintf(f, "%llu,", (unsigned long long)st.spec->id);
+            if (st.rxDone) {
+                std::fprintf(f, "%.9f", timeAsMs(st.rxDone - st.spec->start));
+            }
+            std::fprintf(f, ",");
+            if (st.ackDone) {
+                std::fprintf(f, "%.9f", timeAsMs(st.ackDone - st.spec->start));
+            }
+            std::fprintf(f, "\n");
+        }
+        if (std::fclose(f)) {
+            std::fprintf(stderr, "cannot write %s\n", flowsOut);
+            return 2;
+        }
+    }
     uint64_t listed = 0;
     for (auto& f : flows) {
         listed += f.start < end;
     }
 
-    std::printf("{\"simulator\": \"htsim 841d9e7\", \"wall_s\": %.6f, \"duration_s\": %.6f, "
+    const char* variant = linuxDctcp && markOnArrival ? " (linuxDctcp, markOnArrival)"
+                          : linuxDctcp                 ? " (linuxDctcp)"
+                          : markOnArrival              ? " (markOnArrival)"
+                                                       : "";
+    std::printf("{\"simulator\": \"htsim 841d9e7%s\", \"wall_s\": %.6f, \"duration_s\": %.6f, "
                 "\"events\": %llu, \"packet_hops\": %llu,\n"
                 " \"flows_listed\": %zu, \"flows_listed_before_end\": %llu, "
                 "\"flows_started\": %zu, \"flows_finished\": %llu, "
@@ -480,7 +536,7 @@ int main(int argc, char** argv) {
                 "\"goodput_bps\": %.1f,\n"
                 " \"mean_fct_ms\": %.6f, \"mean_acked_ms\": %.6f, \"ecn_marks\": %llu, "
                 "\"drops\": %llu, \"fast_recoveries\": %llu, \"seed\": %u}\n",
-                wall, duration, (unsigned long long)events, (unsigned long long)g_hops,
+                variant, wall, duration, (unsigned long long)events, (unsigned long long)g_hops,
                 flows.size(), (unsigned long long)listed, states.size(),
                 (unsigned long long)finished, (unsigned long long)rxFinished,
                 (unsigned long long)bytes, bytes * 8.0 / duration,
