@@ -102,12 +102,12 @@ fn write_flows_csv(
         None => Ok(()),
     };
     id(&mut w, true)?;
-    w.write_all(b"id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n")?;
+    w.write_all(b"id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,cwr_episodes,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n")?;
     for f in &r.flows {
         id(&mut w, false)?;
         writeln!(
             w,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             f.id,
             csv_field(&f.from),
             csv_field(&f.to),
@@ -120,6 +120,7 @@ fn write_flows_csv(
             f.timeouts,
             f.syn_retransmits,
             f.ece_acks,
+            f.cwr_episodes,
             f.ce_received,
             f.data_segs_out,
             f.acks_sent,
@@ -540,6 +541,7 @@ mod tests {
             timeouts: 0,
             syn_retransmits: 0,
             ece_acks: 0,
+            cwr_episodes: 0,
             ce_received: 0,
             data_segs_out: 700,
             acks_sent: 350,

@@ -372,6 +372,7 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
             .col("timeouts", ints(f, |x| x.timeouts))
             .col("syn_retransmits", ints(f, |x| x.syn_retransmits))
             .col("ece_acks", ints(f, |x| x.ece_acks))
+            .col("cwr_episodes", ints(f, |x| x.cwr_episodes))
             .col("ce_received", ints(f, |x| x.ce_received))
             .col("data_segs_out", ints(f, |x| x.data_segs_out))
             .col("acks_sent", ints(f, |x| x.acks_sent))

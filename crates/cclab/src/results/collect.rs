@@ -77,6 +77,7 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
         timeouts: s.stats.timeouts,
         syn_retransmits: s.stats.syn_retrans,
         ece_acks: s.stats.ece_acks,
+        cwr_episodes: s.stats.cwr_episodes,
         ce_received: r.stats.ce_segs_in,
         data_segs_out: s.stats.data_segs_out,
         acks_sent: r.stats.acks_sent,

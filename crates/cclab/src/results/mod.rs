@@ -133,6 +133,9 @@ pub struct FlowResult {
     pub timeouts: u64,
     pub syn_retransmits: u64,
     pub ece_acks: u64,
+    /// Entries into CWR (`tcp_enter_cwr`): window reductions on ECN-Echo (or local
+    /// congestion).
+    pub cwr_episodes: u64,
     pub ce_received: u64,
     pub data_segs_out: u64,
     pub acks_sent: u64,

@@ -81,7 +81,12 @@ pub struct SenderStats {
     pub timeouts: u64,
     pub syn_retrans: u64,
     pub ece_acks: u64,
+    /// Reductions that set CWR on the wire (`tcp_ecn_queue_cwr`): every cwnd reduction of
+    /// an ECN connection, fast recovery's included.
     pub cwr_events: u64,
+    /// Entries into the CWR state (`tcp_enter_cwr`): a reduction on an ECN-Echo or on
+    /// local congestion, one per episode however many ECE ACKs it covers.
+    pub cwr_episodes: u64,
     /// Times the host's own qdisc was full when a segment was due (local congestion:
     /// the segment waited and the sender entered CWR).
     pub local_drops: u64,

@@ -162,6 +162,11 @@ fn ece_is_echoed_until_cwr_and_cwnd_is_reduced_once() {
     );
     // ECE on every ACK of that span, but a single reduction (one CWR episode).
     assert_eq!(b.s.stats.cwr_events, 1);
+    assert_eq!(
+        b.s.stats.cwr_episodes, 1,
+        "one entry into CWR (RFC 3168 §6.1.2)"
+    );
+    assert_eq!(b.s.stats.recoveries, 0);
     assert!(b.s.stats.ece_acks as usize == ece_acks.len() && ece_acks.len() > 1);
     assert_eq!(
         b.s.stats.retrans_segs, 0,

@@ -136,6 +136,7 @@ impl Sender {
     fn enter_cwr(&mut self) {
         if matches!(self.tp.ca_state, CaState::Open | CaState::Disorder) {
             self.init_cwnd_reduction();
+            self.stats.cwr_episodes += 1;
             self.set_ca_state(CaState::Cwr);
             if !self.cfg.prr {
                 self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
