@@ -108,6 +108,7 @@
 #include "common.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -452,6 +453,13 @@ int main(int argc, char** argv) {
     if (!readFlows(csv, flows)) {
         return 2;
     }
+    // --flows: its file is created now, so that a bad path stops the program before the run.
+    std::string tmp = flowsOut ? std::string(flowsOut) + ".part" : std::string();
+    std::FILE* flowsFile = nullptr;
+    if (flowsOut && !(flowsFile = std::fopen(tmp.c_str(), "wx"))) {
+        std::fprintf(stderr, "cannot create %s: %s\n", tmp.c_str(), std::strerror(errno));
+        return 2;
+    }
 
     Packet::set_packet_size(kWire);
     EventList eventlist;
@@ -496,12 +504,9 @@ int main(int argc, char** argv) {
     }
     if (flowsOut) {
         // One row per flow started: its FCT as cclab's fct_ms (start to the last byte
-        // received in order) and acked_ms; empty when not reached by the end.
-        std::FILE* f = std::fopen(flowsOut, "w");
-        if (!f) {
-            std::fprintf(stderr, "cannot write %s\n", flowsOut);
-            return 2;
-        }
+        // received in order) and acked_ms; empty when not reached by the end. Written
+        // into FILE.part (created before the run) and renamed into place when whole.
+        std::FILE* f = flowsFile;
         std::fprintf(f, "flow,fct_ms,acked_ms\n");
         for (auto& st : states) {
             std::fprintf(f, "%llu,", (unsigned long long)st.spec->id);
@@ -514,8 +519,9 @@ int main(int argc, char** argv) {
             }
             std::fprintf(f, "\n");
         }
-        if (std::fclose(f)) {
+        if (std::fclose(f) || std::rename(tmp.c_str(), flowsOut)) {
             std::fprintf(stderr, "cannot write %s\n", flowsOut);
+            std::remove(tmp.c_str());
             return 2;
         }
     }
