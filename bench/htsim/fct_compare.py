@@ -105,5 +105,6 @@ def main(argv):
             print(f"{label:<15} {n:<12} {len(fl):>6} {sum(fct) / len(fct):>12.3f} "
                   f"{sum(sd) / len(sd):>14.2f} {p99(sd):>8.2f}")
 
+
 if __name__ == "__main__":
     main(sys.argv[1:])
