@@ -197,6 +197,19 @@ const T975: [f64; 30] = [
 
 /// Mean and 95% confidence interval of independent samples `xs` (sample standard
 /// deviation, t with n − 1 degrees of freedom).
+/// The median of `xs` (the mean of the two middle values for an even count; NaNs sort
+/// last). Panics on an empty slice.
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
 pub fn mean_ci(xs: &[f64]) -> MeanCi {
     let n = xs.len();
     let mean = xs.iter().sum::<f64>() / n as f64;

@@ -14,7 +14,7 @@
 
 use super::dctcp_common::*;
 use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
-use super::{Experiment, Judge, Options, Report, Tol};
+use super::{fmt_num, Against, Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
 
@@ -181,13 +181,30 @@ fn run(o: &Options) -> Report {
         let (sj, sl) = convergence(seed_rows, seed_rows[0].1.max(seed_rows[1].1));
         let (j, l) = convergence(&tables[i], full_sim);
         let one_interval = "the seed samples every 0.5 s and measured the two flows near the same time but not simultaneously: one interval either way";
-        r.seed(
-            cc,
-            "join_converge_s",
-            sj,
-            j,
-            Judge::Within(Tol::Abs(STEP), one_interval),
-        );
+        let never = LEAVE - JOIN;
+        if sj >= never - 1e-9 {
+            // The seed's flows never converge: 10 s is "never", not a time to be near.
+            r.row(cc, "join_converge_s", j);
+            r.check(
+                format!("{cc}: the flows never converge (within 10% of the fair share for good) before the leave"),
+                Against::Seed,
+                j >= never - 1e-9,
+                if j >= never - 1e-9 {
+                    "never, as in the seed's table".to_string()
+                } else {
+                    format!("converged {} s after the join; the seed's never did", fmt_num(j))
+                },
+                "the seed's table: no interval from which both flows stay within 10% of the fair share up to the leave",
+            );
+        } else {
+            r.seed(
+                cc,
+                "join_converge_s",
+                sj,
+                j,
+                Judge::Within(Tol::Abs(STEP), one_interval),
+            );
+        }
         r.seed(
             cc,
             "leave_recover_s",

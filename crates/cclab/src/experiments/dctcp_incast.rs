@@ -8,7 +8,7 @@
 //! shared-buffer commodity ASIC (9–12 MB in all) lets one congested port take. Timeouts
 //! are counted per sending host like `netstat -s` "other TCP timeouts".
 
-use super::common::{mean_ci, variant_runs, MeanCi};
+use super::common::{mean_ci, median, variant_runs, MeanCi};
 use super::dctcp_common::*;
 use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
@@ -88,15 +88,6 @@ const SEED: &[(&str, f64, f64, Judge, Judge)] = &[
     ("latency_min_ms", 3.32, 0.028, Judge::Within(Tol::Rel(0.10), CUBIC_LAT), Judge::Differs(DCTCP_LAT)),
     ("latency_stddev_ms", 0.1666, 0.01064, Judge::Differs("the spread of a queue standing near full comes from the loss episodes' timing and burst sizes, which depend on the 2014 kernel's recovery; offload does not close it (0.26 ms with [host] tso, gro and tsq on, 0.26 without)"), Judge::Differs(DCTCP_LAT)),
 ];
-
-fn median(v: &[f64]) -> f64 {
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
 
 /// Mean, median, max, min and population standard deviation of `v` (sorted here).
 fn summary(mut v: Vec<f64>) -> [f64; 5] {

@@ -220,15 +220,15 @@ fn run(o: &Options) -> Report {
             m.alpha,
             th.alpha,
             Tol::Rel(0.30),
-            "REFERENCE DCTCP-A2: ±30%; marks arriving for one more RTT after the queue falls below K split each cut over several windows, so alpha runs below the analysis",
+            "REFERENCE DCTCP-A1 (its α ±30%, stated for 10 Gbit/s, applied here to every case); marks arriving for one more RTT after the queue falls below K split each cut over several windows, so alpha runs below the analysis",
         );
         r.check_vs(
             format!("{v} period vs T_C"),
             Against::ClosedForm,
             m.period_rtts,
             th.period_rtts,
-            Tol::Factor(0.5, 4.0),
-            "a bound, not a match: in packet-level DCTCP flows cut on two or three successive windows and no window grows during the RTT of each CWR episode, which lengthens the period 1.5-3.5× (see note); only an order-of-magnitude error fails",
+            Tol::Factor(1.0, 4.0),
+            "a bound, not a match (REFERENCE gives no tolerance for T_C): in packet-level DCTCP flows cut on two or three successive windows and no window grows during the RTT of each CWR episode, which can only lengthen the period (see note), so it fails below T_C; above, ×4 allows for three cuts per episode",
         );
         r.check_vs(
             format!("{v} utilization with K above C·RTT/7"),

@@ -11,8 +11,9 @@
 //! uniform jitter), each sending one segment. A probe "connects" if its handshake completes
 //! within the time limit: 2 s, i.e. the SYN and one retransmission (Linux retries the SYN
 //! after 1 s, then 3 s). The seed repeated each point 5 times; we use 40 probes per point
-//! (`--quick`: 24).
+//! (`--quick`: 24), and for the median split them into 5 consecutive groups, the repeats.
 
+use super::common::median;
 use super::dctcp_common::*;
 use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
 use super::{Against, Experiment, Judge, Options, Report, Tol};
@@ -36,8 +37,8 @@ const TSO: &str = "TSO/GSO: the seed's hosts sent bursts of up to 64 KB, which k
 const LIMIT: SimTime = 2 * SEC;
 const WARMUP: SimTime = 200 * MS;
 
-/// Fraction of probes that connected within the limit.
-pub fn p_connect(n: usize, syn_ect: bool, probes: usize, seed: u64) -> f64 {
+/// Whether each probe, in the order they started, connected within the limit.
+pub fn p_connect(n: usize, syn_ect: bool, probes: usize, seed: u64) -> Vec<bool> {
     let topo = TopologySpec::Star {
         senders: n + 1,
         link: LinkSpec {
@@ -72,15 +73,22 @@ pub fn p_connect(n: usize, syn_ect: bool, probes: usize, seed: u64) -> f64 {
     }
     let mut sim = Sim::new(&sc).expect("valid scenario");
     sim.run();
-    let ok = (first..sim.conns.len())
-        .filter(|&i| {
+    (first..sim.conns.len())
+        .map(|i| {
             let s = &sim.tcp(i).sender;
             s.stats
                 .established_at
                 .is_some_and(|e| e - s.start_time <= LIMIT)
         })
-        .count();
-    ok as f64 / probes as f64
+        .collect()
+}
+
+/// The connection probability over all probes, and the median over 5 "repeats" (the
+/// probes in 5 consecutive groups, as the seed repeated each point 5 times).
+fn probabilities(ok: &[bool]) -> (f64, f64) {
+    let p = |xs: &[bool]| xs.iter().filter(|&&x| x).count() as f64 / xs.len() as f64;
+    let groups: Vec<f64> = ok.chunks(ok.len().div_ceil(5)).map(p).collect();
+    (p(ok), median(&groups))
 }
 
 fn run(o: &Options) -> Report {
@@ -89,9 +97,10 @@ fn run(o: &Options) -> Report {
         .iter()
         .flat_map(|&e| COMPETING.iter().map(move |&n| (e, n)))
         .collect();
-    let ps = super::par_map(&cases, o.threads, |&(ect, n)| {
-        p_connect(n, ect, probes, o.seed)
+    let both = super::par_map(&cases, o.threads, |&(ect, n)| {
+        probabilities(&p_connect(n, ect, probes, o.seed))
     });
+    let ps: Vec<f64> = both.iter().map(|b| b.0).collect();
     let mut r = Report::new("dctcp-syn-ect");
     for (i, &(ect, n)) in cases.iter().enumerate() {
         let v = if ect { "ect" } else { "no_ect" };
@@ -110,7 +119,7 @@ fn run(o: &Options) -> Report {
             v,
             &format!("p_conn_{n}_median"),
             SEED_NO_ECT_MEDIAN[k],
-            ps[i],
+            both[i].1,
             judge,
         );
     }

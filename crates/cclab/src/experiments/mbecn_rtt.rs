@@ -134,7 +134,7 @@ fn run(o: &Options) -> Report {
         r.row(&tag, "router_queue_mean_pkts", rs.mean_bytes / pkt);
         r.check_vs(
             format!("{tag}: both flows together"),
-            Against::ClosedForm,
+            Against::Model,
             stats[0].0 + stats[1].0,
             100.0 * 1448.0 / 1538.0 * 1.005,
             Tol::AtMost,

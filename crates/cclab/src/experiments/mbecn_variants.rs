@@ -76,7 +76,7 @@ fn run(o: &Options) -> Report {
         r.row(&tag, "router_drops", rs.drops as f64);
         r.check_vs(
             format!("{tag}: both flows together"),
-            Against::ClosedForm,
+            Against::Model,
             s1 + s2,
             framed,
             Tol::AtMost,

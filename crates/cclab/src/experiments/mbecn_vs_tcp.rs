@@ -95,7 +95,7 @@ fn run(o: &Options) -> Report {
         let tcp_max = C * 1448.0 / 1538.0 / 1e6;
         r.check_vs(
             format!("{tag}: both flows together after the join"),
-            Against::ClosedForm,
+            Against::Model,
             mb_with + tcp_mbps,
             tcp_max.max(framed),
             Tol::AtMost,

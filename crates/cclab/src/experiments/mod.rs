@@ -117,7 +117,18 @@ impl Tol {
             (sim + half).min(want)
         };
         let (ok, _) = self.judge_point(near, want);
-        (ok, self.judge_point(sim, want).1)
+        let (point_ok, text) = self.judge_point(sim, want);
+        if ok && !point_ok {
+            // Never hidden: the mean itself is outside, only its interval reaches in.
+            return (
+                ok,
+                format!(
+                    "{text}; the mean is outside, its 95% interval (±{}) reaches the tolerance",
+                    fmt_num(half)
+                ),
+            );
+        }
+        (ok, text)
     }
 
     fn judge_point(self, sim: f64, want: f64) -> (bool, String) {
@@ -787,6 +798,15 @@ mod tests {
         assert!(Tol::AtMost.judge(1.0, 1.0).0 && !Tol::AtMost.judge(1.01, 1.0).0);
         // A mean passes when its 95% interval reaches the tolerance, not otherwise.
         assert!(Tol::Rel(0.1).judge_mean(0.85, 0.06, 1.0).0);
+        // … and says so when only the interval reaches it.
+        assert!(Tol::Rel(0.1)
+            .judge_mean(0.85, 0.06, 1.0)
+            .1
+            .contains("the mean is outside"));
+        assert!(!Tol::Rel(0.1)
+            .judge_mean(0.95, 0.06, 1.0)
+            .1
+            .contains("the mean is outside"));
         assert!(!Tol::Rel(0.1).judge_mean(0.85, 0.04, 1.0).0);
         assert!(
             Tol::AtMost.judge_mean(1.2, 0.3, 1.0).0 && !Tol::AtMost.judge_mean(1.2, 0.1, 1.0).0
