@@ -92,6 +92,19 @@ impl WorldBuilder<'_> {
         self.sim.net.reaches(a, z, hash)
     }
 
+    /// The switch a host's only link leads to, if it has one link and that link leads to
+    /// a switch. Routing treats all hosts of one such switch alike (`net::routing`).
+    pub fn attachment(&self, host: NodeId) -> Option<NodeId> {
+        let net = &self.sim.net;
+        match net.nodes[host as usize].ports[..] {
+            [p] => {
+                let peer = net.ports[p as usize].peer;
+                (net.nodes[peer as usize].kind == crate::net::NodeKind::Switch).then_some(peer)
+            }
+            _ => None,
+        }
+    }
+
     /// The Ouroboros layer's congestion avoidance: ports update flow packets' ECN octet
     /// with it from now on.
     pub fn set_flow_ca(&mut self, ca: crate::flow::FlowCaKind) {

@@ -184,6 +184,10 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
         let d: SimTime = ck.get(t, &DURATION).unwrap_or(60 * SEC);
         let interval: SimTime = ck.get(t, &INTERVAL).unwrap_or(SEC);
         ck.check_samples(t, INTERVAL.name, interval, duration);
+        let stats_every: Option<SimTime> = ck.get(t, &STATS_EVERY);
+        if let Some(every) = stats_every {
+            ck.check_samples(t, STATS_EVERY.name, every, duration);
+        }
         let ca: String = ck.get(t, &CA).unwrap_or_else(|| "mb-ecn".to_string());
         if FlowCaKind::by_name(&ca).is_none() {
             let names: Vec<&str> = FLOW_CA_NAMES.iter().map(|(n, _)| *n).collect();
@@ -208,7 +212,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             ca,
             packet_time: ck.get(t, &PACKET_TIME).unwrap_or(0),
             update_loss: ck.get(t, &UPDATE_LOSS).unwrap_or(0.0),
-            stats_every: ck.get(t, &STATS_EVERY),
+            stats_every,
         });
     }
     if let Some(first) = out.first() {

@@ -551,13 +551,21 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
         let mut rates = Vec::with_capacity(names.len());
         let mut nodes = Vec::with_capacity(names.len());
         for n in &names {
+            nodes.push(w.host(n).map_err(|_| {
+                format!(
+                    "{label}.hosts: unknown host \"{n}\"; allowed: the topology's hosts, {}",
+                    name_list(&w.host_names())
+                )
+            })?);
             rates.push(w.host_rate(n).map_err(|e| format!("{label}: {e}"))?);
-            nodes.push(w.host(n).map_err(|e| format!("{label}: {e}"))?);
         }
         let to = match &s.to {
             None => None,
             Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
-                format!("{label}.to: \"{t}\" is not one of the workload's hosts")
+                format!(
+                    "{label}.to: \"{t}\" is not one of the workload's hosts; allowed: {}",
+                    name_list(&names)
+                )
             })?),
         };
         if s.pattern == Pattern::Incast && s.fan_in >= names.len() {
@@ -602,9 +610,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
                 .filter(|&h| h != t)
                 .map(|h| (h, t))
                 .collect(),
-            _ => (0..nodes.len())
-                .flat_map(|a| (a + 1..nodes.len()).map(move |z| (a, z)))
-                .collect(),
+            _ => all_pairs_classes(&nodes, |n| w.attachment(n)),
         };
         for (a, z) in pairs {
             let (na, nz) = (nodes[a], nodes[z]);
@@ -628,6 +634,58 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
         }));
     }
     Ok(())
+}
+
+/// Names for a message: all of them when few, else the first and last few and the count.
+fn name_list(names: &[String]) -> String {
+    if names.len() <= 8 {
+        names.join(", ")
+    } else {
+        format!(
+            "{}, … {} ({} hosts)",
+            names[..4].join(", "),
+            names[names.len() - 2..].join(", "),
+            names.len()
+        )
+    }
+}
+
+/// The pairs of hosts whose routes stand for every pair of `nodes`: hosts on one switch are
+/// routed alike, so one host per switch (with every host that has no single switch link)
+/// stands for its switch, and one pair inside each switch with two or more hosts checks its
+/// way down. A k = 64 fat-tree's 65,536 hosts give 2.1 M pairs, not 2.1 G.
+fn all_pairs_classes(
+    nodes: &[crate::net::NodeId],
+    attachment: impl Fn(crate::net::NodeId) -> Option<crate::net::NodeId>,
+) -> Vec<(usize, usize)> {
+    // Per switch: its first host, and whether a pair inside it was taken.
+    let mut first_on: std::collections::BTreeMap<crate::net::NodeId, (usize, bool)> =
+        Default::default();
+    let mut reps = Vec::new();
+    let mut inside = Vec::new();
+    for (h, &n) in nodes.iter().enumerate() {
+        match attachment(n) {
+            Some(sw) => match first_on.get_mut(&sw) {
+                Some((r, taken)) => {
+                    if !*taken {
+                        inside.push((*r, h));
+                        *taken = true;
+                    }
+                }
+                None => {
+                    first_on.insert(sw, (h, false));
+                    reps.push(h);
+                }
+            },
+            None => reps.push(h),
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = (0..reps.len())
+        .flat_map(|i| (i + 1..reps.len()).map(move |j| (i, j)))
+        .map(|(i, j)| (reps[i], reps[j]))
+        .collect();
+    pairs.extend(inside);
+    pairs
 }
 
 /// Creates a connection for each flow as it arrives, one wake-up pending at a time.
@@ -672,6 +730,19 @@ impl super::App for Workload {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_to_all_checks_one_host_per_switch_and_one_pair_inside() {
+        // Hosts 0 and 1 on switch 10, 2 and 4 on 11, 3 on no single switch.
+        let nodes = [0, 1, 2, 3, 4];
+        let on = |n: crate::net::NodeId| match n {
+            0 | 1 => Some(10),
+            2 | 4 => Some(11),
+            _ => None,
+        };
+        let pairs = all_pairs_classes(&nodes, on);
+        assert_eq!(pairs, vec![(0, 2), (0, 3), (2, 3), (0, 1), (2, 4)]);
+    }
 
     #[test]
     fn the_built_in_distributions_parse_with_their_known_means() {

@@ -195,8 +195,6 @@ const T975: [f64; 30] = [
     2.052, 2.048, 2.045, 2.042,
 ];
 
-/// Mean and 95% confidence interval of independent samples `xs` (sample standard
-/// deviation, t with n − 1 degrees of freedom).
 /// The median of `xs` (the mean of the two middle values for an even count; NaNs sort
 /// last). Panics on an empty slice.
 pub fn median(xs: &[f64]) -> f64 {
@@ -210,6 +208,30 @@ pub fn median(xs: &[f64]) -> f64 {
     }
 }
 
+/// The difference of the means of two sets of independent runs, mean(a) − mean(b), with
+/// its 95% interval: Welch's standard error with t at the smaller set's n − 1 degrees of
+/// freedom (conservative: Welch–Satterthwaite's are at least that).
+pub fn diff_ci(a: &[f64], b: &[f64]) -> MeanCi {
+    let (ma, mb) = (mean_ci(a), mean_ci(b));
+    let var = |xs: &[f64], m: f64| {
+        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len().max(2) - 1) as f64
+    };
+    let n = a.len().min(b.len());
+    let half = if n < 2 {
+        f64::INFINITY
+    } else {
+        let se = (var(a, ma.mean) / a.len() as f64 + var(b, mb.mean) / b.len() as f64).sqrt();
+        T975.get(n - 2).copied().unwrap_or(1.96) * se
+    };
+    MeanCi {
+        mean: ma.mean - mb.mean,
+        half,
+        n,
+    }
+}
+
+/// Mean and 95% confidence interval of independent samples `xs` (sample standard
+/// deviation, t with n − 1 degrees of freedom).
 pub fn mean_ci(xs: &[f64]) -> MeanCi {
     let n = xs.len();
     let mean = xs.iter().sum::<f64>() / n as f64;

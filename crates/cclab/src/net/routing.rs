@@ -12,7 +12,9 @@
 //!
 //! So memory grows with (nodes that have a choice) × (groups) + hosts: a star of 100,000
 //! senders on one switch keeps one row of one entry plus a last hop per host, where a
-//! table over all pairs of nodes would hold 10^10 entries.
+//! table over all pairs of nodes would hold 10^10 entries. An entry points into a shared
+//! array of port lists, where a row stores a list once for all the groups in a run that
+//! share it (a leaf's uplinks serve every other leaf).
 //!
 //! Next hops at a node are kept in the order of the node's ports, and a connection's hash,
 //! mixed with the node's own id, picks one of them: a connection keeps its path. The mix
@@ -37,6 +39,12 @@ fn ecmp_mix(hash: u32, node: NodeId) -> u32 {
     x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     x ^= x >> 33;
     x as u32
+}
+
+/// An index into the port lists as stored. They hold at most each row's distinct lists,
+/// fewer entries than the network has ports, which `PortId` (u32) counts.
+fn index(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer port-list entries than ports")
 }
 
 /// How a node forwards: its only port, or its table row.
@@ -147,7 +155,7 @@ impl Routes {
         last.sort_by_key(|&(h, _)| h); // stable: ports stay in order per host
         for (i, &(h, pid)) in last.iter().enumerate() {
             if i == 0 || last[i - 1].0 != h {
-                r.host[h as usize].last = (r.ports.len() as u32, 0);
+                r.host[h as usize].last = (index(r.ports.len()), 0);
             }
             r.ports.push(pid);
             r.host[h as usize].last.1 += 1;
@@ -169,6 +177,8 @@ impl Routes {
         let mut dist = vec![u32::MAX; n];
         let mut touched: Vec<usize> = Vec::new();
         let mut q = VecDeque::new();
+        // Per row: the port list it stored last (first, count).
+        let mut last_list: Vec<(u32, u32)> = vec![(0, 0); rows as usize];
         for g in 0..r.groups {
             for &v in &touched {
                 dist[v] = u32::MAX;
@@ -197,7 +207,7 @@ impl Routes {
                 if u == t || row == NONE {
                     continue;
                 }
-                let first = r.ports.len() as u32;
+                let first = r.ports.len();
                 for &pid in &nodes[u].ports {
                     let peer = ports[pid as usize].peer as usize;
                     if dist[peer] != u32::MAX
@@ -207,7 +217,22 @@ impl Routes {
                         r.ports.push(pid);
                     }
                 }
-                r.table[row as usize * r.groups + g] = (first, r.ports.len() as u32 - first);
+                // A switch's ways to most groups are the same ports (a leaf's or an edge
+                // switch's uplinks): the list it stored last is reused, so the array grows
+                // with the ports, not with switches × groups × ways.
+                let (pf, pc) = last_list[row as usize];
+                let new = &r.ports[first..];
+                let entry = if pc as usize == new.len()
+                    && r.ports[pf as usize..(pf + pc) as usize] == *new
+                {
+                    r.ports.truncate(first);
+                    (pf, pc)
+                } else {
+                    let e = (index(first), index(new.len()));
+                    last_list[row as usize] = e;
+                    e
+                };
+                r.table[row as usize * r.groups + g] = entry;
             }
         }
         // A single way holds its port itself: a lookup then reads one array less (on a

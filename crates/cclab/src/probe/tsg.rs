@@ -18,10 +18,14 @@ impl Tsg {
         let mut traced = vec![false; n];
         for &f in flows {
             if f >= n {
-                return Err(format!(
-                    "output.tsg: no flow {f} (flows 0..{})",
-                    n.saturating_sub(1)
-                ));
+                return Err(if n == 0 {
+                    format!("output.tsg: no flow {f}: the scenario has no [[flow]] to trace")
+                } else {
+                    format!(
+                        "output.tsg: no flow {f}; allowed: the [[flow]] indices 0 to {}",
+                        n - 1
+                    )
+                });
             }
             traced[f] = true;
         }

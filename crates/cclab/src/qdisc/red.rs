@@ -81,11 +81,12 @@ impl Spec {
         burst: Option<u64>,
     ) -> Spec {
         let max = max.unwrap_or_else(|| match min {
-            Some(m) => 3 * m,
+            Some(m) => m.saturating_mul(3),
             None => limit / 4,
         });
         let min = min.unwrap_or(max / 3);
-        let burst = burst.unwrap_or((2 * min + max) / (3 * avpkt));
+        let burst = burst
+            .unwrap_or(min.saturating_mul(2).saturating_add(max) / avpkt.saturating_mul(3).max(1));
         Spec {
             limit,
             min,
@@ -233,11 +234,32 @@ pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
     match eval_ewma(s.min, s.burst, s.avpkt) {
         Some(w) => s.wlog = w,
         None => {
+            let given = t.t.contains_key(BURST.name);
+            let ratio = s.min as f64 / s.avpkt as f64;
+            let why = if (s.burst as f64) < ratio {
+                format!(
+                    "burst {} packets{} is below min/avpkt = {} B / {} B = {ratio:.2}",
+                    s.burst,
+                    if given {
+                        ""
+                    } else {
+                        " (the default, (2·min + max)/(3·avpkt))"
+                    },
+                    s.min,
+                    s.avpkt
+                )
+            } else {
+                format!(
+                    "min {} B is below avpkt {} B, and no weight 2^-1 … 2^-31 lets a burst of {} packets through",
+                    s.min, s.avpkt, s.burst
+                )
+            };
             ck.err(
                 &join(t.path, BURST.name),
                 t.t.get(BURST.name),
-                "burst must be at least min/avpkt (tc: \"failed to calculate EWMA constant\")"
-                    .into(),
+                format!(
+                    "tc cannot compute RED's EWMA weight (\"failed to calculate EWMA constant\"): {why}; allowed: burst ≥ min/avpkt with min ≥ avpkt (e.g. min and max of several avpkt)"
+                ),
             );
             return None;
         }
