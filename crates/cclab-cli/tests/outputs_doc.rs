@@ -209,8 +209,52 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
             documented(section(&doc, f), &k, f);
         }
     }
+    // The keys only some runs have: a policer's counters, ocbr flows (with their
+    // statistics series) and UDP flows.
+    let pol = tmpdir("police");
+    cclab(&[
+        "run",
+        &common::example("policer.toml"),
+        "--quiet",
+        "--out",
+        &pol.display().to_string(),
+        "--set",
+        "sim.duration=50ms",
+    ]);
+    let ocbr = tmpdir("ocbr");
+    cclab(&[
+        "run",
+        &common::example("mbecn_star.toml"),
+        "--quiet",
+        "--out",
+        &ocbr.display().to_string(),
+        "--set",
+        "sim.duration=1200ms",
+        "--set",
+        "ocbr.0.stats_every=100ms",
+    ]);
+    let udp = tmpdir("udp");
+    cclab(&[
+        "run",
+        &common::example("dumbbell.toml"),
+        "--quiet",
+        "--out",
+        &udp.display().to_string(),
+        "--set",
+        "sim.duration=1100ms",
+        "--set",
+        "udp.0.from=s0",
+        "--set",
+        "udp.0.to=r0",
+        "--set",
+        "udp.0.rate=10Mbps",
+        "--set",
+        "udp.0.interval=10ms",
+    ]);
+    let has = |dir: &Path, k: &str| json(&dir.join("summary.json")).to_string().contains(k);
+    assert!(has(&pol, "\"police\"") && has(&ocbr, "\"stats_series\"") && has(&udp, "\"udp\""));
     // summary.json: flows and queues are the CSV tables' columns; the rest its own.
-    for dir in [&out, &inc] {
+    for dir in [&out, &inc, &pol, &ocbr, &udp] {
         let v = json(&dir.join("summary.json"));
         for (k, x) in v.as_object().unwrap() {
             documented(section(&doc, "summary.json"), k, "summary.json");
@@ -222,10 +266,26 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
             let mut ks = Vec::new();
             keys(x, &mut ks);
             for k2 in ks {
+                // A policer's counters are documented in the summary, not in queues.csv.
+                let sec = if k == "queues"
+                    && ["police", "conformed", "exceeded"].contains(&k2.as_str())
+                {
+                    section(&doc, "summary.json")
+                } else {
+                    sec
+                };
                 documented(sec, &k2, &format!("summary.json {k}"));
             }
         }
-        assert!(!v["pings"].as_array().unwrap().is_empty());
+    }
+    for dir in [&out, &inc] {
+        assert!(!json(&dir.join("summary.json"))["pings"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+    }
+    for d in [&pol, &ocbr, &udp] {
+        let _ = std::fs::remove_dir_all(d);
     }
     assert!(!json(&inc.join("summary.json"))["aggregates"]
         .as_array()

@@ -91,7 +91,8 @@ const CHILD: Key = Key {
     name: "child",
     ty: Ty::Text("queue table"),
     default: "a `bfifo` of `limit` bytes",
-    allowed: "a queue table, e.g. `{ queue = \"delay\", delay = \"50ms\", limit = 10000 }`",
+    allowed:
+        "a queue table, e.g. `{ queue = \"netem\", netem = { delay = \"50ms\", limit = 10000 } }`",
     meaning: "the qdisc the packets wait in (tc `qdisc add … parent 1: …`)",
 };
 

@@ -250,6 +250,9 @@ fn check_value_path(ty: &Ty, name: &str, place: &str, rest: &[&str]) -> Result<(
             index(first)?;
             check_value_path(t, name, place, more)
         }
+        // Read by hand (a queue table, a list of names): its parser checks what is inside,
+        // and a path into a value that is not a table or array is refused when applied.
+        Ty::Text(_) => Ok(()),
         _ => Err(format!(
             "'{name}' in {place} is a single value, it has no '{first}'"
         )),

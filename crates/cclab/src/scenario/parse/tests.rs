@@ -293,6 +293,33 @@ fn bad_set_paths_and_values() {
 }
 
 #[test]
+fn set_reaches_inside_keys_read_by_hand() {
+    // A tbf's `child` is a queue table its own parser reads: --set may set a key in it,
+    // and that parser judges the result.
+    let text = MINIMAL.replace(
+        "bottleneck = { rate = \"1Gbps\", delay = \"10ms\" }",
+        "bottleneck = { rate = \"1Gbps\", delay = \"1ms\", queue = \"tbf\", tbf = { rate = \"900mbit\", burst = \"12000B\", limit = \"1MB\", child = { queue = \"netem\", netem = { delay = \"50ms\", limit = 10000 } } } }",
+    );
+    assert!(parse_scenario(
+        &text,
+        "x.toml",
+        &sets(&[("topology.bottleneck.tbf.child.netem.delay", "20ms")])
+    )
+    .is_ok());
+    let errs = parse_scenario(
+        &text,
+        "x.toml",
+        &sets(&[("topology.bottleneck.tbf.child.queue", "codel")]),
+    )
+    .unwrap_err();
+    assert!(
+        errs[0].message.contains("'netem' is for queue = \"netem\""),
+        "{}",
+        errs[0]
+    );
+}
+
+#[test]
 fn command_line_overrides() {
     let apply = |sets: &[&str], seed: Option<u64>, pcap: &[&str]| {
         Overrides {
