@@ -25,6 +25,19 @@ fn tmpdir(name: &str) -> PathBuf {
     d
 }
 
+/// `cclab run examples/EXAMPLE --quiet` into a fresh folder named after `name`, with each
+/// of `sets` as a `--set`; the folder.
+fn run_example(example: &str, name: &str, sets: &[&str]) -> PathBuf {
+    let dir = tmpdir(name);
+    let (path, out) = (common::example(example), dir.display().to_string());
+    let mut args = vec!["run", path.as_str(), "--quiet", "--out", out.as_str()];
+    for s in sets {
+        args.extend(["--set", s]);
+    }
+    cclab(&args);
+    dir
+}
+
 /// The text of the section whose heading (any level) starts with `` `title` ``, up to the
 /// next heading of that level or above.
 fn section<'a>(doc: &'a str, title: &str) -> &'a str {
@@ -211,46 +224,23 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
     }
     // The keys only some runs have: a policer's counters, ocbr flows (with their
     // statistics series) and UDP flows.
-    let pol = tmpdir("police");
-    cclab(&[
-        "run",
-        &common::example("policer.toml"),
-        "--quiet",
-        "--out",
-        &pol.display().to_string(),
-        "--set",
-        "sim.duration=50ms",
-    ]);
-    let ocbr = tmpdir("ocbr");
-    cclab(&[
-        "run",
-        &common::example("mbecn_star.toml"),
-        "--quiet",
-        "--out",
-        &ocbr.display().to_string(),
-        "--set",
-        "sim.duration=1200ms",
-        "--set",
-        "ocbr.0.stats_every=100ms",
-    ]);
-    let udp = tmpdir("udp");
-    cclab(&[
-        "run",
-        &common::example("dumbbell.toml"),
-        "--quiet",
-        "--out",
-        &udp.display().to_string(),
-        "--set",
-        "sim.duration=1100ms",
-        "--set",
-        "udp.0.from=s0",
-        "--set",
-        "udp.0.to=r0",
-        "--set",
-        "udp.0.rate=10Mbps",
-        "--set",
-        "udp.0.interval=10ms",
-    ]);
+    let pol = run_example("policer.toml", "police", &["sim.duration=50ms"]);
+    let ocbr = run_example(
+        "mbecn_star.toml",
+        "ocbr",
+        &["sim.duration=1200ms", "ocbr.0.stats_every=100ms"],
+    );
+    let udp = run_example(
+        "dumbbell.toml",
+        "udp",
+        &[
+            "sim.duration=1100ms",
+            "udp.0.from=s0",
+            "udp.0.to=r0",
+            "udp.0.rate=10Mbps",
+            "udp.0.interval=10ms",
+        ],
+    );
     let has = |dir: &Path, k: &str| json(&dir.join("summary.json")).to_string().contains(k);
     assert!(has(&pol, "\"police\"") && has(&ocbr, "\"stats_series\"") && has(&udp, "\"udp\""));
     // summary.json: flows and queues are the CSV tables' columns; the rest its own.
