@@ -183,7 +183,7 @@ fn run(o: &Options) -> Report {
         ));
     }
     r.note("recovery_s = time from entering fast recovery until cwnd is back at its pre-loss value (prior_cwnd); formula_s = C·RTT²/(2·MSS) with C = 1 Gbit/s, MSS = 1500 B");
-    r.note("the slide's table lists UK 6 ms → 1.6 s, Europe 25 ms → 26 s, USA 150 ms → 28 min, but 28 min is its formula at 200 ms (the slide's heading: 'for rtt of 200 ms at 1 Gbit/s: 2 min'); so rtt_150ms is compared with the 28 min and DIFFERS, and rtt_200ms, which the table does not list, is checked against the formula only");
+    r.note("the slide's table lists UK 6 ms → 1.6 s, Europe 25 ms → 26 s, USA 150 ms → 28 min, but 28 min is its formula at 200 ms (the slide's text before the table: 'for rtt of 200 ms _at_ 1 Gbit/s'); so rtt_150ms is compared with the 28 min and DIFFERS, and rtt_200ms, which the table does not list, is checked against the formula only");
     r.note("the simulated W counts 1538-byte frames (1500 B IP + Ethernet framing) in the pipe, so it is 2.5% below C·RTT/1500 B; the recovery time scales with it");
     if o.quick {
         r.note("--quick: the 150 ms and 200 ms cases (≈ 16 and 28 minutes of simulated time) are skipped; run without --quick for them");
