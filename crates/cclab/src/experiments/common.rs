@@ -289,3 +289,25 @@ mod ci_tests {
         assert_eq!(mean_ci(&[2.0, 2.0, 2.0]).half, 0.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_of_a_mean_and_of_a_difference() {
+        // Hand-worked: [1, 2, 3] has s² = 1; t(2 d.f.) = 4.303, so ±4.303·√(1/3) = ±2.484.
+        let m = mean_ci(&[1.0, 2.0, 3.0]);
+        assert!((m.mean - 2.0).abs() < 1e-12 && (m.half - 2.4844).abs() < 1e-4);
+        // The difference from [0, 0, 0] (s² = 0): the same interval around 2.
+        let d = diff_ci(&[1.0, 2.0, 3.0], &[0.0, 0.0, 0.0]);
+        assert!((d.mean - 2.0).abs() < 1e-12 && (d.half - 2.4844).abs() < 1e-4);
+        // Both spread: √(1/3 + 1/3) · 4.303 = 3.513.
+        let d = diff_ci(&[1.0, 2.0, 3.0], &[0.0, 1.0, 2.0]);
+        assert!((d.mean - 1.0).abs() < 1e-12 && (d.half - 3.5134).abs() < 1e-4);
+        // One run: no interval.
+        assert!(diff_ci(&[1.0], &[0.0]).half.is_infinite());
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+}
