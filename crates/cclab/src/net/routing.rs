@@ -169,11 +169,16 @@ impl Routes {
         r.groups = r.target.len();
         r.table = vec![(0, 0); rows as usize * r.groups];
 
-        // One backward breadth-first search per group, through forwarding nodes.
-        let mut into: Vec<Vec<PortId>> = vec![Vec::new(); n];
-        for (pid, p) in ports.iter().enumerate() {
-            into[p.peer as usize].push(pid as PortId);
+        // One backward breadth-first search per group, through forwarding nodes, over
+        // compact copies of what it reads (a port is a large record; a large fabric's
+        // searches read every link once per group): for each node, the nodes with a
+        // link into it; for each port, its peer; for each node, whether it forwards.
+        let fwd: Vec<bool> = (0..n).map(forwards).collect();
+        let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for p in ports {
+            into[p.peer as usize].push(p.node);
         }
+        let peer_of: Vec<u32> = ports.iter().map(|p| p.peer).collect();
         let mut dist = vec![u32::MAX; n];
         let mut touched: Vec<usize> = Vec::new();
         let mut q = VecDeque::new();
@@ -189,17 +194,21 @@ impl Routes {
             touched.push(t);
             q.push_back(t);
             while let Some(v) = q.pop_front() {
-                // Only the target and forwarding nodes carry traffic onwards.
-                if v != t && !forwards(v) {
-                    continue;
-                }
-                for &pid in &into[v] {
-                    let u = ports[pid as usize].node as usize;
-                    if dist[u] == u32::MAX {
-                        dist[u] = dist[v] + 1;
-                        touched.push(u);
-                        q.push_back(u);
+                for &u in &into[v] {
+                    let u = u as usize;
+                    if dist[u] != u32::MAX {
+                        continue;
                     }
+                    // Only forwarding nodes carry traffic onwards; a node that neither
+                    // forwards nor has a table row (a host on one link) needs no distance:
+                    // nothing reads it.
+                    if fwd[u] {
+                        q.push_back(u);
+                    } else if r.node[u].row == NONE {
+                        continue;
+                    }
+                    dist[u] = dist[v] + 1;
+                    touched.push(u);
                 }
             }
             for &u in &touched {
@@ -209,10 +218,10 @@ impl Routes {
                 }
                 let first = r.ports.len();
                 for &pid in &nodes[u].ports {
-                    let peer = ports[pid as usize].peer as usize;
+                    let peer = peer_of[pid as usize] as usize;
                     if dist[peer] != u32::MAX
                         && dist[peer] + 1 == dist[u]
-                        && (peer == t || forwards(peer))
+                        && (peer == t || fwd[peer])
                     {
                         r.ports.push(pid);
                     }
