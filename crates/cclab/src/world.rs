@@ -92,17 +92,10 @@ impl WorldBuilder<'_> {
         self.sim.net.reaches(a, z, hash)
     }
 
-    /// The switch a host's only link leads to, if it has one link and that link leads to
-    /// a switch. Routing treats all hosts of one such switch alike (`net::routing`).
+    /// The switch a host's only link leads to, if any (`Routes::attachment`): routing
+    /// treats all hosts of one such switch alike.
     pub fn attachment(&self, host: NodeId) -> Option<NodeId> {
-        let net = &self.sim.net;
-        match net.nodes[host as usize].ports[..] {
-            [p] => {
-                let peer = net.ports[p as usize].peer;
-                (net.nodes[peer as usize].kind == crate::net::NodeKind::Switch).then_some(peer)
-            }
-            _ => None,
-        }
+        self.sim.net.routes.attachment(host)
     }
 
     /// The Ouroboros layer's congestion avoidance: ports update flow packets' ECN octet

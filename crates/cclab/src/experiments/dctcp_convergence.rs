@@ -185,11 +185,12 @@ fn run(o: &Options) -> Report {
         if sj >= never - 1e-9 {
             // The seed's flows never converge: 10 s is "never", not a time to be near.
             r.row(cc, "join_converge_s", j);
+            let sim_never = j >= never - 1e-9;
             r.check(
                 format!("{cc}: the flows never converge (within 10% of the fair share for good) before the leave"),
                 Against::Seed,
-                j >= never - 1e-9,
-                if j >= never - 1e-9 {
+                sim_never,
+                if sim_never {
                     "never, as in the seed's table".to_string()
                 } else {
                     format!("converged {} s after the join; the seed's never did", fmt_num(j))

@@ -86,7 +86,8 @@ impl Routes {
     /// Compute the routes of the network made of `nodes` and `ports`.
     pub fn compute(nodes: &[Node], ports: &[Port]) -> Routes {
         let n = nodes.len();
-        let forwards = |v: usize| nodes[v].kind == NodeKind::Switch;
+        // Which nodes forward (switches; hosts do not), read by every search below.
+        let fwd: Vec<bool> = nodes.iter().map(|x| x.kind == NodeKind::Switch).collect();
         let mut r = Routes {
             node: vec![
                 NodeRoute {
@@ -123,7 +124,7 @@ impl Routes {
                 continue;
             }
             let attach = match node.ports.as_slice() {
-                [p] if forwards(ports[*p as usize].peer as usize) => {
+                [p] if fwd[ports[*p as usize].peer as usize] => {
                     Some(ports[*p as usize].peer as usize)
                 }
                 _ => None,
@@ -172,8 +173,7 @@ impl Routes {
         // One backward breadth-first search per group, through forwarding nodes, over
         // compact copies of what it reads (a port is a large record; a large fabric's
         // searches read every link once per group): for each node, the nodes with a
-        // link into it; for each port, its peer; for each node, whether it forwards.
-        let fwd: Vec<bool> = (0..n).map(forwards).collect();
+        // link into it; for each port, its peer.
         let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
         for p in ports {
             into[p.peer as usize].push(p.node);
@@ -279,6 +279,13 @@ impl Routes {
             1 => Some(first),
             c => Some(self.ports[(first + ecmp_mix(hash, node) % c) as usize]),
         }
+    }
+
+    /// The switch a host's only link leads to (the host's group's target), if it has one:
+    /// every host of that switch is routed alike.
+    pub fn attachment(&self, host: NodeId) -> Option<NodeId> {
+        let h = self.host[host as usize];
+        (h.group != NONE && h.target != host).then_some(h.target)
     }
 
     /// Bytes the routing state holds (for tests of its growth).
