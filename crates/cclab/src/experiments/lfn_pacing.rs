@@ -363,7 +363,7 @@ fn run(o: &Options) -> Report {
             } {
                 // Lossy runs spread: the difference is judged with its 95% interval.
                 let half = if lossy { h_best } else { 0.0 };
-                let within = Tol::Rel(0.5).judge_mean(vs_best, half, g).0;
+                let within = Tol::Rel(0.5).judge_mean(vs_best, half, n, g).0;
                 let seed_cause = match (within, lossy) {
                     (true, _) => None,
                     (false, true) => no_gap.then(|| no_gap_text.clone()),

@@ -100,12 +100,14 @@ impl Tol {
     /// Whether `sim` is within this tolerance of `want`, and the comparison as text.
     #[cfg(test)]
     fn judge(self, sim: f64, want: f64) -> (bool, String) {
-        self.judge_mean(sim, 0.0, want)
+        self.judge_mean(sim, 0.0, 1, want)
     }
 
-    /// As `judge` for a mean known to ±`half` (95% CI): it passes when some point of the
-    /// interval does, i.e. unless the mean differs beyond the tolerance significantly.
-    fn judge_mean(self, sim: f64, half: f64, want: f64) -> (bool, String) {
+    /// As `judge` for the mean of `n` runs known to ±`half` (95% CI): it passes when some
+    /// point of the interval does, i.e. unless the mean differs beyond the tolerance
+    /// significantly. Over several runs the text ends with the interval and says whether
+    /// the mean itself is inside.
+    fn judge_mean(self, sim: f64, half: f64, n: usize, want: f64) -> (bool, String) {
         if sim.is_nan() {
             return (false, format!("no simulated value vs {}", fmt_num(want)));
         }
@@ -118,17 +120,20 @@ impl Tol {
         };
         let (ok, _) = self.judge_point(near, want);
         let (point_ok, text) = self.judge_point(sim, want);
-        if ok && !point_ok {
-            // Never hidden: the mean itself is outside, only its interval reaches in.
-            return (
-                ok,
-                format!(
-                    "{text}; the mean is outside, its 95% interval (±{}) reaches the tolerance",
-                    fmt_num(half)
-                ),
-            );
+        if n <= 1 {
+            return (ok, text);
         }
-        (ok, text)
+        // Never hidden: a mean that passes only because its interval reaches in says so.
+        let rule = if ok && !point_ok {
+            "the mean is outside the tolerance, the interval reaches it"
+        } else {
+            "passes unless the whole interval is outside the tolerance"
+        };
+        let h = fmt_num(half);
+        (
+            ok,
+            format!("{text} (mean of {n} runs, 95% CI ±{h}: {rule})"),
+        )
     }
 
     fn judge_point(self, sim: f64, want: f64) -> (bool, String) {
@@ -323,23 +328,19 @@ impl Report {
         m: common::MeanCi,
         judge: Judge,
     ) {
-        self.seed_judged(variant, metric, seed, m.mean, m.half, judge);
+        self.seed_judged(variant, metric, seed, m.mean, m.half, m.n, judge);
         let r = self.table.last_mut().unwrap();
         r.ci95 = Some(m.half);
         r.runs = Some(m.n);
-        let c = self.checks.last_mut().unwrap();
-        c.detail.push_str(&format!(
-            " (mean of {} runs, 95% CI ±{}: passes unless the whole interval is outside the tolerance)",
-            m.n,
-            fmt_num(m.half)
-        ));
     }
 
     /// A seed number beside the simulated one, judged at once: the row and its check.
     pub fn seed(&mut self, variant: &str, metric: &str, seed: f64, sim: f64, judge: Judge) {
-        self.seed_judged(variant, metric, seed, sim, 0.0, judge)
+        self.seed_judged(variant, metric, seed, sim, 0.0, 1, judge)
     }
 
+    /// A seed row and its check; `sim` the mean of `n` runs known to ±`half`.
+    #[allow(clippy::too_many_arguments)]
     fn seed_judged(
         &mut self,
         variant: &str,
@@ -347,17 +348,23 @@ impl Report {
         seed: f64,
         sim: f64,
         half: f64,
+        n: usize,
         judge: Judge,
     ) {
         let name = format!("{variant} {metric}");
         let outcome = match judge {
             Judge::Within(tol, why) => {
-                self.check_mean(name, Against::Seed, sim, half, seed, tol, why)
+                self.check_mean(name, Against::Seed, (sim, half, n), seed, tol, why)
             }
             Judge::Differs(cause) => {
+                let runs = if n > 1 {
+                    format!(" (mean of {n} runs, 95% CI ±{})", fmt_num(half))
+                } else {
+                    String::new()
+                };
                 self.differs(
                     name,
-                    format!("sim {} vs seed {}", fmt_num(sim), fmt_num(seed)),
+                    format!("sim {} vs seed {}{runs}", fmt_num(sim), fmt_num(seed)),
                     cause,
                 );
                 Outcome::Differs
@@ -425,22 +432,21 @@ impl Report {
         tol: Tol,
         why: &str,
     ) -> Outcome {
-        self.check_mean(name.into(), against, sim, 0.0, want, tol, why)
+        self.check_mean(name.into(), against, (sim, 0.0, 1), want, tol, why)
     }
 
-    /// `check_vs` for a value known to ±`half` (a mean's 95% interval; 0 for one value).
-    #[allow(clippy::too_many_arguments)]
+    /// `check_vs` for `(mean, half, n)`: the mean of `n` runs known to ±`half` (its 95%
+    /// interval; one value: `(value, 0, 1)`).
     fn check_mean(
         &mut self,
         name: String,
         against: Against,
-        sim: f64,
-        half: f64,
+        (sim, half, n): (f64, f64, usize),
         want: f64,
         tol: Tol,
         why: &str,
     ) -> Outcome {
-        let (pass, detail) = tol.judge_mean(sim, half, want);
+        let (pass, detail) = tol.judge_mean(sim, half, n, want);
         let o = if pass { Outcome::Pass } else { Outcome::Fail };
         self.push(name, against, o, detail, why);
         o
@@ -797,23 +803,26 @@ mod tests {
         assert!(Tol::AtLeast.judge(1.0, 1.0).0 && !Tol::AtLeast.judge(0.99, 1.0).0);
         assert!(Tol::AtMost.judge(1.0, 1.0).0 && !Tol::AtMost.judge(1.01, 1.0).0);
         // A mean passes when its 95% interval reaches the tolerance, not otherwise.
-        assert!(Tol::Rel(0.1).judge_mean(0.85, 0.06, 1.0).0);
-        // … and says so when only the interval reaches it.
-        assert!(Tol::Rel(0.1)
-            .judge_mean(0.85, 0.06, 1.0)
-            .1
-            .contains("the mean is outside"));
-        assert!(!Tol::Rel(0.1)
-            .judge_mean(0.95, 0.06, 1.0)
-            .1
-            .contains("the mean is outside"));
-        assert!(!Tol::Rel(0.1).judge_mean(0.85, 0.04, 1.0).0);
+        assert!(Tol::Rel(0.1).judge_mean(0.85, 0.06, 3, 1.0).0);
+        // … and says so, once, when only the interval reaches it.
+        assert_eq!(
+            Tol::Rel(0.1).judge_mean(0.85, 0.06, 3, 1.0).1,
+            "sim 0.8500 vs 1.000 → -15.0% (tolerance ±10%) (mean of 3 runs, 95% CI ±0.06000: \
+             the mean is outside the tolerance, the interval reaches it)"
+        );
+        assert_eq!(
+            Tol::Rel(0.1).judge_mean(0.95, 0.06, 3, 1.0).1,
+            "sim 0.9500 vs 1.000 → -5.0% (tolerance ±10%) (mean of 3 runs, 95% CI ±0.06000: \
+             passes unless the whole interval is outside the tolerance)"
+        );
+        assert!(!Tol::Rel(0.1).judge_mean(0.85, 0.04, 3, 1.0).0);
         assert!(
-            Tol::AtMost.judge_mean(1.2, 0.3, 1.0).0 && !Tol::AtMost.judge_mean(1.2, 0.1, 1.0).0
+            Tol::AtMost.judge_mean(1.2, 0.3, 3, 1.0).0
+                && !Tol::AtMost.judge_mean(1.2, 0.1, 3, 1.0).0
         );
         // One run has no interval; a missing value never passes.
-        assert!(!Tol::Rel(0.1).judge_mean(0.85, f64::INFINITY, 1.0).0);
-        assert!(!Tol::Rel(0.1).judge_mean(f64::NAN, 0.1, 1.0).0);
+        assert!(!Tol::Rel(0.1).judge_mean(0.85, f64::INFINITY, 1, 1.0).0);
+        assert!(!Tol::Rel(0.1).judge_mean(f64::NAN, 0.1, 3, 1.0).0);
         // A run that produced no value never passes.
         assert!(!Tol::Rel(0.1).judge(f64::NAN, 1.0).0);
         assert!(!Tol::AtMost.judge(f64::NAN, 1.0).0);

@@ -225,7 +225,7 @@ fn run(o: &Options) -> Report {
     let (dur, warm, n) = if o.quick {
         (30 * SEC, 10 * SEC, 2)
     } else {
-        (60 * SEC, 10 * SEC, 3)
+        (60 * SEC, 10 * SEC, 10)
     };
     let variants = [
         Variant::NoPolicer,
