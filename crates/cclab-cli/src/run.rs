@@ -39,11 +39,20 @@ pub fn run(a: RunArgs) -> ExitCode {
     } else {
         cclab::scenario::read_scenario(a.file).map(|t| (t, file))
     };
+    let sweep = matches!(&text, Ok((t, _)) if cclab::scenario::has_sweep(t));
     let loaded = text.and_then(|(text, file)| overrides.apply(&text, &file));
     let sc = match loaded {
         Ok(sc) => sc,
         Err(errs) => return refused(&errs, a.file),
     };
+    if sweep {
+        eprintln!(
+            "note: {} has a [sweep] table, which `cclab run` does not read: this is one run of \
+             the file's own values; `cclab sweep {}` runs the sweep's points",
+            a.file.display(),
+            a.file.display()
+        );
+    }
     // The output folder, checked before anything runs.
     let dir = a
         .out

@@ -108,6 +108,12 @@ fn a_point_is_the_run_that_cclab_run_makes() {
         "--json",
     ]);
     assert_exit_0(&o);
+    // `cclab run` says that it runs one point and ignores the file's [sweep].
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("has a [sweep] table, which `cclab run` does not read"),
+        "{err}"
+    );
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let run_id = summary["run_id"].as_str().unwrap();
     let queries = std::fs::read_to_string(d.join("queries.csv")).unwrap();

@@ -9,5 +9,5 @@ pub mod schema;
 pub mod spec;
 pub mod units;
 pub use check::ScenarioError;
-pub use parse::{load_scenario, parse_scenario, read_scenario, Overrides};
+pub use parse::{has_sweep, load_scenario, parse_scenario, read_scenario, Overrides};
 pub use spec::*;

@@ -119,6 +119,14 @@ pub fn load_scenario(
     parse_scenario(&read_scenario(path)?, &path.display().to_string(), sets)
 }
 
+/// Whether scenario text holds a `[sweep]` table (which only `cclab sweep` reads; a
+/// single run ignores it). False for text that does not parse: its errors come from the
+/// parser.
+pub fn has_sweep(text: &str) -> bool {
+    text.parse::<Table>()
+        .is_ok_and(|t| matches!(t.get("sweep"), Some(Value::Table(_))))
+}
+
 /// The text of a scenario file, or the error that says why it cannot be read.
 pub fn read_scenario(path: &Path) -> Result<String, Vec<ScenarioError>> {
     std::fs::read_to_string(path).map_err(|e| {
