@@ -554,7 +554,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
             nodes.push(w.host(n).map_err(|_| {
                 format!(
                     "{label}.hosts: unknown host \"{n}\"; allowed: the topology's hosts, {}",
-                    name_list(&w.host_names())
+                    crate::scenario::check::name_list(&w.host_names())
                 )
             })?);
             rates.push(w.host_rate(n).map_err(|e| format!("{label}: {e}"))?);
@@ -564,7 +564,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
             Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
                 format!(
                     "{label}.to: \"{t}\" is not one of the workload's hosts; allowed: {}",
-                    name_list(&names)
+                    crate::scenario::check::name_list(&names)
                 )
             })?),
         };
@@ -634,20 +634,6 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
         }));
     }
     Ok(())
-}
-
-/// Names for a message: all of them when few, else the first and last few and the count.
-fn name_list(names: &[String]) -> String {
-    if names.len() <= 8 {
-        names.join(", ")
-    } else {
-        format!(
-            "{}, … {} ({} hosts)",
-            names[..4].join(", "),
-            names[names.len() - 2..].join(", "),
-            names.len()
-        )
-    }
 }
 
 /// The pairs of hosts whose routes stand for every pair of `nodes`: hosts on one switch are

@@ -278,20 +278,18 @@ fn run(o: &Options) -> Report {
                     "Mathis et al. 1997 for random loss p = 0.001 on this RTT; 35% because random (not periodic) loss at windows of ~40 segments brings timeouts at long RTTs (Padhye 1998) and delayed ACKs change the constant",
                 );
             }
-            // The runs of a case, and the dynamic IPG's difference from another variant
-            // with its 95% interval, in % of that variant's mean.
+            // The runs of a case; one variant's difference from another with its 95%
+            // interval, in % of the other's mean; the dynamic IPG's from another.
             let runs_of = |v: Variant| &bps[index(lossy, lat, v) * n..][..n];
-            let vs = |other: Variant| {
-                let d = diff_ci(runs_of(Variant::Dynamic), runs_of(other));
-                let base = get(lossy, lat, other).0;
+            let pct_diff = |a: Variant, b: Variant| {
+                let d = diff_ci(runs_of(a), runs_of(b));
+                let base = get(lossy, lat, b).0;
                 (d.mean / base * 100.0, d.half / base * 100.0)
             };
+            let vs = |other: Variant| pct_diff(Variant::Dynamic, other);
             // The best static IPG against the default: does the seed's gap between them
             // (its default below its best static IPG) exist here at all?
-            let (gap, gap_half) = {
-                let d = diff_ci(runs_of(Variant::Ipg(best_g)), runs_of(Variant::Default));
-                (d.mean / default.0 * 100.0, d.half / default.0 * 100.0)
-            };
+            let (gap, gap_half) = pct_diff(Variant::Ipg(best_g), Variant::Default);
             let no_gap = gap - gap_half <= 0.0;
             let no_gap_text = format!(
                 "the seed puts its default below its best static IPG (at 2 and 10 ms the dynamic IPG lies between them), but here the runs do not set them apart (IPG {best_g} − default = {gap:+.1}% ± {gap_half:.1}%, 95%): the seed's extra loss for bursty sending, which held its default back, is not modelled. {LOSS_BOUND}"
