@@ -61,9 +61,9 @@ pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
 }
 
 const FRAMING: &str = "the seed's 19 flows sum to 9.91-9.92 Gbit/s, 5.4% above what 10 GbE carries as TCP payload (1448 B per 1538 B frame = 9.41 Gbit/s; its iperf intervals were not synchronised): a model bound by framing sits 5% below, ±7% allows that and 2% more";
-const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC flows had ~170 RTOs each (TSO/GSO bursts of up to 64 KB lost whole at a full 5 MB buffer, no duplicate ACKs left, on a 2014 kernel without RACK, where a lost retransmission also meant an RTO); TSO bursts alone do not make them here (with [host] tso, gro and tsq on, the CUBIC flows had 2.2 ± 1.6 RTOs in all over 5 runs, against 10.4 ± 13.9 without: GRO and TSQ make the senders smoother, not burstier), and cclab does not model that kernel's recovery, so SACK repairs the drop-tail losses and few RTOs occur";
+const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC flows had ~170 RTOs each (TSO/GSO bursts of up to 64 KB lost whole at a full 5 MB buffer, no duplicate ACKs left, on a 2014 kernel without RACK, where a lost retransmission also meant an RTO); TSO bursts alone do not make them here (with [host] tso, gro and tsq on, the CUBIC flows had no RTO in 5 runs, against 10.4 ± 13.9 in all without: GRO and TSQ make the senders smoother, not burstier), and cclab does not model that kernel's recovery, so SACK repairs the drop-tail losses and few RTOs occur";
 const DCTCP_RTO: &str = "an upper bound: the seed counted every 'other TCP timeout' on the hosts and believes DCTCP's are all non-test traffic; the simulation has only the test traffic";
-const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.75 ms against 3.77 without): ±10%";
+const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.85 ms against 3.77 without): ±10%";
 const DCTCP_LAT: &str = "not established: with K = 75 KB (60 µs at 10 Gbit/s) a DCTCP queue oscillates between K + N − A and K + N ([2] §3.3), so ping sees ≥ 50 µs of queueing plus the 20 µs base RTT; the seed's 42 µs mean (28 µs min) means its switch held the DCTCP queue well below 75 KB (a threshold counted in another unit, or on shared-buffer occupancy?), which the seed does not describe";
 
 const STDDEV_BOUND: &str = "an upper bound: the seed's spread includes unsynchronised iperf intervals and whole-Mbit/s values, so a model without them must not spread more over the seed's 30 s; over a shorter run (--quick) the flows' means carry more of the start, and the bound widens as sqrt(30 s / run)";
@@ -86,7 +86,7 @@ const SEED: &[(&str, f64, f64, Judge, Judge)] = &[
     ("latency_median_ms", 4.055, 0.0395, Judge::Within(Tol::Rel(0.10), CUBIC_LAT), Judge::Differs(DCTCP_LAT)),
     ("latency_max_ms", 4.2, 0.085, Judge::Within(Tol::Rel(0.10), CUBIC_LAT), Judge::Differs(DCTCP_LAT)),
     ("latency_min_ms", 3.32, 0.028, Judge::Within(Tol::Rel(0.10), CUBIC_LAT), Judge::Differs(DCTCP_LAT)),
-    ("latency_stddev_ms", 0.1666, 0.01064, Judge::Differs("the spread of a queue standing near full comes from the loss episodes' timing and burst sizes, which depend on the 2014 kernel's recovery; offload does not close it (0.26 ms with [host] tso, gro and tsq on, 0.26 without)"), Judge::Differs(DCTCP_LAT)),
+    ("latency_stddev_ms", 0.1666, 0.01064, Judge::Differs("the spread of a queue standing near full comes from the loss episodes' timing and burst sizes, which depend on the 2014 kernel's recovery; offload does not close it (0.22 ms with [host] tso, gro and tsq on, 0.26 without)"), Judge::Differs(DCTCP_LAT)),
 ];
 
 /// Mean, median, max, min and population standard deviation of `v` (sorted here).

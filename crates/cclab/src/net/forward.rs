@@ -487,11 +487,10 @@ impl Network {
         cx.tap.on_rx(cx.q.now(), node, p);
         if node == p.dst {
             if let Some(gro) = self.gro.as_deref_mut() {
-                if gro.receive(node, id, port, cx.pool, &mut self.gro_out) {
+                if gro.receive(node, id, port, cx.pool) {
                     let at = cx.q.now() + gro.flush;
                     cx.q.schedule(at, NetEv::GroFlush { node }.into());
                 }
-                self.host_ingress(node, cx);
                 return None;
             }
             if policed && !self.admit(port, id, cx) {

@@ -13,15 +13,18 @@
 //!   delivered and the segment starts a new one. The aggregate's `size` stays the sum of
 //!   its segments' IP lengths, as everywhere in the simulator (`Packet::segs`).
 //! - A segment shorter than the segment size, or with PSH, FIN, SYN, RST or URG, ends its
-//!   aggregate: the aggregate is delivered with it. A packet without payload (a pure ACK)
-//!   or not TCP is delivered at once.
+//!   aggregate: the aggregate is complete with it. A packet without payload (a pure ACK)
+//!   or not TCP is not merged.
 //! - At most 8 aggregates are held per host (`MAX_GRO_SKBS`); a ninth flow pushes out the
 //!   oldest.
-//! - Everything held is delivered at the end of the NAPI poll. The poll is modelled as
-//!   starting `flush` after the first packet it holds arrived: the NIC's interrupt
-//!   moderation delay (`ethtool -c` `rx-usecs`), a parameter of the host (`[host]
-//!   gro_flush`), since moderation is adaptive in most drivers and no single constant is
-//!   Linux's.
+//! - Nothing reaches the host before the NAPI poll that receives it: the NIC raises its
+//!   interrupt `flush` after the first packet that arrived since the last poll (the
+//!   interrupt moderation delay, `ethtool -c` `rx-usecs`, a parameter of the host, `[host]
+//!   gro_flush`, since moderation is adaptive in most drivers and no single constant is
+//!   Linux's), and the poll hands the host every packet and aggregate completed since, in
+//!   arrival order (`gro_normal_one`'s list), then everything still held
+//!   (`napi_gro_flush`). So pure ACKs wait for the poll as data does: a sender with GRO
+//!   on takes the ACKs of one moderation interval together.
 //!
 //! Not modelled: GRO of other protocols, hardware LRO, `gro_flush_timeout` > 0 and the
 //! budget of 64 packets per poll.
@@ -40,6 +43,8 @@ pub const GRO_MAX_SIZE: u32 = 65_536;
 pub struct GroHost {
     /// Aggregates held, oldest first, with the port (link) they arrived over.
     held: Vec<(PktId, PortId)>,
+    /// Packets and completed aggregates waiting for the poll, in arrival order.
+    ready: Vec<(PktId, PortId)>,
     /// A flush is scheduled.
     pub armed: bool,
 }
@@ -59,23 +64,22 @@ impl Gro {
         }
     }
 
-    /// Packet `id` reached its destination host `node` over `port`: merge or hold it.
-    /// What is to be delivered now goes into `out` as (packet, port it arrived over), in
-    /// order. Returns true when a flush must be scheduled for `node` (something is held
-    /// and none is armed).
+    /// Packet `id` reached its destination host `node` over `port`: merge or hold it until
+    /// the poll. Returns true when the poll must be scheduled for `node` (none is armed).
     pub fn receive(
         &mut self,
         node: NodeId,
         id: PktId,
         port: PortId,
         pool: &mut PacketPool,
-        out: &mut Vec<(PktId, PortId)>,
     ) -> bool {
         let h = &mut self.hosts[node as usize];
+        let arm = !h.armed;
+        h.armed = true;
         let p = pool.get(id);
         if p.kind != PktKind::Tcp || p.payload == 0 {
-            out.push((id, port));
-            return false;
+            h.ready.push((id, port));
+            return arm;
         }
         let ends = p.flags & (PSH | FIN | SYN | RST) != 0;
         let slot = h.held.iter().position(|&(q, _)| {
@@ -108,33 +112,31 @@ impl Gro {
                 q.gso_size = mss as u16;
                 q.flags |= flags & (PSH | FIN);
                 if payload < mss || ends {
-                    out.push(h.held.remove(i));
+                    let done = h.held.remove(i);
+                    h.ready.push(done);
                 }
-                return false;
+                return arm;
             }
             h.held.remove(i);
-            out.push(held);
+            h.ready.push(held);
         }
         if ends {
-            out.push((id, port));
-            return false;
+            h.ready.push((id, port));
+            return arm;
         }
         if h.held.len() == MAX_HELD {
-            out.push(h.held.remove(0));
+            let old = h.held.remove(0);
+            h.ready.push(old);
         }
         h.held.push((id, port));
-        if h.armed {
-            false
-        } else {
-            h.armed = true;
-            true
-        }
+        arm
     }
 
     /// The NAPI poll of `node` ends: deliver everything held.
     pub fn flush(&mut self, node: NodeId, out: &mut Vec<(PktId, PortId)>) {
         let h = &mut self.hosts[node as usize];
         h.armed = false;
+        out.append(&mut h.ready);
         out.append(&mut h.held);
     }
 }
@@ -157,8 +159,9 @@ mod tests {
 
     /// Back-to-back segments of MSS 1448 (52 header bytes) merge 45 at a time (52 + 45 ×
     /// 1448 = 65,212 < 65,536 ≤ 52 + 46 × 1448); PSH ends an aggregate with its segment; a
-    /// second connection's segments are held apart; a gap in sequence delivers what is
-    /// held.
+    /// second connection's segments are held apart; a gap in sequence completes what is
+    /// held; nothing, not even a pure ACK, reaches the host before the poll, which hands
+    /// over the completed aggregates in arrival order and then what is still held.
     #[test]
     fn merges_in_order_segments_up_to_64k() {
         let mut pool = PacketPool::default();
@@ -167,35 +170,42 @@ mod tests {
         let mut armed = 0;
         for k in 0..50u64 {
             let id = seg(&mut pool, 0, 1 + k * 1448, 1448, ACK);
-            armed += g.receive(0, id, 0, &mut pool, &mut out) as u32;
+            armed += g.receive(0, id, 0, &mut pool) as u32;
         }
-        assert_eq!(armed, 1, "one flush armed for the poll");
-        assert_eq!(out.len(), 1, "the first aggregate is full");
-        let a = pool.get(out[0].0);
-        assert_eq!(
-            (a.seq, a.segs, a.payload, a.size),
-            (1, 45, 45 * 1448, 45 * 1500)
-        );
+        assert_eq!(armed, 1, "one poll armed");
         // The other conn is held separately; PSH ends conn 0's second aggregate.
         let other = seg(&mut pool, 1, 1, 1448, ACK);
-        g.receive(0, other, 0, &mut pool, &mut out);
+        assert!(!g.receive(0, other, 0, &mut pool));
         let last = seg(&mut pool, 0, 1 + 50 * 1448, 1448, ACK | PSH);
-        g.receive(0, last, 0, &mut pool, &mut out);
-        assert_eq!(out.len(), 2);
-        let b = pool.get(out[1].0);
-        assert_eq!((b.seq, b.segs, b.payload), (1 + 45 * 1448, 6, 6 * 1448));
-        assert_ne!(b.flags & PSH, 0);
-        // A gap: the held segment of conn 1 is delivered, the new one held.
+        g.receive(0, last, 0, &mut pool);
+        // A gap: the held segment of conn 1 is complete, the new one held.
         let gap = seg(&mut pool, 1, 1 + 2 * 1448, 1448, ACK);
-        g.receive(0, gap, 0, &mut pool, &mut out);
-        assert_eq!(out.len(), 3);
-        assert_eq!(pool.get(out[2].0).seq, 1);
-        g.flush(0, &mut out);
-        assert_eq!(out.len(), 4);
-        assert_eq!(pool.get(out[3].0).seq, 1 + 2 * 1448);
-        // A pure ACK passes at once.
+        g.receive(0, gap, 0, &mut pool);
+        // A pure ACK waits for the poll too.
         let ack = seg(&mut pool, 2, 1, 0, ACK);
-        assert!(!g.receive(0, ack, 0, &mut pool, &mut out));
-        assert_eq!(out.len(), 5);
+        assert!(!g.receive(0, ack, 0, &mut pool));
+        g.flush(0, &mut out);
+        let got: Vec<_> = out
+            .iter()
+            .map(|&(id, _)| {
+                let a = pool.get(id);
+                (a.conn, a.seq, a.segs, a.payload, a.flags & PSH != 0)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, 1, 45, 45 * 1448, false),
+                (0, 1 + 45 * 1448, 6, 6 * 1448, true),
+                (1, 1, 1, 1448, false),
+                (2, 1, 1, 0, false),
+                (1, 1 + 2 * 1448, 1, 1448, false),
+            ]
+        );
+        let first = pool.get(out[0].0);
+        assert_eq!(first.size, 45 * 1500);
+        // The next packet arms the next poll.
+        let next = seg(&mut pool, 0, 1 + 51 * 1448, 1448, ACK);
+        assert!(g.receive(0, next, 0, &mut pool));
     }
 }

@@ -164,7 +164,7 @@ const GRO_FLUSH: Key = Key {
     ty: Ty::Interval,
     default: "`\"50us\"`",
     allowed: "greater than zero",
-    meaning: "with `gro`: the NIC's interrupt moderation delay (`ethtool -c` rx-usecs): what GRO holds is delivered this long after the first packet it held arrived (the end of the NAPI poll)",
+    meaning: "with `gro`: the NIC's interrupt moderation delay (`ethtool -c` rx-usecs): every packet a host receives, pure ACKs included, waits for the NAPI poll, which runs this long after the first packet that arrived since the last poll and hands the host what GRO merged",
 };
 
 const TSQ: Key = Key {

@@ -52,6 +52,10 @@ pub use spacing::Spacing;
 
 const DUPTHRESH: u32 = 3;
 
+/// The size of each write of a sender that writes without end: iperf's TCP buffer length
+/// (`-l`, 128 KB by default in iperf2 and iperf3). Each write ends in a PSH.
+const APP_WRITE: u64 = 128 << 10;
+
 #[derive(Clone, Copy, Debug)]
 struct Seg {
     start: u64,
@@ -64,6 +68,8 @@ struct Seg {
     retrans: bool,
     /// Ever retransmitted (Karn: no RTT sample from it).
     ever_retrans: bool,
+    /// Sent with PSH, which its retransmissions keep.
+    psh: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +155,12 @@ pub struct Sender {
     /// Highest sequence sent so far (Linux `snd_nxt`, kept in `tp.snd_nxt`).
     /// Peer's advertised window in bytes.
     snd_wnd: u64,
+    /// The largest window the peer has advertised (Linux `max_window`).
+    max_window: u64,
+    /// The end of the last segment sent with PSH (Linux `pushed_seq`).
+    pushed_seq: u64,
+    /// New data that reaches this sequence carries PSH (`push_limit`).
+    push_at: u64,
     /// Recovery / CWR / Loss end point (Linux `high_seq`).
     high_seq: u64,
     cwr_pending: bool,
@@ -219,6 +231,9 @@ impl Sender {
             mark_cursor: 0,
             reno_dupacks: 0,
             snd_wnd: 65535,
+            max_window: 0,
+            pushed_seq: 1,
+            push_at: u64::MAX,
             high_seq: 0,
             cwr_pending: false,
             prr_delivered: 0,
@@ -280,6 +295,7 @@ impl Sender {
             None => u64::MAX / 2,
         };
         self.app_closed = self.total_bytes.is_some();
+        self.push_at = self.push_limit();
     }
 
     /// The application writes `bytes` more (a request/response server answering a query).
@@ -289,6 +305,7 @@ impl Sender {
             return;
         }
         self.write_seq += bytes;
+        self.push_at = self.push_limit();
         self.done_at = None;
         self.try_send(io);
     }
@@ -297,6 +314,7 @@ impl Sender {
     pub fn app_stop(&mut self) {
         if !self.app_closed {
             self.write_seq = self.tp.snd_nxt.max(1);
+            self.push_at = self.push_limit();
             self.app_closed = true;
             if self.state == SndState::Established && self.segs.is_empty() {
                 self.done_at.get_or_insert(self.tp.now);
@@ -517,9 +535,38 @@ impl Sender {
         self.cwnd_limited
     }
 
+    /// Where the next PSH goes: new data that reaches this sequence carries it. Linux
+    /// marks PSH on the skb that ends a `sendmsg` (`tcp_push` → `tcp_mark_push`): the last
+    /// byte written so far, or for a sender that writes without end (iperf) the end of each
+    /// of its 128 KiB writes (`APP_WRITE`); and on the skb that takes the data written past
+    /// half the largest window since the last PSH (`forced_push`; Linux checks it as the
+    /// application writes, here as the data leaves, which for a sender whose writes run
+    /// ahead of the window comes to the same spacing). `tso_fragment` and GSO keep PSH on
+    /// the last piece only.
+    fn push_limit(&self) -> u64 {
+        let forced = self.pushed_seq + self.max_window / 2 + 1;
+        let mut at = self.write_seq.min(forced);
+        if self.total_bytes.is_none() {
+            // Writes cover 1 + k·APP_WRITE .. 1 + (k + 1)·APP_WRITE.
+            let next = ((self.pushed_seq - 1) / APP_WRITE + 1) * APP_WRITE + 1;
+            at = at.min(next);
+        }
+        at
+    }
+
+    /// The peer advertised `rwnd`: Linux `max_window`, which moves the forced push.
+    #[inline]
+    fn peer_window(&mut self, rwnd: u64) {
+        self.snd_wnd = rwnd;
+        if rwnd > self.max_window {
+            self.max_window = rwnd;
+            self.push_at = self.push_limit();
+        }
+    }
+
     fn data_packet(&self, now: SimTime, start: u64, len: u32) -> Packet {
         let mut p = self.template(now);
-        p.flags = ACK | PSH;
+        p.flags = ACK;
         p.seq = start;
         p.ack = 1;
         p.payload = len;
@@ -551,6 +598,13 @@ impl Sender {
         let mss = self.mss;
         let n = if len <= mss { 1 } else { len.div_ceil(mss) };
         let mut p = self.data_packet(io.now, start, len);
+        let end = start + len as u64;
+        let psh = end >= self.push_at;
+        if psh {
+            p.flags |= PSH;
+            self.pushed_seq = end;
+            self.push_at = self.push_limit();
+        }
         if n > 1 {
             p.segs = n as u16;
             p.gso_size = mss as u16;
@@ -564,7 +618,6 @@ impl Sender {
         self.stats.data_segs_out += n as u64;
         self.xmit(io, p);
         let mut s = start;
-        let end = start + len as u64;
         while s < end {
             let e = (s + mss as u64).min(end);
             self.segs.push_back(Seg {
@@ -575,8 +628,14 @@ impl Sender {
                 lost: false,
                 retrans: false,
                 ever_retrans: false,
+                psh: false,
             });
             s = e;
+        }
+        if psh {
+            if let Some(last) = self.segs.back_mut() {
+                last.psh = true;
+            }
         }
         self.tp.snd_nxt = end;
         if !self.rto_timer.is_armed() {
@@ -592,6 +651,9 @@ impl Sender {
             let s = self.segs[i];
             if s.lost && !s.retrans && !s.sacked {
                 let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
+                if s.psh {
+                    p.flags |= PSH;
+                }
                 p.retrans = true;
                 p.ecn = self.retrans_ecn();
                 self.stats.retrans_segs += 1;
@@ -659,7 +721,7 @@ impl Sender {
         self.stats.established_at = Some(io.now);
         self.tp.snd_una = 1;
         self.tp.snd_nxt = 1;
-        self.snd_wnd = p.rwnd;
+        self.peer_window(p.rwnd);
         self.tp.ecn_ok =
             (self.cfg.ecn || self.cc.needs_ecn()) && p.flags & ECE != 0 && p.flags & CWR == 0;
         if self.syn_tx == 1 {
@@ -692,7 +754,7 @@ impl Sender {
         let prior_in_flight = self.in_flight();
         let prior_delivered = self.tp.delivered;
         let prior_wnd = self.snd_wnd;
-        self.snd_wnd = p.rwnd;
+        self.peer_window(p.rwnd);
         let ece = self.tp.ecn_ok && p.flags & ECE != 0;
         if ece {
             self.stats.ece_acks += 1;

@@ -269,6 +269,7 @@ mod tests {
             lost: false,
             retrans: false,
             ever_retrans: false,
+            psh: false,
         };
         // Segment lengths, taken in turn: one MSS; a short one now and then (a send's last
         // segment), also first; a mix; a long first segment. None is empty (`send_new`).
