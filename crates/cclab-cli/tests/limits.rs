@@ -109,6 +109,19 @@ fn runaway_and_inconsistent_timers_are_refused() {
     );
 }
 
+/// A receive buffer beyond the largest window TCP can advertise (65,535 << 14 bytes) is
+/// refused; the largest one runs.
+#[test]
+fn receive_buffers_beyond_the_largest_window_are_refused() {
+    refused(
+        &["tcp.rcvbuf=2GiB"],
+        &["tcp.rcvbuf", "largest TCP window, 1073725440 B"],
+    );
+    refused(&["flow.0.rcvbuf=1GiB"], &["flow.0.rcvbuf", "RFC 7323"]);
+    let (o, _, _) = run_with(&["tcp.rcvbuf=1073725440B", "sim.duration=1100ms"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn series_that_would_fill_memory_are_refused_in_total() {
     // 20 senders × a cwnd sample every 5 µs over 30 s: each series alone is allowed (6 M

@@ -31,6 +31,10 @@ pub enum Growth {
 /// The smallest `rto_max` a scenario may set.
 pub const MIN_RTO_MAX: SimTime = crate::engine::MS;
 
+/// The largest window TCP can advertise: 65,535 << 14 bytes (window scaling's limit,
+/// RFC 7323 §2.3); `rcvbuf` may not exceed it.
+pub const MAX_WINDOW: u64 = 65_535 << 14;
+
 /// TCP endpoint configuration (defaults follow Linux; see `Default`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -265,7 +269,7 @@ const KEYS: &[Key] = &[
         name: "rcvbuf",
         ty: Ty::Size,
         default: "`\"6MiB\"`",
-        allowed: "at least `mtu`",
+        allowed: "at least `mtu`, at most 1,073,725,440 bytes (65,535 << 14, the largest TCP window, RFC 7323 §2.3)",
         meaning: "receive buffer: the advertised window (Linux `tcp_rmem` maximum); pcap captures announce the window scale Linux derives from it (6 MiB: 7, 16 MiB: 9)",
     },
     Key {
@@ -439,6 +443,16 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
                 "rto_min ({}) must not exceed rto_max ({})",
                 units::format_time(c.rto_min),
                 units::format_time(c.rto_max)
+            ),
+        );
+    }
+    if valid(&["rcvbuf"]) && c.rcvbuf > MAX_WINDOW {
+        ck.err(
+            &join(t.path, "rcvbuf"),
+            t.t.get("rcvbuf"),
+            format!(
+                "rcvbuf ({} B) is larger than the largest TCP window, {MAX_WINDOW} B (65,535 << 14, RFC 7323 §2.3)",
+                c.rcvbuf
             ),
         );
     }
