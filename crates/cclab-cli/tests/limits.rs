@@ -119,7 +119,12 @@ fn receive_buffers_beyond_the_largest_window_are_refused() {
     );
     refused(&["flow.0.rcvbuf=1GiB"], &["flow.0.rcvbuf", "RFC 7323"]);
     let (o, _, _) = run_with(&["tcp.rcvbuf=1073725440B", "sim.duration=1100ms"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
