@@ -51,8 +51,9 @@ enum Variant {
     Tbf,
     /// `SO_MAX_PACING_RATE` 900 Mbit/s on the sender, policer in place (TCP's own pacing).
     MaxRate,
-    /// `sch_fq` as box1's root qdisc (the 50 ms on the wire instead of netem), policer in
-    /// place; with `SO_MAX_PACING_RATE` 900 Mbit/s or without (fq paces at TCP's rate).
+    /// `sch_fq` as box1's root qdisc (the 50 ms in a netem on a box between box1 and box2),
+    /// policer in place; with `SO_MAX_PACING_RATE` 900 Mbit/s or without (fq paces at
+    /// TCP's rate).
     Fq(bool),
     /// Comment 4: no policer; a 1000 Mbit/s htb class with fq_codel under it on the way to
     /// box2 (the commenter's ifb on box2's ingress; here the port of a box in the middle).
@@ -91,10 +92,11 @@ impl Variant {
     }
 }
 
-/// The seed's policer with `burst` bytes (tc's `100k` = 102,400).
-fn policer(burst: u64) -> IngressSpec {
+/// The seed's policer with `burst` bytes (tc's `100k` = 102,400) on box2's ingress, the
+/// link `link` into it.
+fn policer(link: &str, burst: u64) -> IngressSpec {
     IngressSpec {
-        link: "hop0".into(),
+        link: link.into(),
         police: PoliceSpec {
             rate: 1_000_000_000,
             burst,
@@ -124,23 +126,34 @@ struct RunOut {
 /// is 50 ms).
 fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
     let netem = QueueSpec::delay(OWD, 10_000);
-    let (box1, wire) = match v {
-        Variant::Tbf => (QueueSpec::tbf(900_000_000, 12_000, netem), 10 * US),
-        // fq at the root, so the 50 ms goes on the wire (as netem on another box).
-        Variant::Fq(_) => (QueueSpec::fq(Default::default()), OWD + 10 * US),
-        _ => (netem, 10 * US),
+    let box1 = match v {
+        Variant::Tbf => QueueSpec::tbf(900_000_000, 12_000, netem.clone()),
+        Variant::Fq(_) => QueueSpec::fq(Default::default()),
+        _ => netem.clone(),
     };
     // The cable and the NICs: 10 µs each way.
-    let mut topo = one_hop(NIC, wire, box1);
-    if v == Variant::HtbFqCodel {
-        // box1 → r0 (netem on box1) → box2, r0's port to box2 shaped: htb + fq_codel.
-        if let TopologySpec::Chain { hops } = &mut topo {
-            let mut last = hops[0].clone();
-            last.delay = 10 * US;
-            last.queue = QueueSpec::htb(1_000_000_000, QueueSpec::fq_codel());
-            hops.push(last);
-        }
+    let mut topo = one_hop(NIC, 10 * US, box1);
+    // A box r0 between box1 and box2 for two variants; its port to box2 holds
+    // - htb_1000mbit_fq_codel: the shaper (netem stays on box1);
+    // - fq: the 50 ms, in a netem of its own (fq is box1's root and has no child), so the
+    //   delay is on the data's way only, as the seed's netem on box1 is: a link's delay
+    //   would hold the ACKs too and double the round trip.
+    let middle = match v {
+        Variant::HtbFqCodel => Some(QueueSpec::htb(1_000_000_000, QueueSpec::fq_codel())),
+        Variant::Fq(_) => Some(netem),
+        _ => None,
+    };
+    if let (Some(q), TopologySpec::Chain { hops }) = (middle, &mut topo) {
+        let mut last = hops[0].clone();
+        last.queue = q;
+        hops.push(last);
     }
+    // The link into box2, where its ingress policer sits.
+    let into_box2 = if matches!(v, Variant::Fq(_)) {
+        "hop1"
+    } else {
+        "hop0"
+    };
     let mut sc = Scenario::new("policer", topo, dur);
     sc.seed = seed;
     sc.host.tso = true;
@@ -148,8 +161,8 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
     sc.host.tsq = true;
     match v {
         Variant::NoPolicer | Variant::HtbFqCodel => {}
-        Variant::Policed(b) => sc.policers.push(policer(b)),
-        _ => sc.policers.push(policer(100 << 10)),
+        Variant::Policed(b) => sc.policers.push(policer(into_box2, b)),
+        _ => sc.policers.push(policer(into_box2, 100 << 10)),
     }
     let mut t = tcp("cubic");
     t.sndbuf = 64 << 20;
@@ -212,7 +225,7 @@ fn run_udp(dur: SimTime, seed: u64) -> crate::results::UdpResult {
     sc.host.tso = true;
     sc.host.gro = true;
     sc.host.tsq = true;
-    sc.policers.push(policer(100 << 10));
+    sc.policers.push(policer("hop0", 100 << 10));
     sc.apps.udps.push(crate::app::udp::UdpSpec {
         from: "src".into(),
         to: "dst".into(),
@@ -475,9 +488,32 @@ fn run(o: &Options) -> Report {
     let fqp = mbps(Variant::Fq(false));
     r.row_ci(&Variant::Fq(false).name(), m, fqp);
     r.note(format!(
-        "sch_fq alone (comment 3: \"sch_fq on the hosts works really well now\", no number) paces at TCP's own rate (120% of cwnd/srtt, 200% in slow start): {:.0} Mbit/s through the 100k policer, vs {:.1} unpaced (why it stops short of the policed rate is not analysed here)",
+        "sch_fq alone (comment 3: \"sch_fq on the hosts works really well now\", no number) paces at TCP's own rate (120% of cwnd/srtt, 200% in slow start): {:.0} Mbit/s through the 100k policer, vs {:.1} unpaced",
         fqp.mean, policed.mean
     ));
+    // Why fq alone stops short of the policed rate. In congestion avoidance TCP paces at
+    // 1.2·cwnd/srtt, so a window leaves in 1/1.2 of the round trip at 1.2 times the
+    // goodput G and then pauses (the bucket refills). The pacing rate sizes skbs to about
+    // 1 ms (`tcp_tso_autosize`): 45 segments near 1 Gbit/s, one GRO aggregate each, which
+    // the policer takes whole, so only B − A of the bucket can absorb the excess (A = 45 ×
+    // 1448 + 52 bytes) and a segment costs 1448 + 52/45 bytes. Loss starts when
+    // (1.2·G·1449.2/1448 − P)·RTT/1.2 > 8·(B − A); CUBIC then cycles from 0.7 of that
+    // window back up to it along its cubic, whose mean over an epoch is 1 − 0.3/4 = 0.925
+    // of the top, or 0.85 when fast convergence aims the cubic at (1 + 0.7)/2 of it (a
+    // loss below the previous maximum: the curve is symmetric about that plateau).
+    let agg = 45.0 * 1448.0 + 52.0;
+    let fq_rtt = secs(4 * 10 * US + OWD);
+    let top = (1e9 + 1.2 * 8.0 * ((100 << 10) as f64 - agg) / fq_rtt) / 1.2
+        * (1448.0 / (1448.0 + 52.0 / 45.0));
+    r.row(&Variant::Fq(false).name(), "loss_onset_mbps", top / 1e6);
+    r.check_vs(
+        "sch_fq alone: CUBIC paced at 1.2 cwnd/srtt cycles below the rate at which a paced window overdraws the bucket",
+        Against::ClosedForm,
+        fqp.mean,
+        top / 1e6,
+        Tol::Factor(0.80, 0.95),
+        "CUBIC's mean over an epoch is 0.85 (fast convergence) to 0.925 (without) of the loss onset; 0.05 more each way for the recovery episodes (one per 14-22 s epoch, each a PRR reduction), the phase of those epochs within a 50 s mean, and aggregates smaller than 45 segments at the policer (a larger header share per segment, a smaller aggregate to reserve)",
+    );
     let hf = mbps(Variant::HtbFqCodel);
     r.seed_ci(
         &Variant::HtbFqCodel.name(),
@@ -490,7 +526,7 @@ fn run(o: &Options) -> Report {
         ),
     );
     r.note(format!(
-        "box1 (src) → box2 (dst): one 10 Gbit/s link each way, 10 µs; box1's egress qdisc netem delay 50 ms limit 10000 (tbf 900mbit burst 12000 over it in the fix); box2's ingress policer rate 1000mbit burst 100k (102,400 B) mtu 100k drop, after GRO; CUBIC, 64 MiB socket buffers; TSO, GRO (50 µs NAPI poll) and TSQ on; goodput after the first {} s of {} s, mean of {n} runs",
+        "box1 (src) → box2 (dst): one 10 Gbit/s link each way, 10 µs; box1's egress qdisc netem delay 50 ms limit 10000 (tbf 900mbit burst 12000 over it in the fix; with sch_fq as box1's root, the netem sits on the port of a box between box1 and box2, so the 50 ms delays the data only, as on box1); box2's ingress policer rate 1000mbit burst 100k (102,400 B) mtu 100k drop, after GRO; CUBIC, 64 MiB socket buffers; TSO, GRO (50 µs NAPI poll) and TSQ on; goodput after the first {} s of {} s, mean of {n} runs",
         secs(warm),
         secs(dur)
     ));
