@@ -410,3 +410,83 @@ fn open_disorder_transitions_reach_the_congestion_module() {
     assert!(open_vegas > 0, "Vegas back on in Open");
     assert_eq!(b.r.delivered_bytes, 3_000_000);
 }
+
+/// PSH where Linux puts it (`tcp_push` → `tcp_mark_push`, `forced_push`): the end of the
+/// application's data and of each of an endless writer's 128 KiB writes, and more than half
+/// the largest window after the last PSH; a retransmission keeps its segment's flag.
+#[test]
+fn psh_marks_write_ends_and_forced_pushes_only() {
+    use crate::net::packet::PSH;
+    let mss = crate::tcp::sender::payload_mss(1500) as u64;
+    let psh_ends = |b: &Bench, retrans: bool| -> Vec<u64> {
+        b.data_sent()
+            .filter(|l| l.p.flags & PSH != 0 && l.p.retrans == retrans)
+            .map(|l| l.p.seq + l.p.payload as u64)
+            .collect()
+    };
+    // A byte-count flow whose last segment is lost: one PSH, on the last byte, and again
+    // on its retransmission.
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(20 * mss));
+    b.drop = Box::new(|_, to_server, n| to_server && n == 20);
+    b.connect();
+    b.run_until(5 * SEC);
+    assert_eq!(b.r.delivered_bytes, 20 * mss);
+    assert_eq!(psh_ends(&b, false), [1 + 20 * mss]);
+    assert_eq!(psh_ends(&b, true), [1 + 20 * mss]);
+
+    // An endless writer (iperf's 128 KiB writes): each segment that holds the last byte of
+    // a write carries PSH, and no other.
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, None);
+    b.connect();
+    b.run_until(200 * MS);
+    let sent_end = b
+        .data_sent()
+        .map(|l| l.p.seq + l.p.payload as u64)
+        .max()
+        .unwrap();
+    assert!(sent_end > 1 + 10 * (128 << 10), "{sent_end}");
+    let write_ends = (1..)
+        .map(|k| 1 + k * (128u64 << 10))
+        .take_while(|&e| e <= sent_end);
+    let holding: Vec<u64> = write_ends
+        .map(|e| {
+            let l = b
+                .data_sent()
+                .find(|l| l.p.seq < e && l.p.seq + l.p.payload as u64 >= e)
+                .unwrap();
+            l.p.seq + l.p.payload as u64
+        })
+        .collect();
+    assert_eq!(psh_ends(&b, false), holding);
+
+    // A 64 KiB receive window: a forced push once more than half of it (32 KiB) has gone
+    // out since the last PSH, unless a write ended first.
+    let small = TcpConfig {
+        rcvbuf: 64 << 10,
+        ..reno()
+    };
+    let mut b = Bench::new(&small, 5 * MS, GBPS, None);
+    b.connect();
+    b.run_until(200 * MS);
+    let ends = psh_ends(&b, false);
+    assert!(ends.len() > 20, "{}", ends.len());
+    let (mut forced, mut writes) = (0, 0);
+    for w in ends.windows(2) {
+        let gap = w[1] - w[0];
+        let holds_write_end = (w[1] - 1) / (128 << 10) > (w[1] - mss - 1) / (128 << 10);
+        if holds_write_end && gap <= 32 << 10 {
+            writes += 1;
+        } else {
+            assert!(
+                gap > (32 << 10) && gap <= (32 << 10) + mss,
+                "PSH {gap} bytes after the last, at {}",
+                w[1]
+            );
+            forced += 1;
+        }
+    }
+    assert!(
+        forced > 3 * writes && writes > 0,
+        "{forced} forced, {writes} write ends"
+    );
+}
