@@ -96,6 +96,11 @@ pub enum Tol {
     AtMost,
 }
 
+/// How a check names a mean of several runs: "mean of n runs, 95% CI ±h".
+fn mean_of(n: usize, half: f64) -> String {
+    format!("mean of {n} runs, 95% CI ±{}", fmt_num(half))
+}
+
 impl Tol {
     /// Whether `sim` is within this tolerance of `want`, and the comparison as text.
     #[cfg(test)]
@@ -129,11 +134,7 @@ impl Tol {
         } else {
             "passes unless the whole interval is outside the tolerance"
         };
-        let h = fmt_num(half);
-        (
-            ok,
-            format!("{text} (mean of {n} runs, 95% CI ±{h}: {rule})"),
-        )
+        (ok, format!("{text} ({}: {rule})", mean_of(n, half)))
     }
 
     fn judge_point(self, sim: f64, want: f64) -> (bool, String) {
@@ -358,7 +359,7 @@ impl Report {
             }
             Judge::Differs(cause) => {
                 let runs = if n > 1 {
-                    format!(" (mean of {n} runs, 95% CI ±{})", fmt_num(half))
+                    format!(" ({})", mean_of(n, half))
                 } else {
                     String::new()
                 };

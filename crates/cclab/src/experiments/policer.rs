@@ -36,6 +36,10 @@ pub const EXPERIMENT: Experiment = Experiment {
 
 const NIC: u64 = 10_000_000_000;
 const OWD: SimTime = 50 * MS;
+/// A cable and two NICs, one way.
+const HOP: SimTime = 10 * US;
+/// box1 → box2 → box1 over the one link: the netem's 50 ms and the cable twice.
+const RTT: SimTime = 2 * HOP + OWD;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Variant {
@@ -131,8 +135,7 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
         Variant::Fq(_) => QueueSpec::fq(Default::default()),
         _ => netem.clone(),
     };
-    // The cable and the NICs: 10 µs each way.
-    let mut topo = one_hop(NIC, 10 * US, box1);
+    let mut topo = one_hop(NIC, HOP, box1);
     // A box r0 between box1 and box2 for two variants; its port to box2 holds
     // - htb_1000mbit_fq_codel: the shaper (netem stays on box1);
     // - fq: the 50 ms, in a netem of its own (fq is box1's root and has no child), so the
@@ -143,17 +146,16 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
         Variant::Fq(_) => Some(netem),
         _ => None,
     };
-    if let (Some(q), TopologySpec::Chain { hops }) = (middle, &mut topo) {
+    let TopologySpec::Chain { hops } = &mut topo else {
+        unreachable!("one_hop builds a chain")
+    };
+    if let Some(q) = middle {
         let mut last = hops[0].clone();
         last.queue = q;
         hops.push(last);
     }
-    // The link into box2, where its ingress policer sits.
-    let into_box2 = if matches!(v, Variant::Fq(_)) {
-        "hop1"
-    } else {
-        "hop0"
-    };
+    // The link into box2, where its ingress policer sits: the chain's last hop.
+    let into_box2 = format!("hop{}", hops.len() - 1);
     let mut sc = Scenario::new("policer", topo, dur);
     sc.seed = seed;
     sc.host.tso = true;
@@ -161,8 +163,8 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
     sc.host.tsq = true;
     match v {
         Variant::NoPolicer | Variant::HtbFqCodel => {}
-        Variant::Policed(b) => sc.policers.push(policer(into_box2, b)),
-        _ => sc.policers.push(policer(into_box2, 100 << 10)),
+        Variant::Policed(b) => sc.policers.push(policer(&into_box2, b)),
+        _ => sc.policers.push(policer(&into_box2, 100 << 10)),
     }
     let mut t = tcp("cubic");
     t.sndbuf = 64 << 20;
@@ -208,18 +210,17 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
     }
     sim.run();
     let g = (sim.tcp(0).receiver.delivered_bytes - b0) as f64 * 8.0 / secs(dur - warm);
-    let rtt = 2 * 10 * US + OWD;
     RunOut {
         bps: g,
         series,
-        trains_per_rtt: trains as f64 * rtt as f64 / (dur - warm) as f64,
+        trains_per_rtt: trains as f64 * RTT as f64 / (dur - warm) as f64,
     }
 }
 
 /// The seed's UDP test, data box1 → box2 through the policer: `iperf -u -l45k -b800m`.
 /// Returns the receiver's report.
 fn run_udp(dur: SimTime, seed: u64) -> crate::results::UdpResult {
-    let topo = one_hop(NIC, 10 * US, QueueSpec::delay(OWD, 10_000));
+    let topo = one_hop(NIC, HOP, QueueSpec::delay(OWD, 10_000));
     let mut sc = Scenario::new("policer-udp", topo, dur);
     sc.seed = seed;
     sc.host.tso = true;
@@ -295,7 +296,6 @@ fn run(o: &Options) -> Report {
     ];
     let runs = variant_runs(&variants, o.seed, n);
     let out = super::par_map(&runs, o.threads, |&(v, s)| run_one(v, dur, warm, s));
-    let bps: Vec<f64> = out.iter().map(|o| o.bps).collect();
     let mut r = Report::new("policer");
     let mut plot = crate::report::svg::Plot {
         title: "Goodput through the policer, each second (first run of each variant)".into(),
@@ -320,15 +320,12 @@ fn run(o: &Options) -> Report {
     }
     r.plots
         .push(("policer.svg".into(), crate::report::svg::render(&plot)));
-    let mbps = |v: Variant| -> MeanCi {
+    // One figure of a variant's runs, as a mean with its 95% interval.
+    let per_variant = |v: Variant, f: fn(&RunOut) -> f64| -> MeanCi {
         let i = variants.iter().position(|&x| x == v).unwrap();
-        mean_ci(
-            &bps[i * n..(i + 1) * n]
-                .iter()
-                .map(|b| b / 1e6)
-                .collect::<Vec<_>>(),
-        )
+        mean_ci(&out[i * n..(i + 1) * n].iter().map(f).collect::<Vec<_>>())
     };
+    let mbps = |v: Variant| per_variant(v, |o| o.bps / 1e6);
     let m = "goodput_mbps";
 
     let base = mbps(Variant::NoPolicer);
@@ -350,22 +347,13 @@ fn run(o: &Options) -> Report {
     // taking 1538 wire bytes at 10 Gbit/s. A window of more than
     // W = B / (1449 − 1538·1000/10000) segments loses its tail, so the goodput is at most
     // about W·1448·8 / RTT.
-    let rtt = secs(2 * 10 * US + OWD);
     let train = |burst: u64| {
         let w = burst as f64 / (1449.0 - 1538.0 * 1e9 / NIC as f64);
-        (w, w * 1448.0 * 8.0 / rtt / 1e6)
+        (w, w * 1448.0 * 8.0 / secs(RTT) / 1e6)
     };
     let policed = mbps(Variant::Policed(100 << 10));
     let quick = mbps(Variant::NoDelack);
-    let trains = |v: Variant| -> MeanCi {
-        let i = variants.iter().position(|&x| x == v).unwrap();
-        mean_ci(
-            &out[i * n..(i + 1) * n]
-                .iter()
-                .map(|o| o.trains_per_rtt)
-                .collect::<Vec<_>>(),
-        )
-    };
+    let trains = |v: Variant| per_variant(v, |o| o.trains_per_rtt);
     let (t100, tq) = (
         trains(Variant::Policed(100 << 10)),
         trains(Variant::NoDelack),
@@ -389,7 +377,7 @@ fn run(o: &Options) -> Report {
     r.row_ci(&Variant::Policed(100 << 10).name(), "trains_per_rtt", t100);
     r.row_ci(&Variant::NoDelack.name(), m, quick);
     r.row_ci(&Variant::NoDelack.name(), "trains_per_rtt", tq);
-    r.note("trains_per_rtt: after the warm-up the run steps in 1 ms and counts the runs of milliseconds in which data segments reached box2 (a train ends at a millisecond without any), per 50.02 ms round trip");
+    r.note(format!("trains_per_rtt: after the warm-up the run steps in 1 ms and counts the runs of milliseconds in which data segments reached box2 (a train ends at a millisecond without any), per {:.2} ms round trip", secs(RTT) * 1e3));
     r.check_vs(
         format!(
             "{}: goodput vs the train bound ({w100:.0} segments per RTT)",
@@ -502,7 +490,8 @@ fn run(o: &Options) -> Report {
     // of the top, or 0.85 when fast convergence aims the cubic at (1 + 0.7)/2 of it (a
     // loss below the previous maximum: the curve is symmetric about that plateau).
     let agg = 45.0 * 1448.0 + 52.0;
-    let fq_rtt = secs(4 * 10 * US + OWD);
+    // Two hops each way with fq (the netem on the box between).
+    let fq_rtt = secs(2 * HOP + RTT);
     let top = (1e9 + 1.2 * 8.0 * ((100 << 10) as f64 - agg) / fq_rtt) / 1.2
         * (1448.0 / (1448.0 + 52.0 / 45.0));
     r.row(&Variant::Fq(false).name(), "loss_onset_mbps", top / 1e6);

@@ -132,7 +132,8 @@ impl Gro {
         arm
     }
 
-    /// The NAPI poll of `node` ends: deliver everything held.
+    /// The NAPI poll of `node`: deliver what completed since the last poll, in arrival
+    /// order, then everything still held.
     pub fn flush(&mut self, node: NodeId, out: &mut Vec<(PktId, PortId)>) {
         let h = &mut self.hosts[node as usize];
         h.armed = false;
