@@ -148,7 +148,7 @@ const TSO: Key = Key {
     ty: Ty::Bool,
     default: "`false`",
     allowed: "",
-    meaning: "segmentation offload: TCP hands the host qdisc aggregates of up to the autosized number of segments (Linux `tcp_tso_autosize`: about 1 ms at the pacing rate, at most 45 × 1448 B), which the NIC sends back to back; pacing applies per aggregate. Linux has it on; off by default here so that the seed-000 and seed-003 reproductions keep their per-packet senders",
+    meaning: "segmentation offload: TCP hands the host qdisc aggregates of up to the autosized number of segments (Linux `tcp_tso_autosize`: about 1 ms at the pacing rate, at most 45 × 1448 B), which the NIC sends back to back; pacing applies per aggregate, and an aggregate the windows would cut short waits for the next ACK (`tcp_tso_should_defer`). Linux has it on; off by default here so that the seed-000 and seed-003 reproductions keep their per-packet senders",
 };
 
 const GRO: Key = Key {

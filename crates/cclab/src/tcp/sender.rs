@@ -349,18 +349,21 @@ impl Sender {
     /// Send `p`, stamped with the socket's next IP ID (Linux `ip_select_ident_segs`: every
     /// packet of a connected socket, the SYN included, takes `inet_id`, which then grows
     /// by one).
-    fn xmit(&mut self, io: &mut Io, mut p: Packet) {
+    /// Returns its departure time: now, or later for a paced socket (its EDT).
+    fn xmit(&mut self, io: &mut Io, mut p: Packet) -> SimTime {
         p.ip_id = self.inet_id;
         // A TSO NIC gives each segment of an aggregate its own ID, one up from the last.
         self.inet_id = self.inet_id.wrapping_add(p.segs.max(1));
+        let mut departs = io.now;
         if !self.plain {
-            self.stamp_departure(&mut p, io.now);
+            departs = self.stamp_departure(&mut p, io.now);
             if self.cfg.host.tsq && p.payload > 0 {
                 p.tsq = true;
                 io.below += p.size as u64;
             }
         }
         io.tx.push(p);
+        departs
     }
 
     /// A segment from this end; it echoes the peer's latest timestamp (RFC 7323 §3.2).
@@ -490,10 +493,17 @@ impl Sender {
                 self.cwnd_limited = false;
                 break;
             }
+            let mss = self.mss as u64;
+            if self.cfg.host.tso {
+                let max_segs = self.tso_segs();
+                let skb = (self.write_seq - nxt).min(max_segs as u64 * mss);
+                if skb > mss && self.tso_should_defer(io.now, nxt, max_segs) {
+                    break;
+                }
+            }
             // One skb: up to the autosized number of segments (1 without TSO), within
             // cwnd (`tcp_cwnd_test`), the peer's window and the send buffer
             // (`tcp_mss_split_point`).
-            let mss = self.mss as u64;
             let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
             let segs = if self.plain {
                 1
@@ -616,14 +626,14 @@ impl Sender {
         }
         // `data_segs_out` counts this skb before its departure time is advanced.
         self.stats.data_segs_out += n as u64;
-        self.xmit(io, p);
+        let sent = self.xmit(io, p);
         let mut s = start;
         while s < end {
             let e = (s + mss as u64).min(end);
             self.segs.push_back(Seg {
                 start: s,
                 end: e,
-                sent: io.now,
+                sent,
                 sacked: false,
                 lost: false,
                 retrans: false,
@@ -658,11 +668,11 @@ impl Sender {
                 p.ecn = self.retrans_ecn();
                 self.stats.retrans_segs += 1;
                 self.stats.data_segs_out += 1;
-                self.xmit(io, p);
+                let sent = self.xmit(io, p);
                 let seg = &mut self.segs[i];
                 seg.retrans = true;
                 seg.ever_retrans = true;
-                seg.sent = io.now;
+                seg.sent = sent;
                 self.retrans_out += 1;
                 self.lost_pending -= 1;
                 self.lost_hint = s.end;

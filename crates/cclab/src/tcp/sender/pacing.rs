@@ -22,8 +22,15 @@
 //!   `max(2, min(pacing_rate >> 10 + 64 KB >> (min_rtt_us >> 9), 64 KB) / mss)` segments,
 //!   and at most `(65536 − 1 − MAX_TCP_HEADER) / mss` (`tcp_xmit_size_goal`;
 //!   MAX_TCP_HEADER taken as 320 bytes, a common x86-64 build's value: 45 segments at
-//!   MSS 1448). Not modelled: `tcp_tso_should_defer` (waiting for a fuller skb) and
-//!   aggregated retransmissions (lost segments are retransmitted one by one).
+//!   MSS 1448). Not modelled: aggregated retransmissions (lost segments are retransmitted
+//!   one by one).
+//! - **TSO deferral** (`tcp_tso_should_defer`, "TSO Nagle"): in the Open, Disorder and
+//!   CWR states, an skb of new data that the windows would cut below a full skb waits for
+//!   the next ACK unless a third of the window can go (`tcp_tso_win_divisor` 3), the
+//!   oldest unacknowledged skb left less than half an RTT ago (the ACK is far), the last
+//!   transmission was over 1 ms ago, or it is the last skb of a closed application (the
+//!   FIN). Linux's `push_one` calls (`tcp_push_one` from `sendmsg`) skip the test; here
+//!   every send loop makes it, as the ACK-driven ones (`tcp_data_snd_check`) do.
 //! - **TCP small queues** (`tcp_small_queue_check`): before each skb, the socket's bytes
 //!   still in the host qdisc and NIC may not exceed `max(2 · skb, pacing_rate >> 10)`,
 //!   capped at `tcp_limit_output_bytes` (1 MiB, Linux 4.x – 6.15) when unpaced, and
@@ -33,7 +40,8 @@
 //!   taken as its IP length (Linux charges the skb's buffer, somewhat more).
 
 use super::Sender;
-use crate::engine::{SimTime, TimerCheck};
+use crate::cc::CaState;
+use crate::engine::{SimTime, TimerCheck, MS, US};
 use crate::transport::{Io, TimerKind};
 
 /// `sk_pacing_status`.
@@ -65,6 +73,9 @@ const TSO_RTT_LOG: u32 = 9;
 pub const LIMIT_OUTPUT_BYTES: u64 = 1 << 20;
 /// Data segments sent unpaced at the start (`tcp_update_skb_after_send`).
 const UNPACED_SEGS: u64 = 10;
+/// `net.ipv4.tcp_tso_win_divisor`: `tcp_tso_should_defer` sends once a third of a window
+/// can go.
+const TSO_WIN_DIVISOR: u64 = 3;
 
 impl Sender {
     /// `sk_pacing_status` for this socket's configuration.
@@ -159,15 +170,24 @@ impl Sender {
     }
 
     /// Stamp `p`'s earliest departure time and advance the socket's
-    /// (`tcp_update_skb_after_send`).
+    /// (`tcp_update_skb_after_send`). Returns the departure time, which the skb keeps as
+    /// its send time (`skb_mstamp_ns`: RTT samples and the TSO deferral's "oldest skb"
+    /// count from it, not from when TCP queued it for a pacing qdisc).
     #[inline]
-    pub(super) fn stamp_departure(&mut self, p: &mut crate::net::packet::Packet, now: SimTime) {
-        if self.pacing_status == PacingStatus::None {
-            return;
-        }
+    pub(super) fn stamp_departure(
+        &mut self,
+        p: &mut crate::net::packet::Packet,
+        now: SimTime,
+    ) -> SimTime {
         let prior = self.wstamp;
+        // Every packet moves `tcp_wstamp_ns` to now at least (`__tcp_transmit_skb`), paced
+        // or not: `tso_should_defer` reads it.
         self.wstamp = self.wstamp.max(now);
-        p.edt = self.wstamp;
+        let departs = self.wstamp;
+        if self.pacing_status == PacingStatus::None {
+            return departs;
+        }
+        p.edt = departs;
         let rate = self.pacing_rate;
         if rate != NO_RATE && rate > 0 && self.stats.data_segs_out >= UNPACED_SEGS {
             // Linux works in ns; the simulator's clock is in ps.
@@ -176,6 +196,69 @@ impl Sender {
             let len_ns = len_ns - (len_ns / 2).min(credit_ns);
             self.wstamp += len_ns * 1000;
         }
+        departs
+    }
+
+    /// `tcp_tso_should_defer` (John Heffner's "TSO Nagle", Linux 5.18 – 6.15): the next
+    /// skb of new data, starting at `nxt`, would be cut short by the windows; wait for the
+    /// ACK that is due soon to send a fuller one? Only for an skb of more than one segment,
+    /// with cwnd room for at least one (both checked by the caller). `max_segs` is
+    /// `tcp_tso_segs`. The skb is what the application wrote from `nxt`, up to `max_segs`
+    /// segments (Linux sizes the write queue's skbs when the application writes; here the
+    /// size goal of now stands for the one of then); it is the write queue's tail when
+    /// everything written fits in it.
+    pub(super) fn tso_should_defer(&mut self, now: SimTime, nxt: u64, max_segs: u32) -> bool {
+        if matches!(self.tp.ca_state, CaState::Recovery | CaState::Loss) {
+            return false;
+        }
+        // Only if the last write was recent (1 ms); `tcp_wstamp_ns` may be in the future
+        // (a paced socket).
+        if now > self.wstamp + MS {
+            return false;
+        }
+        let mss = self.mss as u64;
+        let in_flight = self.in_flight();
+        let send_win = (self.tp.snd_una + self.snd_wnd).saturating_sub(nxt);
+        let cong_win = self.tp.snd_cwnd.saturating_sub(in_flight) as u64 * mss;
+        let limit = send_win.min(cong_win);
+        // A full-sized skb can go: send it.
+        let full = max_segs as u64 * mss;
+        if limit >= full {
+            return false;
+        }
+        let written = self.write_seq - nxt;
+        let skb_len = written.min(full);
+        let tail = written <= full;
+        // An skb in the middle of the queue gets no more data: all of it can go.
+        if !tail && limit >= skb_len {
+            return false;
+        }
+        // At least a third of a window can go (`tcp_tso_win_divisor`).
+        let chunk = self.snd_wnd.min(self.tp.snd_cwnd as u64 * mss) / TSO_WIN_DIVISOR;
+        if limit >= chunk {
+            return false;
+        }
+        // The next ACK is likely to come too late: the oldest unacknowledged skb left
+        // less than half an RTT ago.
+        let Some(head) = self.segs.front() else {
+            return false;
+        };
+        if now.saturating_sub(head.sent) < (self.tp.srtt_us >> 4) as u64 * US {
+            return false;
+        }
+        if cong_win < send_win {
+            if cong_win <= skb_len {
+                self.cwnd_limited = true;
+                return true;
+            }
+        } else if send_win <= skb_len {
+            return true;
+        }
+        // This skb will get no more data (the FIN rides on it): do not wait.
+        if tail && self.app_closed {
+            return false;
+        }
+        true
     }
 
     /// The pacing timer or a TSQ wake-up is due.
@@ -197,7 +280,7 @@ impl Sender {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::MS;
+    use crate::engine::{MS, US};
     use crate::scenario::TcpConfig;
     use crate::tcp::config::HostStack;
     use crate::tcp::harness::Bench;
@@ -237,6 +320,66 @@ mod tests {
             Sender::pacing_status_of(&cfg(false, None, true)),
             PacingStatus::Fq
         );
+    }
+
+    /// `tcp_tso_should_defer`, branch by branch, on a sender caught with its initial
+    /// window in flight (CUBIC with TSO, 100 µs each way, an initial window of 30 segments
+    /// sent at 200 µs):
+    /// its skbs would be 45 segments (`tcp_tso_segs` at 10 Gbit/s-class rates), srtt is
+    /// set to 160 µs, so "the next ACK is near" once the oldest segment is 80 µs old, and
+    /// the last write was at 200 µs. Each expectation is Linux's function read by hand
+    /// with the numbers given.
+    #[test]
+    fn tso_should_defer_follows_linux() {
+        let mut c = cfg(true, None, false);
+        c.init_cwnd = 30;
+        let mut b = Bench::new(&c, 100 * US, 10_000_000_000, None);
+        b.connect();
+        b.run_until(300 * US);
+        let mut s = b.s;
+        let mss = s.mss as u64;
+        let nxt = s.tp.snd_nxt;
+        let sent = s.segs.front().expect("the initial window in flight").sent;
+        assert_eq!((s.in_flight(), s.tso_segs()), (30, 45));
+        assert!(
+            s.write_seq - nxt > 45 * mss,
+            "an endless writer's skbs are full"
+        );
+        s.tp.srtt_us = 160 << 3;
+        s.wstamp = sent;
+        let at = |us: u64| sent + us * US;
+        let defer = |s: &mut Sender, cwnd: u32, now: SimTime| {
+            s.tp.snd_cwnd = cwnd;
+            s.cwnd_limited = false;
+            s.tso_should_defer(now, nxt, 45)
+        };
+        // Room for 6 segments of cwnd 36: below a full skb (45) and a third of cwnd (12),
+        // the oldest segment 100 µs old: wait, cwnd-limited.
+        assert!(defer(&mut s, 36, at(100)));
+        assert!(s.cwnd_limited);
+        // A third of cwnd: 14 · 1448 = 20,272 < 44 · 1448 / 3 = 21,237 waits; 15 · 1448 =
+        // 21,720 ≥ 45 · 1448 / 3 = 21,720 goes.
+        assert!(defer(&mut s, 44, at(100)));
+        assert!(!defer(&mut s, 45, at(100)));
+        // A full skb goes even where a third of cwnd is more (cwnd 170: room 140 ≥ 45).
+        assert!(!defer(&mut s, 170, at(100)));
+        // The oldest segment only 70 µs old (< srtt / 2): the ACK is far, go.
+        assert!(!defer(&mut s, 36, at(70)));
+        // The last write more than 1 ms ago: go; just under it: wait.
+        assert!(!defer(&mut s, 36, at(1_001)));
+        assert!(defer(&mut s, 36, at(999)));
+        // In recovery: go.
+        s.tp.ca_state = CaState::Recovery;
+        assert!(!defer(&mut s, 36, at(100)));
+        s.tp.ca_state = CaState::Open;
+        // The last 4 segments the application wrote (the write queue's tail), room for 6:
+        // not window-limited; an application that may write more is waited for, one that
+        // closed (the FIN rides on this skb) is not.
+        s.write_seq = nxt + 4 * mss;
+        assert!(defer(&mut s, 36, at(100)));
+        assert!(!s.cwnd_limited);
+        s.app_closed = true;
+        assert!(!defer(&mut s, 36, at(100)));
     }
 
     /// PACE-3 (REFERENCE.md §10): `tcp_tso_autosize` at MSS 1448 for pacing rates and
@@ -308,6 +451,32 @@ mod tests {
         b.run_until(12 * MS);
         let t: Vec<SimTime> = b.data_sent().take(12).map(|l| l.t).collect();
         assert!(t.iter().all(|&x| x == t[0]), "{t:?}");
+    }
+
+    /// With `fq` as the host qdisc, TCP hands its skbs over at once, each stamped with its
+    /// earliest departure time (the PACE-2 flow above: 521.28 µs apart), and keeps that
+    /// time as the skb's send time (`skb_mstamp_ns`), from which RTT samples and the TSO
+    /// deferral count: the time the skb leaves, not the time fq was given it.
+    #[test]
+    fn a_paced_skb_is_sent_at_its_departure_time() {
+        let mut c = cfg(true, Some(1_000_000_000), true);
+        c.init_cwnd = 1000;
+        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
+        b.connect();
+        b.run_until(10 * MS + 100 * US);
+        let skbs: Vec<(SimTime, SimTime, u64)> = b
+            .data_sent()
+            .take(12)
+            .map(|l| (l.t, l.p.edt, l.p.seq))
+            .collect();
+        assert_eq!(skbs.len(), 12);
+        // Handed over together, due 521.28 µs apart.
+        assert!(skbs.iter().all(|&(t, _, _)| t == skbs[0].0), "{skbs:?}");
+        for (i, &(t, edt, seq)) in skbs.iter().enumerate() {
+            assert_eq!(edt, t + i as u64 * 521_280 * 1000, "{skbs:?}");
+            let seg = b.s.segs.iter().find(|g| g.start == seq).expect("in flight");
+            assert_eq!(seg.sent, edt, "skb {i}");
+        }
     }
 
     /// Without TSO and with an initial window of 10, the first 10 segments leave back to
