@@ -34,6 +34,8 @@ struct Case {
 }
 
 pub struct Theory {
+    /// The path's capacity-delay product in packets.
+    pub crtt: f64,
     pub q_max: f64,
     pub amplitude: f64,
     pub period_rtts: f64,
@@ -42,9 +44,15 @@ pub struct Theory {
 
 /// The §3.3 formulas for `n` flows at `rate` with threshold `k` packets.
 pub fn theory(rate: u64, n: usize, k: f64) -> Theory {
-    let crtt = rate as f64 * secs(RTT) / (8.0 * PKT);
+    theory_at(rate, RTT, n, k)
+}
+
+/// [`theory`] on a path whose round trip without queueing is `rtt`.
+pub fn theory_at(rate: u64, rtt: SimTime, n: usize, k: f64) -> Theory {
+    let crtt = rate as f64 * secs(rtt) / (8.0 * PKT);
     let w = (crtt + k) / n as f64;
     Theory {
+        crtt,
         q_max: k + n as f64,
         amplitude: 0.5 * (2.0 * n as f64 * (crtt + k)).sqrt(),
         period_rtts: 0.5 * (2.0 * (crtt + k) / n as f64).sqrt(),
