@@ -103,6 +103,10 @@ struct Out {
     buffer_drops: u64,
     /// Retransmission timeouts of the sender.
     timeouts: u64,
+    /// Linux pacing only: the means over the last two thirds, sampled every millisecond,
+    /// of cwnd and of what of it was not in flight (segments).
+    cwnd: f64,
+    unused: f64,
 }
 
 fn run_case(c: Case, dur: SimTime, seed: u64) -> Out {
@@ -157,6 +161,19 @@ fn run_case(c: Case, dur: SimTime, seed: u64) -> Out {
     let warm = dur / 3;
     sim.run_until(warm);
     let b0 = sim.tcp(0).receiver.delivered_bytes;
+    let (mut cwnd, mut unused, mut samples) = (0u64, 0u64, 0u64);
+    if c.v == Variant::Pacing {
+        // What TSO deferral (`tcp_tso_should_defer`) leaves of cwnd unused.
+        let mut t = warm;
+        while t < dur {
+            t += MS;
+            sim.run_until(t);
+            let s = &sim.tcp(0).sender;
+            cwnd += s.tp.snd_cwnd as u64;
+            unused += s.tp.snd_cwnd.saturating_sub(s.in_flight()) as u64;
+            samples += 1;
+        }
+    }
     sim.run();
     let b1 = sim.tcp(0).receiver.delivered_bytes;
     let buffer_drops = sim
@@ -171,6 +188,8 @@ fn run_case(c: Case, dur: SimTime, seed: u64) -> Out {
         steady: (b1 - b0) as f64 * 8.0 / secs(dur - warm),
         buffer_drops,
         timeouts: sim.tcp(0).sender.stats.timeouts,
+        cwnd: cwnd as f64 / samples.max(1) as f64,
+        unused: unused as f64 / samples.max(1) as f64,
     }
 }
 
@@ -206,6 +225,13 @@ fn run(o: &Options) -> Report {
             .collect()
     };
     let buffer_drops = per_run(|b| b.buffer_drops);
+    let cwnd_use: Vec<(f64, f64)> = both
+        .chunks(n)
+        .map(|xs| {
+            let m = |f: fn(&Out) -> f64| xs.iter().map(f).sum::<f64>() / n as f64;
+            (m(|b| b.cwnd), m(|b| b.unused))
+        })
+        .collect();
     let timeouts = per_run(|b| b.timeouts);
     // (mean goodput, standard deviation over the runs / mean) per case.
     let outs: Vec<(f64, f64)> = bps
@@ -233,6 +259,19 @@ fn run(o: &Options) -> Report {
                 let name = format!("{tag}_{}", v.label());
                 r.row(&name, "goodput_mbps", bps / 1e6);
                 r.row(&name, "norm_stddev", nsd);
+                if v == Variant::Pacing {
+                    let (cwnd, unused) = cwnd_use[index(lossy, lat, v)];
+                    r.row(&name, "cwnd_mean", cwnd);
+                    r.row(&name, "cwnd_unused_mean", unused);
+                }
+            }
+            if lossy && lat == lats[0] {
+                let (cwnd, unused) = cwnd_use[index(lossy, lat, Variant::Pacing)];
+                let (p, d) = (
+                    get(lossy, lat, Variant::Pacing).0,
+                    get(lossy, lat, Variant::Default).0,
+                );
+                r.note(format!("linux_pacing at {lat} ms with the wire's loss: {:.1} Mbit/s against the default's {:.1}: with TSO, TCP holds an skb the windows would cut short until a full one (about 1 ms at the pacing rate) or a third of cwnd can go (`tcp_tso_should_defer`), so in the steady part {unused:.1} of its {cwnd:.1} segments of cwnd ({:.0}%) were on average not in flight, where the loss rate caps cwnd alike for both", p / 1e6, d / 1e6, unused / cwnd * 100.0));
             }
             // The best static IPG, and the claims of slide 27.
             let (best_g, best) = ipgs
