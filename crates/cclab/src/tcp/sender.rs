@@ -357,6 +357,9 @@ impl Sender {
         let mut departs = io.now;
         if !self.plain {
             departs = self.stamp_departure(&mut p, io.now);
+            // The timestamp option carries the skb's send time, its departure time for a
+            // paced socket (`tcp_established_options` after `skb_mstamp_ns` is set).
+            p.tsval = departs;
             if self.cfg.host.tsq && p.payload > 0 {
                 p.tsq = true;
                 io.below += p.size as u64;

@@ -422,6 +422,16 @@ mod tests {
         assert_eq!(b.s.tso_segs(), 1);
     }
 
+    /// A TSO sender with an initial window of 1000 segments on a 10 Gbit/s path of 5 ms
+    /// each way, connected: its first skbs are whole 45-segment ones.
+    fn big_window(max_pacing: Option<u64>, fq: bool) -> Bench {
+        let mut c = cfg(true, max_pacing, fq);
+        c.init_cwnd = 1000;
+        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
+        b.connect();
+        b
+    }
+
     /// PACE-2 (REFERENCE.md §10): a flow paced at 1 Gbit/s (`SO_MAX_PACING_RATE`, TCP
     /// pacing itself) sending 45-segment skbs of 65,160 bytes: one skb every 65,160 / 125
     /// MB/s = 521.28 µs. The first skb leaves at once (nothing was sent before, and
@@ -431,10 +441,7 @@ mod tests {
     /// path, so the link never spaces them.
     #[test]
     fn paced_skbs_leave_every_521_us() {
-        let mut c = cfg(true, Some(1_000_000_000), false);
-        c.init_cwnd = 1000;
-        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
-        b.connect();
+        let mut b = big_window(Some(1_000_000_000), false);
         b.run_until(16 * MS);
         let t: Vec<SimTime> = b.data_sent().take(12).map(|l| l.t).collect();
         let segs: Vec<u16> = b.data_sent().take(12).map(|l| l.p.segs).collect();
@@ -444,10 +451,7 @@ mod tests {
         // Linux computes in whole ns: 65,160 · 1e9 / 125e6 = 521,280 ns.
         assert!(gaps.iter().all(|&g| g == 521_280 * 1000), "{gaps:?}");
         // Unpaced (no option, pfifo): the same skbs leave together.
-        let mut c = cfg(true, None, false);
-        c.init_cwnd = 1000;
-        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
-        b.connect();
+        let mut b = big_window(None, false);
         b.run_until(12 * MS);
         let t: Vec<SimTime> = b.data_sent().take(12).map(|l| l.t).collect();
         assert!(t.iter().all(|&x| x == t[0]), "{t:?}");
@@ -455,20 +459,20 @@ mod tests {
 
     /// With `fq` as the host qdisc, TCP hands its skbs over at once, each stamped with its
     /// earliest departure time (the PACE-2 flow above: 521.28 µs apart), and keeps that
-    /// time as the skb's send time (`skb_mstamp_ns`), from which RTT samples and the TSO
-    /// deferral count: the time the skb leaves, not the time fq was given it.
+    /// time as the skb's send time (`skb_mstamp_ns`), from which RTT samples, the TSO
+    /// deferral and the timestamp option (TSval) count: the time the skb leaves, not the
+    /// time fq was given it.
     #[test]
     fn a_paced_skb_is_sent_at_its_departure_time() {
-        let mut c = cfg(true, Some(1_000_000_000), true);
-        c.init_cwnd = 1000;
-        let mut b = Bench::new(&c, 5 * MS, 10_000_000_000, None);
-        b.connect();
+        let mut b = big_window(Some(1_000_000_000), true);
         b.run_until(10 * MS + 100 * US);
         let skbs: Vec<(SimTime, SimTime, u64)> = b
             .data_sent()
             .take(12)
             .map(|l| (l.t, l.p.edt, l.p.seq))
             .collect();
+        // The timestamp option carries it too.
+        assert!(b.data_sent().take(12).all(|l| l.p.tsval == l.p.edt));
         assert_eq!(skbs.len(), 12);
         // Handed over together, due 521.28 µs apart.
         assert!(skbs.iter().all(|&(t, _, _)| t == skbs[0].0), "{skbs:?}");
