@@ -202,7 +202,8 @@ fn run(o: &Options) -> Report {
     let tables: Vec<Vec<(f64, f64, f64)>> = runs.iter().map(table_of).collect();
     // CUBIC's shares swing from run to run (which flow meets each overflow): the main
     // seed's run and more seeds after it.
-    let extra: Vec<u64> = (1..SPREAD_RUNS.min(if o.quick { 4 } else { SPREAD_RUNS }) as u64)
+    let runs_total = if o.quick { 4 } else { SPREAD_RUNS };
+    let extra: Vec<u64> = (1..runs_total as u64)
         .map(|k| o.seed.wrapping_add(k))
         .collect();
     let mut spread = vec![tables[0].clone()];

@@ -497,21 +497,20 @@ impl Sender {
                 break;
             }
             let mss = self.mss as u64;
-            if self.cfg.host.tso {
-                let max_segs = self.tso_segs();
-                let skb = (self.write_seq - nxt).min(max_segs as u64 * mss);
-                if skb > mss && self.tso_should_defer(io.now, nxt, max_segs) {
-                    break;
-                }
+            // Segments per skb (1 without TSO, where no skb is deferred).
+            let max_segs = self.tso_segs();
+            let skb = (self.write_seq - nxt).min(max_segs as u64 * mss);
+            if skb > mss && self.tso_should_defer(io.now, nxt, max_segs) {
+                break;
             }
-            // One skb: up to the autosized number of segments (1 without TSO), within
-            // cwnd (`tcp_cwnd_test`), the peer's window and the send buffer
+            // One skb: up to the autosized number of segments, within cwnd
+            // (`tcp_cwnd_test`), the peer's window and the send buffer
             // (`tcp_mss_split_point`).
             let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
             let segs = if self.plain {
                 1
             } else {
-                quota.min(self.tso_segs() as u64).min(allow as u64).max(1)
+                quota.min(max_segs as u64).min(allow as u64).max(1)
             };
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
