@@ -13,7 +13,10 @@
 //! - Times never wrap (no 32-bit `after()`/`(s32)` arithmetic); a timestamp of 0 means "unset".
 //! - The Reno-friendly `while (ack_cnt > delta)` loop is computed in closed form (same result).
 //! - TX_START: no `tp->lsndtime` in `TcpCcState`; last send = newest acked segment's send time.
-//! - HyStart ACK train: no pacing/TSO, so `hystart_ack_delay()` = 0, threshold = delay_min/2.
+//! - `hystart_ack_delay()` reads the socket's pacing rate as `tcp_update_pacing_rate` sets it
+//!   (every socket has one, paced or not), computed here from cwnd, packets in flight and
+//!   srtt after this ACK's RTT sample (Linux: the rate set at the end of the previous ACK,
+//!   one 1/8 EWMA step of srtt earlier); `sk_gso_max_size` is 65,536 (GSO is software).
 //! - Module parameters are per-instance fields; `beta`, `bic_scale` and derived scales are consts.
 
 use super::{AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
@@ -40,6 +43,8 @@ const HYSTART_DELAY_MAX: u32 = 16000;
 const BETA: u32 = 717;
 /// `bic_scale = 41`: C = 41 * 10 / 1024 ≈ 0.4.
 const BIC_SCALE: u32 = 41;
+/// `sk_gso_max_size`: 64 KB on any device GSO can feed (`GSO_LEGACY_MAX_SIZE`).
+const GSO_MAX_SIZE: u64 = 65_536;
 /// HyStart only acts once cwnd ≥ this.
 const HYSTART_LOW_WINDOW: u32 = 16;
 /// Spacing between ACKs indicating a train, µs.
@@ -149,6 +154,10 @@ pub struct Cubic {
 
     /// Stand-in for `tp->lsndtime` (µs), see the deviations above.
     lsndtime: u64,
+    /// What `hystart_ack_delay` needs of the socket's pacing: `tcp_pacing_ss_ratio` and
+    /// `tcp_pacing_ca_ratio` (percent), `SO_MAX_PACING_RATE` in bytes per second
+    /// (`u64::MAX`: none), and whether anything paces (`sk_pacing_status` ≠ NONE).
+    pacing: (u32, u32, u64, bool),
 }
 
 impl Default for Cubic {
@@ -173,6 +182,7 @@ impl Default for Cubic {
             found: false,
             round_start: 0,
             end_seq: 0,
+            pacing: (200, 120, u64::MAX, false),
             last_ack: 0,
             curr_rtt: u32::MAX,
             lsndtime: 0,
@@ -302,6 +312,33 @@ impl Cubic {
     }
 
     /// `hystart_update`: look for the slow-start exit point (ACK train or delay increase).
+    /// `hystart_ack_delay`: a cushion for TSO/GRO aggregation, the time of four 64 KB
+    /// skbs at the socket's pacing rate, at most 1 ms, in µs (0 before an RTT sample,
+    /// when the rate is still `~0UL`).
+    fn hystart_ack_delay(&self, tp: &TcpCcState) -> u64 {
+        if tp.srtt_us == 0 {
+            return 0;
+        }
+        let (ss_ratio, ca_ratio, max_rate, _) = self.pacing;
+        let ratio = if tp.snd_cwnd < tp.snd_ssthresh / 2 {
+            ss_ratio
+        } else {
+            ca_ratio
+        };
+        // `tcp_update_pacing_rate`: mss · (USEC_PER_SEC / 100 << 3) · ratio ·
+        // max(cwnd, packets_out) / srtt_us (which is srtt << 3), bytes per second.
+        let rate = tp.mss_cache as u128
+            * ((1_000_000 / 100) << 3)
+            * ratio as u128
+            * tp.snd_cwnd.max(tp.packets_in_flight) as u128
+            / tp.srtt_us as u128;
+        let rate = (rate.min(u64::MAX as u128) as u64).min(max_rate);
+        if rate == 0 {
+            return 0;
+        }
+        (GSO_MAX_SIZE * 4 * 1_000_000 / rate).min(1000)
+    }
+
     fn hystart_update(&mut self, tp: &mut TcpCcState, delay: u32) {
         if tp.snd_una > self.end_seq {
             self.bictcp_hystart_reset(tp);
@@ -317,9 +354,12 @@ impl Cubic {
             // First detection parameter: ACK-train detection.
             if now.saturating_sub(self.last_ack) <= HYSTART_ACK_DELTA_US {
                 self.last_ack = now;
-                // delay_min + hystart_ack_delay() (0: no TSO/GRO), halved because the
-                // sender does not pace (SK_PACING_NONE): trigger past delay_min / 2.
-                let threshold = self.delay_min as u64 >> 1;
+                // Trigger past delay_min (plus the TSO/GRO cushion), halved unless
+                // something paces the socket (pacing may have delayed packets up to RTT/2).
+                let mut threshold = self.delay_min as u64 + self.hystart_ack_delay(tp);
+                if !self.pacing.3 {
+                    threshold >>= 1;
+                }
                 if now.saturating_sub(self.round_start) > threshold {
                     self.found = true;
                     tp.snd_ssthresh = tp.snd_cwnd;
@@ -352,6 +392,12 @@ impl super::Configure for Cubic {
     }
     fn configure(&mut self, cfg: &TcpConfig) {
         self.hystart = cfg.hystart;
+        self.pacing = (
+            cfg.pacing_ss_ratio,
+            cfg.pacing_ca_ratio,
+            cfg.max_pacing_rate.map_or(u64::MAX, |b| b / 8),
+            cfg.host.fq || cfg.max_pacing_rate.is_some(),
+        );
     }
 }
 

@@ -412,3 +412,51 @@ fn tx_start_shifts_epoch_by_idle_time() {
     c.cwnd_event(&mut tp, CaEvent::CwndRestart);
     assert_eq!(c.epoch_start, epoch + (tp.now_us() - last_send));
 }
+
+/// `hystart_ack_delay`: four 64 KB skbs at the socket's pacing rate, at most 1 ms, from
+/// `tcp_update_pacing_rate`'s rate, worked by hand at MSS 1448. cwnd 16 in slow start
+/// (ratio 200%), srtt 25 µs: 1448 · 80,000 · 200 · 16 / 200 = 1,853,440,000 B/s, and
+/// 65,536 · 4 · 10⁶ / that = 141.4 → 141 µs. Past ssthresh / 2 (ratio 120%):
+/// 1,112,064,000 B/s → 235 µs. No RTT sample yet: 0. Capped at 100 Mbit/s (12.5 MB/s):
+/// 20,971 µs → 1 ms.
+#[test]
+fn hystart_ack_delay_follows_linux() {
+    let mut tp = TcpCcState::new(1448, 16, u32::MAX);
+    let mut c = Cubic::default();
+    assert_eq!(c.hystart_ack_delay(&tp), 0, "no srtt yet");
+    tp.srtt_us = 25 << 3;
+    tp.packets_in_flight = 16;
+    assert_eq!(c.hystart_ack_delay(&tp), 141);
+    tp.snd_ssthresh = 20;
+    assert_eq!(c.hystart_ack_delay(&tp), 235);
+    c.pacing = (200, 120, 12_500_000, true);
+    assert_eq!(c.hystart_ack_delay(&tp), 1000);
+}
+
+/// The ACK train's threshold is delay_min plus that cushion, halved only when nothing
+/// paces the socket (Linux: `sk_pacing_status == SK_PACING_NONE`). With delay_min and
+/// srtt 100 ms the cushion is the 1 ms cap (the rate, 9,267,200 B/s, gives 28 ms): an
+/// unpaced socket exits past 50.5 ms of train (at 51 ms, not 50), a paced one past 101 ms
+/// (at 102 ms, not 101).
+#[test]
+fn hystart_ack_train_threshold_is_not_halved_when_paced() {
+    for (paced, last_quiet, exit) in [(false, 50, 51), (true, 101, 102)] {
+        let (mut c, mut tp) = slow_start_round(true);
+        c.pacing.3 = paced;
+        tp.srtt_us = 100_000 << 3;
+        tp.packets_in_flight = 32;
+        assert_eq!(c.hystart_ack_delay(&tp), 1000);
+        tp.now += MS;
+        c.pkts_acked(&mut tp, &ack(100_000)); // starts the round
+        for ms in 1..=last_quiet {
+            tp.now += MS;
+            c.pkts_acked(&mut tp, &ack(100_000));
+            assert!(!c.found, "paced {paced}: at {ms} ms");
+        }
+        for _ in last_quiet..exit {
+            tp.now += MS;
+            c.pkts_acked(&mut tp, &ack(100_000));
+        }
+        assert!(c.found, "paced {paced}: exits at {exit} ms");
+    }
+}
