@@ -26,7 +26,7 @@ pub const EXPERIMENT: Experiment = Experiment {
 };
 
 /// Why CUBIC's shares while both flows send differ from the seed's.
-const CUBIC_SHARE: &str = "not established: CUBIC's convergence at a drop-tail queue depends on which flow meets each overflow (loss synchronisation), and the model's own runs spread (rows shared_flow*_gbps_runs and the note on them); the seed's host timing may spread those losses differently. Segmentation offload does not close it: with [host] tso, gro and tsq on, flow 2 got 2.70, 3.76 and 1.65 Gbit/s in seeds 1-3, against 2.57, 2.84 and 3.28 without";
+const CUBIC_SHARE: &str = "not established: CUBIC's convergence at a drop-tail queue depends on which flow meets each overflow (loss synchronisation), and the model's own runs spread (rows shared_flow*_gbps_runs and the note on them); the seed's host timing may spread those losses differently. Segmentation offload does not close it: with [host] tso, gro and tsq on, flow 2 got 2.63, 1.61 and 3.60 Gbit/s in seeds 1-3, against 3.08, 2.57 and 3.31 without";
 
 /// Runs (seeds) over which CUBIC's shares are also given (`--quick`: 4).
 const SPREAD_RUNS: usize = 10;

@@ -122,6 +122,8 @@ struct RunOut {
     /// timeout) after the warm-up to the last one, at 1 s resolution; none with fewer than
     /// two such episodes.
     epoch_bps: Option<f64>,
+    /// The mean length of those epochs (s).
+    epoch_s: Option<f64>,
 }
 
 /// box1 = `src`, box2 = `dst`, one 10 Gbit/s link each way; box1's egress is netem (or
@@ -232,6 +234,12 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
             }
             _ => None,
         },
+        epoch_s: match (bounds.first(), bounds.last()) {
+            (Some(&(t0, _)), Some(&(t1, _))) if t1 > t0 => {
+                Some(secs(t1 - t0) / (bounds.len() - 1) as f64)
+            }
+            _ => None,
+        },
     }
 }
 
@@ -313,8 +321,8 @@ fn run(o: &Options) -> Report {
         Variant::HtbFqCodel,
     ];
     let runs = variant_runs(&variants, o.seed, n);
-    // fq alone is judged over whole CUBIC epochs (9-25 s each): it runs the full minute
-    // even with --quick.
+    // fq alone is judged over whole CUBIC epochs, which last many seconds here (row
+    // epoch_length_s): it runs the full minute even with --quick.
     let out = super::par_map(&runs, o.threads, |&(v, s)| {
         let d = if v == Variant::Fq(false) {
             dur.max(60 * SEC)
@@ -541,6 +549,14 @@ fn run(o: &Options) -> Report {
     } else {
         let em = super::common::mean_ci(&epochs);
         r.row_ci(&Variant::Fq(false).name(), "epoch_goodput_mbps", em);
+        let lens: Vec<f64> = variant_outs(Variant::Fq(false))
+            .filter_map(|o| o.epoch_s)
+            .collect();
+        r.row_ci(
+            &Variant::Fq(false).name(),
+            "epoch_length_s",
+            super::common::mean_ci(&lens),
+        );
         r.check_vs(
             format!("sch_fq alone: CUBIC paced at 1.2 cwnd/srtt cycles below the rate at which a paced window overdraws the bucket (over whole epochs, {runs_with} of {n} runs)"),
             Against::ClosedForm,
