@@ -453,7 +453,8 @@ impl Sender {
         }
     }
 
-    /// The send loop with pacing, offload aggregates, small queues or spacing.
+    /// The send loop with pacing, offload aggregates, small queues or spacing (a socket
+    /// with none of them goes through `send_plain`).
     fn send_below(&mut self, io: &mut Io) {
         let reducing = matches!(self.tp.ca_state, CaState::Recovery | CaState::Cwr);
         loop {
@@ -461,15 +462,12 @@ impl Sender {
                 self.cwnd_limited = true;
                 break;
             }
-            let mut allow = 1;
-            if !self.plain {
-                if self.pacing_check(io) {
-                    break;
-                }
-                allow = self.spacing_allows(io, u32::MAX);
-                if allow == 0 {
-                    break;
-                }
+            if self.pacing_check(io) {
+                break;
+            }
+            let allow = self.spacing_allows(io, u32::MAX);
+            if allow == 0 {
+                break;
             }
             if io.local_room == 0 {
                 // The host's qdisc would drop the next skb: Linux's `tcp_transmit_skb`
@@ -479,7 +477,7 @@ impl Sender {
             }
             if self.lost_pending > 0 {
                 let full = self.mss + IP_TCP_HDR + TS_OPT;
-                if !self.plain && self.small_queue_check(io, full, 1) {
+                if self.small_queue_check(io, full, 1) {
                     break;
                 }
                 if self.retransmit_next_lost(io) {
@@ -507,11 +505,7 @@ impl Sender {
             // (`tcp_cwnd_test`), the peer's window and the send buffer
             // (`tcp_mss_split_point`).
             let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
-            let segs = if self.plain {
-                1
-            } else {
-                quota.min(max_segs as u64).min(allow as u64).max(1)
-            };
+            let segs = quota.min(max_segs as u64).min(allow as u64).max(1);
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
                 .min(una + self.cfg.sndbuf.max(mss))
@@ -526,8 +520,7 @@ impl Sender {
                 break;
             }
             let n = len.div_ceil(mss) as u32;
-            if !self.plain && self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0)
-            {
+            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0) {
                 break;
             }
             self.send_new(io, nxt, len as u32);
