@@ -32,6 +32,15 @@ pub const BUFFER: Limit = Limit::Bytes(5_000_000);
 pub const K: Limit = Limit::Bytes(75_000);
 
 pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
+    scenario_mtu(cc, duration, seed, TcpConfig::default().mtu)
+}
+
+/// The IP MTU of the side runs that test whether the seed's hosts used jumbo frames (its
+/// throughputs exceed what 1500-byte frames carry: `FRAMING`).
+pub const JUMBO_MTU: u32 = 9000;
+
+/// [`scenario`] with every host's IP MTU `mtu`.
+pub fn scenario_mtu(cc: &str, duration: SimTime, seed: u64, mtu: u32) -> Scenario {
     let topo = TopologySpec::Star {
         senders: SENDERS,
         link: LinkSpec {
@@ -44,7 +53,8 @@ pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
     };
     let mut sc = Scenario::new(&format!("dctcp-incast-{cc}"), topo, duration);
     sc.seed = seed;
-    let tcp = endpoint(cc);
+    let mut tcp = endpoint(cc);
+    tcp.mtu = mtu;
     for i in 0..SENDERS {
         sc.add_flow(&format!("s{i}"), "recv", tcp.clone());
     }
@@ -60,11 +70,11 @@ pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
     sc
 }
 
-const FRAMING: &str = "the seed's 19 flows sum to 9.91-9.92 Gbit/s, 5.4% above what 10 GbE carries as TCP payload (1448 B per 1538 B frame = 9.41 Gbit/s; its iperf intervals were not synchronised): a model bound by framing sits 5% below, ±7% allows that and 2% more";
+const FRAMING: &str = "the seed's 19 flows sum to 9.91-9.92 Gbit/s, 5.4% above what 10 GbE carries as TCP payload with 1500-byte frames (1448 B per 1538 B frame = 9.41 Gbit/s) and 0.2% above what it carries with 9000-byte frames (9.90 Gbit/s: the rows jumbo_*, and the note on them); the seed does not give its MTU, and the model keeps Linux's default 1500: a model bound by framing sits 5% below, ±7% allows that and 2% more";
 const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC flows had ~170 RTOs each (TSO/GSO bursts of up to 64 KB lost whole at a full 5 MB buffer, no duplicate ACKs left, on a 2014 kernel without RACK, where a lost retransmission also meant an RTO); TSO bursts alone do not make them here (with [host] tso, gro and tsq on, TSO deferral included, the CUBIC flows had 1.6 ± 1.4 RTOs per run over all flows (5 runs), against 3.6 ± 1.4 without: GRO and TSQ make the senders smoother, not burstier), and cclab does not model that kernel's recovery, so SACK repairs the drop-tail losses and few RTOs occur";
 const DCTCP_RTO: &str = "an upper bound: the seed counted every 'other TCP timeout' on the hosts and believes DCTCP's are all non-test traffic; the simulation has only the test traffic";
 const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.96 ms against 3.77 without): ±10%";
-const DCTCP_LAT: &str = "not established: with K = 75 KB (60 µs at 10 Gbit/s) a DCTCP queue oscillates between K + N − A and K + N ([2] §3.3), so ping sees ≥ 50 µs of queueing plus the 20 µs base RTT; the seed's 42 µs mean (28 µs min) means its switch held the DCTCP queue well below 75 KB (a threshold counted in another unit, or on shared-buffer occupancy?), which the seed does not describe; segmentation offload does not bring it down (with [host] tso, gro and tsq on the mean is 0.141 ms, against 0.086 without)";
+const DCTCP_LAT: &str = "not established: with K = 75 KB (60 µs at 10 Gbit/s) a DCTCP queue oscillates between K + N − A and K + N ([2] §3.3), so ping sees ≥ 50 µs of queueing plus the 20 µs base RTT; the seed's 42 µs mean (28 µs min) means its switch held the DCTCP queue well below 75 KB (a threshold counted in another unit, or on shared-buffer occupancy?), which the seed does not describe; segmentation offload does not bring it down (with [host] tso, gro and tsq on the mean is 0.141 ms, against 0.086 without), nor do 9000-byte frames (row jumbo_latency_mean_ms)";
 
 const STDDEV_BOUND: &str = "an upper bound: the seed's spread includes unsynchronised iperf intervals and whole-Mbit/s values, so a model without them must not spread more over the seed's 30 s; over a shorter run (--quick) the flows' means carry more of the start, and the bound widens as sqrt(30 s / run)";
 
@@ -134,10 +144,16 @@ fn run(o: &Options) -> Report {
     // variant runs several seeds (hosts' processing jitter differs) and each metric is
     // their mean with a 95% confidence interval.
     let n = if o.quick { 3 } else { 5 };
-    let items = variant_runs(&variants, o.seed, n);
-    let all = super::par_map(&items, o.threads, |&(cc, seed)| {
-        crate::sim::run(&scenario(cc, dur, seed)).expect("valid scenario")
+    let mut items: Vec<(&str, u64, u32)> = variant_runs(&variants, o.seed, n)
+        .into_iter()
+        .map(|(cc, seed)| (cc, seed, TcpConfig::default().mtu))
+        .collect();
+    // One side run per variant with 9000-byte frames (the seed's throughputs need them).
+    items.extend(variants.iter().map(|&cc| (cc, o.seed, JUMBO_MTU)));
+    let mut all = super::par_map(&items, o.threads, |&(cc, seed, mtu)| {
+        crate::sim::run(&scenario_mtu(cc, dur, seed, mtu)).expect("valid scenario")
     });
+    let jumbo: Vec<RunResult> = all.split_off(variants.len() * n);
     let per_run: Vec<Vec<f64>> = all.iter().map(metrics).collect();
     let m: Vec<Vec<MeanCi>> = (0..variants.len())
         .map(|vi| {
@@ -189,6 +205,35 @@ fn run(o: &Options) -> Report {
             ));
         }
     }
+    // The jumbo side runs: the metrics that decide between the two MTUs.
+    let at = |name: &str| {
+        SEED.iter()
+            .position(|x| x.0 == name)
+            .expect("a seed metric")
+    };
+    let (tput, lat, rtos) = (
+        at("throughput_mean_mbps"),
+        at("latency_mean_ms"),
+        at("timeouts_total"),
+    );
+    let jm: Vec<Vec<f64>> = jumbo.iter().map(metrics).collect();
+    for (vi, v) in variants.iter().enumerate() {
+        r.row(v, "jumbo_throughput_mean_mbps", jm[vi][tput]);
+        r.row(v, "jumbo_latency_mean_ms", jm[vi][lat]);
+        r.row(v, "jumbo_timeouts_total", jm[vi][rtos]);
+    }
+    r.note(format!(
+        "9000-byte frames (rows jumbo_*, one run per variant, seed {}): each flow gets {:.1} (CUBIC) and {:.1} (DCTCP) Mbit/s against the seed's 521.7 and 521.9 (1500-byte frames: {:.1}; 10 GbE carries 10 Gbit/s × 8,948 / 9,038 = 9.90 Gbit/s of payload with a 9000-byte MTU, 9.41 with 1500), so the seed's throughputs fit jumbo frames; but the DCTCP ping then waits {:.3} ms, not the seed's 0.042: {SENDERS} windows of at least 2 segments (Linux DCTCP's floor) are {:.0} KB of {} B packets, far above the path's {:.0} KB (rate × base RTT) and K = 75 KB. Neither MTU gives both of the seed's numbers here (CUBIC timeouts with jumbo frames: {:.0})",
+        o.seed,
+        jm[0][tput],
+        jm[1][tput],
+        m[1][tput].mean,
+        jm[1][lat],
+        (SENDERS as u32 * 2 * JUMBO_MTU) as f64 / 1e3,
+        JUMBO_MTU,
+        (RATE as f64 * secs(4 * LINK_DELAY) / 8.0) / 1e3,
+        jm[0][rtos],
+    ));
     r.note(format!(
         "switch: 5 MB port buffer shared by a DCTCP queue (DSCP 1, mark at K = 75 KB) and a drop-tail queue, DRR between them; link delay {} µs (base RTT 20 µs); {} s of traffic",
         LINK_DELAY / US,
