@@ -44,12 +44,13 @@ pub struct Theory {
 
 /// The §3.3 formulas for `n` flows at `rate` with threshold `k` packets.
 pub fn theory(rate: u64, n: usize, k: f64) -> Theory {
-    theory_at(rate, RTT, n, k)
+    theory_at(rate, RTT, n, k, PKT)
 }
 
-/// [`theory`] on a path whose round trip without queueing is `rtt`.
-pub fn theory_at(rate: u64, rtt: SimTime, n: usize, k: f64) -> Theory {
-    let crtt = rate as f64 * secs(rtt) / (8.0 * PKT);
+/// [`theory`] on a path whose round trip without queueing is `rtt`, counting packets of
+/// `frame` bytes on the wire.
+pub fn theory_at(rate: u64, rtt: SimTime, n: usize, k: f64, frame: f64) -> Theory {
+    let crtt = rate as f64 * secs(rtt) / (8.0 * frame);
     let w = (crtt + k) / n as f64;
     Theory {
         crtt,
