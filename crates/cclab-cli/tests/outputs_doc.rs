@@ -19,15 +19,38 @@ fn cclab(args: &[&str]) {
     );
 }
 
-fn tmpdir(name: &str) -> PathBuf {
+/// A temporary folder of this test process, removed when dropped: at the end of the
+/// test, and when an assertion fails first.
+struct Tmp(PathBuf);
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Tmp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Tmp {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+fn tmpdir(name: &str) -> Tmp {
     let d = std::env::temp_dir().join(format!("cclab-outdoc-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    Tmp(d)
 }
 
 /// `cclab run examples/EXAMPLE --quiet` into a fresh folder named after `name`, with each
 /// of `sets` as a `--set`; the folder.
-fn run_example(example: &str, name: &str, sets: &[&str]) -> PathBuf {
+fn run_example(example: &str, name: &str, sets: &[&str]) -> Tmp {
     let dir = tmpdir(name);
     let (path, out) = (common::example(example), dir.display().to_string());
     let mut args = vec!["run", path.as_str(), "--quiet", "--out", out.as_str()];
@@ -180,7 +203,6 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
         documented(run_section, &pq, "file");
         assert!(std::fs::read(wl.join(&pq)).unwrap().starts_with(b"PAR1"));
     }
-    let _ = std::fs::remove_dir_all(&wl);
 
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
@@ -274,15 +296,10 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
             .unwrap()
             .is_empty());
     }
-    for d in [&pol, &ocbr, &udp] {
-        let _ = std::fs::remove_dir_all(d);
-    }
     assert!(!json(&inc.join("summary.json"))["aggregates"]
         .as_array()
         .unwrap()
         .is_empty());
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&inc);
 }
 
 #[test]
@@ -324,7 +341,6 @@ fn every_file_and_key_cclab_reproduce_writes_is_documented() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// `cclab bench` prints what it measured on this machine, never a peer's time it did not
