@@ -32,11 +32,18 @@ pub const BUFFER: Limit = Limit::Bytes(5_000_000);
 pub const K: Limit = Limit::Bytes(75_000);
 
 pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
-    scenario_mtu(cc, duration, seed, SEED_MTU)
+    scenario_with(cc, duration, seed, SEED_MTU, false)
 }
 
-/// [`scenario`] with every host's IP MTU `mtu`.
-pub fn scenario_mtu(cc: &str, duration: SimTime, seed: u64, mtu: u32) -> Scenario {
+/// [`scenario`] with every host's IP MTU `mtu`; with `flows_dscp0`, the iperf flows carry
+/// DSCP 0 (the seed's `iperf -c` has no `-S`) while the ping keeps its `-Q 0x6`.
+pub fn scenario_with(
+    cc: &str,
+    duration: SimTime,
+    seed: u64,
+    mtu: u32,
+    flows_dscp0: bool,
+) -> Scenario {
     let topo = TopologySpec::Star {
         senders: SENDERS,
         link: LinkSpec {
@@ -51,6 +58,10 @@ pub fn scenario_mtu(cc: &str, duration: SimTime, seed: u64, mtu: u32) -> Scenari
     sc.seed = seed;
     let mut tcp = endpoint(cc);
     tcp.mtu = mtu;
+    let ping_dscp = tcp.dscp;
+    if flows_dscp0 {
+        tcp.dscp = 0;
+    }
     for i in 0..SENDERS {
         sc.add_flow(&format!("s{i}"), "recv", tcp.clone());
     }
@@ -61,7 +72,7 @@ pub fn scenario_mtu(cc: &str, duration: SimTime, seed: u64, mtu: u32) -> Scenari
         interval: 200 * MS,
         size: 84,
         ect: cc == "dctcp",
-        dscp: tcp.dscp,
+        dscp: ping_dscp,
     });
     sc
 }
@@ -71,7 +82,7 @@ const FRAMING_SPREAD: &str = "the mean's ±1% (FRAMING) plus the seed's own spre
 const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC flows had ~170 RTOs each (TSO/GSO bursts of up to 64 KB lost whole at a full 5 MB buffer, no duplicate ACKs left, on a 2014 kernel without RACK, where a lost retransmission also meant an RTO); TSO bursts alone do not make them here (with [host] tso, gro and tsq on, TSO deferral included, the CUBIC flows had 55 ± 20 RTOs per run over all flows (5 runs), against 79 ± 20 without: GRO and TSQ make the senders smoother, not burstier; 9000-byte frames, a few segments per window, give more than 1500-byte ones, row mtu1500_timeouts_total), and cclab does not model that kernel's recovery, so SACK repairs the drop-tail losses and few RTOs occur";
 const DCTCP_RTO: &str = "an upper bound: the seed counted every 'other TCP timeout' on the hosts and believes DCTCP's are all non-test traffic; the simulation has only the test traffic";
 const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.93 ms against 3.72 without): ±10%";
-const DCTCP_LAT: &str = "not established: with the seed's 9000-byte frames, 19 DCTCP windows at Linux's floor of 2 segments hold 342 KB, more than the path's 25 KB and K = 75 KB together, so the queue stands far above K (the note on the bottleneck queue gives its mean) and ping waits accordingly; with 1500-byte frames the queue oscillates near K instead (row mtu1500_latency_mean_ms, still twice the seed's). The seed's 42 µs mean (28 µs min) needs the queue below about 25 KB most of the time: its switch or hosts held the DCTCP flows below what this model's Linux DCTCP allows, in a way the seed does not describe; segmentation offload does not ([host] tso, gro and tsq on: 0.261 ms)";
+const DCTCP_LAT: &str = "not established: with the seed's 9000-byte frames, 19 DCTCP windows at Linux's floor of 2 segments hold 342 KB, more than the path's 25 KB and K = 75 KB together, so the queue stands far above K (the note on the bottleneck queue gives its mean) and ping waits accordingly; with 1500-byte frames the queue oscillates near K instead (row mtu1500_latency_mean_ms, still twice the seed's). The seed's 42 µs mean (28 µs min) needs the queue below about 25 KB most of the time: its switch or hosts held the DCTCP flows below what this model's Linux DCTCP allows, in a way the seed does not describe (or its flows were not in the DCTCP queue at all: the rows dscp0_* and the note on them); segmentation offload does not ([host] tso, gro and tsq on: 0.261 ms)";
 
 const STDDEV_BOUND: &str = "an upper bound: the seed's spread includes unsynchronised iperf intervals and whole-Mbit/s values, so a model without them must not spread more over the seed's 30 s; over a shorter run (--quick) the flows' means carry more of the start, and the bound widens as sqrt(30 s / run)";
 
@@ -142,15 +153,18 @@ fn run(o: &Options) -> Report {
     // their mean with a 95% confidence interval.
     let n = if o.quick { 3 } else { 5 };
     let linux = TcpConfig::default().mtu;
-    let mut items: Vec<(&str, u64, u32)> = variant_runs(&variants, o.seed, n)
+    let mut items: Vec<(&str, u64, u32, bool)> = variant_runs(&variants, o.seed, n)
         .into_iter()
-        .map(|(cc, seed)| (cc, seed, SEED_MTU))
+        .map(|(cc, seed)| (cc, seed, SEED_MTU, false))
         .collect();
-    // One side run per variant with Linux's default 1500-byte frames.
-    items.extend(variants.iter().map(|&cc| (cc, o.seed, linux)));
-    let mut all = super::par_map(&items, o.threads, |&(cc, seed, mtu)| {
-        crate::sim::run(&scenario_mtu(cc, dur, seed, mtu)).expect("valid scenario")
+    // Side runs: each variant with Linux's default 1500-byte frames; DCTCP with its iperf
+    // flows in the default queue (DSCP 0).
+    items.extend(variants.iter().map(|&cc| (cc, o.seed, linux, false)));
+    items.push(("dctcp", o.seed, SEED_MTU, true));
+    let mut all = super::par_map(&items, o.threads, |&(cc, seed, mtu, dscp0)| {
+        crate::sim::run(&scenario_with(cc, dur, seed, mtu, dscp0)).expect("valid scenario")
     });
+    let dscp0 = all.pop().expect("the DSCP 0 side run");
     let small: Vec<RunResult> = all.split_off(variants.len() * n);
     let per_run: Vec<Vec<f64>> = all.iter().map(metrics).collect();
     let m: Vec<Vec<MeanCi>> = (0..variants.len())
@@ -229,6 +243,25 @@ fn run(o: &Options) -> Report {
         m[1][lat].mean,
         (SENDERS as u32 * 2 * SEED_MTU) as f64 / 1e3,
         (RATE as f64 * secs(4 * LINK_DELAY) / 8.0) / 1e3,
+    ));
+    // DCTCP's iperf flows in the default queue, the ping alone in the DCTCP queue.
+    let d0 = metrics(&dscp0);
+    let (tsd, fair) = (at("throughput_stddev_mbps"), at("fairness"));
+    r.row("dctcp", "dscp0_latency_mean_ms", d0[lat]);
+    r.row("dctcp", "dscp0_latency_min_ms", d0[at("latency_min_ms")]);
+    r.row("dctcp", "dscp0_latency_max_ms", d0[at("latency_max_ms")]);
+    r.row("dctcp", "dscp0_timeouts_total", d0[rtos]);
+    r.row("dctcp", "dscp0_throughput_stddev_mbps", d0[tsd]);
+    r.row("dctcp", "dscp0_fairness", d0[fair]);
+    r.note(format!(
+        "the seed's iperf commands carry no TOS (`iperf -c <receiver> -t 30`, no -S), while its ping sets DSCP 1 (-Q 0x6). If the DCTCP flows' packets went to the default drop-tail queue (rows dscp0_*, one run, seed {}), the ping crosses the otherwise empty DCTCP queue, waiting only for its DRR turn: {:.3} ms mean ({:.3}-{:.3}), against the seed's 0.042 (0.028-0.085) and {:.3} with the flows in the DCTCP queue; the DCTCP flows, unmarked, then meet the 5 MB buffer's losses: {:.0} RTOs over the 19 hosts (seed: 25, which it believed were not test traffic) and a throughput stddev of {:.1} Mbit/s (seed 2.6). The seed does not say how its hosts set the DSCP, so this stays a hypothesis",
+        o.seed,
+        d0[lat],
+        d0[at("latency_min_ms")],
+        d0[at("latency_max_ms")],
+        m[1][lat].mean,
+        d0[rtos],
+        d0[tsd],
     ));
     r.note(format!(
         "switch: 5 MB port buffer shared by a DCTCP queue (DSCP 1, mark at K = 75 KB) and a drop-tail queue, DRR between them; link delay {} µs (base RTT 20 µs); {} s of traffic",
