@@ -143,14 +143,24 @@ class Run:
     """
 
     def __init__(self, summary: str, tables: List["tuple[str, bytes]"], meta: str, backend: str):
-        self.summary: Dict[str, Any] = json.loads(summary)
-        """The run's ``summary.json`` as a dict (SI units: s, bit/s, bytes)."""
+        self._summary_text: Optional[str] = summary
+        self._summary: Optional[Dict[str, Any]] = None
         self.meta: Dict[str, Any] = json.loads(meta)
         """cclab's version and git revision, the run id, the seed and the resolved scenario
         (TOML text that reruns it: ``cclab.run(r.meta['scenario'])``)."""
         self._raw = dict(tables)
         self._backend = backend
         self._frames: Dict[str, Any] = {}
+
+    @property
+    def summary(self) -> Dict[str, Any]:
+        """The run's ``summary.json`` as a dict (SI units: s, bit/s, bytes). Parsed on first
+        use: it holds every flow, hundreds of MB for a data-center workload, which a run
+        read through its tables never needs."""
+        if self._summary is None:
+            self._summary = json.loads(self._summary_text or "{}")
+            self._summary_text = None
+        return self._summary
 
     def _table(self, name: str, backend: Optional[str] = None) -> Any:
         backend = backend or self._backend
@@ -214,10 +224,15 @@ class Run:
         return self._table(name)
 
     def __repr__(self) -> str:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        # The flow count from the table's Parquet footer: a repr never parses the summary.
+        raw = self._raw.get("flows")
+        flows = pq.ParquetFile(pa.BufferReader(raw)).metadata.num_rows if raw else 0
         return (
-            f"<cclab.Run {self.meta.get('run_id')} of {self.summary.get('scenario')!r}, "
-            f"seed {self.meta.get('seed')}: {len(self.summary.get('flows', []))} flows, "
-            f"tables {', '.join(self._raw)}>"
+            f"<cclab.Run {self.meta.get('run_id')}, seed {self.meta.get('seed')}: "
+            f"{flows} flows, tables {', '.join(self._raw)}>"
         )
 
 

@@ -30,6 +30,10 @@ def test_run_gives_the_numbers_of_cclab_run(cli, tmp_path):
     p = cli("run", DUMBBELL, "--out", tmp_path / "cli", "--json", "-q")
     summary = json.loads(p.stdout)
     r = cclab.run(str(DUMBBELL), out=tmp_path / "py")
+    # The summary is parsed when first asked for, not before (not even by repr).
+    text = repr(r)
+    assert r._summary is None
+    assert f"{len(summary['flows'])} flows" in text and summary["run_id"] in text
     # The whole summary, every number of it, is the command line's.
     assert r.summary == summary
     assert r.meta["run_id"] == summary["run_id"] and r.meta["seed"] == 1
