@@ -311,7 +311,6 @@ impl Cubic {
         self.cnt = self.cnt.max(2);
     }
 
-    /// `hystart_update`: look for the slow-start exit point (ACK train or delay increase).
     /// `hystart_ack_delay`: a cushion for TSO/GRO aggregation, the time of four 64 KB
     /// skbs at the socket's pacing rate, at most 1 ms, in µs (0 before an RTT sample,
     /// when the rate is still `~0UL`).
@@ -339,6 +338,7 @@ impl Cubic {
         (GSO_MAX_SIZE * 4 * 1_000_000 / rate).min(1000)
     }
 
+    /// `hystart_update`: look for the slow-start exit point (ACK train or delay increase).
     fn hystart_update(&mut self, tp: &mut TcpCcState, delay: u32) {
         if tp.snd_una > self.end_seq {
             self.bictcp_hystart_reset(tp);

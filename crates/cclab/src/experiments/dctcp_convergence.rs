@@ -26,7 +26,7 @@ pub const EXPERIMENT: Experiment = Experiment {
 };
 
 /// How CUBIC's shares while both flows send are judged.
-const CUBIC_SHARE: &str = "the seed's value is one test, and CUBIC's shares at a drop-tail queue swing from run to run with which flow meets each overflow (loss synchronisation): judged as one draw against the model's runs over several seeds (their mean, the sim column here), within their 95% prediction interval, 2 standard deviations × sqrt(1 + 1/n)";
+const CUBIC_SHARE: &str = "the seed's value is one test, and CUBIC's shares at a drop-tail queue swing from run to run with which flow meets each overflow (loss synchronisation): judged as one draw against the model's runs over several seeds (their mean, the sim column here), within their 95% prediction interval, t(0.975, n − 1) standard deviations × sqrt(1 + 1/n)";
 /// Runs (seeds) over which CUBIC's shares are also given (`--quick`: 4).
 const SPREAD_RUNS: usize = 10;
 
@@ -272,7 +272,7 @@ fn run(o: &Options) -> Report {
                 let n = xs.len() as f64;
                 let mean = xs.iter().sum::<f64>() / n;
                 let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-                let pi = 2.0 * sd * (1.0 + 1.0 / n).sqrt();
+                let pi = super::common::t975(xs.len() - 1) * sd * (1.0 + 1.0 / n).sqrt();
                 r.seed(
                     cc,
                     &m,

@@ -118,11 +118,12 @@ struct RunOut {
     bps: f64,
     series: Vec<(f64, f64)>,
     trains_per_rtt: f64,
-    /// Goodput over whole loss epochs: from the first loss episode (fast recovery or
-    /// timeout) after the warm-up to the last one, at 1 s resolution; none with fewer than
-    /// two such episodes.
+    /// Goodput over whole loss epochs: from the first second after the warm-up in which a
+    /// loss episode (fast recovery or timeout) began to the last such second; none with
+    /// fewer than two such seconds.
     epoch_bps: Option<f64>,
-    /// The mean length of those epochs (s).
+    /// The mean length of those epochs (s): that span over the seconds with an episode,
+    /// less one (two episodes in one second count once).
     epoch_s: Option<f64>,
 }
 
@@ -578,9 +579,10 @@ fn run(o: &Options) -> Report {
         ),
     );
     r.note(format!(
-        "box1 (src) → box2 (dst): one 10 Gbit/s link each way, 10 µs; box1's egress qdisc netem delay 50 ms limit 10000 (tbf 900mbit burst 12000 over it in the fix; with sch_fq as box1's root, the netem sits on the port of a box between box1 and box2, so the 50 ms delays the data only, as on box1); box2's ingress policer rate 1000mbit burst 100k (102,400 B) mtu 100k drop, after GRO; CUBIC, 64 MiB socket buffers; TSO, GRO (50 µs NAPI poll) and TSQ on; goodput after the first {} s of {} s, mean of {n} runs",
+        "box1 (src) → box2 (dst): one 10 Gbit/s link each way, 10 µs; box1's egress qdisc netem delay 50 ms limit 10000 (tbf 900mbit burst 12000 over it in the fix; with sch_fq as box1's root, the netem sits on the port of a box between box1 and box2, so the 50 ms delays the data only, as on box1); box2's ingress policer rate 1000mbit burst 100k (102,400 B) mtu 100k drop, after GRO; CUBIC, 64 MiB socket buffers; TSO, GRO (50 µs NAPI poll) and TSQ on; goodput after the first {} s of {} s (the sch_fq-alone variant: of {} s), mean of {n} runs",
         secs(warm),
-        secs(dur)
+        secs(dur),
+        secs(dur.max(60 * SEC))
     ));
     r.note("the seed's commands put the client on box2, so data goes box2 → box1 and the policer sees only ACKs (variant literal_acks_policed); the TCP numbers and the tbf fix on box1 only make sense for data box1 → box2, which the other variants use");
     udp_part(&mut r, o, dur, n);

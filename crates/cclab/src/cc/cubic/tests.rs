@@ -435,7 +435,7 @@ fn hystart_ack_delay_follows_linux() {
 
 /// The ACK train's threshold is delay_min plus that cushion, halved only when nothing
 /// paces the socket (Linux: `sk_pacing_status == SK_PACING_NONE`). With delay_min and
-/// srtt 100 ms the cushion is the 1 ms cap (the rate, 9,267,200 B/s, gives 28 ms): an
+/// srtt 100 ms the cushion is the 1 ms cap (the rate, 926,720 B/s, gives 283 ms): an
 /// unpaced socket exits past 50.5 ms of train (at 51 ms, not 50), a paced one past 101 ms
 /// (at 102 ms, not 101).
 #[test]
