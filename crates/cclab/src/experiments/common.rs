@@ -195,15 +195,6 @@ const T975: [f64; 30] = [
     2.052, 2.048, 2.045, 2.042,
 ];
 
-/// The two-sided 95% quantile of Student's t with `df` degrees of freedom (1.96 beyond 30;
-/// infinite for none).
-pub fn t975(df: usize) -> f64 {
-    if df == 0 {
-        return f64::INFINITY;
-    }
-    T975.get(df - 1).copied().unwrap_or(1.96)
-}
-
 /// The median of `xs` (the mean of the two middle values for an even count; NaNs sort
 /// last). Panics on an empty slice.
 pub fn median(xs: &[f64]) -> f64 {
@@ -260,7 +251,7 @@ pub fn mean_ci(xs: &[f64]) -> MeanCi {
         };
     }
     let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let t = t975(n - 1);
+    let t = T975.get(n - 2).copied().unwrap_or(1.96);
     MeanCi {
         mean,
         half: t * (var / n as f64).sqrt(),

@@ -269,19 +269,19 @@ fn run(o: &Options) -> Report {
             if i == 0 {
                 // The seed's one test against the model's runs over several seeds.
                 let xs: Vec<f64> = spread.iter().map(|t| phase_mean(t, flow, false)).collect();
-                let n = xs.len() as f64;
-                let mean = xs.iter().sum::<f64>() / n;
-                let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-                let pi = super::common::t975(xs.len() - 1) * sd * (1.0 + 1.0 / n).sqrt();
+                // The mean's 95% half-width is t·sd/sqrt(n); a new draw's is
+                // t·sd·sqrt(1 + 1/n), that times sqrt(n + 1).
+                let ci = super::common::mean_ci(&xs);
+                let pi = ci.half * ((xs.len() + 1) as f64).sqrt();
                 r.seed(
                     cc,
                     &m,
                     want,
-                    mean,
+                    ci.mean,
                     Judge::Within(Tol::Abs((pi * 1000.0).round() / 1000.0), CUBIC_SHARE),
                 );
                 r.row(cc, &format!("{m}_first_run"), got);
-                r.row_ci(cc, &format!("{m}_runs"), super::common::mean_ci(&xs));
+                r.row_ci(cc, &format!("{m}_runs"), ci);
                 let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 r.row(cc, &format!("{m}_runs_min"), lo);

@@ -145,6 +145,7 @@ fn run(o: &Options) -> Report {
     // Linux DCTCP never takes a window below 2 segments: N flows hold at least 2N packets,
     // and where that exceeds C·RTT + K the queue never falls to K.
     let pipe = RATE as f64 * secs(rtt) / (8.0 * frame as f64) + k_pkts;
+    let pinned = |n: usize| 2.0 * n as f64 > pipe;
     for (i, &(ect, n)) in cases.iter().enumerate() {
         let v = if ect { "ect" } else { "no_ect" };
         if ect {
@@ -152,12 +153,11 @@ fn run(o: &Options) -> Report {
             continue;
         }
         let k = i % 5;
-        let pinned = 2.0 * n as f64 > pipe;
         let judge = |seed: f64, sim: f64, count: usize| {
             if n == 1 {
                 return Judge::Within(Tol::Abs(0.05), "with one competing flow the queue stays at or below K + 1 packet ([2] §3.3: Q_max = K + N) and the SYN is almost never dropped: seed and model agree on 1; 0.05 allows two probes of 40");
             }
-            if pinned && seed > 0.0 {
+            if pinned(n) && seed > 0.0 {
                 return Judge::Differs(PINNED);
             }
             let count = count as f64;
@@ -241,7 +241,7 @@ fn run(o: &Options) -> Report {
     );
     let pinned: Vec<String> = COMPETING
         .iter()
-        .filter(|&&n| 2.0 * n as f64 > pipe)
+        .filter(|&&n| pinned(n))
         .map(|n| n.to_string())
         .collect();
     r.note(format!(

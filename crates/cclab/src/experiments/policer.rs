@@ -225,22 +225,20 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64) -> RunOut {
     }
     sim.run();
     let g = (sim.tcp(0).receiver.delivered_bytes - b0) as f64 * 8.0 / secs(dur - warm);
+    // Goodput and mean length of the epochs between the first and last episode.
+    let epoch = match (bounds.first(), bounds.last()) {
+        (Some(&(t0, b0)), Some(&(t1, b1))) if t1 > t0 => Some((
+            (b1 - b0) as f64 * 8.0 / secs(t1 - t0),
+            secs(t1 - t0) / (bounds.len() - 1) as f64,
+        )),
+        _ => None,
+    };
     RunOut {
         bps: g,
         series,
         trains_per_rtt: trains as f64 * RTT as f64 / (dur - warm) as f64,
-        epoch_bps: match (bounds.first(), bounds.last()) {
-            (Some(&(t0, b0)), Some(&(t1, b1))) if t1 > t0 => {
-                Some((b1 - b0) as f64 * 8.0 / secs(t1 - t0))
-            }
-            _ => None,
-        },
-        epoch_s: match (bounds.first(), bounds.last()) {
-            (Some(&(t0, _)), Some(&(t1, _))) if t1 > t0 => {
-                Some(secs(t1 - t0) / (bounds.len() - 1) as f64)
-            }
-            _ => None,
-        },
+        epoch_bps: epoch.map(|e| e.0),
+        epoch_s: epoch.map(|e| e.1),
     }
 }
 
