@@ -100,8 +100,8 @@ impl Dctcp {
 impl super::Configure for Dctcp {
     const OPTIONS: &'static Schema = &OPTIONS;
     fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
-        ck.get_into(t, &OPTIONS.keys[0], &mut cfg.dctcp_shift_g);
-        ck.get_into(t, &OPTIONS.keys[1], &mut cfg.dctcp_alpha_on_init);
+        ck.get_into(t, &SHIFT_G, &mut cfg.dctcp_shift_g);
+        ck.get_into(t, &ALPHA_ON_INIT, &mut cfg.dctcp_alpha_on_init);
     }
     fn configure(&mut self, cfg: &TcpConfig) {
         self.dctcp_shift_g = cfg.dctcp_shift_g.min(10);
@@ -109,27 +109,30 @@ impl super::Configure for Dctcp {
     }
 }
 
+/// `dctcp_shift_g`, shared with `dctcp-3.18`.
+pub const SHIFT_G: Key = Key {
+    name: "dctcp_shift_g",
+    ty: Ty::Int(0, 10),
+    default: "`4`",
+    allowed: "",
+    meaning: "module parameter `dctcp_shift_g`: the EWMA gain g = 1/2^shift",
+};
+
+/// `dctcp_alpha_on_init`, shared with `dctcp-3.18`.
+pub const ALPHA_ON_INIT: Key = Key {
+    name: "dctcp_alpha_on_init",
+    ty: Ty::Int(0, 1024),
+    default: "`1024`",
+    allowed: "",
+    meaning: "module parameter `dctcp_alpha_on_init` (1024 = alpha 1.0)",
+};
+
 static OPTIONS: Schema = Schema {
     title: "DCTCP options",
     place: "[tcp]",
     noun: "options",
     about: "",
-    keys: &[
-        Key {
-            name: "dctcp_shift_g",
-            ty: Ty::Int(0, 10),
-            default: "`4`",
-            allowed: "",
-            meaning: "module parameter `dctcp_shift_g`: the EWMA gain g = 1/2^shift",
-        },
-        Key {
-            name: "dctcp_alpha_on_init",
-            ty: Ty::Int(0, 1024),
-            default: "`1024`",
-            allowed: "",
-            meaning: "module parameter `dctcp_alpha_on_init` (1024 = alpha 1.0)",
-        },
-    ],
+    keys: &[SHIFT_G, ALPHA_ON_INIT],
     with: &[],
     variants: None,
 };
@@ -147,11 +150,13 @@ impl CongestionOps for Dctcp {
         true
     }
 
-    /// The receiver runs `dctcp_ece_ack_update` (RFC 8257 §3.2).
+    /// The receiver runs `dctcp_ece_ack_update` (RFC 8257 §3.2), which ACKs a change of CE
+    /// state at once ("tcp: do not delay ACK in DCTCP upon CE status change", 4.19).
     fn receiver_needs(&self) -> ReceiverNeeds {
         ReceiverNeeds {
             ecn: true,
             ce_state: true,
+            ce_ack_now: true,
         }
     }
 

@@ -13,6 +13,7 @@
 pub mod bic;
 pub mod cubic;
 pub mod dctcp;
+pub mod dctcp_318;
 pub mod fast;
 pub mod highspeed;
 pub mod htcp;
@@ -214,6 +215,7 @@ pub trait CongestionOps {
         ReceiverNeeds {
             ecn: self.needs_ecn(),
             ce_state: false,
+            ce_ack_now: false,
         }
     }
     /// Extra fields for the `ss -ti` line (`.get_info`), appended after the name.
@@ -231,6 +233,10 @@ pub struct ReceiverNeeds {
     /// The module's receiver-side CE state machine (DCTCP `dctcp_ece_ack_update`, RFC 8257
     /// §3.2): ECE mirrors each packet's CE bit instead of latching until CWR.
     pub ce_state: bool,
+    /// With `ce_state`: a change of CE state is acknowledged at once (`ICSK_ACK_NOW`, Linux
+    /// 4.19 and later). Without it (Linux 3.18) only a delayed ACK pending for the data
+    /// before the change is sent, with the old state; the new packet waits its turn.
+    pub ce_ack_now: bool,
 }
 
 /// How an algorithm is configured from a scenario: the keys of its own options (shown
@@ -322,6 +328,8 @@ ccs! {
     "cubic" => Cubic(cubic::Cubic),
     /// DCTCP (Linux `tcp_dctcp.c`).
     "dctcp" => Dctcp(dctcp::Dctcp),
+    /// DCTCP as merged in Linux 3.18, the seed's (`tcp_dctcp.c` of 3.18).
+    "dctcp-3.18" => Dctcp318(dctcp_318::Dctcp318),
     /// HighSpeed TCP (RFC 3649, Linux `tcp_highspeed.c`).
     "highspeed" => Highspeed(highspeed::Highspeed),
     /// Scalable TCP (Linux `tcp_scalable.c`).

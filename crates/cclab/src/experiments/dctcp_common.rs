@@ -42,10 +42,16 @@ pub fn seed_port(k: Limit, buffer: Limit) -> QueueSpec {
 /// these tests.
 pub const SEED_MTU: u32 = 9000;
 
-/// TCP for a variant: `dctcp` (DSCP 1, ECN) or `cubic` (default queue), large buffers, the
-/// seed's MTU.
+/// The seed's DCTCP: the module its commit message added, as Linux 3.18 merged it
+/// (`cc/dctcp_318.rs`), which the `dctcp` variant of these experiments runs. Today's module
+/// (`cc = "dctcp"`) counts alpha in segments and halves on a loss; `dctcp-incast` runs it
+/// beside (rows `dscp0_linux_*`).
+pub const SEED_DCTCP_MODULE: &str = "dctcp-3.18";
+
+/// TCP for a variant: `dctcp` (the seed's module, [`SEED_DCTCP_MODULE`], DSCP 1, ECN) or `cubic`
+/// (default queue), large buffers, the seed's MTU.
 pub fn endpoint(cc: &str) -> TcpConfig {
-    let mut t = super::common::tcp(cc);
+    let mut t = super::common::tcp(if cc == "dctcp" { SEED_DCTCP_MODULE } else { cc });
     t.mtu = SEED_MTU;
     if cc == "dctcp" {
         t.dscp = DCTCP_DSCP;

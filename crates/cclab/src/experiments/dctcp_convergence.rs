@@ -1,7 +1,8 @@
 //! `dctcp-convergence` — seed 000 table 4: one flow sends at full rate to a receiver; a
 //! second flow from another server joins after 1 s and stops 10 s later; the first sends
 //! one more second. Both flows' throughput every 0.5 s, CUBIC vs DCTCP, printed in the
-//! seed's layout beside the seed's columns.
+//! seed's layout beside the seed's columns. DCTCP is the seed's module, Linux 3.18's
+//! (`dctcp_common::SEED_DCTCP_MODULE`).
 //!
 //! Definitions (applied to the seed's table and to the simulation alike):
 //! - `join_converge_s`: from the join until both flows are within 10% of the fair share

@@ -2,6 +2,7 @@
 //! sender running `iperf -c -t 30` at once, CUBIC vs DCTCP (K = 75 KB), with a ping every
 //! 0.2 s from one sender to the receiver through the same queue (`ping -Q 0x6` — DSCP 1 and
 //! ECT(0) — for DCTCP, so the probe uses the DCTCP queue and is marked, not dropped).
+//! DCTCP is the seed's module, Linux 3.18's (`dctcp_common::SEED_DCTCP_MODULE`).
 //!
 //! Switch buffer: 5 MB for the port. The seed's CUBIC ping latency (4.0 ms mean, 4.2 ms
 //! max) is the drop-tail queue standing full: 4.2 ms × 10 Gbit/s ≈ 5.2 MB, which is what a
@@ -82,7 +83,7 @@ const FRAMING_SPREAD: &str = "the mean's ±1% (FRAMING) plus the seed's own spre
 const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC flows had ~170 RTOs each (TSO/GSO bursts of up to 64 KB lost whole at a full 5 MB buffer, no duplicate ACKs left, on a 2014 kernel without RACK, where a lost retransmission also meant an RTO); TSO bursts alone do not make them here (with [host] tso, gro and tsq on, TSO deferral included, the CUBIC flows had 55 ± 20 RTOs per run over all flows (5 runs), against 79 ± 20 without: GRO and TSQ make the senders smoother, not burstier; 9000-byte frames, a few segments per window, give more than 1500-byte ones, row mtu1500_timeouts_total), and cclab does not model that kernel's recovery, so SACK repairs the drop-tail losses and few RTOs occur";
 const DCTCP_RTO: &str = "an upper bound: the seed counted every 'other TCP timeout' on the hosts and believes DCTCP's are all non-test traffic; the simulation has only the test traffic";
 const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.93 ms against 3.72 without): ±10%";
-const DCTCP_LAT: &str = "not established: with the seed's 9000-byte frames, 19 DCTCP windows at Linux's floor of 2 segments hold 342 KB, more than the path's 25 KB and K = 75 KB together, so the queue stands far above K (the note on the bottleneck queue gives its mean) and ping waits accordingly; with 1500-byte frames the queue oscillates near K instead (row mtu1500_latency_mean_ms, still twice the seed's). The seed's 42 µs mean (28 µs min) needs the queue below about 25 KB most of the time: its switch or hosts held the DCTCP flows below what this model's Linux DCTCP allows, in a way the seed does not describe (or its flows were not in the DCTCP queue at all: the rows dscp0_* and the note on them); segmentation offload does not ([host] tso, gro and tsq on: 0.261 ms)";
+const DCTCP_LAT: &str = "not established: with the seed's 9000-byte frames, 19 DCTCP windows at Linux's floor of 2 segments hold 342 KB, more than the path's 25 KB and K = 75 KB together, so the queue stands far above K (the note on the bottleneck queue gives its mean) and ping waits accordingly; with 1500-byte frames the queue oscillates near K instead (row mtu1500_latency_mean_ms, still twice the seed's). The seed's 42 µs mean (28 µs min) needs the queue below about 25 KB most of the time: its switch or hosts held the DCTCP flows below what this model's Linux DCTCP (3.18's, the seed's, or today's) allows, in a way the seed does not describe (flows in the default queue would give its latency but not its RTOs and evenness: rows dscp0_* and the note on them); segmentation offload does not ([host] tso, gro and tsq on: 0.261 ms)";
 
 const STDDEV_BOUND: &str = "an upper bound: the seed's spread includes unsynchronised iperf intervals and whole-Mbit/s values, so a model without them must not spread more over the seed's 30 s; over a shorter run (--quick) the flows' means carry more of the start, and the bound widens as sqrt(30 s / run)";
 
@@ -153,17 +154,26 @@ fn run(o: &Options) -> Report {
     // their mean with a 95% confidence interval.
     let n = if o.quick { 3 } else { 5 };
     let linux = TcpConfig::default().mtu;
-    let mut items: Vec<(&str, u64, u32, bool)> = variant_runs(&variants, o.seed, n)
+    // (variant, seed, MTU, iperf flows at DSCP 0, today's DCTCP module instead of 3.18's)
+    let mut items: Vec<(&str, u64, u32, bool, bool)> = variant_runs(&variants, o.seed, n)
         .into_iter()
-        .map(|(cc, seed)| (cc, seed, SEED_MTU, false))
+        .map(|(cc, seed)| (cc, seed, SEED_MTU, false, false))
         .collect();
     // Side runs: each variant with Linux's default 1500-byte frames; DCTCP with its iperf
-    // flows in the default queue (DSCP 0).
-    items.extend(variants.iter().map(|&cc| (cc, o.seed, linux, false)));
-    items.push(("dctcp", o.seed, SEED_MTU, true));
-    let mut all = super::par_map(&items, o.threads, |&(cc, seed, mtu, dscp0)| {
-        crate::sim::run(&scenario_with(cc, dur, seed, mtu, dscp0)).expect("valid scenario")
+    // flows in the default queue (DSCP 0), the seed's module and today's.
+    items.extend(variants.iter().map(|&cc| (cc, o.seed, linux, false, false)));
+    items.push(("dctcp", o.seed, SEED_MTU, true, false));
+    items.push(("dctcp", o.seed, SEED_MTU, true, true));
+    let mut all = super::par_map(&items, o.threads, |&(cc, seed, mtu, dscp0, today)| {
+        let mut sc = scenario_with(cc, dur, seed, mtu, dscp0);
+        if today {
+            for f in &mut sc.apps.flows {
+                f.tcp.cc = "dctcp".into();
+            }
+        }
+        crate::sim::run(&sc).expect("valid scenario")
     });
+    let dscp0_linux = all.pop().expect("the DSCP 0 side run with today's DCTCP");
     let dscp0 = all.pop().expect("the DSCP 0 side run");
     let small: Vec<RunResult> = all.split_off(variants.len() * n);
     let per_run: Vec<Vec<f64>> = all.iter().map(metrics).collect();
@@ -253,8 +263,12 @@ fn run(o: &Options) -> Report {
     r.row("dctcp", "dscp0_timeouts_total", d0[rtos]);
     r.row("dctcp", "dscp0_throughput_stddev_mbps", d0[tsd]);
     r.row("dctcp", "dscp0_fairness", d0[fair]);
+    let dl = metrics(&dscp0_linux);
+    r.row("dctcp", "dscp0_linux_latency_mean_ms", dl[lat]);
+    r.row("dctcp", "dscp0_linux_timeouts_total", dl[rtos]);
+    r.row("dctcp", "dscp0_linux_throughput_stddev_mbps", dl[tsd]);
     r.note(format!(
-        "the seed's iperf commands carry no TOS (`iperf -c <receiver> -t 30`, no -S), while its ping sets DSCP 1 (-Q 0x6). If the DCTCP flows' packets went to the default drop-tail queue (rows dscp0_*, one run, seed {}), the ping crosses the otherwise empty DCTCP queue, waiting only for its DRR turn: {:.3} ms mean ({:.3}-{:.3}), against the seed's 0.042 (0.028-0.085) and {:.3} with the flows in the DCTCP queue; the DCTCP flows, unmarked, then meet the 5 MB buffer's losses: {:.0} RTOs over the 19 hosts (seed: 25, which it believed were not test traffic) and a throughput stddev of {:.1} Mbit/s (seed 2.6). The seed does not say how its hosts set the DSCP, so this stays a hypothesis",
+        "the seed's iperf commands carry no TOS (`iperf -c <receiver> -t 30`, no -S), while its ping sets DSCP 1 (-Q 0x6). If the DCTCP flows' packets went to the default drop-tail queue (rows dscp0_*, one run, seed {}), the ping crosses the otherwise empty DCTCP queue, waiting only for its DRR turn: {:.3} ms mean ({:.3}-{:.3}), against the seed's 0.042 (0.028-0.085) and {:.3} with the flows in the DCTCP queue. But the flows, unmarked, then meet the 5 MB buffer's losses, and the seed's DCTCP (Linux 3.18) answers a loss only by alpha, which without marks sits at its floor of 15/1024: {:.0} RTOs over the 19 hosts and a throughput stddev of {:.1} Mbit/s, fairness {:.3} (seed: 25 RTOs, which it believed were not test traffic, stddev 2.6, fairness 0.999). Today's DCTCP, which halves on a loss (Linux 5.1), comes nearer ({:.0} RTOs, stddev {:.1}, ping {:.3} ms: rows dscp0_linux_*) but is still far from the seed, and is not what it ran. So the evidence is for the seed's own account, its DCTCP flows in the DCTCP queue, and its low latency has a cause the model does not have",
         o.seed,
         d0[lat],
         d0[at("latency_min_ms")],
@@ -262,6 +276,10 @@ fn run(o: &Options) -> Report {
         m[1][lat].mean,
         d0[rtos],
         d0[tsd],
+        d0[fair],
+        dl[rtos],
+        dl[tsd],
+        dl[lat],
     ));
     r.note(format!(
         "switch: 5 MB port buffer shared by a DCTCP queue (DSCP 1, mark at K = 75 KB) and a drop-tail queue, DRR between them; link delay {} µs (base RTT 20 µs); {} s of traffic",

@@ -1,6 +1,8 @@
 //! `dctcp-syn-ect` — seed 000's SYN/ACK ECT test: the probability that a DCTCP connection
 //! whose SYN carries no ECT connects, against 1, 2, 4, 8 and 16 competing DCTCP flows; and
 //! the same with ECT on SYN and SYN-ACK (Linux's behaviour for DCTCP since that patch).
+//! Every DCTCP socket runs the seed's module, Linux 3.18's
+//! (`dctcp_common::SEED_DCTCP_MODULE`).
 //!
 //! Why it fails: the switch's DCTCP queue drops Not-ECT packets while it holds more than K
 //! (RED/ECN with min = max = K), and competing DCTCP flows keep it near K — above it a

@@ -73,6 +73,8 @@ pub struct TcpConfig {
     pub dctcp_shift_g: u32,
     /// DCTCP `dctcp_alpha_on_init` (0..=1024).
     pub dctcp_alpha_on_init: u32,
+    /// DCTCP 3.18 `dctcp_clamp_alpha_on_loss`.
+    pub dctcp_clamp_alpha_on_loss: bool,
     /// Send buffer in bytes: unacknowledged data never exceeds it.
     pub sndbuf: u64,
     /// Receive buffer in bytes: the advertised window.
@@ -129,6 +131,7 @@ impl Default for TcpConfig {
             syn_ect: true,
             dctcp_shift_g: 4,
             dctcp_alpha_on_init: 1024,
+            dctcp_clamp_alpha_on_loss: false,
             // Linux tcp_wmem / tcp_rmem maxima (4 MiB / 6 MiB): enough for ~50 Mbit/s at
             // 100 ms. Long fat paths must raise them, as the seeds say.
             sndbuf: 4 << 20,

@@ -244,11 +244,14 @@ impl Receiver {
             let new_state = p.ecn == CE;
             if new_state != self.ce_state {
                 if self.delack_timer.is_armed() && self.unacked_segs > 1 {
-                    // Acknowledge the data before this packet with the old CE state.
+                    // Acknowledge the data before this packet with the old CE state (the
+                    // ACK clears the delayed-ACK timer, `inet_csk_clear_xmit_timer`).
                     self.emit_ack(io, self.prior_rcv_nxt, self.ce_state);
                     self.unacked_segs = 1;
+                    self.last_ack_sent = self.prior_rcv_nxt;
+                    self.delack_timer.disarm();
                 }
-                force_now = true;
+                force_now |= self.needs.ce_ack_now;
             }
             self.prior_rcv_nxt = self.rcv_nxt;
             self.ce_state = new_state;

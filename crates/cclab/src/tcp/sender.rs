@@ -39,6 +39,7 @@ use super::rtt::RttEstimator;
 use super::Addr;
 use crate::cc::{
     AckSample, CaEvent, CaState, Cc, CongestionOps, TcpCcState, CA_ACK_ECE, CA_ACK_SLOWPATH,
+    CA_ACK_WIN_UPDATE,
 };
 use crate::engine::{SimTime, Timer, TimerCheck, SEC};
 use crate::net::packet::*;
@@ -887,6 +888,11 @@ impl Sender {
         }
         if ack == prior_una {
             flags |= CA_ACK_SLOWPATH;
+        }
+        // `tcp_may_update_window` (FLAG_WIN_UPDATE): the ACK moved snd_una, carried data or
+        // opened the window.
+        if ack > prior_una || p.payload > 0 || p.rwnd > prior_wnd {
+            flags |= CA_ACK_WIN_UPDATE;
         }
         self.cc.in_ack_event(&mut self.tp, flags);
 
