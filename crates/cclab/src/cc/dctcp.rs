@@ -211,6 +211,7 @@ impl CongestionOps for Dctcp {
     }
 
     /// `dctcp_update_alpha`, registered as `.in_ack_event`.
+    #[inline]
     fn in_ack_event(&mut self, tp: &mut TcpCcState, _flags: u32) {
         let _ = CA_ACK_ECE;
         if self.fallback {

@@ -380,6 +380,8 @@ impl CongestionOps for Cc {
     fn cwnd_event(&mut self, tp: &mut TcpCcState, ev: CaEvent) {
         dispatch!(self, c => c.cwnd_event(tp, ev))
     }
+    // Once per ACK: inline (with DCTCP's) saves 0.1% of dctcp10's instructions.
+    #[inline]
     fn in_ack_event(&mut self, tp: &mut TcpCcState, flags: u32) {
         dispatch!(self, c => c.in_ack_event(tp, flags))
     }

@@ -886,12 +886,14 @@ impl Sender {
         if ece {
             flags |= CA_ACK_ECE;
         }
-        if ack == prior_una {
-            flags |= CA_ACK_SLOWPATH;
-        }
         // `tcp_may_update_window` (FLAG_WIN_UPDATE): the ACK moved snd_una, carried data or
         // opened the window.
-        if ack > prior_una || p.payload > 0 || p.rwnd > prior_wnd {
+        if ack == prior_una {
+            flags |= CA_ACK_SLOWPATH;
+            if p.payload > 0 || p.rwnd > prior_wnd {
+                flags |= CA_ACK_WIN_UPDATE;
+            }
+        } else {
             flags |= CA_ACK_WIN_UPDATE;
         }
         self.cc.in_ack_event(&mut self.tp, flags);
