@@ -12,7 +12,8 @@
 //!    per window, alpha ← alpha − alpha/2^g + ecn·2^(10−g)/total. (Today: delivered and
 //!    CE-delivered segments, `tp->delivered_ce`, 5.1.)
 //! 2. **No `min_not_zero`**: alpha − alpha/2^g never falls below 2^g − 1 = 15 at g = 1/16, so
-//!    an unmarked flow keeps alpha 15/1024 (today it snaps to 0).
+//!    an unmarked flow keeps alpha 15/1024 (today it snaps to 0) — the "alpha 15 ab_ecn 0" of
+//!    the seed's own `ss` example.
 //! 3. **No loss response of its own.** A loss sets ssthresh by `dctcp_ssthresh`, cwnd −
 //!    cwnd·alpha/2: at the alpha of an unmarked flow almost no reduction. `dctcp_state`
 //!    only sets alpha to 1.0 on an RTO (`TCP_CA_Loss`) when the module parameter

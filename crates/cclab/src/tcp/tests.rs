@@ -410,6 +410,30 @@ fn ss_line_has_the_seeds_dctcp_fields_in_order() {
 }
 
 #[test]
+fn an_unmarked_dctcp_318_flow_shows_the_seeds_alpha_of_15() {
+    // Seed 000's `ss` example: "dctcp … ce_state 0 alpha 15 ab_ecn 0 ab_tot 735584", a flow
+    // that saw no marks. 3.18's alpha − alpha/16 stops at 2^4 − 1 = 15; today's module
+    // takes it to 0 (`min_not_zero`).
+    for (cc, want) in [
+        ("dctcp-3.18", " ce_state 0 alpha 15 ab_ecn 0 "),
+        ("dctcp", " ce_state 0 alpha 0 ab_ecn 0 "),
+    ] {
+        // A 64 KB receive window keeps the queue short, so 20 MB take hundreds of windows.
+        let cfg = TcpConfig {
+            cc: cc.into(),
+            rcvbuf: 64 << 10,
+            ..reno()
+        };
+        let mut b = Bench::new(&cfg, 50 * US, GBPS, Some(20_000_000));
+        b.connect();
+        b.run_until(SEC);
+        assert_eq!(b.s.stats.ece_acks, 0);
+        let line = b.s.ss_line();
+        assert!(line.contains(want), "{cc}: {line}");
+    }
+}
+
+#[test]
 fn open_disorder_transitions_reach_the_congestion_module() {
     // Linux `tcp_try_keep_open` moves Open ↔ Disorder through `tcp_set_ca_state`, so
     // Vegas (`tcp_vegas_state`) stops measuring while SACKs show a hole.
