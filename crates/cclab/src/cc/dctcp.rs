@@ -58,6 +58,12 @@ impl Default for Dctcp {
     }
 }
 
+/// `dctcp_ssthresh`'s law, the same in every version: cwnd − cwnd·alpha/2, at least 2.
+pub fn dctcp_ssthresh(cwnd: u32, alpha: u32) -> u32 {
+    let cwnd = cwnd as u64;
+    (cwnd - ((cwnd * alpha as u64) >> 11)).max(2) as u32
+}
+
 /// `min_not_zero(a, b)`: the smaller of the two, ignoring a zero.
 fn min_not_zero(a: u32, b: u32) -> u32 {
     match (a, b) {
@@ -180,8 +186,7 @@ impl CongestionOps for Dctcp {
             return (tp.snd_cwnd >> 1).max(2);
         }
         self.loss_cwnd = tp.snd_cwnd;
-        let cwnd = tp.snd_cwnd as u64;
-        (cwnd - ((cwnd * self.dctcp_alpha as u64) >> 11)).max(2) as u32
+        dctcp_ssthresh(tp.snd_cwnd, self.dctcp_alpha)
     }
 
     fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {

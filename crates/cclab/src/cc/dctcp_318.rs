@@ -33,7 +33,7 @@
 //! models it). Without ECN negotiated it falls back to Reno (`dctcp_reno`: 3.18's
 //! `tcp_reno_ssthresh` and `tcp_reno_cong_avoid`), named `dctcp-reno` as `ss` showed it.
 
-use super::dctcp::{ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIFT_G};
+use super::dctcp::{dctcp_ssthresh, ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIFT_G};
 use super::{CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE, CA_ACK_WIN_UPDATE};
 use crate::scenario::check::{Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty};
@@ -193,8 +193,7 @@ impl CongestionOps for Dctcp318 {
         if self.fallback {
             return (tp.snd_cwnd >> 1).max(2);
         }
-        let cwnd = tp.snd_cwnd as u64;
-        (cwnd - ((cwnd * self.dctcp_alpha as u64) >> 11)).max(2) as u32
+        dctcp_ssthresh(tp.snd_cwnd, self.dctcp_alpha)
     }
 
     fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {

@@ -224,22 +224,30 @@ fn dctcp() -> TcpConfig {
     }
 }
 
-#[test]
-fn dctcp_u6_receiver_ce_state_machine_under_delayed_acks() {
-    // REFERENCE DCTCP-U6: ACK every 2 segments, quick-ack over; CE pattern of p1..p7 =
-    // N N N C C C N.
+/// DCTCP-U6's seven segments, CE on p4..p6 (N N N C C C N), sent by `cc` to a receiver
+/// that ACKs every 2 segments (quick-ack over): the run and its ACKs as (segments acked,
+/// ECE).
+fn u6_pattern(cc: &str) -> (Bench, Vec<(u64, bool)>) {
     let mut cfg = dctcp();
+    cfg.cc = cc.into();
     cfg.quickack = 0;
     let mss = crate::tcp::sender::payload_mss(1500) as u64;
     let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(7 * mss));
     b.mark = Box::new(|_, n| (4..=6).contains(&n));
     b.connect();
     b.run_until(SEC);
-    let acks: Vec<(u64, bool)> = b
+    let acks = b
         .acks()
         .filter(|l| l.p.ack > 1)
         .map(|l| ((l.p.ack - 1) / mss, l.p.flags & ECE != 0))
         .collect();
+    (b, acks)
+}
+
+#[test]
+fn dctcp_u6_receiver_ce_state_machine_under_delayed_acks() {
+    // REFERENCE DCTCP-U6.
+    let (b, acks) = u6_pattern("dctcp");
     assert_eq!(
         acks,
         vec![(2, false), (3, false), (4, true), (6, true), (7, false)],
@@ -254,24 +262,12 @@ fn dctcp_u6_receiver_ce_state_machine_under_delayed_acks() {
 
 #[test]
 fn dctcp_318_receiver_flushes_the_delayed_ack_on_a_ce_change_but_does_not_force_one() {
-    // The same packets as DCTCP-U6 (N N N C C C N) under Linux 3.18's
-    // dctcp_ce_state_0_to_1 / _1_to_0: a change sends the pending delayed ACK with the old
-    // state (for p3 at p4, for p6 at p7), and the packet that changed it waits for the next
-    // ACK: p5 is acked with p4, and p7 by the delayed-ACK timer.
-    let mut cfg = dctcp();
-    cfg.cc = "dctcp-3.18".into();
-    cfg.quickack = 0;
-    let mss = crate::tcp::sender::payload_mss(1500) as u64;
-    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(7 * mss));
-    b.mark = Box::new(|_, n| (4..=6).contains(&n));
-    b.connect();
-    b.run_until(SEC);
+    // The same packets under Linux 3.18's dctcp_ce_state_0_to_1 / _1_to_0: a change sends
+    // the pending delayed ACK with the old state (for p3 at p4, for p6 at p7), and the
+    // packet that changed it waits for the next ACK: p5 is acked with p4, and p7 by the
+    // delayed-ACK timer.
+    let (b, acks) = u6_pattern("dctcp-3.18");
     assert_eq!(b.s.cc_name(), "dctcp-3.18");
-    let acks: Vec<(u64, bool)> = b
-        .acks()
-        .filter(|l| l.p.ack > 1)
-        .map(|l| ((l.p.ack - 1) / mss, l.p.flags & ECE != 0))
-        .collect();
     assert_eq!(
         acks,
         vec![(2, false), (3, false), (5, true), (6, true), (7, false)],
