@@ -157,7 +157,7 @@ impl CongestionOps for Dctcp {
     }
 
     /// The receiver runs `dctcp_ece_ack_update` (RFC 8257 §3.2), which ACKs a change of CE
-    /// state at once ("tcp: do not delay ACK in DCTCP upon CE status change", 4.19).
+    /// state at once ("tcp: do not delay ACK in DCTCP upon CE status change", 2018).
     fn receiver_needs(&self) -> ReceiverNeeds {
         ReceiverNeeds {
             ecn: true,

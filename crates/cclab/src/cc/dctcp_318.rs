@@ -9,29 +9,40 @@
 //!    nothing and did not update the window (`CA_ACK_WIN_UPDATE`) counts as
 //!    `icsk_ack.rcv_mss` bytes — for a socket that only sends, `tcp_initialize_rcv_mss`'s
 //!    hint min(mss, `TCP_MSS_DEFAULT` = 536), as it never measures a received segment. Once
-//!    per window, alpha ← alpha − alpha/2^g + ecn·2^(10−g)/total. (Today: delivered and
+//!    per window, alpha ← alpha − alpha/2^s + ecn·2^(10−s)/total (s = `dctcp_shift_g`,
+//!    g = 1/2^s), in 3.18's 32-bit arithmetic: ecn·2^(10−s) wraps past 2^32, i.e. at 64 MiB
+//!    of ECE-echoed bytes in one window at s = 4 (4.4 widened it). (Today: delivered and
 //!    CE-delivered segments, `tp->delivered_ce`, 5.1.)
-//! 2. **No `min_not_zero`**: alpha − alpha/2^g never falls below 2^g − 1 = 15 at g = 1/16, so
-//!    an unmarked flow keeps alpha 15/1024 (today it snaps to 0) — the "alpha 15 ab_ecn 0" of
-//!    the seed's own `ss` example.
+//! 2. **No `min_not_zero`**: decaying without marks, alpha − alpha/2^s stops at 2^s − 1 = 15
+//!    (s = 4), so an unmarked flow keeps alpha 15/1024 (today it snaps to 0) — the
+//!    "alpha 15 ab_ecn 0" of the seed's own `ss` example.
 //! 3. **No loss response of its own.** A loss sets ssthresh by `dctcp_ssthresh`, cwnd −
 //!    cwnd·alpha/2: at the alpha of an unmarked flow almost no reduction. `dctcp_state`
 //!    only sets alpha to 1.0 on an RTO (`TCP_CA_Loss`) when the module parameter
 //!    `dctcp_clamp_alpha_on_loss` is set (default 0). (Today: halve, "tcp: Ensure DCTCP
-//!    reacts to losses", 5.1.) No `undo_cwnd`: the core of 3.18 then restores max(cwnd,
-//!    2·ssthresh) (`tcp_undo_cwnd_reduction`).
-//! 4. **Reno of 3.18**: slow start while cwnd ≤ ssthresh, by the acked segments, capped at
-//!    ssthresh + 1 (`tcp_slow_start`); above it one segment per cwnd + 1 *ACKs*
-//!    (`tcp_cong_avoid_ai(tp, cwnd)` counted ACKs until 4.0's "tcp: fix the timid additive
-//!    increase on stretch ACKs"), so with delayed ACKs half a segment per round trip.
+//!    reacts to losses", 5.1.) No `undo_cwnd` (3.18's core would restore max(cwnd,
+//!    2·ssthresh), `tcp_undo_cwnd_reduction`; this core has no undo, so it is not reached).
+//! 4. **Reno of 3.18** as the module calls it: slow start while cwnd ≤ ssthresh, by the
+//!    `acked` count it is given, capped at ssthresh + 1 (`tcp_slow_start`); above it one
+//!    segment per cwnd + 1 *ACKs* (`tcp_cong_avoid_ai(tp, cwnd)` counted ACKs until 4.0's
+//!    "tcp: fix the timid additive increase on stretch ACKs"), so with delayed ACKs half a
+//!    segment per round trip.
 //! 5. **The receiver** sends, on a change of CE state, only the delayed ACK pending for the
 //!    data before it (`delayed_ack_reserved`, with the old state); the new packet waits
-//!    for the next ACK as any other (today it is ACKed at once, 4.19). The TCP receiver
-//!    does this when `ReceiverNeeds::ce_ack_now` is false.
+//!    for the next ACK as any other, as on 3.18's fast path (today it is ACKed at once:
+//!    "tcp: do not delay ACK in DCTCP upon CE status change", 2018). The TCP receiver does
+//!    this when `ReceiverNeeds::ce_ack_now` is false. Not modelled: on 3.18's slow path
+//!    (a segment with CWR, or one that fails header prediction) that special ACK also
+//!    cancelled the pending delayed ACK of the new packet, which then waited for the next
+//!    segment or a retransmission (fixed by "tcp: do not cancel delay-AcK on DCTCP special
+//!    ACK", 2018).
 //!
-//! The TCP core around it stays today's (PRR, RACK-less SACK recovery as `tcp::sender`
-//! models it). Without ECN negotiated it falls back to Reno (`dctcp_reno`: 3.18's
-//! `tcp_reno_ssthresh` and `tcp_reno_cong_avoid`), named `dctcp-reno` as `ss` showed it.
+//! The TCP core around it stays today's: PRR, RACK-less SACK recovery as `tcp::sender`
+//! models it, today's `tcp_is_cwnd_limited`, and `cong_avoid` called after the congestion
+//! state machine with the segments each ACK delivered (SACKed ones included), where 3.18
+//! called it first, only on ACKs that moved snd_una, with the segments they removed.
+//! Without ECN negotiated it falls back to Reno (`dctcp_reno`: 3.18's `tcp_reno_ssthresh`
+//! and `tcp_reno_cong_avoid`), named `dctcp-reno` as `ss` showed it.
 
 use super::dctcp::{dctcp_ssthresh, ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIFT_G};
 use super::{CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE, CA_ACK_WIN_UPDATE};
@@ -46,8 +57,9 @@ const TCP_MIN_MSS: u32 = 88;
 
 #[derive(Clone, Debug)]
 pub struct Dctcp318 {
-    pub acked_bytes_ecn: u64,
-    pub acked_bytes_total: u64,
+    /// 32-bit, as in 3.18's `struct dctcp`.
+    pub acked_bytes_ecn: u32,
+    pub acked_bytes_total: u32,
     pub prior_snd_una: u64,
     pub dctcp_alpha: u32,
     pub next_seq: u64,
@@ -89,10 +101,10 @@ impl Dctcp318 {
     }
 
     /// The EWMA step of 3.18's `dctcp_update_alpha` for one window of `total` acked bytes,
-    /// `ecn` of them ECE-echoed (a zero total counts as 1).
-    pub fn alpha_step(alpha: u32, total: u64, ecn: u64, shift_g: u32) -> u32 {
-        let a = alpha as u64 - (alpha as u64 >> shift_g) + (ecn << (10 - shift_g)) / total.max(1);
-        a.min(DCTCP_MAX_ALPHA as u64) as u32
+    /// `ecn` of them ECE-echoed (a zero total counts as 1), in its 32-bit arithmetic.
+    pub fn alpha_step(alpha: u32, total: u32, ecn: u32, shift_g: u32) -> u32 {
+        let a = (alpha - (alpha >> shift_g)).wrapping_add((ecn << (10 - shift_g)) / total.max(1));
+        a.min(DCTCP_MAX_ALPHA)
     }
 }
 
@@ -200,7 +212,8 @@ impl CongestionOps for Dctcp318 {
         reno_cong_avoid_318(tp, acked)
     }
 
-    /// No `.undo_cwnd`: 3.18's `tcp_undo_cwnd_reduction` takes max(cwnd, 2·ssthresh).
+    /// No `.undo_cwnd`: 3.18's `tcp_undo_cwnd_reduction` takes max(cwnd, 2·ssthresh) (not
+    /// reached: this core does not undo).
     fn undo_cwnd(&mut self, tp: &mut TcpCcState) -> u32 {
         tp.snd_cwnd.max(tp.snd_ssthresh.saturating_mul(2))
     }
@@ -217,17 +230,17 @@ impl CongestionOps for Dctcp318 {
         if self.fallback {
             return;
         }
-        let mut acked_bytes = tp.snd_una - self.prior_snd_una;
+        let mut acked_bytes = (tp.snd_una - self.prior_snd_una) as u32;
         // If ack did not advance snd_una, count dupack as MSS size.
         // If ack did update window, do not count it at all.
         if acked_bytes == 0 && flags & CA_ACK_WIN_UPDATE == 0 {
-            acked_bytes = self.rcv_mss as u64;
+            acked_bytes = self.rcv_mss;
         }
         if acked_bytes > 0 {
-            self.acked_bytes_total += acked_bytes;
+            self.acked_bytes_total = self.acked_bytes_total.wrapping_add(acked_bytes);
             self.prior_snd_una = tp.snd_una;
             if flags & CA_ACK_ECE != 0 {
-                self.acked_bytes_ecn += acked_bytes;
+                self.acked_bytes_ecn = self.acked_bytes_ecn.wrapping_add(acked_bytes);
             }
         }
         // Expired RTT.
@@ -289,6 +302,10 @@ mod tests {
         assert_eq!(Dctcp318::alpha_step(100, 0, 0, 4), 94);
         // Clamped at 1.0.
         assert_eq!(Dctcp318::alpha_step(1024, 10, 10, 4), 1024);
+        // 32 bits: 64 MiB of ECE bytes in a window, shifted by 6, wrap to 0 (a window of
+        // all-marked bytes just below that gives the full 64).
+        assert_eq!(Dctcp318::alpha_step(0, 1 << 26, 1 << 26, 4), 0);
+        assert_eq!(Dctcp318::alpha_step(0, (1 << 26) - 1, (1 << 26) - 1, 4), 64);
     }
 
     #[test]
@@ -387,6 +404,18 @@ mod tests {
         tp.snd_cwnd = 100;
         d.dctcp_alpha = 0;
         assert_eq!(d.ssthresh(&mut tp), 50);
-        assert!(!d.receiver_needs().ce_ack_now);
+        // No alpha bookkeeping: an ECE-echoing ACK leaves the counters alone.
+        tp.snd_una = 10_000;
+        d.in_ack_event(&mut tp, CA_ACK_ECE | CA_ACK_WIN_UPDATE);
+        assert_eq!((d.acked_bytes_total, d.acked_bytes_ecn), (0, 0));
+        // 3.18's Reno: above ssthresh one segment per cwnd + 1 ACKs.
+        tp.snd_ssthresh = 50;
+        let acks = (0..)
+            .take_while(|_| {
+                d.cong_avoid(&mut tp, 2);
+                tp.snd_cwnd == 100
+            })
+            .count();
+        assert_eq!(acks + 1, 101);
     }
 }

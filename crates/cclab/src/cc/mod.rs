@@ -233,9 +233,10 @@ pub struct ReceiverNeeds {
     /// The module's receiver-side CE state machine (DCTCP `dctcp_ece_ack_update`, RFC 8257
     /// §3.2): ECE mirrors each packet's CE bit instead of latching until CWR.
     pub ce_state: bool,
-    /// With `ce_state`: a change of CE state is acknowledged at once (`ICSK_ACK_NOW`, Linux
-    /// 4.19 and later). Without it (Linux 3.18) only a delayed ACK pending for the data
-    /// before the change is sent, with the old state; the new packet waits its turn.
+    /// With `ce_state`: a change of CE state is acknowledged at once (Linux since "tcp: do
+    /// not delay ACK in DCTCP upon CE status change", 2018). Without it (Linux 3.18) only a
+    /// delayed ACK pending for the data before the change is sent, with the old state; the
+    /// new packet waits its turn.
     pub ce_ack_now: bool,
 }
 

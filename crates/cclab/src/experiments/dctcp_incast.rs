@@ -7,7 +7,8 @@
 //! Switch buffer: 5 MB for the port. The seed's CUBIC ping latency (4.0 ms mean, 4.2 ms
 //! max) is the drop-tail queue standing full: 4.2 ms × 10 Gbit/s ≈ 5.2 MB, which is what a
 //! shared-buffer commodity ASIC (9–12 MB in all) lets one congested port take. Timeouts
-//! are counted per sending host like `netstat -s` "other TCP timeouts".
+//! are counted per sending host as `netstat -s` "other TCP timeouts" counts them
+//! (`HostResult::tcp_timeouts`), and every RTO expiry beside (row `rto_expiries_total`).
 
 use super::common::{mean_ci, median, variant_runs, MeanCi};
 use super::dctcp_common::*;
@@ -80,10 +81,10 @@ pub fn scenario_with(
 
 const FRAMING: &str = "the seed's 19 flows sum to 9.91-9.92 Gbit/s, 0.2% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in 9000-byte frames (8,948 B per 9,038 B), the seed's MTU (dctcp_common::SEED_MTU; with 1500-byte frames 9.41: rows mtu1500_*), so its accounting runs that much high: ±1%";
 const FRAMING_SPREAD: &str = "the mean's ±1% (FRAMING) plus the seed's own spread of flows around its mean (DCTCP: max 1.0% above, min 0.6% below), which the model's flows, sharing the link evenly, do not have: ±2%";
-const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC hosts counted ~170 'other TCP timeouts' each, more than Linux's minimum RTO allows one 30 s flow: that counter takes an RTO that fires with nothing SACKed, each after at least srtt + 200 ms without progress, so the median host's 183 are 36.6 s of waiting; its hosts ran a lower minimum RTO (below 30 s / 183 = 164 ms) or the counter took in other sockets' timeouts. A likely mechanism there: TSO/GSO bursts of up to 64 KB lost whole at a full 5 MB buffer, no duplicate ACKs left, on a 2014 kernel without RACK, where a lost retransmission also meant an RTO. TSO bursts alone do not make them here (with [host] tso, gro and tsq on, TSO deferral included, the CUBIC flows had 55 ± 20 RTOs per run over all flows (5 runs), against 79 ± 20 without: GRO and TSQ make the senders smoother, not burstier; 9000-byte frames, a few segments per window, give more than 1500-byte ones, row mtu1500_timeouts_total), and cclab does not model that kernel's recovery, so SACK repairs the drop-tail losses and few RTOs occur (the model counts every RTO, backed-off ones and those in recovery too: an upper bound of the seed's counter)";
+const CUBIC_RTO: &str = "RTO-driven: the seed's CUBIC hosts counted ~170 'other TCP timeouts' each (netstat -s, Linux's LINUX_MIB_TCPTIMEOUTS: an RTO that fires first in its series with nothing SACKed, a window whose whole tail was lost), more than Linux's minimum RTO allows one 30 s flow: each comes after at least srtt + 200 ms without progress, so the median host's 183 are 36.6 s of waiting; its hosts ran a lower minimum RTO (below 30 s / 183 = 164 ms) or the counter took in other sockets' timeouts. The model counts by the same rule and has none: its CUBIC flows do time out (row rto_expiries_total, every RTO of the test flows), but each in recovery or with SACKed data outstanding, which Linux counts as TCPSackFailures instead. A likely mechanism in the seed: TSO/GSO bursts of up to 64 KB lost whole at the full 5 MB buffer, tails with nothing after them to SACK, on a 2014 kernel without RACK; TSO alone does not make them here (with [host] tso, gro and tsq on, TSO deferral included, 55 ± 20 RTO expiries per run over all flows against 79 ± 20 without, 5 runs each: GRO and TSQ make the senders smoother, not burstier)";
 const DCTCP_RTO: &str = "an upper bound: the seed counted every 'other TCP timeout' on the hosts and believes DCTCP's are all non-test traffic; the simulation has only the test traffic";
 const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.93 ms against 3.72 without): ±10%";
-const DCTCP_LAT: &str = "not established: with the seed's 9000-byte frames, 19 DCTCP windows at Linux's floor of 2 segments hold 342 KB, more than the path's 25 KB and K = 75 KB together, so the queue stands far above K (the note on the bottleneck queue gives its mean) and ping waits accordingly; with 1500-byte frames the queue oscillates near K instead (row mtu1500_latency_mean_ms, still twice the seed's). The seed's 42 µs mean (28 µs min) needs the queue below about 25 KB most of the time: its switch or hosts held the DCTCP flows below what this model's Linux DCTCP (3.18's, the seed's, or today's) allows, in a way the seed does not describe (flows in the default queue would give its latency but not its RTOs and evenness: rows dscp0_* and the note on them); segmentation offload does not ([host] tso, gro and tsq on: 0.261 ms)";
+const DCTCP_LAT: &str = "not established: with the seed's 9000-byte frames, 19 DCTCP windows at Linux's floor of 2 segments hold 342 KB, more than the path's 25 KB and K = 75 KB together, so the queue stands far above K (the note on the bottleneck queue gives its mean) and ping waits accordingly; with 1500-byte frames the queue oscillates near K instead (row mtu1500_latency_mean_ms, still twice the seed's). The seed's 42 µs mean (28 µs min) needs the queue below about 25 KB most of the time: its switch or hosts held the DCTCP flows below what this model's Linux DCTCP (3.18's, the seed's, or today's) allows, in a way the seed does not describe (flows in the default queue would give its latency but not its evenness: rows dscp0_* and the note on them); segmentation offload does not ([host] tso, gro and tsq on: 0.261 ms)";
 
 const STDDEV_BOUND: &str = "an upper bound: the seed's spread includes unsynchronised iperf intervals and whole-Mbit/s values, so a model without them must not spread more over the seed's 30 s; over a shorter run (--quick) the flows' means carry more of the start, and the bound widens as sqrt(30 s / run)";
 
@@ -118,6 +119,11 @@ fn summary(mut v: Vec<f64>) -> [f64; 5] {
 }
 
 /// The table's metrics from one run, in `SEED` order.
+/// Every RTO expiry of a run's flows (netstat counts only some: `metrics`' timeouts).
+fn rto_expiries(r: &RunResult) -> f64 {
+    r.flows.iter().map(|f| f.timeouts).sum::<u64>() as f64
+}
+
 pub fn metrics(r: &RunResult) -> Vec<f64> {
     let to: Vec<f64> = r.hosts.iter().map(|h| h.tcp_timeouts as f64).collect();
     let tp: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps / 1e6).collect();
@@ -238,6 +244,11 @@ fn run(o: &Options) -> Report {
         at("latency_mean_ms"),
         at("timeouts_total"),
     );
+    // Every RTO expiry of the test flows, beside netstat's 'other TCP timeouts' above.
+    for (vi, v) in variants.iter().enumerate() {
+        let sum: f64 = all[vi * n..(vi + 1) * n].iter().map(rto_expiries).sum();
+        r.row(v, "rto_expiries_total", sum / n as f64);
+    }
     let sm: Vec<Vec<f64>> = small.iter().map(metrics).collect();
     for (vi, v) in variants.iter().enumerate() {
         r.row(v, "mtu1500_throughput_mean_mbps", sm[vi][tput]);
@@ -261,23 +272,53 @@ fn run(o: &Options) -> Report {
     r.row("dctcp", "dscp0_latency_min_ms", d0[at("latency_min_ms")]);
     r.row("dctcp", "dscp0_latency_max_ms", d0[at("latency_max_ms")]);
     r.row("dctcp", "dscp0_timeouts_total", d0[rtos]);
+    r.row("dctcp", "dscp0_rto_expiries_total", rto_expiries(&dscp0));
     r.row("dctcp", "dscp0_throughput_stddev_mbps", d0[tsd]);
     r.row("dctcp", "dscp0_fairness", d0[fair]);
     let dl = metrics(&dscp0_linux);
     r.row("dctcp", "dscp0_linux_latency_mean_ms", dl[lat]);
     r.row("dctcp", "dscp0_linux_timeouts_total", dl[rtos]);
+    r.row(
+        "dctcp",
+        "dscp0_linux_rto_expiries_total",
+        rto_expiries(&dscp0_linux),
+    );
     r.row("dctcp", "dscp0_linux_throughput_stddev_mbps", dl[tsd]);
+    // The flows' alpha at the end, from their `ss` lines (3.18: "alpha N ab_ecn …").
+    let alphas: Vec<u32> = dscp0
+        .flows
+        .iter()
+        .filter_map(|f| {
+            f.ss.split(" alpha ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    let seed_d = |name: &str| SEED[at(name)].2;
     r.note(format!(
-        "the seed's iperf commands carry no TOS (`iperf -c <receiver> -t 30`, no -S), while its ping sets DSCP 1 (-Q 0x6). If the DCTCP flows' packets went to the default drop-tail queue (rows dscp0_*, one run, seed {}), the ping crosses the otherwise empty DCTCP queue, waiting only for its DRR turn: {:.3} ms mean ({:.3}-{:.3}), against the seed's 0.042 (0.028-0.085) and {:.3} with the flows in the DCTCP queue. But the flows, unmarked, then meet the 5 MB buffer's losses, and the seed's DCTCP (Linux 3.18) answers a loss only by alpha, which without marks sits at its floor of 15/1024: {:.0} RTOs over the 19 hosts and a throughput stddev of {:.1} Mbit/s, fairness {:.3} (seed: 25 RTOs, which it believed were not test traffic, stddev 2.6, fairness 0.999). Today's DCTCP, which halves on a loss (Linux 5.1), comes nearer ({:.0} RTOs, stddev {:.1}, ping {:.3} ms: rows dscp0_linux_*) but is still far from the seed, and is not what it ran. So the evidence is for the seed's own account, its DCTCP flows in the DCTCP queue, and its low latency has a cause the model does not have",
+        "the seed's iperf commands carry no TOS (`iperf -c <receiver> -t 30`, no -S), while its ping sets DSCP 1 (-Q 0x6). If the DCTCP flows' packets went to the default drop-tail queue (rows dscp0_*, one run, seed {}), the ping crosses the otherwise empty DCTCP queue, waiting only for its DRR turn: {:.3} ms mean ({:.3}-{:.3}), against the seed's {} ({}-{}) and {:.3} with the flows in the DCTCP queue. But the flows, unmarked, then meet the 5 MB buffer's losses, and the seed's DCTCP (Linux 3.18) answers a loss only by alpha, which without marks decays to its floor of 15/1024 (the flows' alpha at the end: {}-{} of 1024): {:.0} 'other TCP timeouts' ({:.0} RTO expiries of all kinds) over the 19 hosts, a throughput stddev of {:.1} Mbit/s and fairness {:.3}, against the seed's {} timeouts (which it believed were not test traffic), stddev {} and fairness {}. Today's DCTCP, which halves on a loss (Linux 5.1), gives {:.0} timeouts, {:.0} RTO expiries, stddev {:.1} and ping {:.3} ms (rows dscp0_linux_*); it is not what the seed ran",
         o.seed,
         d0[lat],
         d0[at("latency_min_ms")],
         d0[at("latency_max_ms")],
+        seed_d("latency_mean_ms"),
+        seed_d("latency_min_ms"),
+        seed_d("latency_max_ms"),
         m[1][lat].mean,
+        alphas.iter().min().copied().unwrap_or(0),
+        alphas.iter().max().copied().unwrap_or(0),
         d0[rtos],
+        rto_expiries(&dscp0),
         d0[tsd],
         d0[fair],
+        seed_d("timeouts_total"),
+        seed_d("throughput_stddev_mbps"),
+        seed_d("fairness"),
         dl[rtos],
+        rto_expiries(&dscp0_linux),
         dl[tsd],
         dl[lat],
     ));

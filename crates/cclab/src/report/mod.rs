@@ -539,6 +539,7 @@ mod tests {
             retransmits: 1,
             recovery_episodes: 1,
             timeouts: 0,
+            other_timeouts: 0,
             syn_retransmits: 0,
             ece_acks: 0,
             cwr_episodes: 0,

@@ -75,6 +75,7 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
         retransmits: s.stats.retrans_segs,
         recovery_episodes: s.stats.recoveries,
         timeouts: s.stats.timeouts,
+        other_timeouts: s.stats.other_timeouts,
         syn_retransmits: s.stats.syn_retrans,
         ece_acks: s.stats.ece_acks,
         cwr_episodes: s.stats.cwr_episodes,
@@ -172,12 +173,12 @@ fn finish(sim: &Sim, flows: crate::results::Flows) -> Result<RunResult, String> 
     let mut index: std::collections::BTreeMap<String, usize> = Default::default();
     for f in &flows {
         match index.get(f.from.as_str()) {
-            Some(&k) => hosts[k].tcp_timeouts += f.timeouts,
+            Some(&k) => hosts[k].tcp_timeouts += f.other_timeouts,
             None => {
                 index.insert(f.from.clone(), hosts.len());
                 hosts.push(HostResult {
                     host: f.from.clone(),
-                    tcp_timeouts: f.timeouts,
+                    tcp_timeouts: f.other_timeouts,
                 });
             }
         }

@@ -454,6 +454,7 @@ fn encode(r: &FlowResult, b: &mut Vec<u8>) {
         r.retransmits,
         r.recovery_episodes,
         r.timeouts,
+        r.other_timeouts,
         r.syn_retransmits,
         r.ece_acks,
         r.cwr_episodes,
@@ -561,6 +562,7 @@ fn decode(r: &mut Rd) -> Result<FlowResult, String> {
         retransmits: r.u64()?,
         recovery_episodes: r.u64()?,
         timeouts: r.u64()?,
+        other_timeouts: r.u64()?,
         syn_retransmits: r.u64()?,
         ece_acks: r.u64()?,
         cwr_episodes: r.u64()?,
@@ -595,6 +597,7 @@ mod tests {
             retransmits: 1,
             recovery_episodes: 2,
             timeouts: 3,
+            other_timeouts: 2,
             syn_retransmits: 4,
             ece_acks: 5,
             cwr_episodes: 9,
@@ -634,6 +637,8 @@ mod tests {
             serde_json::to_string(&got).unwrap(),
             serde_json::to_string(&want).unwrap()
         );
+        // The one field summary.json leaves out comes back too.
+        assert!(got.iter().all(|f| f.other_timeouts == 2));
         assert!(spilled.error().is_none());
     }
 

@@ -131,6 +131,10 @@ pub struct FlowResult {
     pub retransmits: u64,
     pub recovery_episodes: u64,
     pub timeouts: u64,
+    /// Of them, netstat's "other TCP timeouts" (`SenderStats::other_timeouts`), summed per
+    /// host into `HostResult::tcp_timeouts`; not written per flow.
+    #[serde(skip)]
+    pub other_timeouts: u64,
     pub syn_retransmits: u64,
     pub ece_acks: u64,
     /// Entries into CWR (`tcp_enter_cwr`): window reductions on ECN-Echo (or local
@@ -258,7 +262,8 @@ pub struct AggregateResult {
 #[derive(Clone, Debug, Serialize)]
 pub struct HostResult {
     pub host: String,
-    /// Like `netstat -s` "other TCP timeouts": RTO expiries of this host's senders.
+    /// `netstat -s` "other TCP timeouts" (`LINUX_MIB_TCPTIMEOUTS`) of this host's senders:
+    /// first RTOs of a series fired in Open or CWR with nothing SACKed.
     pub tcp_timeouts: u64,
 }
 

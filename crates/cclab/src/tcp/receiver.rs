@@ -243,11 +243,11 @@ impl Receiver {
             // `dctcp_ece_ack_update` (CA_EVENT_ECN_IS_CE / _NO_CE), rcv_nxt already advanced.
             let new_state = p.ecn == CE;
             if new_state != self.ce_state {
-                if self.delack_timer.is_armed() && self.unacked_segs > 1 {
+                if self.delack_timer.is_armed() && self.unacked_segs > segs as u32 {
                     // Acknowledge the data before this packet with the old CE state (the
                     // ACK clears the delayed-ACK timer, `inet_csk_clear_xmit_timer`).
                     self.emit_ack(io, self.prior_rcv_nxt, self.ce_state);
-                    self.unacked_segs = 1;
+                    self.unacked_segs = segs as u32;
                     self.last_ack_sent = self.prior_rcv_nxt;
                     self.delack_timer.disarm();
                 }

@@ -85,7 +85,13 @@ pub enum SndState {
 pub struct SenderStats {
     pub data_segs_out: u64,
     pub retrans_segs: u64,
+    /// RTO expiries of the established connection, backed-off ones included.
     pub timeouts: u64,
+    /// What Linux counts as `LINUX_MIB_TCPTIMEOUTS` (`netstat -s` "other TCP timeouts",
+    /// `tcp_retransmit_timer`): the first RTO of a series (`icsk_retransmits` 0) fired in
+    /// Open or CWR with nothing SACKed; the others are recovery failures (TCPSackFailures,
+    /// TCPRenoFailures, TCPLossFailures).
+    pub other_timeouts: u64,
     pub syn_retrans: u64,
     pub ece_acks: u64,
     /// Reductions that set CWR on the wire (`tcp_ecn_queue_cwr`): every cwnd reduction of
@@ -882,21 +888,24 @@ impl Sender {
             };
             self.cc.pkts_acked(&mut self.tp, &sample);
         }
-        let mut flags = 0;
-        if ece {
-            flags |= CA_ACK_ECE;
-        }
-        // `tcp_may_update_window` (FLAG_WIN_UPDATE): the ACK moved snd_una, carried data or
-        // opened the window.
-        if ack == prior_una {
-            flags |= CA_ACK_SLOWPATH;
-            if p.payload > 0 || p.rwnd > prior_wnd {
+        // `tcp_in_ack_event`, which an ACK below snd_una never reaches (`old_ack`).
+        if ack >= prior_una {
+            let mut flags = 0;
+            if ece {
+                flags |= CA_ACK_ECE;
+            }
+            // `tcp_may_update_window` (FLAG_WIN_UPDATE): the ACK moved snd_una, carried data
+            // or opened the window.
+            if ack == prior_una {
+                flags |= CA_ACK_SLOWPATH;
+                if p.payload > 0 || p.rwnd > prior_wnd {
+                    flags |= CA_ACK_WIN_UPDATE;
+                }
+            } else {
                 flags |= CA_ACK_WIN_UPDATE;
             }
-        } else {
-            flags |= CA_ACK_WIN_UPDATE;
+            self.cc.in_ack_event(&mut self.tp, flags);
         }
-        self.cc.in_ack_event(&mut self.tp, flags);
 
         // Loss detection.
         let mut newly_lost = 0;
@@ -971,6 +980,12 @@ impl Sender {
                     return;
                 }
                 self.stats.timeouts += 1;
+                if self.backoff == 0
+                    && matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
+                    && self.sacked_out == 0
+                {
+                    self.stats.other_timeouts += 1;
+                }
                 self.enter_loss();
                 self.backoff += 1;
                 self.try_send(io);
