@@ -118,12 +118,12 @@ fn summary(mut v: Vec<f64>) -> [f64; 5] {
     [mean, median(&v), v[v.len() - 1], v[0], sd]
 }
 
-/// The table's metrics from one run, in `SEED` order.
 /// Every RTO expiry of a run's flows (netstat counts only some: `metrics`' timeouts).
 fn rto_expiries(r: &RunResult) -> f64 {
     r.flows.iter().map(|f| f.timeouts).sum::<u64>() as f64
 }
 
+/// The table's metrics from one run, in `SEED` order.
 pub fn metrics(r: &RunResult) -> Vec<f64> {
     let to: Vec<f64> = r.hosts.iter().map(|h| h.tcp_timeouts as f64).collect();
     let tp: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps / 1e6).collect();
@@ -266,23 +266,19 @@ fn run(o: &Options) -> Report {
         (RATE as f64 * secs(4 * LINK_DELAY) / 8.0) / 1e3,
     ));
     // DCTCP's iperf flows in the default queue, the ping alone in the DCTCP queue.
-    let d0 = metrics(&dscp0);
+    let (d0, dl) = (metrics(&dscp0), metrics(&dscp0_linux));
+    let (x0, xl) = (rto_expiries(&dscp0), rto_expiries(&dscp0_linux));
     let (tsd, fair) = (at("throughput_stddev_mbps"), at("fairness"));
     r.row("dctcp", "dscp0_latency_mean_ms", d0[lat]);
     r.row("dctcp", "dscp0_latency_min_ms", d0[at("latency_min_ms")]);
     r.row("dctcp", "dscp0_latency_max_ms", d0[at("latency_max_ms")]);
     r.row("dctcp", "dscp0_timeouts_total", d0[rtos]);
-    r.row("dctcp", "dscp0_rto_expiries_total", rto_expiries(&dscp0));
+    r.row("dctcp", "dscp0_rto_expiries_total", x0);
     r.row("dctcp", "dscp0_throughput_stddev_mbps", d0[tsd]);
     r.row("dctcp", "dscp0_fairness", d0[fair]);
-    let dl = metrics(&dscp0_linux);
     r.row("dctcp", "dscp0_linux_latency_mean_ms", dl[lat]);
     r.row("dctcp", "dscp0_linux_timeouts_total", dl[rtos]);
-    r.row(
-        "dctcp",
-        "dscp0_linux_rto_expiries_total",
-        rto_expiries(&dscp0_linux),
-    );
+    r.row("dctcp", "dscp0_linux_rto_expiries_total", xl);
     r.row("dctcp", "dscp0_linux_throughput_stddev_mbps", dl[tsd]);
     // The flows' alpha at the end, from their `ss` lines (3.18: "alpha N ab_ecn …").
     let alphas: Vec<u32> = dscp0
@@ -311,14 +307,14 @@ fn run(o: &Options) -> Report {
         alphas.iter().min().copied().unwrap_or(0),
         alphas.iter().max().copied().unwrap_or(0),
         d0[rtos],
-        rto_expiries(&dscp0),
+        x0,
         d0[tsd],
         d0[fair],
         seed_d("timeouts_total"),
         seed_d("throughput_stddev_mbps"),
         seed_d("fairness"),
         dl[rtos],
-        rto_expiries(&dscp0_linux),
+        xl,
         dl[tsd],
         dl[lat],
     ));

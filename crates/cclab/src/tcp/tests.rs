@@ -542,34 +542,32 @@ fn psh_marks_write_ends_and_forced_pushes_only() {
     );
 }
 
+/// A Reno flow of `segs` segments whose segment `nth` (from 0) is lost the first `times`
+/// times it is sent, run for 5 s.
+fn lose_segment(segs: u64, nth: u64, times: u32) -> Bench {
+    let mss = crate::tcp::sender::payload_mss(1500) as u64;
+    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(segs * mss));
+    let mut sent = 0;
+    b.drop = Box::new(move |p, to_server, _| {
+        let hit = to_server && p.payload > 0 && p.seq == 1 + nth * mss;
+        sent += hit as u32;
+        hit && sent <= times
+    });
+    b.connect();
+    b.run_until(5 * SEC);
+    assert_eq!(b.r.delivered_bytes, segs * mss);
+    b
+}
+
 #[test]
 fn netstat_counts_only_a_tail_loss_rto_as_an_other_tcp_timeout() {
-    let mss = crate::tcp::sender::payload_mss(1500) as u64;
     // The last of 10 segments lost, and its first two retransmissions: nothing after it to
     // SACK, so the RTO fires in Open with nothing SACKed, LINUX_MIB_TCPTIMEOUTS; the two
     // backed-off RTOs that follow are not counted again (`icsk_retransmits` > 0).
-    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(10 * mss));
-    let mut tries = 0;
-    b.drop = Box::new(move |p, to_server, _| {
-        let hit = to_server && p.payload > 0 && p.seq == 1 + 9 * mss;
-        tries += hit as u32;
-        hit && tries <= 3
-    });
-    b.connect();
-    b.run_until(5 * SEC);
+    let b = lose_segment(10, 9, 3);
     assert_eq!((b.s.stats.timeouts, b.s.stats.other_timeouts), (3, 1));
-    assert_eq!(b.r.delivered_bytes, 10 * mss);
     // Segment 50 lost, then its fast retransmission too: the RTO fires in recovery, a
     // TCPSackFailures in Linux's counters, not an 'other TCP timeout'.
-    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(200 * mss));
-    let mut seen = 0;
-    b.drop = Box::new(move |p, to_server, _| {
-        let hit = to_server && p.payload > 0 && p.seq == 1 + 49 * mss;
-        seen += hit as u32;
-        hit && seen <= 2
-    });
-    b.connect();
-    b.run_until(5 * SEC);
+    let b = lose_segment(200, 49, 2);
     assert_eq!((b.s.stats.timeouts, b.s.stats.other_timeouts), (1, 0));
-    assert_eq!(b.r.delivered_bytes, 200 * mss);
 }
