@@ -80,7 +80,22 @@ impl Network {
         cx: &mut NetCtx<E, T>,
     ) {
         let p = cx.pool.get(id);
-        match self.routes.next_port(node, p.dst, p.hash) {
+        let (dst, hash) = (p.dst, p.hash);
+        self.route(node, id, dst, hash, cx)
+    }
+
+    /// [`Network::forward`] for a packet whose destination and flow hash the caller has
+    /// read already (one look-up of the packet per hop).
+    #[inline]
+    pub(crate) fn route<E: From<NetEv>, T: Tap>(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        dst: NodeId,
+        hash: u32,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        match self.routes.next_port(node, dst, hash) {
             Some(port) => self.enqueue(port, id, cx),
             None => {
                 self.unroutable += 1;
@@ -143,7 +158,7 @@ impl Network {
                     }
                     pr.stats.enqueued += 1;
                     let hold = pr.jitter_hold();
-                    self.start_tx(port, id, hold, cx);
+                    self.start_tx(port, id, meta.segs, hold, cx);
                     return;
                 }
                 other => return self.enqueue_idle_rest(port, id, other, cx),
@@ -155,27 +170,35 @@ impl Network {
                 if apply(mark, p) {
                     pr.stats.marks += 1;
                 }
-                if p.tsq && pr.qdisc.orphans() {
-                    p.tsq = false;
-                    let (conn, size) = (p.conn, p.size);
-                    self.orphan(conn, size, cx);
-                }
             }
             other => return self.enqueue_rest(port, id, other, cx),
         }
-        let pr = &mut self.ports[port as usize];
+        let pr = if p.tsq && pr.qdisc.orphans() {
+            p.tsq = false;
+            let (conn, size) = (p.conn, p.size);
+            self.orphan(conn, size, cx);
+            &mut self.ports[port as usize]
+        } else {
+            pr
+        };
         pr.stats.enqueued += 1;
         pr.stats.advance(now, before);
+        // The maximum backlog is noted after the packet is queued and before anything
+        // leaves: starting it later or arming the transmitter leaves the qdisc as it is.
         if pr.direct {
             // Everything admitted before it leaves first, back to back: it starts when the
             // transmitter is next free, and goes on the wire now.
+            let b = pr.qdisc.backlog();
+            pr.stats.note_max(b);
             let start = pr.busy_until;
             if pr.starts.is_empty() {
                 pr.next_start = start;
             }
             pr.starts.push_back((start, 0, 0, meta.len));
-            self.start_tx_later(port, id, cx);
+            self.start_tx_later(port, id, meta.segs, cx);
         } else if !pr.txdone_pending {
+            let b = pr.qdisc.backlog();
+            pr.stats.note_max(b);
             let at = pr.busy_until.max(now);
             arm(pr, port, at, false, cx.q);
         } else if pr.waiting && pr.busy_until <= now {
@@ -186,10 +209,13 @@ impl Network {
             pr.txdone_pending = false;
             pr.waiting = false;
             self.service(port, 0, cx);
+            let pr = &mut self.ports[port as usize];
+            let b = pr.qdisc.backlog();
+            pr.stats.note_max(b);
+        } else {
+            let b = pr.qdisc.backlog();
+            pr.stats.note_max(b);
         }
-        let pr = &mut self.ports[port as usize];
-        let b = pr.qdisc.backlog();
-        pr.stats.note_max(b);
     }
 
     /// [`Network::enqueue`]'s idle port when the discipline did not send the packet at
@@ -304,11 +330,13 @@ impl Network {
         let pr = &mut self.ports[port as usize];
         match d {
             Deq::Packet(id, mark) => {
-                if apply(mark, cx.pool.get_mut(id)) {
+                let p = cx.pool.get_mut(id);
+                if apply(mark, p) {
                     pr.stats.marks += 1;
                 }
+                let segs = p.segs;
                 pr.stats.advance(now, before);
-                self.start_tx(port, id, hold, cx);
+                self.start_tx(port, id, segs, hold, cx);
                 let pr = &mut self.ports[port as usize];
                 if pr.qdisc.pkts() > 0 {
                     let at = pr.busy_until;
@@ -332,33 +360,37 @@ impl Network {
         }
     }
 
-    /// Put packet `id` on the wire of `port` (its transmitter is idle), starting `hold`
-    /// after now: a host NIC's processing jitter, during which the transmitter counts as
-    /// busy so what follows queues behind it (`net/host.rs`); 0 elsewhere.
+    /// Put packet `id` (of `segs` segments) on the wire of `port` (its transmitter is
+    /// idle), starting `hold` after now: a host NIC's processing jitter, during which the
+    /// transmitter counts as busy so what follows queues behind it (`net/host.rs`); 0
+    /// elsewhere.
     #[inline]
     fn start_tx<E: From<NetEv>, T: Tap>(
         &mut self,
         port: PortId,
         id: PktId,
+        segs: u16,
         hold: SimTime,
         cx: &mut NetCtx<E, T>,
     ) {
-        if cx.pool.get(id).segs > 1 {
+        if segs > 1 {
             return self.start_tx_aggregate::<false, E, T>(port, id, hold, cx);
         }
         self.start_tx_one::<false, E, T>(port, id, hold, cx)
     }
 
-    /// Put packet `id`, just admitted by the busy direct port `port` (its entry last in
-    /// `starts`), on the wire now, starting when the transmitter is next free.
+    /// Put packet `id` (of `segs` segments), just admitted by the busy direct port `port`
+    /// (its entry last in `starts`), on the wire now, starting when the transmitter is
+    /// next free.
     #[inline]
     fn start_tx_later<E: From<NetEv>, T: Tap>(
         &mut self,
         port: PortId,
         id: PktId,
+        segs: u16,
         cx: &mut NetCtx<E, T>,
     ) {
-        if cx.pool.get(id).segs > 1 {
+        if segs > 1 {
             return self.start_tx_aggregate::<true, E, T>(port, id, 0, cx);
         }
         self.start_tx_one::<true, E, T>(port, id, 0, cx)
@@ -378,7 +410,7 @@ impl Network {
     ) {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
-        let p = cx.pool.get(id);
+        let p = cx.pool.get_mut(id);
         let start = pr.busy_until.max(now);
         let done = start + hold + pr.ser_time(p.size);
         pr.busy_until = done;
@@ -394,19 +426,19 @@ impl Network {
             count_sent(pr, 1, p.size, &mut self.packet_hops);
             cx.tap.on_tx(now, now, port, p);
         }
-        if p.tsq {
+        let pr = if p.tsq {
             // The NIC sends it for a socket that counts its bytes until then (TSQ).
-            let (conn, size) = (p.conn, p.size);
-            cx.pool.get_mut(id).tsq = false;
-            pr.tsq_done.push_back((done, conn, size));
+            p.tsq = false;
+            pr.tsq_done.push_back((done, p.conn, p.size));
             // Its completion needs an event only if a sender waits on this port (one may
             // have stopped while all its bytes were still in the qdisc).
             if self.tsq.waiters(port) > 0 {
                 self.tsq_arm(port, cx.q);
             }
-        }
-        let pr = &mut self.ports[port as usize];
-        let p = cx.pool.get(id);
+            &mut self.ports[port as usize]
+        } else {
+            pr
+        };
         if pr.lossy {
             let loss = pr.loss.as_deref_mut().expect("a lossy link has its loss");
             let data_of =
@@ -485,7 +517,8 @@ impl Network {
         }
         let p = cx.pool.get(id);
         cx.tap.on_rx(cx.q.now(), node, p);
-        if node == p.dst {
+        let (dst, hash) = (p.dst, p.hash);
+        if node == dst {
             if let Some(gro) = self.gro.as_deref_mut() {
                 if gro.receive(node, id, port, cx.pool) {
                     let at = cx.q.now() + gro.flush;
@@ -507,7 +540,7 @@ impl Network {
             self.discard(id, cx);
             return None;
         }
-        self.forward(node, id, cx);
+        self.route(node, id, dst, hash, cx);
         None
     }
 

@@ -379,7 +379,8 @@ impl Network {
         if p.tsq {
             self.tsq.hold(p.conn, p.size);
         }
-        self.forward(host, id, cx)
+        let (dst, hash) = (p.dst, p.hash);
+        self.route(host, id, dst, hash, cx)
     }
 
     /// Host `node` answers the echo request `id` that reached it: the reply reuses the
