@@ -158,7 +158,16 @@ impl Network {
                     }
                     pr.stats.enqueued += 1;
                     let hold = pr.jitter_hold();
-                    self.start_tx(port, id, meta.segs, hold, cx);
+                    if meta.segs > 1 || p.tsq {
+                        return self.start_tx(port, id, meta.segs, hold, cx);
+                    }
+                    // One packet no socket counts (most): started here, with the port and
+                    // the packet in hand.
+                    let done =
+                        begin_tx::<false, T>(pr, port, p, hold, now, &mut self.packet_hops, cx.tap);
+                    if !finish_tx(pr, port, id, p, done, cx.q) {
+                        cx.pool.free(id);
+                    }
                     return;
                 }
                 other => return self.enqueue_idle_rest(port, id, other, cx),
@@ -173,13 +182,13 @@ impl Network {
             }
             other => return self.enqueue_rest(port, id, other, cx),
         }
-        let pr = if p.tsq && pr.qdisc.orphans() {
+        let (pr, p) = if p.tsq && pr.qdisc.orphans() {
             p.tsq = false;
             let (conn, size) = (p.conn, p.size);
             self.orphan(conn, size, cx);
-            &mut self.ports[port as usize]
+            (&mut self.ports[port as usize], cx.pool.get_mut(id))
         } else {
-            pr
+            (pr, p)
         };
         pr.stats.enqueued += 1;
         pr.stats.advance(now, before);
@@ -195,7 +204,14 @@ impl Network {
                 pr.next_start = start;
             }
             pr.starts.push_back((start, 0, 0, meta.len));
-            self.start_tx_later(port, id, meta.segs, cx);
+            if meta.segs > 1 || p.tsq {
+                self.start_tx_later(port, id, meta.segs, cx);
+            } else {
+                let done = begin_tx::<true, T>(pr, port, p, 0, now, &mut self.packet_hops, cx.tap);
+                if !finish_tx(pr, port, id, p, done, cx.q) {
+                    cx.pool.free(id);
+                }
+            }
         } else if !pr.txdone_pending {
             let b = pr.qdisc.backlog();
             pr.stats.note_max(b);
@@ -411,21 +427,7 @@ impl Network {
         let now = cx.q.now();
         let pr = &mut self.ports[port as usize];
         let p = cx.pool.get_mut(id);
-        let start = pr.busy_until.max(now);
-        let done = start + hold + pr.ser_time(p.size);
-        pr.busy_until = done;
-        if LATER {
-            let e = pr
-                .starts
-                .back_mut()
-                .expect("an entry for the admitted packet");
-            e.1 += 1;
-            e.2 += p.size;
-            cx.tap.on_tx(now, start, port, p);
-        } else {
-            count_sent(pr, 1, p.size, &mut self.packet_hops);
-            cx.tap.on_tx(now, now, port, p);
-        }
+        let done = begin_tx::<LATER, T>(pr, port, p, hold, now, &mut self.packet_hops, cx.tap);
         let pr = if p.tsq {
             // The NIC sends it for a socket that counts its bytes until then (TSQ).
             p.tsq = false;
@@ -439,21 +441,8 @@ impl Network {
         } else {
             pr
         };
-        if pr.lossy {
-            let loss = pr.loss.as_deref_mut().expect("a lossy link has its loss");
-            let data_of =
-                (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn);
-            if loss.loses(data_of) {
-                cx.pool.free(id);
-                return;
-            }
-        }
-        let at = done + pr.delay;
-        if pr.on_wire {
-            pr.wire.push_back((at, id));
-        } else {
-            pr.on_wire = true;
-            cx.q.schedule(at, NetEv::Arrive { port, id }.into());
+        if !finish_tx(pr, port, id, p, done, cx.q) {
+            cx.pool.free(id);
         }
     }
 
@@ -693,6 +682,67 @@ pub(crate) fn settle(pr: &mut super::Port, now: SimTime, hops: &mut u64) {
         count_sent(pr, pkts, bytes, hops);
     }
     pr.next_start = SimTime::MAX;
+}
+
+/// The first half of [`Network::start_tx_one`]: packet `p` starts on port `pr`'s
+/// transmitter (`port`), `hold` after now or when the packets before it are sent
+/// (`LATER`: a direct port's packet behind others, counted in its `starts` entry); it is
+/// counted and shown to the tap. Returns when its last bit leaves.
+#[inline(always)]
+fn begin_tx<const LATER: bool, T: Tap>(
+    pr: &mut super::Port,
+    port: PortId,
+    p: &Packet,
+    hold: SimTime,
+    now: SimTime,
+    hops: &mut u64,
+    tap: &mut T,
+) -> SimTime {
+    let start = pr.busy_until.max(now);
+    let done = start + hold + pr.ser_time(p.size);
+    pr.busy_until = done;
+    if LATER {
+        let e = pr
+            .starts
+            .back_mut()
+            .expect("an entry for the admitted packet");
+        e.1 += 1;
+        e.2 += p.size;
+        tap.on_tx(now, start, port, p);
+    } else {
+        count_sent(pr, 1, p.size, hops);
+        tap.on_tx(now, now, port, p);
+    }
+    done
+}
+
+/// The second half: packet `id` (`p`), sent by `done`, goes on `pr`'s link, unless the
+/// link's injected loss takes it (false: the caller frees it). Only the head of a link
+/// has an event; what follows it waits on the wire.
+#[inline(always)]
+fn finish_tx<E: From<NetEv>>(
+    pr: &mut super::Port,
+    port: PortId,
+    id: PktId,
+    p: &Packet,
+    done: SimTime,
+    q: &mut EventQueue<E>,
+) -> bool {
+    if pr.lossy {
+        let loss = pr.loss.as_deref_mut().expect("a lossy link has its loss");
+        let data_of = (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn);
+        if loss.loses(data_of) {
+            return false;
+        }
+    }
+    let at = done + pr.delay;
+    if pr.on_wire {
+        pr.wire.push_back((at, id));
+    } else {
+        pr.on_wire = true;
+        q.schedule(at, NetEv::Arrive { port, id }.into());
+    }
+    true
 }
 
 /// Count `pkts` packets of `bytes` bytes as sent by port `pr` (and as packet-hops).
