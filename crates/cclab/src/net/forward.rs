@@ -207,6 +207,7 @@ impl Network {
             if meta.segs > 1 || p.tsq {
                 self.start_tx_later(port, id, meta.segs, cx);
             } else {
+                // One packet no socket counts, as on an idle port above.
                 let done = begin_tx::<true, T>(pr, port, p, 0, now, &mut self.packet_hops, cx.tap);
                 if !finish_tx(pr, port, id, p, done, cx.q) {
                     cx.pool.free(id);
