@@ -64,6 +64,17 @@ pub fn dctcp_ssthresh(cwnd: u32, alpha: u32) -> u32 {
     (cwnd - ((cwnd * alpha as u64) >> 11)).max(2) as u32
 }
 
+/// What `ss -ti` prints of `dctcp_get_info` (the same fields in every version): " alpha A
+/// ab_ecn E ab_tot T" in bytes, or " fallback_mode" once the module runs as Reno.
+pub fn ss_info(out: &mut String, fallback: bool, alpha: u32, ab_ecn: u64, ab_tot: u64) {
+    use std::fmt::Write;
+    if fallback {
+        out.push_str(" fallback_mode");
+    } else {
+        let _ = write!(out, " alpha {alpha} ab_ecn {ab_ecn} ab_tot {ab_tot}");
+    }
+}
+
 /// `min_not_zero(a, b)`: the smaller of the two, ignoring a zero.
 fn min_not_zero(a: u32, b: u32) -> u32 {
     match (a, b) {
@@ -98,7 +109,7 @@ impl Dctcp {
     /// `dctcp_react_to_loss`.
     fn react_to_loss(&mut self, tp: &mut TcpCcState) {
         self.loss_cwnd = tp.snd_cwnd;
-        tp.snd_ssthresh = (tp.snd_cwnd >> 1).max(2);
+        tp.snd_ssthresh = reno::reno_ssthresh(tp);
     }
 }
 
@@ -183,7 +194,7 @@ impl CongestionOps for Dctcp {
     /// `dctcp_ssthresh` (or `tcp_reno_ssthresh` in fallback).
     fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32 {
         if self.fallback {
-            return (tp.snd_cwnd >> 1).max(2);
+            return reno::reno_ssthresh(tp);
         }
         self.loss_cwnd = tp.snd_cwnd;
         dctcp_ssthresh(tp.snd_cwnd, self.dctcp_alpha)
@@ -240,18 +251,14 @@ impl CongestionOps for Dctcp {
 
     /// `dctcp_get_info` fields as `ss -ti` prints them.
     fn diag(&self, out: &mut String) {
-        use std::fmt::Write;
-        if self.fallback {
-            out.push_str(" fallback_mode");
-        } else {
-            let _ = write!(
-                out,
-                " alpha {} ab_ecn {} ab_tot {}",
-                self.dctcp_alpha,
-                self.ab_ecn * self.mss as u64,
-                self.ab_tot * self.mss as u64
-            );
-        }
+        let mss = self.mss as u64;
+        ss_info(
+            out,
+            self.fallback,
+            self.dctcp_alpha,
+            self.ab_ecn * mss,
+            self.ab_tot * mss,
+        );
     }
 }
 

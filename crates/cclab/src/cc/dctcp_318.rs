@@ -44,7 +44,7 @@
 //! Without ECN negotiated it falls back to Reno (`dctcp_reno`: 3.18's `tcp_reno_ssthresh`
 //! and `tcp_reno_cong_avoid`), named `dctcp-reno` as `ss` showed it.
 
-use super::dctcp::{dctcp_ssthresh, ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIFT_G};
+use super::dctcp::{dctcp_ssthresh, ss_info, ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIFT_G};
 use super::{CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE, CA_ACK_WIN_UPDATE};
 use crate::scenario::check::{Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty};
@@ -203,7 +203,7 @@ impl CongestionOps for Dctcp318 {
     /// `dctcp_ssthresh` (`tcp_reno_ssthresh` in fallback).
     fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32 {
         if self.fallback {
-            return (tp.snd_cwnd >> 1).max(2);
+            return super::reno::reno_ssthresh(tp);
         }
         dctcp_ssthresh(tp.snd_cwnd, self.dctcp_alpha)
     }
@@ -257,16 +257,8 @@ impl CongestionOps for Dctcp318 {
 
     /// `dctcp_get_info` as `ss -ti` prints it.
     fn diag(&self, out: &mut String) {
-        use std::fmt::Write;
-        if self.fallback {
-            out.push_str(" fallback_mode");
-        } else {
-            let _ = write!(
-                out,
-                " alpha {} ab_ecn {} ab_tot {}",
-                self.dctcp_alpha, self.acked_bytes_ecn, self.acked_bytes_total
-            );
-        }
+        let (ecn, total) = (self.acked_bytes_ecn as u64, self.acked_bytes_total as u64);
+        ss_info(out, self.fallback, self.dctcp_alpha, ecn, total);
     }
 }
 

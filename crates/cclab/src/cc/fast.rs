@@ -106,7 +106,7 @@ impl CongestionOps for Fast {
 
     /// Loss: Reno halving (`tcp_reno_ssthresh`).
     fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32 {
-        (tp.snd_cwnd >> 1).max(2)
+        super::reno::reno_ssthresh(tp)
     }
 
     fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {

@@ -16,15 +16,21 @@ impl CongestionOps for Reno {
         "reno"
     }
 
-    /// `tcp_reno_ssthresh`: max(cwnd >> 1, 2).
+    /// `tcp_reno_ssthresh`.
     fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32 {
-        (tp.snd_cwnd >> 1).max(2)
+        reno_ssthresh(tp)
     }
 
     /// `tcp_reno_cong_avoid`.
     fn cong_avoid(&mut self, tp: &mut TcpCcState, acked: u32) {
         reno_cong_avoid(tp, acked)
     }
+}
+
+/// `tcp_reno_ssthresh`: max(cwnd >> 1, 2), shared by the modules that halve on a loss
+/// (DCTCP's fallback and loss response, Vegas, FAST).
+pub fn reno_ssthresh(tp: &TcpCcState) -> u32 {
+    (tp.snd_cwnd >> 1).max(2)
 }
 
 /// `tcp_reno_cong_avoid`, shared by modules that grow like Reno (DCTCP, Vegas fallback…).

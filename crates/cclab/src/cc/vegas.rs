@@ -108,7 +108,7 @@ impl CongestionOps for Vegas {
 
     /// `tcp_reno_ssthresh`.
     fn ssthresh(&mut self, tp: &mut TcpCcState) -> u32 {
-        (tp.snd_cwnd >> 1).max(2)
+        super::reno::reno_ssthresh(tp)
     }
 
     /// `tcp_vegas_cong_avoid`.
