@@ -7,7 +7,8 @@ with a sign test of how many rounds fall each side of 1 (p = the chance of so un
 if neither build were faster: 9 of 10 rounds gives 0.021, 7 of 10 gives 0.344).
 
 Usage:
-  bench/ab.py [--rounds N] [--mode pair|alternate] [--cores C0,C1] A B [SCENARIO [KEY=VALUE ...]]
+  bench/ab.py [--rounds N] [--mode pair|alternate] [--cores C0,C1] [--instructions]
+              A B [SCENARIO [KEY=VALUE ...]]
 
 A and B are cclab binaries (build an older commit with `git worktree add /tmp/old REV &&
 cargo build --release -p cclab-cli --manifest-path /tmp/old/Cargo.toml`, then pass
@@ -24,6 +25,13 @@ Modes:
   pair       (default) A and B at the same time, each pinned to one of two cores, swapping
              cores every round: both see the same machine at the same moment.
   alternate  one at a time on the first core, the order A B B A A B B A ...
+
+--instructions  also run each build once under valgrind's callgrind (it must be installed)
+             and print the instructions it executes, the whole process and the event loop
+             (`Sim::step_until` with all it calls), and their ratios B/A: a count that does
+             not drift with the machine, where a change of a few percent in wall time is
+             within the drift. `--rounds 0 --instructions` counts only. Under valgrind a
+             run takes about 50 times as long (`cclab bench`: some 2-3 minutes a build).
 
 It writes only into a temporary directory of its own, removed at the end. Exit status: 0,
 1 if the two builds' outputs differ, 2 on bad arguments.
@@ -130,19 +138,64 @@ def same_outputs(a, b):
     return differ, counts
 
 
+def callgrind_totals(path):
+    """(whole process, event loop) instructions of one callgrind output file: its `totals`
+    or `summary` line, and the inclusive count of `cclab::sim::Sim::step_until` as
+    `callgrind_annotate` gives it (0 if the file has no event loop, as a parent process)."""
+    total = 0
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("totals:", "summary:")):
+                total = max(total, int(line.split()[1]))
+    ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                         capture_output=True, text=True)
+    if ann.returncode != 0:
+        fail(f"callgrind_annotate {path} exited with {ann.returncode}: {ann.stderr.strip()}")
+    loop = 0
+    for line in ann.stdout.splitlines():
+        # "  248,918,352 (98.78%)  /…/sim.rs:cclab::sim::Sim::step_until [/…/cclab]"
+        fields = line.split()
+        if (len(fields) >= 3 and fields[-2].endswith(":cclab::sim::Sim::step_until")
+                and fields[0].replace(",", "").isdigit()):
+            loop = max(loop, int(fields[0].replace(",", "")))
+    return total, loop
+
+
+def count_instructions(binary, scenario, sets, out, tmp, tag):
+    """Run `binary` once under callgrind (children traced: `cclab run` may re-execute
+    itself) and return (whole process, event loop) of the process that ran the event loop
+    (the one with the most instructions)."""
+    prefix = os.path.join(tmp, f"cg-{tag}")
+    cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes",
+           f"--callgrind-out-file={prefix}.%p"] + command(binary, scenario, sets, out)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        fail(f"{' '.join(cmd)} exited with {proc.returncode}:\n{proc.stderr.strip()[-2000:]}")
+    files = [os.path.join(tmp, n) for n in os.listdir(tmp) if n.startswith(f"cg-{tag}.")]
+    if not files:
+        fail(f"callgrind wrote no output for {binary}")
+    return max(callgrind_totals(f) for f in files)
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Interleaved A/B timing of two cclab builds (see the file's header).")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--mode", choices=("pair", "alternate"), default="pair")
     ap.add_argument("--cores", default="0,1", help="two core numbers (default 0,1)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count each build's instructions under valgrind's callgrind")
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("scenario", nargs="?")
     ap.add_argument("sets", nargs="*", metavar="KEY=VALUE")
     args = ap.parse_args()
-    if args.rounds < 1:
-        fail(f"--rounds must be at least 1 (got {args.rounds})")
+    if args.rounds < 1 and not (args.rounds == 0 and args.instructions):
+        fail(f"--rounds must be at least 1, or 0 with --instructions (got {args.rounds})")
+    if args.instructions:
+        for tool in ("valgrind", "callgrind_annotate"):
+            if shutil.which(tool) is None:
+                fail(f"--instructions needs {tool} (apt-get install valgrind)")
     for b in (args.a, args.b):
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             fail(f"not an executable file: {b}")
@@ -194,7 +247,7 @@ def main():
                               f"{got['A'][k] / got['B'][k]:.3f}" for k in got["A"])
             print(f"round {r + 1:2}  {cells}  ({note})", flush=True)
         print()
-        for k in walls["A"][0]:
+        for k in walls["A"][0] if walls["A"] else []:
             a = [w[k] for w in walls["A"]]
             b = [w[k] for w in walls["B"]]
             ratios = sorted(x / y for x, y in zip(a, b))
@@ -205,6 +258,13 @@ def main():
                   f"{statistics.median(ratios):.3f} (range {ratios[0]:.3f}-{ratios[-1]:.3f}, "
                   f"{above} of {len(ratios)} above 1; sign test p = "
                   f"{sign_test(above, below):.3f})")
+        if args.instructions:
+            got = {x: count_instructions(bins[x], args.scenario, args.sets, outs[x], tmp, x)
+                   for x in "AB"}
+            (ta, la), (tb, lb) = got["A"], got["B"]
+            print(f"instructions (valgrind --tool=callgrind, one run each): whole process A "
+                  f"{ta:,}, B {tb:,}, B/A {tb / ta:.4f}; event loop A {la:,}, B {lb:,}"
+                  + (f", B/A {lb / la:.4f}" if la and lb else ""))
         if args.scenario is not None:
             differ, counts = same_outputs(outs["A"], outs["B"])
             if differ:
