@@ -262,8 +262,10 @@ def main():
             got = {x: count_instructions(bins[x], args.scenario, args.sets, outs[x], tmp, x)
                    for x in "AB"}
             (ta, la), (tb, lb) = got["A"], got["B"]
+            def loop(n):
+                return f"{n:,}" if n else "(no Sim::step_until: an older build)"
             print(f"instructions (valgrind --tool=callgrind, one run each): whole process A "
-                  f"{ta:,}, B {tb:,}, B/A {tb / ta:.4f}; event loop A {la:,}, B {lb:,}"
+                  f"{ta:,}, B {tb:,}, B/A {tb / ta:.4f}; event loop A {loop(la)}, B {loop(lb)}"
                   + (f", B/A {lb / la:.4f}" if la and lb else ""))
         if args.scenario is not None:
             differ, counts = same_outputs(outs["A"], outs["B"])
