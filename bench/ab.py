@@ -31,7 +31,8 @@ Modes:
              (`Sim::step_until` with all it calls), and their ratios B/A: a count that does
              not drift with the machine, where a change of a few percent in wall time is
              within the drift. `--rounds 0 --instructions` counts only. Under valgrind a
-             run takes about 50 times as long (`cclab bench`: some 2-3 minutes a build).
+             run takes some 30 times as long (`cclab bench`: about 20 s a build on the
+             2-core development machine).
 
 It writes only into a temporary directory of its own, removed at the end. Exit status: 0,
 1 if the two builds' outputs differ, 2 on bad arguments.
