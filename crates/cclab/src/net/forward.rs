@@ -197,8 +197,7 @@ impl Network {
         if pr.direct {
             // Everything admitted before it leaves first, back to back: it starts when the
             // transmitter is next free, and goes on the wire now.
-            let b = pr.qdisc.backlog();
-            pr.stats.note_max(b);
+            pr.note_backlog();
             let start = pr.busy_until;
             if pr.starts.is_empty() {
                 pr.next_start = start;
@@ -214,8 +213,7 @@ impl Network {
                 }
             }
         } else if !pr.txdone_pending {
-            let b = pr.qdisc.backlog();
-            pr.stats.note_max(b);
+            pr.note_backlog();
             let at = pr.busy_until.max(now);
             arm(pr, port, at, false, cx.q);
         } else if pr.waiting && pr.busy_until <= now {
@@ -226,12 +224,9 @@ impl Network {
             pr.txdone_pending = false;
             pr.waiting = false;
             self.service(port, 0, cx);
-            let pr = &mut self.ports[port as usize];
-            let b = pr.qdisc.backlog();
-            pr.stats.note_max(b);
+            self.ports[port as usize].note_backlog();
         } else {
-            let b = pr.qdisc.backlog();
-            pr.stats.note_max(b);
+            pr.note_backlog();
         }
     }
 
@@ -264,9 +259,7 @@ impl Network {
                 pr.stats.advance(now, 0);
                 let hold = pr.jitter_hold();
                 self.service(port, hold, cx);
-                let pr = &mut self.ports[port as usize];
-                let b = pr.qdisc.backlog();
-                pr.stats.note_max(b);
+                self.ports[port as usize].note_backlog();
             }
             Offer::Drop => self.enqueue_rest(port, id, Verdict::Drop, cx),
             Offer::Segment => self.enqueue_rest(port, id, Verdict::Segment, cx),

@@ -229,6 +229,14 @@ impl Port {
         }
     }
 
+    /// Note the discipline's backlog now in the maximum (after an arrival is queued,
+    /// before anything of it leaves).
+    #[inline(always)]
+    pub fn note_backlog(&mut self) {
+        let b = self.qdisc.backlog();
+        self.stats.note_max(b);
+    }
+
     /// The transmitter may start a packet now: not serialising, and not waiting for a
     /// wake-up it asked for.
     #[inline]
