@@ -7,7 +7,8 @@ with a sign test of how many rounds fall each side of 1 (p = the chance of so un
 if neither build were faster: 9 of 10 rounds gives 0.021, 7 of 10 gives 0.344).
 
 Usage:
-  bench/ab.py [--rounds N] [--mode pair|alternate] [--cores C0,C1] [--instructions]
+  bench/ab.py [--rounds N] [--mode alternate|pair] [--gate PCT] [--cores C0,C1]
+              [--instructions]
               A B [SCENARIO [KEY=VALUE ...]]
 
 A and B are cclab binaries (build an older commit with `git worktree add /tmp/old REV &&
@@ -22,9 +23,22 @@ are named but pass: a change to how the engine schedules its work may change how
 events it takes, not what it simulates.
 
 Modes:
-  pair       (default) A and B at the same time, each pinned to one of two cores, swapping
-             cores every round: both see the same machine at the same moment.
-  alternate  one at a time on the first core, the order A B B A A B B A ...
+  alternate  (default) one at a time on the first core, the order A B B A A B B A ...
+  pair       A and B at the same time, each pinned to one of two cores, swapping cores
+             every round: both see the machine at the same moment, but not the same core
+             (the development VM's two cores gave the same binary 0.6-1.6x each other's
+             speed at once, as their other hyperthreads' guests came and went).
+
+--gate PCT   (default 5) run bench/coreprobe.rs (compiled with `rustc -O` into the temporary
+             directory) on the timing core before and after every run and keep a round only
+             if every probe of it is within PCT per cent of the others (in pair mode, each
+             core's before and after, the cores apart); a round that fails
+             is run again, up to four times as many attempts as rounds in all. On a virtual
+             machine the core's other hyperthread may belong to another guest, whose work
+             takes a share of the core in steps (the probe's rate fell from 3.0 to 1.6 G/s
+             on the development VM, and dctcp10 slowed from 0.34 to 0.58 s with it, the
+             clock unchanged): rounds that straddle such a step are what made a few per
+             cent unmeasurable. `--gate 0` turns it off.
 
 --instructions  also run each build once under valgrind's callgrind (it must be installed)
              and print the instructions it executes, the whole process and the event loop
@@ -162,6 +176,32 @@ def callgrind_totals(path):
     return total, loop
 
 
+def build_probe(tmp):
+    """bench/coreprobe.rs compiled into `tmp`; the path of the program."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "coreprobe.rs")
+    exe = os.path.join(tmp, "coreprobe")
+    if shutil.which("rustc") is None:
+        fail("--gate needs rustc to build bench/coreprobe.rs (or pass --gate 0)")
+    got = subprocess.run(["rustc", "-O", src, "-o", exe], capture_output=True, text=True)
+    if got.returncode != 0:
+        fail(f"rustc -O {src} exited with {got.returncode}: {got.stderr.strip()}")
+    return exe
+
+
+def probe(exe, core):
+    """The core probe's rate (G instructions per second) on `core`."""
+    cmd = [exe] if core is None else ["taskset", "-c", str(core), exe]
+    got = subprocess.run(cmd, capture_output=True, text=True)
+    if got.returncode != 0:
+        fail(f"{' '.join(cmd)} exited with {got.returncode}: {got.stderr.strip()}")
+    return float(got.stdout)
+
+
+def steady(rates, gate):
+    """Every probe of a round within `gate` per cent of the others."""
+    return max(rates) <= min(rates) * (1 + gate / 100)
+
+
 def count_instructions(binary, scenario, sets, out, tmp, tag):
     """Run `binary` once under callgrind (children traced: `cclab run` may re-execute
     itself) and return (whole process, event loop) of the process that ran the event loop
@@ -182,8 +222,11 @@ def main():
     ap = argparse.ArgumentParser(
         description="Interleaved A/B timing of two cclab builds (see the file's header).")
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--mode", choices=("pair", "alternate"), default="pair")
+    ap.add_argument("--mode", choices=("pair", "alternate"), default="alternate")
     ap.add_argument("--cores", default="0,1", help="two core numbers (default 0,1)")
+    ap.add_argument("--gate", type=float, default=5.0,
+                    help="keep a round only if the core probe stays within this many per "
+                         "cent around it (0: off)")
     ap.add_argument("--instructions", action="store_true",
                     help="also count each build's instructions under valgrind's callgrind")
     ap.add_argument("a")
@@ -193,6 +236,8 @@ def main():
     args = ap.parse_args()
     if args.rounds < 1 and not (args.rounds == 0 and args.instructions):
         fail(f"--rounds must be at least 1, or 0 with --instructions (got {args.rounds})")
+    if not (0 <= args.gate <= 100):
+        fail(f"--gate takes a percentage from 0 to 100 (got {args.gate})")
     if args.instructions:
         for tool in ("valgrind", "callgrind_annotate"):
             if shutil.which(tool) is None:
@@ -223,30 +268,58 @@ def main():
         print(f"A = {args.a}\nB = {args.b}\nwork: "
               + (f"cclab run {args.scenario} {' '.join(args.sets)}".strip()
                  if args.scenario else "cclab bench --json")
-              + f"\nmode: {args.mode}, {args.rounds} rounds\n")
-        for r in range(args.rounds):
+              + f"\nmode: {args.mode}, {args.rounds} rounds"
+              + (f", core probe gate {args.gate:g}%" if args.gate > 0 else "") + "\n")
+        exe = build_probe(tmp) if args.gate > 0 and args.rounds > 0 else None
+        core = {c: (c if pin else None) for c in cores}
+        r, attempts, rejected = 0, 0, 0
+        while r < args.rounds and attempts < 4 * args.rounds:
+            attempts += 1
+            rates = []
             if args.mode == "pair":
                 ca, cb = (cores[0], cores[1]) if r % 2 == 0 else (cores[1], cores[0])
-                pa = start(command(bins["A"], args.scenario, args.sets, outs["A"]),
-                           ca if pin else None)
-                pb = start(command(bins["B"], args.scenario, args.sets, outs["B"]),
-                           cb if pin else None)
+                if exe:
+                    rates += [probe(exe, core[ca]), probe(exe, core[cb])]
+                pa = start(command(bins["A"], args.scenario, args.sets, outs["A"]), core[ca])
+                pb = start(command(bins["B"], args.scenario, args.sets, outs["B"]), core[cb])
                 got = {"A": finish(pa, outs["A"], args.scenario),
                        "B": finish(pb, outs["B"], args.scenario)}
+                if exe:
+                    rates += [probe(exe, core[ca]), probe(exe, core[cb])]
+                    # Each core against itself: the two cores' shares differ (on the
+                    # development VM by up to 1.3x at the same moment), which swapping
+                    # them every round evens out.
+                    steadies = steady(rates[0::2], args.gate) and steady(rates[1::2], args.gate)
                 note = f"A on {ca}, B on {cb}"
             else:
                 order = "AB" if r % 2 == 0 else "BA"
                 got = {}
                 for x in order:
+                    if exe:
+                        rates.append(probe(exe, core[cores[0]]))
                     p = start(command(bins[x], args.scenario, args.sets, outs[x]),
-                              cores[0] if pin else None)
+                              core[cores[0]])
                     got[x] = finish(p, outs[x], args.scenario)
+                if exe:
+                    rates.append(probe(exe, core[cores[0]]))
+                    steadies = steady(rates, args.gate)
                 note = f"order {order[0]} {order[1]}"
-            walls["A"].append(got["A"])
-            walls["B"].append(got["B"])
             cells = "  ".join(f"{k} {got['A'][k]:.4f}/{got['B'][k]:.4f} s = "
                               f"{got['A'][k] / got['B'][k]:.3f}" for k in got["A"])
-            print(f"round {r + 1:2}  {cells}  ({note})", flush=True)
+            if rates:
+                note += "; probe " + " ".join(f"{x:.2f}" for x in rates)
+            if exe and not steadies:
+                rejected += 1
+                print(f"rejected  {cells}  ({note}: the core's share moved)", flush=True)
+                continue
+            r += 1
+            walls["A"].append(got["A"])
+            walls["B"].append(got["B"])
+            print(f"round {r:2}  {cells}  ({note})", flush=True)
+        if exe:
+            print(f"\n{r} rounds kept, {rejected} rejected by the core probe (gate "
+                  f"{args.gate:g}%)" + (f"; stopped after {attempts} attempts"
+                                         if r < args.rounds else ""))
         print()
         for k in walls["A"][0] if walls["A"] else []:
             a = [w[k] for w in walls["A"]]
