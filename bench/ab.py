@@ -194,7 +194,7 @@ def probe(exe, core):
     got = subprocess.run(cmd, capture_output=True, text=True)
     if got.returncode != 0:
         fail(f"{' '.join(cmd)} exited with {got.returncode}: {got.stderr.strip()}")
-    return float(got.stdout)
+    return float(got.stdout.split()[0])
 
 
 def steady(rates, gate):

@@ -4,19 +4,19 @@
 //! instructions per second.
 //!
 //! On a virtual machine whose core's other hyperthread belongs to another guest, this
-//! rate moves in steps as that guest starts and stops work, while the clock does not: on
-//! the 2-core development VM (2026-11-29) a chain of dependent multiplies ran at 2.33–2.45
-//! GHz the whole evening while this probe gave 1.6, 1.9 or 2.7–3.2 G/s, and `cclab run
-//! bench/dctcp10.toml` took 0.56–0.60 s whenever the probe gave 1.6 and 0.34 s when it
-//! gave 3.0 (`bench/ab.py --gate`; docs/speed.md, A probe of the core). A timing is
-//! comparable with another only if the probe gave the same before and after both.
+//! rate moves in steps as that guest starts and stops work, while the clock does not.
+//! A timing is comparable with another only if the probe gave about the same before and
+//! after both (`bench/ab.py --gate`; docs/speed.md, A probe of the core, has the
+//! figures of the development VM).
 //!
 //!   rustc -O bench/coreprobe.rs -o /tmp/coreprobe && taskset -c 1 /tmp/coreprobe [MILLIONS]
 //!
-//! MILLIONS: loop iterations in millions (default 40: about 0.1 s here). Prints one
-//! number, the rate in G instructions per second. Bad arguments exit 2. On a machine that
-//! is not x86-64 the loop is the same arithmetic in Rust, whose instruction count the
-//! compiler decides, so its rate is comparable only with itself.
+//! MILLIONS: loop iterations in millions (default 40: about 0.1 s here). Prints the rate
+//! in G instructions per second and, on x86-64, the core's clock in GHz from a chain of
+//! dependent multiplies (3 cycles each on every x86-64 core of the last decade), which an
+//! other hyperthread's work hardly slows. Bad arguments exit 2. On a machine that is not
+//! x86-64 the loop is the same arithmetic in Rust, whose instruction count the compiler
+//! decides, so its rate is comparable only with itself, and no clock is printed.
 use std::time::Instant;
 
 /// Instructions per iteration of the x86-64 loop: 12 in the block, the counter's add, its
@@ -59,6 +59,27 @@ fn spin(iters: u64) -> u64 {
     a ^ b ^ c ^ d ^ e ^ f
 }
 
+/// The clock in GHz: `iters` multiplies, each waiting for the one before.
+#[cfg(target_arch = "x86_64")]
+fn clock(iters: u64) -> f64 {
+    let mut z = 1u64;
+    let y = std::hint::black_box(3u64);
+    let t = Instant::now();
+    for _ in 0..iters / 8 {
+        unsafe {
+            std::arch::asm!(
+                "imul {z}, {y}", "imul {z}, {y}", "imul {z}, {y}", "imul {z}, {y}",
+                "imul {z}, {y}", "imul {z}, {y}", "imul {z}, {y}", "imul {z}, {y}",
+                z = inout(reg) z, y = in(reg) y,
+                options(nomem, nostack, pure),
+            );
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    std::hint::black_box(z);
+    (iters / 8 * 8) as f64 * 3.0 / s / 1e9
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let millions = match args.as_slice() {
@@ -80,5 +101,9 @@ fn main() {
     let x = spin(iters);
     let s = t.elapsed().as_secs_f64();
     std::hint::black_box(x);
-    println!("{:.3}", iters as f64 * PER_ITER / s / 1e9);
+    let rate = iters as f64 * PER_ITER / s / 1e9;
+    #[cfg(target_arch = "x86_64")]
+    println!("{rate:.3} {:.3}", clock(iters / 4));
+    #[cfg(not(target_arch = "x86_64"))]
+    println!("{rate:.3}");
 }
