@@ -179,6 +179,28 @@ fn run_axes(p: &mut svg::Plot, a: &Axes, duration_s: f64, scale: f64) {
     p.y_max = a.ymax.map(|y| y * scale);
 }
 
+/// A time series of run `r` as an SVG plot: `lines` against time, titled "<scenario>:
+/// `what`", its y axis `y_label` with the limits of `a` (in the series' unit) times
+/// `scale`.
+fn series_svg(
+    r: &RunResult,
+    what: &str,
+    y_label: &str,
+    lines: Vec<svg::Line>,
+    a: &Axes,
+    scale: f64,
+) -> Vec<u8> {
+    let mut p = svg::Plot {
+        title: format!("{}: {what}", r.scenario),
+        x_label: "time (s)".into(),
+        y_label: y_label.into(),
+        lines,
+        ..Default::default()
+    };
+    run_axes(&mut p, a, r.duration_s, scale);
+    svg::render(&p).into_bytes()
+}
+
 /// Every file of a run, as (name, contents), in a fixed order; plots (when `plots`) with
 /// the axes `axes` fixes.
 pub fn run_files(
@@ -248,15 +270,15 @@ pub fn run_files_to(
                 &|i| Some((se.cwnd[i].flow, se.cwnd[i].t, se.cwnd[i].cwnd as f64)),
                 se.cwnd.len(),
             );
-            let mut p = svg::Plot {
-                title: format!("{}: congestion window", r.scenario),
-                x_label: "time (s)".into(),
-                y_label: "cwnd (segments)".into(),
+            let svg = series_svg(
+                r,
+                "congestion window",
+                "cwnd (segments)",
                 lines,
-                ..Default::default()
-            };
-            run_axes(&mut p, &axes.cwnd, r.duration_s, 1.0);
-            files.push(("cwnd.svg".into(), svg::render(&p).into_bytes()))?;
+                &axes.cwnd,
+                1.0,
+            );
+            files.push(("cwnd.svg".into(), svg))?;
         }
     }
     if !se.queue.is_empty() {
@@ -277,15 +299,8 @@ pub fn run_files_to(
                     }),
                 }
             }
-            let mut p = svg::Plot {
-                title: format!("{}: queue length", r.scenario),
-                x_label: "time (s)".into(),
-                y_label: "queue (KB)".into(),
-                lines,
-                ..Default::default()
-            };
-            run_axes(&mut p, &axes.queue, r.duration_s, 1e-3);
-            files.push(("queue.svg".into(), svg::render(&p).into_bytes()))?;
+            let svg = series_svg(r, "queue length", "queue (KB)", lines, &axes.queue, 1e-3);
+            files.push(("queue.svg".into(), svg))?;
         }
     }
     if !se.throughput.is_empty() {
@@ -305,15 +320,15 @@ pub fn run_files_to(
                 },
                 se.throughput.len(),
             );
-            let mut p = svg::Plot {
-                title: format!("{}: throughput", r.scenario),
-                x_label: "time (s)".into(),
-                y_label: "goodput (Mbit/s)".into(),
+            let svg = series_svg(
+                r,
+                "throughput",
+                "goodput (Mbit/s)",
                 lines,
-                ..Default::default()
-            };
-            run_axes(&mut p, &axes.throughput, r.duration_s, 1e-6);
-            files.push(("throughput.svg".into(), svg::render(&p).into_bytes()))?;
+                &axes.throughput,
+                1e-6,
+            );
+            files.push(("throughput.svg".into(), svg))?;
         }
     }
     if !se.tsg.is_empty() {
