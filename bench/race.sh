@@ -15,7 +15,10 @@
 # It builds every contender (cclab: cargo build --release -p cclab-cli; ns-3: g++ -O2
 # against the Debian libraries; htsim: its own Makefile's -O3), then runs them
 # interleaved, ROUNDS times each (the order rotates from round to round), and prints per
-# round and as medians: the wall time of each simulator's event loop (cclab: perf.json
+# round and as medians: the core probe's rate before and after each run (bench/coreprobe.rs,
+# built with rustc -O; on a VM the core's share moves with other guests' work, and a
+# round whose simulators saw different rates ran on different machines), the wall time
+# of each simulator's event loop (cclab: perf.json
 # `wall_s`; ns-3: Simulator::Run() on a steady clock; htsim: its doNextEvent() loop on a
 # steady clock) and of its whole process, packet-hops and packet-hops/s, the ratios
 # other_wall / cclab_wall; then the simulators' results side by side, flagging any that
@@ -107,6 +110,16 @@ fi
 
 now() { date +%s.%N; }
 
+# The core probe (bench/coreprobe.rs) before and after every run: on a VM whose cores
+# share their width with other guests, cclab's dumbbell ran 1.6x slower with the clock
+# unchanged (docs/speed.md, A probe of the core); a round whose simulators saw different
+# probe rates compares different machines.
+probebin=$out/coreprobe
+if [ ! -x "$probebin" ] || [ bench/coreprobe.rs -nt "$probebin" ]; then
+    rustc -O bench/coreprobe.rs -o "$probebin" >&2
+fi
+probe() { "${pin[@]}" "$probebin" | cut -d' ' -f1; }
+
 # Both simulators run on the same core (RACE_CPU, default 0; RACE_CPU= to not pin), so a
 # run does not move between cores or meet the other core's load: unpinned, cclab's event
 # loop took 0.49 s in the race against 0.35–0.39 s pinned in the same hour (b3ea7c7).
@@ -118,12 +131,14 @@ fi
 build="$build; runs ${pin[*]:-not pinned}"
 
 run_cclab() { # round
-    local d=$out/$case-cclab-r$1 t0 t1
+    local d=$out/$case-cclab-r$1 t0 t1 p0
     rm -rf "$d"
+    p0=$(probe)
     t0=$(now)
     "${pin[@]}" "$cclab" run "bench/$toml.toml" ${cclabargs[@]+"${cclabargs[@]}"} --out "$d" --quiet --json >"$out/$case-cclab-r$1.json"
     t1=$(now)
     echo "$t0 $t1" >"$out/$case-cclab-r$1.proc"
+    echo "$p0 $(probe)" >"$out/$case-cclab-r$1.probe"
     cp "$d/perf.json" "$out/$case-cclab-r$1.perf.json"
     if [ "$case" = dctcp10 ]; then
         "${pin[@]}" "$cclab" bench --json >"$out/bench-r$1.json"
@@ -131,19 +146,23 @@ run_cclab() { # round
 }
 
 run_ns3() { # round
-    local t0 t1
+    local t0 t1 p0
+    p0=$(probe)
     t0=$(now)
     "${pin[@]}" "$ns3bin" ${ns3args[@]+"${ns3args[@]}"} >"$out/$case-ns3-r$1.json"
     t1=$(now)
     echo "$t0 $t1" >"$out/$case-ns3-r$1.proc"
+    echo "$p0 $(probe)" >"$out/$case-ns3-r$1.probe"
 }
 
 run_htsim() { # round
-    local t0 t1
+    local t0 t1 p0
+    p0=$(probe)
     t0=$(now)
     "${pin[@]}" "$htsimbin" >"$out/$case-htsim-r$1.json"
     t1=$(now)
     echo "$t0 $t1" >"$out/$case-htsim-r$1.proc"
+    echo "$p0 $(probe)" >"$out/$case-htsim-r$1.probe"
 }
 
 who=(cclab ns3)
@@ -200,6 +219,15 @@ strip = lambda d: {k: v for k, v in d.items() if k not in ("wall_s",)}
 same = [f"cclab {'yes' if all(c == cc[0] for c in cc) else 'NO'}"]
 same += [f"{n} {'yes' if all(strip(x) == strip(runs[t][0]) for x in runs[t]) else 'NO'}" for n, t in others]
 print(f"results identical in every round: {', '.join(same)}")
+
+print("\n== the core probe before and after each run (G instructions/s, bench/coreprobe.rs;"
+      " a round whose simulators saw different rates ran on different machines)")
+def probes(t, r):
+    with open(f"{out}/{case}-{t}-r{r}.probe") as f:
+        return [float(x) for x in f.read().split()]
+for r in R:
+    print(f"{r:>5}  " + "  ".join(f"{t}: " + " → ".join(f"{x:.2f}" for x in probes(t, r))
+                               for t in ["cclab"] + [t for _, t in others]))
 
 print("\n== wall time per round (event loop; whole process in brackets)")
 head = f"{'round':>5}  {'cclab s':>16}"
