@@ -7,8 +7,8 @@ with a sign test of how many rounds fall each side of 1 (p = the chance of so un
 if neither build were faster: 9 of 10 rounds gives 0.021, 7 of 10 gives 0.344).
 
 Usage:
-  bench/ab.py [--rounds N] [--mode alternate|pair] [--gate PCT] [--cores C0,C1]
-              [--instructions]
+  bench/ab.py [--rounds N] [--mode alternate|pair] [--gate PCT] [--min-probe G]
+              [--cores C0,C1] [--instructions]
               A B [SCENARIO [KEY=VALUE ...]]
 
 A and B are cclab binaries (build an older commit with `git worktree add /tmp/old REV &&
@@ -39,6 +39,12 @@ Modes:
              on the development VM, and dctcp10 slowed from 0.34 to 0.58 s with it, the
              clock unchanged): rounds that straddle such a step are what made a few per
              cent unmeasurable. `--gate 0` turns it off.
+
+--min-probe G  with the gate, also reject a round whose probes fall below G (G instructions
+             per second): only rounds with the core to itself count (on the development VM
+             the probe gave 9.9-11.2 then and 7.3-8.3 with another guest on the core; the
+             first state held in about one round in eight). Rejected rounds are run again,
+             up to twenty times as many attempts as rounds. Default 0: no floor.
 
 --instructions  also run each build once under valgrind's callgrind (it must be installed)
              and print the instructions it executes, the whole process and the event loop
@@ -197,9 +203,9 @@ def probe(exe, core):
     return float(got.stdout.split()[0])
 
 
-def steady(rates, gate):
-    """Every probe of a round within `gate` per cent of the others."""
-    return max(rates) <= min(rates) * (1 + gate / 100)
+def steady(rates, gate, floor):
+    """Every probe of a round within `gate` per cent of the others, and none below `floor`."""
+    return max(rates) <= min(rates) * (1 + gate / 100) and min(rates) >= floor
 
 
 def count_instructions(binary, scenario, sets, out, tmp, tag):
@@ -227,6 +233,8 @@ def main():
     ap.add_argument("--gate", type=float, default=5.0,
                     help="keep a round only if the core probe stays within this many per "
                          "cent around it (0: off)")
+    ap.add_argument("--min-probe", type=float, default=0.0,
+                    help="with the gate, keep only rounds whose probes are all at least this")
     ap.add_argument("--instructions", action="store_true",
                     help="also count each build's instructions under valgrind's callgrind")
     ap.add_argument("a")
@@ -238,6 +246,9 @@ def main():
         fail(f"--rounds must be at least 1, or 0 with --instructions (got {args.rounds})")
     if not (0 <= args.gate <= 100):
         fail(f"--gate takes a percentage from 0 to 100 (got {args.gate})")
+    if not (0 <= args.min_probe < 1000) or (args.min_probe > 0 and args.gate == 0):
+        fail(f"--min-probe takes a rate from 0 to 1000 G/s and needs the gate on "
+             f"(got {args.min_probe} with --gate {args.gate:g})")
     if args.instructions:
         for tool in ("valgrind", "callgrind_annotate"):
             if shutil.which(tool) is None:
@@ -269,11 +280,14 @@ def main():
               + (f"cclab run {args.scenario} {' '.join(args.sets)}".strip()
                  if args.scenario else "cclab bench --json")
               + f"\nmode: {args.mode}, {args.rounds} rounds"
-              + (f", core probe gate {args.gate:g}%" if args.gate > 0 else "") + "\n")
+              + (f", core probe gate {args.gate:g}%" if args.gate > 0 else "")
+              + (f", probe at least {args.min_probe:g} G/s" if args.min_probe > 0 else "")
+              + "\n")
         exe = build_probe(tmp) if args.gate > 0 and args.rounds > 0 else None
         core = {c: (c if pin else None) for c in cores}
         r, attempts, rejected = 0, 0, 0
-        while r < args.rounds and attempts < 4 * args.rounds:
+        tries = (20 if args.min_probe > 0 else 4) * args.rounds
+        while r < args.rounds and attempts < tries:
             attempts += 1
             rates = []
             if args.mode == "pair":
@@ -289,7 +303,8 @@ def main():
                     # Each core against itself: the two cores' shares differ (on the
                     # development VM by up to 1.3x at the same moment), which swapping
                     # them every round evens out.
-                    steadies = steady(rates[0::2], args.gate) and steady(rates[1::2], args.gate)
+                    steadies = (steady(rates[0::2], args.gate, args.min_probe)
+                                and steady(rates[1::2], args.gate, args.min_probe))
                 note = f"A on {ca}, B on {cb}"
             else:
                 order = "AB" if r % 2 == 0 else "BA"
@@ -302,7 +317,7 @@ def main():
                     got[x] = finish(p, outs[x], args.scenario)
                 if exe:
                     rates.append(probe(exe, core[cores[0]]))
-                    steadies = steady(rates, args.gate)
+                    steadies = steady(rates, args.gate, args.min_probe)
                 note = f"order {order[0]} {order[1]}"
             cells = "  ".join(f"{k} {got['A'][k]:.4f}/{got['B'][k]:.4f} s = "
                               f"{got['A'][k] / got['B'][k]:.3f}" for k in got["A"])
@@ -317,9 +332,10 @@ def main():
             walls["B"].append(got["B"])
             print(f"round {r:2}  {cells}  ({note})", flush=True)
         if exe:
+            floor = f", at least {args.min_probe:g} G/s" if args.min_probe > 0 else ""
+            stop = f"; stopped after {attempts} attempts" if r < args.rounds else ""
             print(f"\n{r} rounds kept, {rejected} rejected by the core probe (gate "
-                  f"{args.gate:g}%)" + (f"; stopped after {attempts} attempts"
-                                         if r < args.rounds else ""))
+                  f"{args.gate:g}%{floor}){stop}")
         print()
         for k in walls["A"][0] if walls["A"] else []:
             a = [w[k] for w in walls["A"]]
