@@ -43,7 +43,7 @@ Modes:
 --min-probe G  with the gate, also reject a round whose probes fall below G (G instructions
              per second): only rounds with the core to itself count (on the development VM
              the probe gave 9.9-11.2 then and 7.3-8.3 with another guest on the core; the
-             first state held in about one round in eight). Rejected rounds are run again,
+             first state held in one round in six to eight). Rejected rounds are run again,
              up to twenty times as many attempts as rounds. Default 0: no floor.
 
 --instructions  also run each build once under valgrind's callgrind (it must be installed)
