@@ -33,12 +33,12 @@ Modes:
              directory) on the timing core before and after every run and keep a round only
              if every probe of it is within PCT per cent of the others (in pair mode, each
              core's before and after, the cores apart); a round that fails is run again,
-             up to four times as many attempts as rounds in all. On a virtual
-             machine the core's other hyperthread may belong to another guest, whose work
-             takes a share of the core in steps (the probe's rate fell from about 10 to
-             7.3-8.3 G/s on the development VM, and dctcp10 slowed from 0.35 to 0.56-0.60 s
-             with it, the clock unchanged): rounds that straddle such a step are what made a few per
-             cent unmeasurable. `--gate 0` turns it off.
+             up to four times as many attempts as rounds in all. On a virtual machine the
+             core's other hyperthread may belong to another guest, whose work takes a
+             share of the core in steps (the probe's rate fell from about 10 to 7.3-8.3
+             G/s on the development VM, and dctcp10 slowed from 0.35 to 0.56-0.60 s with
+             it, the clock unchanged): rounds that straddle such a step are what made a
+             few per cent unmeasurable. `--gate 0` turns it off.
 
 --min-probe G  with the gate, also reject a round whose probes fall below G (G instructions
              per second): only rounds with the core to itself count (on the development VM
