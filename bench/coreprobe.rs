@@ -1,7 +1,7 @@
 //! bench/coreprobe.rs — how much of its core a process gets right now: the rate at which
 //! one thread retires simple integer instructions that leave the core's full width to
-//! use (six independent chains of adds and exclusive-ors, three deep), in G
-//! instructions per second.
+//! use (adds and exclusive-ors on six registers in three independent pairs, each pair's
+//! chain three deep per step), in G instructions per second.
 //!
 //! On a virtual machine whose core's other hyperthread belongs to another guest, this
 //! rate moves in steps as that guest starts and stops work, while the clock does not.
