@@ -698,3 +698,57 @@ fn reproduce_fct_websearch_quick_passes() {
             >= 1.0
     );
 }
+
+/// `[output] summary_flows = false` leaves the per-connection list out of summary.json and
+/// nothing else: flows.csv and fct.csv keep every row, the rest of summary.json is the
+/// same.
+#[test]
+fn summary_flows_false_leaves_only_the_list_out() {
+    let f = common::example("workload.toml");
+    let (a, b) = (tmpdir("sumflows-a"), tmpdir("sumflows-b"));
+    for (out, extra) in [
+        (&a, "output.summary_flows=true"),
+        (&b, "output.summary_flows=false"),
+    ] {
+        let o = cclab(&[
+            "run",
+            f.as_str(),
+            "--out",
+            out.to_str().unwrap(),
+            "--set",
+            extra,
+            "-q",
+        ]);
+        common::assert_exit_0(&o);
+    }
+    let json = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap()).unwrap()
+    };
+    let (mut sa, mut sb) = (json(&a), json(&b));
+    let listed = sa["flows"]
+        .as_array()
+        .expect("flows listed by default")
+        .len();
+    assert!(listed > 100, "{listed} flows");
+    assert!(sb.get("flows").is_none(), "the list is left out");
+    // Every table still has every flow (the run id differs: the scenarios differ).
+    let rows = |d: &Path, name: &str| {
+        std::fs::read_to_string(d.join(name))
+            .unwrap()
+            .lines()
+            .count()
+            - 1
+    };
+    for name in ["flows.csv", "fct.csv"] {
+        assert_eq!(rows(&b, name), rows(&a, name), "{name}");
+    }
+    assert_eq!(rows(&b, "flows.csv"), listed);
+    for s in [&mut sa, &mut sb] {
+        let m = s.as_object_mut().unwrap();
+        m.remove("flows");
+        m.remove("run_id");
+    }
+    assert_eq!(sa, sb);
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}

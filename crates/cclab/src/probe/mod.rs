@@ -63,6 +63,13 @@ const PLOTS: Key = Key {
     allowed: "",
     meaning: "draw SVG plots of the series that are on",
 };
+const SUMMARY_FLOWS: Key = Key {
+    name: "summary_flows",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "list every connection in `summary.json` (`flows`); `false` leaves the list out, for runs of 10⁵–10⁶ flows whose list would take hundreds of MB (`flows.csv`, and for byte-count flows `fct.csv` and `fct.parquet`, still hold every row)",
+};
 const QUEUES: Key = Key {
     name: "queues",
     ty: Ty::List(&Ty::Link),
@@ -183,7 +190,17 @@ pub static KEYS: Schema = Schema {
     place: "[output]",
     noun: "output",
     about: "",
-    keys: &[CWND, QUEUE, THROUGHPUT, PLOTS, QUEUES, TSG, PCAP, PLOT],
+    keys: &[
+        CWND,
+        QUEUE,
+        THROUGHPUT,
+        PLOTS,
+        SUMMARY_FLOWS,
+        QUEUES,
+        TSG,
+        PCAP,
+        PLOT,
+    ],
     with: &[],
     variants: None,
 };
@@ -241,6 +258,7 @@ pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> OutputSp
     o.queue_interval = ck.interval(t, QUEUE.name, duration);
     o.throughput_interval = ck.interval(t, THROUGHPUT.name, duration);
     o.plots = ck.get(t, &PLOTS).unwrap_or(false);
+    o.summary_without_flows = !ck.get(t, &SUMMARY_FLOWS).unwrap_or(true);
     if let Some(pt) = ck.table(t, PLOT.name, "output.plot") {
         ck.check_keys(pt, &PLOT_KEYS, None);
         for (name, path) in PLOT_NAMES {

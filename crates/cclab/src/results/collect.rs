@@ -186,6 +186,8 @@ fn finish(sim: &Sim, flows: crate::results::Flows) -> Result<RunResult, String> 
     if let Some(e) = flows.read_error() {
         return Err(read_back(e));
     }
+    let mut flows = flows;
+    flows.left_out_of_summary = sc.output.summary_without_flows;
     let mut r = RunResult {
         run_id: sc.run_id(),
         cclab: crate::VERSION.to_string(),

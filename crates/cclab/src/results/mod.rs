@@ -19,6 +19,9 @@ use std::sync::Arc;
 pub struct Flows {
     rows: Vec<FlowResult>,
     spilled: Option<Arc<Spilled>>,
+    /// `summary.json` leaves the rows out (`[output] summary_flows = false`); they stay
+    /// here for every other file.
+    pub left_out_of_summary: bool,
 }
 
 impl Flows {
@@ -27,11 +30,17 @@ impl Flows {
         Flows {
             rows,
             spilled: spilled.filter(|s| !s.is_empty()).map(Arc::new),
+            left_out_of_summary: false,
         }
     }
 
     pub fn len(&self) -> usize {
         self.rows.len() + self.spilled.as_ref().map_or(0, |s| s.len() as usize)
+    }
+
+    /// Does `summary.json` leave the rows out?
+    pub fn left_out(&self) -> bool {
+        self.left_out_of_summary
     }
 
     pub fn is_empty(&self) -> bool {
@@ -70,6 +79,7 @@ impl From<Vec<FlowResult>> for Flows {
         Flows {
             rows,
             spilled: None,
+            left_out_of_summary: false,
         }
     }
 }
@@ -406,6 +416,8 @@ pub struct RunResult {
     pub scenario: String,
     pub seed: u64,
     pub duration_s: f64,
+    /// Every connection (left out of `summary.json` with `[output] summary_flows = false`).
+    #[serde(skip_serializing_if = "Flows::left_out")]
     pub flows: Flows,
     pub queues: Vec<QueueResult>,
     pub pings: Vec<PingResult>,

@@ -187,6 +187,8 @@ pub struct OutputSpec {
     pub throughput_interval: Option<SimTime>,
     /// Draw SVG plots of the series that are on.
     pub plots: bool,
+    /// Leave the per-connection list out of `summary.json` (`summary_flows = false`).
+    pub summary_without_flows: bool,
     /// Which links' queues to sample (empty = the bottleneck / every hop).
     pub queues: Vec<String>,
     /// Flows (indices) to trace for tcptrace-style time-sequence graphs (`tsg.csv`,
