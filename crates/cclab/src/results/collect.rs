@@ -140,7 +140,7 @@ pub fn try_collect_streaming(sim: &mut Sim) -> Result<RunResult, String> {
     finish(sim, crate::results::Flows::with_spilled(flows, spilled))
 }
 
-fn finish(sim: &Sim, flows: crate::results::Flows) -> Result<RunResult, String> {
+fn finish(sim: &Sim, mut flows: crate::results::Flows) -> Result<RunResult, String> {
     let sc = &sim.scenario;
     let end = sim.q.now();
     let queues = sim
@@ -186,7 +186,6 @@ fn finish(sim: &Sim, flows: crate::results::Flows) -> Result<RunResult, String> 
     if let Some(e) = flows.read_error() {
         return Err(read_back(e));
     }
-    let mut flows = flows;
     flows.left_out_of_summary = sc.output.summary_without_flows;
     let mut r = RunResult {
         run_id: sc.run_id(),

@@ -21,7 +21,7 @@ pub struct Flows {
     spilled: Option<Arc<Spilled>>,
     /// `summary.json` leaves the rows out (`[output] summary_flows = false`); they stay
     /// here for every other file.
-    pub left_out_of_summary: bool,
+    pub(crate) left_out_of_summary: bool,
 }
 
 impl Flows {
