@@ -130,15 +130,24 @@ if [ -n "$cpu" ] && command -v taskset >/dev/null; then
 fi
 build="$build; runs ${pin[*]:-not pinned}"
 
-run_cclab() { # round
-    local d=$out/$case-cclab-r$1 t0 t1 p0
-    rm -rf "$d"
+# Run one contender pinned, its stdout into file $3, with the probe before and after:
+# timed NAME ROUND FILE COMMAND... writes $case-NAME-rROUND.proc (start and end) and .probe.
+timed() {
+    local name=$1 r=$2 file=$3 t0 t1 p0
+    shift 3
     p0=$(probe)
     t0=$(now)
-    "${pin[@]}" "$cclab" run "bench/$toml.toml" ${cclabargs[@]+"${cclabargs[@]}"} --out "$d" --quiet --json >"$out/$case-cclab-r$1.json"
+    "${pin[@]}" "$@" >"$file"
     t1=$(now)
-    echo "$t0 $t1" >"$out/$case-cclab-r$1.proc"
-    echo "$p0 $(probe)" >"$out/$case-cclab-r$1.probe"
+    echo "$t0 $t1" >"$out/$case-$name-r$r.proc"
+    echo "$p0 $(probe)" >"$out/$case-$name-r$r.probe"
+}
+
+run_cclab() { # round
+    local d=$out/$case-cclab-r$1
+    rm -rf "$d"
+    timed cclab "$1" "$out/$case-cclab-r$1.json" \
+        "$cclab" run "bench/$toml.toml" ${cclabargs[@]+"${cclabargs[@]}"} --out "$d" --quiet --json
     cp "$d/perf.json" "$out/$case-cclab-r$1.perf.json"
     if [ "$case" = dctcp10 ]; then
         "${pin[@]}" "$cclab" bench --json >"$out/bench-r$1.json"
@@ -146,23 +155,11 @@ run_cclab() { # round
 }
 
 run_ns3() { # round
-    local t0 t1 p0
-    p0=$(probe)
-    t0=$(now)
-    "${pin[@]}" "$ns3bin" ${ns3args[@]+"${ns3args[@]}"} >"$out/$case-ns3-r$1.json"
-    t1=$(now)
-    echo "$t0 $t1" >"$out/$case-ns3-r$1.proc"
-    echo "$p0 $(probe)" >"$out/$case-ns3-r$1.probe"
+    timed ns3 "$1" "$out/$case-ns3-r$1.json" "$ns3bin" ${ns3args[@]+"${ns3args[@]}"}
 }
 
 run_htsim() { # round
-    local t0 t1 p0
-    p0=$(probe)
-    t0=$(now)
-    "${pin[@]}" "$htsimbin" >"$out/$case-htsim-r$1.json"
-    t1=$(now)
-    echo "$t0 $t1" >"$out/$case-htsim-r$1.proc"
-    echo "$p0 $(probe)" >"$out/$case-htsim-r$1.probe"
+    timed htsim "$1" "$out/$case-htsim-r$1.json" "$htsimbin"
 }
 
 who=(cclab ns3)
