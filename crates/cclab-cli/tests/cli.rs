@@ -481,6 +481,27 @@ fn reproduce_dctcp_syn_ect_quick_passes() {
     let v = reproduce_json("dctcp-syn-ect");
     assert_eq!(row(&v, "no_ect", "p_conn_2")["seed"], 0.67);
     assert!(row(&v, "ect", "p_conn_16")["seed"].is_null());
+    // Beside it, the share whose first SYN got through (the seed states no time limit).
+    assert!(row(&v, "no_ect", "p_conn_first_syn_4")["seed"].is_null());
+}
+
+#[test]
+fn reproduce_mbecn_quick_passes() {
+    for name in [
+        "mbecn-star",
+        "mbecn-variants",
+        "mbecn-lost-updates",
+        "mbecn-vs-tcp",
+        "mbecn-rtt",
+    ] {
+        reproduce_json(name);
+    }
+    // The rate-limited senders' two flows together are judged against the seed's (a check
+    // that fails if MB-ECN's flows stall or never back off), within REFERENCE.md MB-3.
+    let v = reproduce_json("mbecn-star");
+    let sum = row(&v, "sender_9990pps", "two_flows_sum_mbps");
+    assert_eq!(sum["seed"], 86.5);
+    assert_eq!(sum["outcome"], "pass", "{sum}");
 }
 
 #[test]
