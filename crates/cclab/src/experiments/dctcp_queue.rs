@@ -212,8 +212,8 @@ fn run(o: &Options) -> Report {
             Against::ClosedForm,
             m.q_max,
             th.q_max,
-            Tol::Abs(3.0 + 0.1 * th.q_max),
-            "REFERENCE DCTCP-A1: ±3 packets, +10% for N = 10 where the N-packet term is itself approximate",
+            Tol::Abs(3.0),
+            "REFERENCE DCTCP-A1 and DCTCP-A2: ±3 packets",
         );
         r.check_vs(
             format!("{v} amplitude vs ½·sqrt(2N(C·RTT + K))"),
@@ -254,7 +254,7 @@ fn run(o: &Options) -> Report {
         });
     }
     r.plots.push(("dctcp-queue.svg".into(), svg::render(&plot)));
-    r.note("period: the simulated sawtooth is 1.5-3.5× longer than T_C. The analysis has each flow cut once per period by α/2 and regrow one packet per RTT; in packet-level DCTCP the marks keep coming for one more RTT after the queue falls below K (feedback delay), so flows cut on two or three successive windows (smaller cuts each: alpha runs below sqrt(2/W*)), and no window grows during the RTT of each CWR episode. The check only bounds the period (×0.5…×4) and the difference is reported, not tuned away");
+    r.note("period: the simulated sawtooth is 1.5-3.5× longer than T_C. The analysis has each flow cut once per period by α/2 and regrow one packet per RTT; in packet-level DCTCP the marks keep coming for one more RTT after the queue falls below K (feedback delay), so flows cut on two or three successive windows (smaller cuts each: alpha runs below sqrt(2/W*)), and no window grows during the RTT of each CWR episode. The check only bounds the period (×1…×4) and the difference is reported, not tuned away");
     r.note("hosts without processing jitter ([host] jitter = \"0s\"): the analysis assumes synchronised flows. With the default jitter (one packet time at 1 Gbit/s, up to 12 µs per idle-NIC send against a 100 µs RTT) the flows desynchronise and alpha falls further below sqrt(2/W*)");
     r.note("RTT 100 µs (access 1 µs each way + bottleneck), packets of 1538 bytes on the wire, no delayed ACKs, bottleneck buffer 10,000 packets (never reached)");
     r
