@@ -184,6 +184,24 @@ mod tests {
         }
     }
 
+    /// The table of congestion control names is written by hand (a sentence per
+    /// algorithm): every registered name has its row.
+    #[test]
+    fn every_cc_name_is_in_the_names_table() {
+        let doc = std::fs::read_to_string(DOC).unwrap_or_else(|e| panic!("{DOC}: {e}"));
+        let table = doc
+            .split("Congestion control names")
+            .nth(1)
+            .and_then(|t| t.split("\n\n").find(|p| p.starts_with("| `cc` |")))
+            .expect("docs/scenario.md: the table of congestion control names");
+        for name in crate::cc::CC_NAMES {
+            assert!(
+                table.contains(&format!("\n| `{name}` |")),
+                "docs/scenario.md: `{name}` has no row in the table of congestion control names"
+            );
+        }
+    }
+
     #[test]
     fn the_key_list_names_every_table() {
         let list = key_list();
