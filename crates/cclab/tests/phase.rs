@@ -6,12 +6,13 @@
 //! 250 packets, base RTTs 20 and 40 ms (access delays 2500 and 7500 µs), 16 MiB buffers.
 //! With exact timing the 20 ms flow's share is decided by microsecond alignments: moving
 //! its access delay by 3 or 7 µs changes its goodput relative to the 40 ms flow from
-//! 0.77× to 1.45× to 2.73× (60 s runs). With the default jitter the three delays give the
-//! same result within the spread of the seeds.
+//! 0.99× to 2.43× to 3.61× (60 s runs; `cclab sweep` at d839536). With the default jitter
+//! the three delays give the same result within the spread of the seeds (means over 10
+//! seeds 1.74 / 1.95 / 1.68).
 //!
-//! Runs last 60 s (the 120 s shows the same: exact timing 0.82 / 1.78 / 2.65;
-//! jittered seed means 1.39 / 1.42 / 1.50 over 10 seeds) so the suite stays fast: 33 runs
-//! of about 0.2 s each, spread over the cores.
+//! Runs last 60 s (the 120 s shows the same: exact timing 0.68 / 1.85 / 3.16;
+//! jittered seed means 1.52 / 1.75 / 1.54 over 10 seeds; docs/scenario.md, `[host]`, has
+//! the sweep) so the suite stays fast: 33 runs of about 0.2 s each, spread over the cores.
 
 use cclab::scenario::{parse_scenario, HostSpec, JitterSpec, Scenario};
 use cclab::sim;
