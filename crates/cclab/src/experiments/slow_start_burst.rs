@@ -284,12 +284,12 @@ fn run(o: &Options) -> Report {
     );
     r.row("cps_1ms_80", "closed_form_window_pkts", w_spaced);
     r.check_vs(
-        "slide 20: CPS makes cwnd bigger in the initial slow start (window at first loss, CPS ÷ unpaced) vs (C·RTT + B)·(1 − C/R)/B",
+        "slide 20: CPS makes cwnd bigger in the initial slow start (window at first loss with CPS ÷ the unpaced round's segments before its drop) vs (C·RTT + B)·(1 − C/R)/B",
         Against::ClosedForm,
-        c.window_at_loss as f64 / u.window_at_loss.max(1) as f64,
+        c.window_at_loss as f64 / u.before_loss.max(1) as f64,
         w_spaced / n_burst,
-        Tol::Rel(0.25),
-        "the two closed forms above, each within its own tolerance",
+        Tol::Factor(0.85 / 1.1, 1.15 / 0.9),
+        "the quotient of the two closed forms above, each within its own tolerance: CPS's window ±15% over the unpaced round's segments ±10%, so ×0.85/1.1 … ×1.15/0.9 (the unpaced window at the loss is that round's segments up to the lost one: its rounds are an RTT apart)",
     );
     r.note(format!(
         "src's GbE NIC (1 Gbit/s, 1 ms) → 596 Mbit/s × 99 ms, drop-tail {B} bytes → dst: RTT 200 ms, pipe {bdp:.0} segments of {seg} wire bytes, buffer {b_pkts:.0}; Reno with SACK, large socket buffers; {} s",
