@@ -464,17 +464,23 @@ fn run(o: &Options) -> Report {
                 train(1 << 20).0,
                 bound1
             );
-    r.seed_ci(&v.name(), m, 500.0, g1, Judge::Differs(&cause));
+    // "The problem also goes away" gives no number: the claim is judged as a claim (read
+    // as at least half the policed 1000 Mbit/s), not shown as a seed number of 500.
+    r.row_ci(&v.name(), m, g1);
+    r.differs(
+        format!("{}: the problem goes away (the seed's claim)", v.name()),
+        format!("goodput {:.0} Mbit/s, read as at least 500", g1.mean),
+        &cause,
+    );
     let v = Variant::Policed(10 << 20);
-    r.seed_ci(
-        &v.name(),
-        m,
-        500.0,
-        mbps(v),
-        Judge::Within(
-            Tol::AtLeast,
-            "the seed: with a 10 MB burst \"the problem also goes away\"; read as at least half the policed 1000 Mbit/s, where 10-20 Mbit/s was the problem (a 10 MiB bucket passes trains longer than the 1 Gbit/s × 50 ms window of about 4,300 segments)",
-        ),
+    let g10 = mbps(v);
+    r.row_ci(&v.name(), m, g10);
+    r.check(
+        format!("{}: the problem goes away (the seed's claim)", v.name()),
+        Against::Seed,
+        g10.mean >= 500.0,
+        format!("goodput {:.0} Mbit/s (need ≥ 500)", g10.mean),
+        "the seed: with a 10 MB burst \"the problem also goes away\"; read as at least half the policed 1000 Mbit/s, where 10-20 Mbit/s was the problem (a 10 MiB bucket passes trains longer than the 1 Gbit/s × 50 ms window of about 4,300 segments)",
     );
 
     let tbf = mbps(Variant::Tbf);
