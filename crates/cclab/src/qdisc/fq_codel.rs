@@ -209,7 +209,8 @@ impl FqCodel {
     }
 
     /// `fq_codel_drop`: drop from the head of the fattest flow, up to `drop_batch` packets
-    /// or half its bytes. Returns the flow dropped from.
+    /// or half its bytes, and raise that flow's CoDel count by the packets dropped (so its
+    /// CoDel drops sooner). Returns the flow dropped from.
     fn drop_fattest(&mut self) -> usize {
         let (idx, fat) = self
             .flows
@@ -232,6 +233,8 @@ impl FqCodel {
                 break;
             }
         }
+        // "Tell codel to increase its signal strength also".
+        f.vars.count = f.vars.count.wrapping_add(i);
         idx
     }
 }
@@ -400,6 +403,8 @@ mod tests {
         let _ = q.dequeue(0, &mut drops);
         assert_eq!(drops, (0..45).collect::<Vec<_>>());
         assert_eq!(q.backlog().pkts, 101 - 45 - 1);
+        // `fq_codel_drop`: "Tell codel to increase its signal strength also".
+        assert_eq!(q.flows[0].vars.count, 45);
     }
 
     /// ECN is on by default: a standing queue makes CoDel mark ECT packets instead of

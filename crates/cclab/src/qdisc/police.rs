@@ -1,5 +1,5 @@
 //! The token-bucket policer of Linux `tc ... action police` (`net/sched/act_police.c`,
-//! Linux 4.20 – 6.x; iproute2 `tc/m_police.c` and `tc/tc_core.c` for the units), and
+//! Linux 4.20 – 5.16; iproute2 `tc/m_police.c` and `tc/tc_core.c` for the units), and
 //! `queue = "police"`: that policer in front of a drop-tail FIFO, as a policer attached
 //! to a port's egress filter is (REFERENCE.md §6.1, §11).
 //!
@@ -17,7 +17,11 @@
 //! - **mtu**: given, or what the kernel sets when tc gives none: 255 << the rate table's
 //!   `cell_log`, which tc derives from an MTU of 2047: 2040 bytes. So after GRO (aggregates
 //!   up to 64 KB), a policer without a large `mtu` drops every aggregate (seed 004's
-//!   `mtu 100k`).
+//!   `mtu 100k`). Not modelled: Linux 5.17 ("act_police: more accurate MTU policing",
+//!   backported to the 5.4, 5.10 and 5.15 stable lines) checks an aggregate's segments
+//!   against `mtu` (`tcf_police_mtu_check`: `skb_gso_validate_mac_len`) and adds the MAC
+//!   header to a packet's length at ingress, so on those kernels a default-`mtu` policer
+//!   passes GRO aggregates its tokens allow.
 //! - **Actions**: `conform` (default `pass`, tc's `ok`) and `exceed` (default `drop`;
 //!   tc's own default is `reclassify`, which in a lone filter lets the packet through
 //!   like `pass`: write `exceed = "pass"` for it).
@@ -69,8 +73,8 @@ const TICKS_PER_US: f64 = 1000.0 / 64.0;
 const TICK_NS: u64 = 64;
 
 /// `burst` bytes at `rate` bit/s as tc hands them to the kernel, in ns: `tc_calc_xmittime`
-/// (µs in double → ticks, rounded up as iproute2 does since its 2021 rounding fix; before
-/// it, the µs were truncated first) → `PSCHED_TICKS2NS`.
+/// (µs in double → ticks, rounded up as current iproute2 does; older releases truncated
+/// the µs first, and then the ticks) → `PSCHED_TICKS2NS`.
 pub fn burst_ns(rate_bps: u64, burst: u64) -> u64 {
     let us = 1e6 * burst as f64 / (rate_bps / 8) as f64;
     (us * TICKS_PER_US).ceil() as u64 * TICK_NS

@@ -2,12 +2,13 @@
 //! iproute2 `tc/q_tbf.c`; REFERENCE.md §11), a shaper: packets wait in a child qdisc until
 //! the bucket holds their time.
 //!
-//! - **Buckets in time**, as the policer's (`police.rs`): `burst` bytes become tc ticks and
-//!   then ns (`buffer`); a packet costs `len · 8·10⁹ / rate` ns. With `peakrate`, a second
-//!   bucket one `mtu` deep at the peak rate.
-//! - **Largest packet** (`max_size`): the bytes the bucket's time carries at the rate
-//!   (`psched_ns_t2l(rate, buffer)`: 11,995 B for the seed's `rate 900mbit burst 12000`),
-//!   with a peak rate at most one `mtu`. An arrival longer than that is cut into its
+//! - **Buckets in time**, as the policer's (`police.rs`): `burst` bytes become ns at the
+//!   rate (`buffer` = `psched_l2t_ns(rate, burst)`: tc hands `tbf_change` the bytes too,
+//!   `TCA_TBF_BURST`, so no tick rounding, unlike the policer's and htb's buckets); a packet
+//!   costs `len · 8·10⁹ / rate` ns. With `peakrate`, a second bucket one `mtu` deep at the
+//!   peak rate (`TCA_TBF_PBURST`).
+//! - **Largest packet** (`max_size`): `burst` (12,000 B for the seed's `rate 900mbit burst
+//!   12000`), with a peak rate at most one `mtu`. An arrival longer than that is cut into its
 //!   segments if it is a segmentation-offload aggregate whose segments fit (`tbf_segment`,
 //!   Linux 3.13 and later), else dropped. Without a peak rate, tc's `mtu` changes nothing
 //!   in a kernel that computes rates exactly (it only sized the old rate tables) — so the
@@ -22,7 +23,6 @@
 //!   and keep the new buckets; else wait until now + max(−toks, −ptoks). A child that
 //!   holds its head back (netem's delay) is waited for without charging the bucket.
 
-use super::police::burst_ns;
 use super::Ratecfg;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
@@ -220,17 +220,25 @@ impl QueueSpec {
 impl QdiscSpec for Spec {
     type Q = Tbf;
     fn build(&self) -> Tbf {
-        let buffer = burst_ns(self.rate, self.burst) as i64;
-        let mtu = self.peakrate.map_or(0, |p| burst_ns(p, self.mtu) as i64);
-        // `psched_ns_t2l(rate, buffer)`, with a peak rate at most `psched_ns_t2l(peak, mtu)`.
-        let t2l = |bps: u64, ns: i64| (ns as u128 * bps as u128 / 8_000_000_000) as u64;
-        let mut max_size = t2l(self.rate, buffer);
-        if let Some(p) = self.peakrate {
-            max_size = max_size.min(t2l(p, mtu));
-        }
+        // tc hands the kernel `burst` (and, with a peak rate, `mtu`) in bytes as well as
+        // in ticks (`TCA_TBF_BURST`, `TCA_TBF_PBURST`, iproute2 since 2014), and
+        // `tbf_change` then takes the bytes: max_size = burst, buffer = `psched_l2t_ns(rate,
+        // burst)`; with a peak rate, max_size = min(burst, mtu), mtu's bucket
+        // `psched_l2t_ns(peak, mtu)`.
+        let bytes = |b: u64| b.min(u32::MAX as u64) as u32;
+        let rate = Ratecfg::new(self.rate);
+        let peakrate = self.peakrate.map_or(Ratecfg::NONE, Ratecfg::new);
+        let buffer = rate.l2t(bytes(self.burst));
+        let mut max_size = bytes(self.burst) as u64;
+        let mtu = if self.peakrate.is_some() {
+            max_size = max_size.min(bytes(self.mtu) as u64);
+            peakrate.l2t(bytes(self.mtu))
+        } else {
+            0
+        };
         Tbf {
-            rate: Ratecfg::new(self.rate),
-            peakrate: self.peakrate.map_or(Ratecfg::NONE, Ratecfg::new),
+            rate,
+            peakrate,
             buffer,
             mtu,
             max_size,
@@ -341,20 +349,21 @@ mod tests {
 
     /// TBF-1: a 45-segment GSO aggregate (65,160 B payload + 45 × 52 B headers = 67,500 B)
     /// into `burst 12000` is cut into its segments, not dropped (each 1500 B fits the
-    /// 12,002-byte max_size of 900 Mbit/s: 106.67 µs = 1666.67 ticks, rounded up to 1667 =
-    /// 106,688 ns, which hold 12,002.4 bytes). TBF-2: a single 2000-byte packet with
-    /// `burst 1500` is dropped at enqueue.
+    /// 12,000-byte max_size: `tbf_change` takes `TCA_TBF_BURST`'s bytes, and the bucket is
+    /// their time at 900 Mbit/s, 106,666 ns through `psched_l2t_ns`'s multiplier).
+    /// TBF-2: a single 2000-byte packet with `burst 1500` is dropped at enqueue.
     #[test]
     fn aggregates_are_segmented_and_oversize_packets_dropped() {
         let mut q = tbf(900_000_000, 12_000);
-        assert_eq!(q.max_size, 12_002);
+        assert_eq!(q.max_size, 12_000);
+        assert_eq!(q.buffer, 106_666);
         assert_eq!(q.enqueue(1, &meta(67_500, 45, 0)), Verdict::Segment);
         assert_eq!(q.enqueue(2, &meta(1500, 1, 0)), Verdict::ENQUEUE);
         let mut q = tbf(8_000_000, 1500);
         assert_eq!(q.enqueue(3, &meta(2000, 1, 0)), Verdict::Drop);
     }
 
-    /// Rate 8 Mbit/s = 1 byte per µs, burst 3000 B (3 ms = 46,875 ticks, exact); five
+    /// Rate 8 Mbit/s = 1 byte per µs, burst 3000 B (3 ms); five
     /// 1500-byte packets queued at t = 10 ms (the bucket is full): the first two leave at
     /// once (3000 B of tokens), then one every 1500 µs: at 11.5, 13 and 14.5 ms. By hand:
     /// after two, tokens 0; at 10 ms the third needs 1500 µs ⇒ NotBefore(11.5 ms).
@@ -384,8 +393,7 @@ mod tests {
     /// queue grows until its limit and then half the arrivals are dropped.
     #[test]
     fn cbr_at_twice_the_rate_leaves_at_the_rate() {
-        // burst 3000 B (3 ms = 46,875 ticks exactly; 1500 B would be 23,437.5 ticks,
-        // truncated below one packet's cost, and tc's bucket would never pass one).
+        // burst 3000 B (3 ms at 1 byte per µs).
         let mut q = Spec {
             rate: 8_000_000,
             burst: 3000,
