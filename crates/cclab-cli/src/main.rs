@@ -70,8 +70,9 @@ enum Cmd {
         /// docs/reproductions.md is made: `cclab reproduce all --markdown docs/reproductions.md`).
         #[arg(long)]
         markdown: Option<PathBuf>,
-        /// Master random seed.
-        #[arg(long, default_value_t = 1)]
+        /// Master random seed, 0 to 2^62 (experiments run further seeds after it, and a
+        /// scenario's seed is at most 2^63 − 1).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=1u64 << 62))]
         seed: u64,
         /// Worker threads for variants (0 = all cores).
         #[arg(long, default_value_t = 0)]

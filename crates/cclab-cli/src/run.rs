@@ -187,7 +187,11 @@ pub fn provenance() -> serde_json::Map<String, serde_json::Value> {
     m.insert("git".into(), cclab::GIT_REV.into());
     m.insert(
         "command".into(),
-        std::env::args().collect::<Vec<_>>().into(),
+        // `args_os`: an argument that is not UTF-8 (a path) is written lossily, not a panic.
+        std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .into(),
     );
     m
 }

@@ -273,3 +273,40 @@ fn no_temporary_folder_keeps_the_rows_in_memory_with_a_warning() {
     assert!(csvs[0] == csvs[1], "the same rows either way");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A path that is not UTF-8 is a path like any other: the run writes its folder (its
+/// name written lossily into `run.json`'s command), no panic.
+#[cfg(unix)]
+#[test]
+fn an_out_folder_whose_name_is_not_utf8_is_written() {
+    use std::os::unix::ffi::OsStrExt;
+    let base = tmpdir("not-utf8");
+    std::fs::create_dir_all(&base).unwrap();
+    let out = base.join(std::ffi::OsStr::from_bytes(b"bad\xff"));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .arg("run")
+        .arg(common::example("loss.toml"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--set", "sim.duration=200ms", "-q"])
+        .output()
+        .expect("cclab runs");
+    common::assert_exit_0(&o);
+    assert!(out.join("run.json").exists());
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `reproduce --seed` above 2^62 is refused at once (experiments run further seeds after
+/// it, and a scenario's seed is at most 2^63 − 1), not a panic inside an experiment.
+#[test]
+fn a_reproduce_seed_out_of_range_exits_2() {
+    let o = cclab(&[
+        "reproduce",
+        "mbecn-star",
+        "--quick",
+        "--seed",
+        "9223372036854775808",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--seed"));
+}

@@ -287,6 +287,20 @@ fn bad_sweeps_are_refused_before_anything_runs() {
         assert!(err.contains("nothing was run"), "{err}");
         assert!(!out.exists(), "{sweep_table}: wrote {}", out.display());
     }
+    // The file's own seed, the sweep's first, is checked as `cclab run` checks it.
+    let f = base.join("bad-seed.toml");
+    assert!(dumbbell.contains("\nseed = 1 "));
+    let bad = dumbbell.replacen("\nseed = 1 ", "\nseed = -5 ", 1);
+    std::fs::write(&f, format!("{bad}\n[sweep]\nseeds = 2\n")).unwrap();
+    let out = base.join("out");
+    let o = cclab(&["sweep", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("key 'sim.seed' = -5") && err.contains("nothing was run"),
+        "{err}"
+    );
+    assert!(!out.exists());
     // A folder holding someone else's files is refused, and left as it was.
     let theirs = base.join("theirs");
     std::fs::create_dir_all(&theirs).unwrap();

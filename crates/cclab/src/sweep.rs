@@ -321,12 +321,22 @@ fn grid(text: &str, file: &str) -> Result<(Vec<Axis>, Vec<u64>, usize), Vec<Scen
             "must be a table: [sweep] with a list of values per scenario key".into(),
         )]);
     };
-    let base_seed = root
-        .get("sim")
-        .and_then(|s| s.get("seed"))
-        .and_then(Value::as_integer)
-        .filter(|s| *s >= 0)
-        .unwrap_or(1) as u64;
+    // The file's own seed, the first of the sweep's: checked here as `cclab run` checks it
+    // (each point then sets `sim.seed`, so a bad one would otherwise go unnoticed).
+    let base_seed = match root.get("sim").and_then(|s| s.get("seed")) {
+        None => 1,
+        Some(v) => match v.as_integer() {
+            Some(s) if s >= 0 => s as u64,
+            _ => {
+                return Err(vec![err(
+                    file,
+                    "sim.seed",
+                    v.to_string(),
+                    "out of range: must be an integer >= 0".into(),
+                )])
+            }
+        },
+    };
     let mut seeds = vec![base_seed];
     let mut axes = Vec::new();
     for (k, v) in table {
@@ -442,8 +452,9 @@ fn point(
 fn seed_list(v: &Value, base: u64) -> Result<Vec<u64>, String> {
     match v {
         Value::Integer(n) if (1..=MAX_SEEDS).contains(n) => {
+            // The last seed is base + n − 1.
             if base
-                .checked_add(*n as u64)
+                .checked_add(*n as u64 - 1)
                 .is_none_or(|e| e > i64::MAX as u64)
             {
                 return Err(format!("seeds from {base} on overflow the largest seed"));
@@ -744,4 +755,22 @@ fn write_manifest(
     m.insert("files".into(), files.to_vec().into());
     let text = serde_json::to_string_pretty(&m).expect("manifest serialises") + "\n";
     crate::report::write_atomic(&dir.join(MANIFEST), text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `seeds = N` from the file's seed runs base … base + N − 1: the largest seed may be
+    /// the last one, not one past it.
+    #[test]
+    fn seeds_may_end_at_the_largest_seed() {
+        let max = i64::MAX as u64;
+        assert_eq!(
+            seed_list(&Value::Integer(2), max - 1),
+            Ok(vec![max - 1, max])
+        );
+        assert_eq!(seed_list(&Value::Integer(1), max), Ok(vec![max]));
+        assert!(seed_list(&Value::Integer(2), max).is_err());
+    }
 }
