@@ -331,6 +331,22 @@ fn reproduce(
     };
     // Every output place is checked before anything runs.
     const MD_HEAD: &str = "# Reproductions";
+    if let (Some(md), Some(dir)) = (&markdown, &out) {
+        // The Markdown file is not one of the folder's files (it would replace one of
+        // them, or the folder itself).
+        let (m, d) = (std::path::absolute(md), std::path::absolute(dir));
+        if let (Ok(m), Ok(d)) = (m, d) {
+            if m.starts_with(&d) {
+                eprintln!(
+                    "error: --markdown {} is in --out {}: give the Markdown file a place outside the folder",
+                    md.display(),
+                    dir.display()
+                );
+                eprintln!("nothing was run");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if let Some(path) = &markdown {
         if let Err(msg) = cclab::report::check_file(path, |h| h.starts_with(MD_HEAD), force) {
             eprintln!("error: {msg}");

@@ -310,3 +310,41 @@ fn a_reproduce_seed_out_of_range_exits_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--seed"));
 }
+
+/// `reproduce`'s Markdown file may not be the out folder or a file in it, and a path
+/// ending in a separator is no file: refused before anything runs, nothing written.
+#[test]
+fn a_markdown_file_inside_the_out_folder_is_refused_before_running() {
+    let base = tmpdir("md-in-out");
+    std::fs::create_dir_all(&base).unwrap();
+    let dir = base.join("out");
+    let (d, same, inside) = (
+        dir.to_str().unwrap(),
+        dir.to_str().unwrap().to_string(),
+        dir.join("run.json").to_str().unwrap().to_string(),
+    );
+    for md in [same.as_str(), inside.as_str()] {
+        let o = cclab(&[
+            "reproduce",
+            "mbecn-vs-tcp",
+            "--quick",
+            "--out",
+            d,
+            "--markdown",
+            md,
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("is in --out") && err.contains("nothing was run"),
+            "{err}"
+        );
+        assert!(!dir.exists());
+    }
+    let slash = format!("{}/", base.join("new").display());
+    let o = cclab(&["reproduce", "mbecn-vs-tcp", "--quick", "--markdown", &slash]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("names a folder"));
+    assert!(!base.join("new").exists());
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -413,6 +413,15 @@ impl Drop for Staging<'_> {
 /// (not a link, a folder or a device) that `ours` recognises as cclab's, unless `force`.
 pub fn check_file(path: &Path, ours: impl Fn(&str) -> bool, force: bool) -> Result<(), String> {
     let shown = path.display();
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator)
+    {
+        return Err(format!(
+            "cannot write {shown}: a path ending in a separator names a folder, not a file"
+        ));
+    }
     match std::fs::symlink_metadata(path) {
         Err(_) => {
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
