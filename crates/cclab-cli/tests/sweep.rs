@@ -311,3 +311,40 @@ fn bad_sweeps_are_refused_before_anything_runs() {
     assert_eq!(files(&theirs).len(), 1);
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A sweep folder reused by another sweep keeps none of the earlier sweep's tables: a
+/// table this sweep does not write (here `fct`, which a dumbbell's unsized flows leave
+/// out) is gone, not left beside a manifest that does not list it.
+#[test]
+fn a_reused_sweep_folder_keeps_no_stale_table() {
+    let base = tmpdir("reuse");
+    std::fs::create_dir_all(&base).unwrap();
+    let text = std::fs::read_to_string(example("dumbbell.toml"))
+        .unwrap()
+        .replace("duration = \"30s\"", "duration = \"2s\"")
+        .replace("plots = true", "plots = false")
+        + "\n[sweep]\n\"tcp.cc\" = [\"cubic\", \"reno\"]\n";
+    let f = base.join("s.toml");
+    std::fs::write(&f, text).unwrap();
+    let out = base.join("out");
+    let o = sweep(f.to_str().unwrap(), &out, "1");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.join("flows.csv").exists());
+    // As an earlier sweep with sized flows would have left it.
+    std::fs::write(out.join("fct.csv"), "run_id\nstale\n").unwrap();
+    let o = sweep(f.to_str().unwrap(), &out, "1");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.join("fct.csv").exists(), "a stale table stayed");
+    assert!(out.join("flows.csv").exists());
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -636,6 +636,21 @@ pub fn prepare(
             }
         }
     }
+    // An earlier sweep's tables go (this one writes its own when its points are done):
+    // one that this sweep would not write again must not stay beside a manifest that no
+    // longer lists it. `check_dir` has made sure every file here is a sweep's.
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if TABLE_NAMES
+                .iter()
+                .any(|t| n == format!("{t}.csv") || n == format!("{t}.parquet"))
+            {
+                std::fs::remove_file(e.path())
+                    .map_err(|err| format!("cannot remove {}: {err}", e.path().display()))?;
+            }
+        }
+    }
     write_manifest(dir, sw, provenance, &[])
 }
 
