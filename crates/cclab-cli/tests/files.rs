@@ -203,47 +203,70 @@ fn a_folder_reruns_the_run_that_wrote_it() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_leaves_nothing_half_written() {
-    let base = tmpdir("ctrlc");
-    let dir = base.join("run");
-    let f = common::example("dumbbell.toml");
-    let child = Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args([
-            "run",
-            &f,
-            "--out",
-            dir.to_str().unwrap(),
-            "--set",
-            "sim.duration=600s",
-            "--pcap",
-            "s0",
-            "-q",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Wait until the capture is being written, then interrupt.
-    let t0 = Instant::now();
-    while !dir.exists() || listing(&dir).is_empty() {
+    // SIGTERM (`kill`, a batch system's time limit) is handled as Ctrl-C is.
+    for sig in ["-INT", "-TERM"] {
+        let base = tmpdir(&format!("ctrlc{sig}"));
+        let dir = base.join("run");
+        let f = common::example("dumbbell.toml");
+        let child = Command::new(env!("CARGO_BIN_EXE_cclab"))
+            .args([
+                "run",
+                &f,
+                "--out",
+                dir.to_str().unwrap(),
+                "--set",
+                "sim.duration=600s",
+                "--pcap",
+                "s0",
+                "-q",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the capture is being written, then interrupt.
+        let t0 = Instant::now();
+        while !dir.exists() || listing(&dir).is_empty() {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "the run did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let ok = Command::new("kill")
+            .args([sig, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{sig}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was written"));
         assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the run did not start"
+            !dir.exists(),
+            "{sig}: the half-written capture and the new folder are gone"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        let _ = std::fs::remove_dir_all(&base);
     }
-    std::thread::sleep(Duration::from_millis(200));
-    let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was written"));
-    assert!(
-        !dir.exists(),
-        "the half-written capture and the new folder are gone"
-    );
+}
+
+/// A temporary a process no longer running left in a run's folder (a capture cut short
+/// by a second Ctrl-C or a kill) is removed by the next run into that folder; one of a
+/// live process is not.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_dead_runs_temporaries_are_removed_by_the_next_run() {
+    let base = tmpdir("dead-tmp");
+    let dir = base.join("run");
+    common::assert_exit_0(&short_run(&dir, &[]));
+    // No process has a pid above the kernel's limit (pid_max is at most 2^22).
+    let dead = dir.join(".s0.pcap.part-4194305-1");
+    let live = dir.join(format!(".s0.pcap.part-{}-1", std::process::id()));
+    std::fs::write(&dead, "cut short").unwrap();
+    std::fs::write(&live, "in use").unwrap();
+    common::assert_exit_0(&short_run(&dir, &[]));
+    assert!(!dead.exists(), "the dead process's temporary stayed");
+    assert!(live.exists(), "a live process's temporary was removed");
     let _ = std::fs::remove_dir_all(&base);
 }
 

@@ -40,6 +40,27 @@ pub(crate) fn is_tmp(name: &str) -> bool {
     name.starts_with('.') && (name.contains(".tmp-") || name.contains(".part-"))
 }
 
+/// Remove the temporaries in `dir` (among `entries`) that a process no longer running left
+/// (a run ended at once by a second Ctrl-C, or killed): their names carry the process id
+/// (`tmp_name`). Where a process's liveness cannot be read (no `/proc`), none is removed.
+fn remove_dead_tmps(dir: &Path, entries: &[String]) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    for n in entries.iter().filter(|n| is_tmp(n)) {
+        let pid = n
+            .rsplit_once(".part-")
+            .or_else(|| n.rsplit_once(".tmp-"))
+            .and_then(|(_, rest)| rest.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_file(dir.join(n));
+            }
+        }
+    }
+}
+
 /// Write `contents` to `path` through a temporary file in the same directory and a rename,
 /// so readers see the old file or the new one, never half of one.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
@@ -184,6 +205,7 @@ impl OutDir {
             }
         }
         writable(path)?;
+        remove_dead_tmps(path, &entries);
         Ok(OutDir {
             path: path.to_path_buf(),
             owned,
