@@ -10,6 +10,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> ExitCode {
+    // A folder given is checked first: a large grid takes seconds to build.
+    if let Some(dir) = &out {
+        if let Err(msg) = cclab::sweep::check_dir(dir) {
+            eprintln!("error: {msg}");
+            eprintln!("nothing was run");
+            return ExitCode::from(2);
+        }
+    }
     let shown = file.display().to_string();
     let parsed = cclab::scenario::read_scenario(file)
         .and_then(|text| cclab::sweep::Sweep::parse(&text, &shown));

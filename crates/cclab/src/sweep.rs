@@ -36,8 +36,10 @@ use toml::Value;
 pub const MANIFEST: &str = "sweep.json";
 /// The folder of the finished points inside a sweep's folder.
 pub const POINTS: &str = "points";
-/// Most points one sweep may have.
-pub const MAX_POINTS: usize = 1_000_000;
+/// Most points one sweep may have: each point's scenario is built and checked before any
+/// runs, about 5 KB and 0.12 ms a point (measured 2026-12-01: 10⁵ points 550 MB and 12 s on the 2-core
+/// development machine; 10⁶ would take about 2 minutes and 5.5 GB before the first run).
+pub const MAX_POINTS: usize = 100_000;
 /// Most seeds `seeds = N` may ask for.
 pub const MAX_SEEDS: i64 = 100_000;
 /// Tables written even when no point gave them a row.
