@@ -244,7 +244,10 @@ fn bad_sweeps_are_refused_before_anything_runs() {
     let base = tmpdir("bad");
     std::fs::create_dir_all(&base).unwrap();
     let dumbbell = std::fs::read_to_string(example("dumbbell.toml")).unwrap();
-    for (sweep_table, key, words) in [
+    // The file's own seed, the sweep's first, is checked as `cclab run` checks it.
+    assert!(dumbbell.contains("\nseed = 1 "));
+    let bad_seed = dumbbell.replacen("\nseed = 1 ", "\nseed = -5 ", 1) + "\n[sweep]\nseeds = 2\n";
+    let cases: Vec<(String, &str, &str)> = [
         ("", "sweep", "needs a [sweep] table"),
         (
             "[sweep]\n\"tcp.cc\" = \"cubic\"\n",
@@ -273,34 +276,25 @@ fn bad_sweeps_are_refused_before_anything_runs() {
             "sweep.sim.seed",
             "seeds = N",
         ),
-    ] {
+    ]
+    .into_iter()
+    .map(|(t, k, w)| (format!("{dumbbell}\n{t}"), k, w))
+    .chain([(bad_seed, "sim.seed", "must be an integer >= 0")])
+    .collect();
+    for (text, key, words) in cases {
         let f = base.join("bad.toml");
-        std::fs::write(&f, format!("{dumbbell}\n{sweep_table}")).unwrap();
+        std::fs::write(&f, &text).unwrap();
         let out = base.join("out");
         let o = cclab(&["sweep", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{sweep_table}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{key}: {err}");
         assert!(
             err.contains(&format!("key '{key}'")) && err.contains(words),
-            "{sweep_table}: expected key '{key}' and {words:?} in:\n{err}"
+            "expected key '{key}' and {words:?} in:\n{err}"
         );
         assert!(err.contains("nothing was run"), "{err}");
-        assert!(!out.exists(), "{sweep_table}: wrote {}", out.display());
+        assert!(!out.exists(), "{key}: wrote {}", out.display());
     }
-    // The file's own seed, the sweep's first, is checked as `cclab run` checks it.
-    let f = base.join("bad-seed.toml");
-    assert!(dumbbell.contains("\nseed = 1 "));
-    let bad = dumbbell.replacen("\nseed = 1 ", "\nseed = -5 ", 1);
-    std::fs::write(&f, format!("{bad}\n[sweep]\nseeds = 2\n")).unwrap();
-    let out = base.join("out");
-    let o = cclab(&["sweep", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("key 'sim.seed' = -5") && err.contains("nothing was run"),
-        "{err}"
-    );
-    assert!(!out.exists());
     // A folder holding someone else's files is refused, and left as it was.
     let theirs = base.join("theirs");
     std::fs::create_dir_all(&theirs).unwrap();
