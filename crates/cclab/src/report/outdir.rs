@@ -42,7 +42,9 @@ pub(crate) fn is_tmp(name: &str) -> bool {
 
 /// Remove the temporaries in `dir` (among `entries`) that a process no longer running left
 /// (a run ended at once by a second Ctrl-C, or killed): their names carry the process id
-/// (`tmp_name`). Where a process's liveness cannot be read (no `/proc`), none is removed.
+/// (`tmp_name`), and a process is looked for on this machine only (a folder shared with
+/// another machine that writes into it at the same time is not supported). Where a
+/// process's liveness cannot be read (no `/proc`), none is removed.
 fn remove_dead_tmps(dir: &Path, entries: &[String]) {
     if !Path::new("/proc/self").exists() {
         return;
