@@ -371,3 +371,33 @@ fn a_markdown_file_inside_the_out_folder_is_refused_before_running() {
     assert!(!base.join("new").exists());
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A Markdown file is cclab's to replace only if it carries the line cclab writes under
+/// its heading: a user's notes that merely start `# Reproductions` are refused without
+/// `--force`, and kept; cclab's own file is rewritten.
+#[test]
+fn a_users_markdown_with_the_same_heading_is_not_replaced() {
+    let base = tmpdir("md-heading");
+    std::fs::create_dir_all(&base).unwrap();
+    let md = base.join("notes.md");
+    std::fs::write(&md, "# Reproductions\n\nmy own notes\n").unwrap();
+    let m = md.to_str().unwrap();
+    let o = cclab(&["reproduce", "mbecn-vs-tcp", "--quick", "--markdown", m]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not written by cclab"));
+    assert_eq!(
+        std::fs::read_to_string(&md).unwrap(),
+        "# Reproductions\n\nmy own notes\n"
+    );
+    std::fs::remove_file(&md).unwrap();
+    for _ in 0..2 {
+        common::assert_exit_0(&cclab(&[
+            "reproduce",
+            "mbecn-vs-tcp",
+            "--quick",
+            "--markdown",
+            m,
+        ]));
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
