@@ -84,11 +84,7 @@ pub fn run(a: RunArgs) -> ExitCode {
         warnings,
     } = match done {
         Ok(f) => f,
-        Err(runner::RunError::OutDir(msg)) => {
-            eprintln!("error: {msg}");
-            eprintln!("nothing was run");
-            return ExitCode::from(2);
-        }
+        Err(runner::RunError::OutDir(msg)) => return refused_output(&msg),
         Err(runner::RunError::Failed(msg)) => {
             eprintln!("error: {}: {msg}", a.file.display());
             return ExitCode::from(2);
@@ -164,6 +160,13 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
         .filter(|s| !s.is_empty())
         .ok_or_else(|| err("holds no scenario (it is not a `cclab run` folder)".into()))?;
     Ok((scenario.to_string(), file))
+}
+
+/// Print why an output place cannot be written, and that nothing was run: exit code 2.
+pub fn refused_output(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    eprintln!("nothing was run");
+    ExitCode::from(2)
 }
 
 /// Print every mistake in the scenario `file`, and that nothing was run: exit code 2.

@@ -10,12 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> ExitCode {
-    // A folder given is checked first: a large grid takes seconds to build.
+    // A folder given is checked first (a large grid takes seconds to build); the default
+    // one, named after the scenario, once the file is read.
     if let Some(dir) = &out {
         if let Err(msg) = cclab::sweep::check_dir(dir) {
-            eprintln!("error: {msg}");
-            eprintln!("nothing was run");
-            return ExitCode::from(2);
+            return crate::run::refused_output(&msg);
         }
     }
     let shown = file.display().to_string();
@@ -25,18 +24,20 @@ pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> Exi
         Ok(s) => s,
         Err(errs) => return crate::run::refused(&errs, file),
     };
-    let dir = out.unwrap_or_else(|| {
-        let name = sw
-            .points
-            .first()
-            .map_or("sweep", |p| p.scenario.name.as_str());
-        PathBuf::from("out").join(format!("{name}-sweep"))
-    });
-    if let Err(msg) = cclab::sweep::check_dir(&dir) {
-        eprintln!("error: {msg}");
-        eprintln!("nothing was run");
-        return ExitCode::from(2);
-    }
+    let dir = match out {
+        Some(dir) => dir,
+        None => {
+            let name = sw
+                .points
+                .first()
+                .map_or("sweep", |p| p.scenario.name.as_str());
+            let dir = PathBuf::from("out").join(format!("{name}-sweep"));
+            if let Err(msg) = cclab::sweep::check_dir(&dir) {
+                return crate::run::refused_output(&msg);
+            }
+            dir
+        }
+    };
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();

@@ -306,7 +306,7 @@ fn an_out_folder_whose_name_is_not_utf8_is_written() {
     let base = tmpdir("not-utf8");
     std::fs::create_dir_all(&base).unwrap();
     let out = base.join(std::ffi::OsStr::from_bytes(b"bad\xff"));
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cclab"))
+    let o = Command::new(env!("CARGO_BIN_EXE_cclab"))
         .arg("run")
         .arg(common::example("loss.toml"))
         .arg("--out")
@@ -341,12 +341,9 @@ fn a_markdown_file_inside_the_out_folder_is_refused_before_running() {
     let base = tmpdir("md-in-out");
     std::fs::create_dir_all(&base).unwrap();
     let dir = base.join("out");
-    let (d, same, inside) = (
-        dir.to_str().unwrap(),
-        dir.to_str().unwrap().to_string(),
-        dir.join("run.json").to_str().unwrap().to_string(),
-    );
-    for md in [same.as_str(), inside.as_str()] {
+    let d = dir.to_str().unwrap();
+    let inside = dir.join("run.json");
+    for md in [d, inside.to_str().unwrap()] {
         let o = cclab(&[
             "reproduce",
             "mbecn-vs-tcp",

@@ -322,12 +322,12 @@ fn a_reused_sweep_folder_keeps_no_stale_table() {
     std::fs::write(&f, text).unwrap();
     let out = base.join("out");
     let o = sweep(f.to_str().unwrap(), &out, "1");
-    common::assert_exit_0(&o);
+    assert_exit_0(&o);
     assert!(out.join("flows.csv").exists());
     // As an earlier sweep with sized flows would have left it.
     std::fs::write(out.join("fct.csv"), "run_id\nstale\n").unwrap();
     let o = sweep(f.to_str().unwrap(), &out, "1");
-    common::assert_exit_0(&o);
+    assert_exit_0(&o);
     assert!(!out.join("fct.csv").exists(), "a stale table stayed");
     assert!(out.join("flows.csv").exists());
     let _ = std::fs::remove_dir_all(&base);
