@@ -392,7 +392,8 @@ def _sweep_dask(plan, text, file, out, client, backend, progress) -> Sweep:
 
 class Report:
     """An experiment's report: ``table`` (variant, metric, seed, sim, ci95, runs, against,
-    status), ``checks`` (name, against, status, detail, why), ``tally``, ``passed``,
+    status), ``checks`` (name, against, status, detail, why, cause: the cause run's
+    configuration for a seed number that has one), ``tally``, ``passed``,
     ``text`` (as ``cclab reproduce`` prints it) and ``plots`` (file name → SVG)."""
 
     def __init__(self, raw: str, text: str, plots: List["tuple[str, str]"]):
@@ -426,10 +427,11 @@ class Report:
                     "status": c["outcome"],
                     "detail": c["detail"],
                     "why": c["why"],
+                    "cause": (c.get("cause") or {}).get("config"),
                 }
                 for c in d["checks"]
             ],
-            columns=["name", "against", "status", "detail", "why"],
+            columns=["name", "against", "status", "detail", "why", "cause"],
         )
         self.tally: Dict[str, int] = d["tally"]
         self.text = text
@@ -437,8 +439,9 @@ class Report:
 
     @property
     def passed(self) -> bool:
-        """No check failed."""
-        return not (self.checks["status"] == "fail").any()
+        """No seed number fails and no other check failed (explained and unresolved are
+        not failures; ``tally`` counts them)."""
+        return not self.checks["status"].isin(["fail", "fails"]).any()
 
     def __repr__(self) -> str:
         t = self.tally

@@ -372,6 +372,7 @@ fn reproduce(
         quick,
         seed,
         threads,
+        ..Default::default()
     };
     let spinner = if quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
@@ -383,9 +384,10 @@ fn reproduce(
     let mut ok = true;
     let mut total = cclab::experiments::Tally::default();
     let mut md = format!(
-        "{MD_HEAD}{name}{} --seed {seed} --markdown …` with cclab at revision {}; do not edit by hand.\nEach table puts the seed document's number beside the simulated one. Every seed number is checked against the seed with a tolerance whose reason is given, or reported as DIFFERS with its cause; other checks compare with a published figure or a closed form (`against`), and model self-consistency checks are counted apart.\n\n",
+        "{MD_HEAD}{name}{} --seed {seed} --markdown …` with cclab at revision {}; do not edit by hand.\n{}\n",
         if quick { " --quick" } else { "" },
-        cclab::GIT_REV
+        cclab::GIT_REV,
+        cclab::experiments::RULES
     );
     let n = exps.len();
     for (i, e) in exps.into_iter().enumerate() {

@@ -298,6 +298,7 @@ fn reproduce(
         quick,
         seed,
         threads,
+        ..Default::default()
     };
     // An experiment cannot be stopped midway: on Ctrl-C its thread finishes on its own.
     let r = interruptible(py, None, move || (e.run)(&opts))?;

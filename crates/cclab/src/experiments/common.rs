@@ -187,6 +187,17 @@ pub struct MeanCi {
     pub n: usize,
 }
 
+impl MeanCi {
+    /// One value (one run, or arithmetic): judged as it is.
+    pub fn one(x: f64) -> MeanCi {
+        MeanCi {
+            mean: x,
+            half: f64::INFINITY,
+            n: 1,
+        }
+    }
+}
+
 /// Two-sided 95% quantiles of Student's t for 1…30 degrees of freedom (any statistics
 /// table, e.g. NIST/SEMATECH e-Handbook §1.3.6.7.2); 1.96 beyond.
 const T975: [f64; 30] = [

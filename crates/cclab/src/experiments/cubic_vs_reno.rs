@@ -40,7 +40,7 @@ fn run(o: &Options) -> Report {
         sc.add_default_flows(&tcp(cc));
         crate::sim::run(&sc).expect("valid scenario")
     });
-    let mut r = Report::new("cubic-vs-reno");
+    let mut r = Report::with("cubic-vs-reno", o);
     let max = max_goodput(RATE, 1500);
     // Closed form: with a drop-tail buffer B = BDP, one flow's window after a loss is
     // β·(BDP + B) ≥ BDP for β = 0.5 (Reno) and 0.7 (CUBIC), so in congestion avoidance the

@@ -195,9 +195,11 @@ fn run(o: &Options) -> Report {
     let variants = ["cubic", "dctcp"];
     let iv = from_secs(STEP);
     let runs = super::par_map(&variants, o.threads, |cc| {
-        crate::sim::run(&scenario(cc, o.seed, iv)).expect("valid scenario")
+        let mut sc = scenario(cc, o.seed, iv);
+        o.prepare(&mut sc);
+        crate::sim::run(&sc).expect("valid scenario")
     });
-    let mut r = Report::new("dctcp-convergence");
+    let mut r = Report::with("dctcp-convergence", o);
     let full_sim = super::common::max_goodput(RATE, SEED_MTU) / 1e9;
     let tables: Vec<Vec<(f64, f64, f64)>> = runs.iter().map(table_of).collect();
     // CUBIC's shares swing from run to run (which flow meets each overflow): the main
@@ -208,7 +210,9 @@ fn run(o: &Options) -> Report {
         .collect();
     let mut spread = vec![tables[0].clone()];
     spread.extend(super::par_map(&extra, o.threads, |&seed| {
-        table_of(&crate::sim::run(&scenario("cubic", seed, iv)).expect("valid scenario"))
+        let mut sc = scenario("cubic", seed, iv);
+        o.prepare(&mut sc);
+        table_of(&crate::sim::run(&sc).expect("valid scenario"))
     }));
     for (i, cc) in variants.iter().enumerate() {
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
@@ -237,7 +241,7 @@ fn run(o: &Options) -> Report {
                 "join_converge_s",
                 sj,
                 j,
-                Judge::Within(Tol::Abs(STEP), one_interval),
+                Judge::within(Tol::Abs(STEP), one_interval),
             );
         }
         // On 0.5 s intervals the recovery can read only 0, 0.5 or 1 s (not by the end), so
@@ -248,7 +252,7 @@ fn run(o: &Options) -> Report {
             "leave_recover_s",
             sl,
             l,
-            Judge::Within(Tol::AtMost, "at most the seed's: on the seed's 0.5 s intervals the recovery reads 0, 0.5 or 1 s (1: flow 1 still more than 10% below its full rate in the last interval, which fails), and the seed's 0.5 holds its flows' sampling offset (DCTCP's flow 2 still reports 4.94 Gbit/s in the interval from 11 s, so its intervals did not start at the leave): recovering within the leave's own interval is inside that"),
+            Judge::within(Tol::AtMost, "at most the seed's: on the seed's 0.5 s intervals the recovery reads 0, 0.5 or 1 s (1: flow 1 still more than 10% below its full rate in the last interval, which fails), and the seed's 0.5 holds its flows' sampling offset (DCTCP's flow 2 still reports 4.94 Gbit/s in the interval from 11 s, so its intervals did not start at the leave): recovering within the leave's own interval is inside that"),
         );
     }
     // The seed's per-interval numbers, by phase: flow 1 alone (before the join and after
@@ -262,7 +266,7 @@ fn run(o: &Options) -> Report {
             "alone_flow1_gbps",
             phase_mean(seed_rows, 1, true),
             phase_mean(&tables[i], 1, true),
-            Judge::Within(Tol::Rel(0.01), "the seed's single flow reads 9.86-9.93 Gbit/s, up to 0.3% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in its 9000-byte frames (8,948 B per 9,038 B; with 1500-byte frames it would be 9.41, 5% below every reading: dctcp_common::SEED_MTU): its readings' spread, ±0.4%, and their excess over the link give ±1%"),
+            Judge::within(Tol::Rel(0.01), "the seed's single flow reads 9.86-9.93 Gbit/s, up to 0.3% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in its 9000-byte frames (8,948 B per 9,038 B; with 1500-byte frames it would be 9.41, 5% below every reading: dctcp_common::SEED_MTU): its readings' spread, ±0.4%, and their excess over the link give ±1%"),
         );
         for flow in [1, 2] {
             let (want, got) = (
@@ -282,7 +286,7 @@ fn run(o: &Options) -> Report {
                     &m,
                     want,
                     ci.mean,
-                    Judge::Within(Tol::Abs((pi * 1000.0).round() / 1000.0), CUBIC_SHARE),
+                    Judge::within(Tol::Abs((pi * 1000.0).round() / 1000.0), CUBIC_SHARE),
                 );
                 r.row(cc, &format!("{m}_first_run"), got);
                 r.row_ci(cc, &format!("{m}_runs"), ci);
@@ -299,7 +303,7 @@ fn run(o: &Options) -> Report {
                 };
                 r.note(format!("CUBIC flow {flow} while both send, over {} seeds: {:.2} to {:.2} Gbit/s; the seed's single test ({want:.2}) lies {side}", xs.len(), lo, hi));
             } else {
-                r.seed(cc, &m, want, got, Judge::Within(Tol::Rel(0.06), "the seed's flows, sampled at different times, swing ±0.3 Gbit/s (6%) around their mean"));
+                r.seed(cc, &m, want, got, Judge::within(Tol::Rel(0.06), "the seed's flows, sampled at different times, swing ±0.3 Gbit/s (6%) around their mean"));
             }
         }
     }

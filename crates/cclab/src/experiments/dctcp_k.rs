@@ -71,7 +71,7 @@ fn run(o: &Options) -> Report {
         .chain(KS_10G.iter().map(|&k| (10_000_000_000, k)))
         .collect();
     let pts = super::par_map(&cases, o.threads, |&(rate, k)| point(rate, k, dur, o.seed));
-    let mut r = Report::new("dctcp-k");
+    let mut r = Report::with("dctcp-k", o);
     let mut util_plot = svg::Plot {
         title: "DCTCP: utilization vs marking threshold K (1 flow, RTT 100 µs)".into(),
         x_label: "K (packets)".into(),

@@ -70,7 +70,7 @@ struct Measured {
     trace: Vec<(f64, f64)>,
 }
 
-fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
+fn measure(o: &Options, c: &Case, dur: SimTime, seed: u64) -> Measured {
     let rate = c.gbps * 1_000_000_000;
     let topo = TopologySpec::Dumbbell {
         senders: c.n,
@@ -90,7 +90,7 @@ fn measure(c: &Case, dur: SimTime, seed: u64) -> Measured {
     // exact timing, no host processing jitter (which desynchronises the flows and lowers
     // alpha further below sqrt(2/W*)).
     sc.host = crate::net::host::HostSpec::EXACT;
-    let mut tcp = super::common::tcp("dctcp");
+    let mut tcp = o.tcp(super::common::tcp("dctcp"));
     tcp.delayed_ack = false;
     sc.add_default_flows(&tcp);
     let th = theory(rate, c.n, c.k as f64);
@@ -186,8 +186,8 @@ fn run(o: &Options) -> Report {
         },
     ];
     let dur = if o.quick { 250 * MS } else { 2 * SEC };
-    let ms = super::par_map(&cases, o.threads, |c| measure(c, dur, o.seed));
-    let mut r = Report::new("dctcp-queue");
+    let ms = super::par_map(&cases, o.threads, |c| measure(o, c, dur, o.seed));
+    let mut r = Report::with("dctcp-queue", o);
     let mut plot = svg::Plot {
         title: "DCTCP bottleneck queue (after warm-up)".into(),
         x_label: "time (ms)".into(),

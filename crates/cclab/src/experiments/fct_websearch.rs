@@ -168,7 +168,7 @@ fn run(o: &Options) -> Report {
             .map(|(_, p)| *p)
             .expect("every case ran")
     };
-    let mut r = Report::new("fct-websearch");
+    let mut r = Report::with("fct-websearch", o);
     for &(cc, load) in &cases {
         let p = at(cc, load);
         let v = format!("{cc}-load{:.0}", load * 100.0);

@@ -80,7 +80,7 @@ fn run(o: &Options) -> Report {
         .flat_map(|&cc| fan.iter().map(move |&n| (n, cc)))
         .collect();
     let pts = super::par_map(&cases, o.threads, |&(n, cc)| point(n, cc, queries, o.seed));
-    let mut r = Report::new("incast-qct");
+    let mut r = Report::with("incast-qct", o);
     let limit = BUFFER_PKTS / IW;
     let ms = |x: Option<f64>| x.map_or(f64::NAN, |s| s * 1e3);
     let mut plot = svg::Plot {

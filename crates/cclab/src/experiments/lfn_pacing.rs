@@ -242,7 +242,7 @@ fn run(o: &Options) -> Report {
             (mean, if mean > 0.0 { var.sqrt() / mean } else { 0.0 })
         })
         .collect();
-    let mut r = Report::new("lfn-pacing");
+    let mut r = Report::with("lfn-pacing", o);
     let index = |lossy: bool, latency: u64, v: Variant| -> usize {
         cases
             .iter()
@@ -400,22 +400,13 @@ fn run(o: &Options) -> Report {
             } {
                 // Lossy runs spread: the difference is judged with its 95% interval.
                 let half = if lossy { h_best } else { 0.0 };
-                let within = Tol::Rel(0.5).judge_mean(vs_best, half, n, g).0;
-                let seed_cause = match (within, lossy) {
-                    (true, _) => None,
-                    (false, true) => no_gap.then(|| no_gap_text.clone()),
-                    (false, false) => cause.clone(),
-                };
                 let m = MeanCi {
                     mean: vs_best,
                     half,
                     n,
                 };
                 let why = "read off slide 27's text; the best static IPG is one of 12 steps a factor 2 apart";
-                let judge = match &seed_cause {
-                    Some(c) => Judge::Differs(c),
-                    None => Judge::Within(Tol::Rel(0.5), why),
-                };
+                let judge = Judge::within(Tol::Rel(0.5), why);
                 const METRIC: &str = "seed_dynamic_vs_best_static_pct";
                 if lossy {
                     r.seed_ci(&tag, METRIC, g, m, judge);
@@ -475,19 +466,22 @@ const LOSS_BOUND: &str = "The seed's simulator lost packets by another rule as w
 
 const BUFFER_AS_PIPE: &str = "with a clean wire and the pipe (98 segments at 2 ms, 975 at 10 ms) no larger than 1.5 times the 1 MB buffer (650), every sender keeps the bottleneck busy through Reno's halvings: default, best static and dynamic IPG are all within 5% of the payload capacity (564.9 Mbit/s, checked), so the seed's gaps at short latency (3%, 21%) must come from the burst term of its loss model";
 
-/// A claim of slide 27: a pass, a difference with its measured cause, or a failure.
+/// A claim of slide 27: it holds or fails; what the runs suggest about a failure is a
+/// hypothesis no run has shown, and goes into the notes.
 fn claim(
     r: &mut Report,
     name: String,
     holds: bool,
     detail: String,
     why: &str,
-    cause: Option<&str>,
+    hypothesis: Option<&str>,
 ) {
-    match (holds, cause) {
-        (false, Some(c)) => r.differs(name, detail, c),
-        _ => r.check(name, Against::Seed, holds, detail, why),
+    if let (false, Some(h)) = (holds, hypothesis) {
+        r.note(format!(
+            "{name} fails; a hypothesis, not shown by a run: {h}"
+        ));
     }
+    r.check(name, Against::Seed, holds, detail, why);
 }
 
 fn plot(

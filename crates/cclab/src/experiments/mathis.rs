@@ -56,7 +56,7 @@ fn run(o: &Options) -> Report {
         let out = path.run();
         (out.result, out.steady_bps)
     });
-    let mut r = Report::new("mathis");
+    let mut r = Report::with("mathis", o);
     for (&(v, p, _), (res, steady)) in cases.iter().zip(&outs) {
         let f = &res.flows[0];
         let sim = steady / 1e6;

@@ -34,7 +34,7 @@ fn run(o: &Options) -> Report {
         }
         run_star(o.seed, end - MS, end, &sets)
     });
-    let mut r = Report::new("mbecn-lost-updates");
+    let mut r = Report::with("mbecn-lost-updates", o);
     for ((loss, k), res) in items.iter().zip(&outs) {
         let tag = match k {
             None => format!("loss_{} line_rate", fmt_num(*loss)),

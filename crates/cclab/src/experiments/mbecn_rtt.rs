@@ -77,7 +77,7 @@ fn run(o: &Options) -> Report {
         let sc = parse_scenario(&text, "mbecn-rtt", &sets).expect("valid scenario");
         crate::sim::run(&sc).expect("runs")
     });
-    let mut r = Report::new("mbecn-rtt");
+    let mut r = Report::with("mbecn-rtt", o);
     let half = secs(end) / 2.0;
     let mut p = Plot {
         title: "Rates per 100 ms: RTT 1 ms vs 20 ms".into(),

@@ -41,7 +41,7 @@ fn run(o: &Options) -> Report {
         }
         run_star(o.seed, join, end, &sets)
     });
-    let mut r = Report::new("mbecn-variants");
+    let mut r = Report::with("mbecn-variants", o);
     let framed = C * 1000.0 / WIRE / 1e6;
     let j = secs(join);
     let mut p = Plot {

@@ -60,7 +60,7 @@ fn run(o: &Options) -> Report {
         let sc = parse_scenario(&text, "mbecn-vs-tcp", &sets).expect("valid scenario");
         crate::sim::run(&sc).expect("runs")
     });
-    let mut r = Report::new("mbecn-vs-tcp");
+    let mut r = Report::with("mbecn-vs-tcp", o);
     let j = secs(join);
     let framed = C * 1000.0 / WIRE / 1e6;
     let mut p = Plot {

@@ -10,7 +10,8 @@
 //! PRR and delayed ACKs (growth counted in segments, so still +1 segment per RTT).
 
 use super::common::*;
-use super::{Against, Experiment, Judge, Options, Report, Tol};
+use super::study::Study;
+use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
 use crate::sim::Sim;
@@ -25,15 +26,6 @@ pub const EXPERIMENT: Experiment = Experiment {
 const RATE: u64 = 1_000_000_000;
 /// The slide's packet size (1500-byte packets).
 const MSS_FORMULA: f64 = 1500.0;
-
-struct Case {
-    rtt_ms: u64,
-    /// The slide's number and the tolerance with its reason.
-    seed: Option<(f64, f64, &'static str)>,
-}
-
-/// Why the slide's 28 min is not its 150 ms row (`Case::seed`'s reason at 150 ms).
-const SEED_150: &str = "the slide's table puts 28 min at USA 150 ms, but 28 min is the slide's own formula C·RTT²/(2·MSS) at 200 ms, the RTT its heading names";
 
 pub struct Outcome {
     pub recovery_s: Option<f64>,
@@ -102,69 +94,49 @@ pub fn simulate_with(rtt: SimTime, mut t: TcpConfig, seed: u64) -> Outcome {
     }
 }
 
+/// Why the 25 ms and 150 ms rows' tolerance is ±5%.
+const ROUNDING: &str = "the slide rounds to two digits (±2%); W counts 1538-byte frames, 2.5% fewer than the formula's 1500-byte packets";
+
 fn run(o: &Options) -> Report {
-    let mut cases = vec![
-        Case {
-            rtt_ms: 6,
-            seed: Some((
-                1.6,
-                0.12,
-                "the slide's 1.6 s is the formula at MB-NG's 6.2 ms (slide 20): (6.2/6)² = +6.8%; plus its rounding to two digits (±3%) and the 2.5% framing (W counts 1538-byte frames)",
-            )),
-        },
-        Case {
-            rtt_ms: 25,
-            seed: Some((
-                26.0,
-                0.05,
-                "the slide rounds to two digits (±2%); W counts 1538-byte frames, 2.5% fewer than the formula's 1500-byte packets",
-            )),
-        },
-    ];
+    let mut s = Study::new("reno-recovery", o);
+    let recovery = |out: &Outcome| out.recovery_s.unwrap_or(f64::NAN);
+    // (case, its seed number): one run each (the flow is alone on its path, and its
+    // recovery is the same to the packet whatever the seed).
+    let mut cases = vec![];
+    let mut case = |s: &mut Study<u64, Outcome>, rtt_ms: u64, seed: Option<(f64, f64, &str)>| {
+        let v = s.variant(&format!("rtt_{rtt_ms}ms"), rtt_ms, 1, 1);
+        let n = seed.map(|(x, tol, why)| s.seed(v, "recovery_s", x, Tol::Rel(tol), why, recovery));
+        cases.push((v, n));
+        n
+    };
+    case(&mut s, 6, Some((1.6, 0.12, "the slide's 1.6 s is the formula at MB-NG's 6.2 ms (slide 20): (6.2/6)² = +6.8%; plus its rounding to two digits (±3%) and the 2.5% framing (W counts 1538-byte frames)")));
+    case(&mut s, 25, Some((26.0, 0.05, ROUNDING)));
     if !o.quick {
-        cases.push(Case {
-            rtt_ms: 150,
-            seed: Some((28.0 * 60.0, 0.05, SEED_150)),
-        });
-        // Not in the slide's table: the RTT at which its own formula gives its 28 min.
-        cases.push(Case {
-            rtt_ms: 200,
-            seed: None,
-        });
+        let n = case(&mut s, 150, Some((28.0 * 60.0, 0.05, ROUNDING))).expect("a seed number");
+        case(&mut s, 200, None);
+        // The slide's 28 min is its own formula at 200 ms (its text: 'for rtt of 200 ms'):
+        // the same experiment at 200 ms is the cause run.
+        let c200 = cases[3].0;
+        s.cause(n, c200, "RTT = 200 ms, the RTT of the slide's text ('for rtt of 200 ms _at_ 1 Gbit/s'), at which its formula gives 27.8 min: the table puts that 28 min in the 150 ms column");
     }
-    let outs = super::par_map(&cases, o.threads, |c| simulate(c.rtt_ms * MS, o.seed));
-    let mut r = Report::new("reno-recovery");
-    for (c, out) in cases.iter().zip(&outs) {
-        let v = format!("rtt_{}ms", c.rtt_ms);
-        let f = formula_s(c.rtt_ms as f64 / 1e3);
-        let sim = out.recovery_s.unwrap_or(f64::NAN);
-        match c.seed {
-            Some((seed, _, SEED_150)) => {
-                let cause = format!(
-                    "{SEED_150}: the formula gives {:.1} min at 150 ms and {:.1} min at 200 ms, and the simulation {:.1} min at 150 ms (the closed-form check below) and {} at 200 ms (rtt_200ms)",
-                    f / 60.0,
-                    formula_s(0.2) / 60.0,
-                    sim / 60.0,
-                    cases
-                        .iter()
-                        .zip(&outs)
-                        .find(|(c, _)| c.rtt_ms == 200)
-                        .and_then(|(_, o)| o.recovery_s)
-                        .map_or("not run".to_string(), |s| format!("{:.1} min", s / 60.0))
-                );
-                r.seed(&v, "recovery_s", seed, sim, Judge::Differs(&cause))
-            }
-            Some((seed, tol, why)) => r.seed(
-                &v,
-                "recovery_s",
-                seed,
-                sim,
-                Judge::Within(Tol::Rel(tol), why),
-            ),
-            None => r.row(&v, "recovery_s", sim),
+    let mut d = s.run(|&rtt_ms, seed| simulate_with(rtt_ms * MS, o.tcp(tcp("reno")), seed));
+    for &(c, n) in &cases {
+        let (v, rtt_ms) = (d.name(c).to_string(), *d.config(c));
+        let out = d.first(c);
+        let (sim, window, pre, hops, wall) = (
+            recovery(out),
+            out.window,
+            out.pre_loss_cwnd,
+            out.packet_hops,
+            out.wall_s,
+        );
+        let f = formula_s(rtt_ms as f64 / 1e3);
+        match n {
+            Some(n) => d.emit(n),
+            None => d.row(&v, "recovery_s", sim),
         }
-        r.row(&v, "formula_s", f);
-        r.check_vs(
+        d.row(&v, "formula_s", f);
+        d.check_vs(
             format!("{v} recovery_s vs C·RTT²/(2·MSS)"),
             Against::ClosedForm,
             sim,
@@ -172,21 +144,19 @@ fn run(o: &Options) -> Report {
             Tol::Rel(0.05),
             "W counts 1538-byte frames, 2.5% fewer than the formula's 1500-byte packets; growth is in whole segments once per RTT and recovery itself takes one RTT (< 0.5% of W/2 RTTs here)",
         );
-        r.note(format!(
-            "{v}: W = {} packets, pre-loss cwnd {}, {} packet-hops simulated",
-            out.window, out.pre_loss_cwnd, out.packet_hops
+        d.note(format!(
+            "{v}: W = {window} packets, pre-loss cwnd {pre}, {hops} packet-hops simulated"
         ));
-        r.perf.push(format!(
-            "{v}: {:.2} s wall ({:.1} M packet-hops/s)",
-            out.wall_s,
-            out.packet_hops as f64 / out.wall_s / 1e6
+        d.perf.push(format!(
+            "{v}: {wall:.2} s wall ({:.1} M packet-hops/s)",
+            hops as f64 / wall / 1e6
         ));
     }
-    r.note("recovery_s = time from entering fast recovery until cwnd is back at its pre-loss value (prior_cwnd); formula_s = C·RTT²/(2·MSS) with C = 1 Gbit/s, MSS = 1500 B");
-    r.note("the slide's table lists UK 6 ms → 1.6 s, Europe 25 ms → 26 s, USA 150 ms → 28 min, but 28 min is its formula at 200 ms (the slide's text before the table: 'for rtt of 200 ms _at_ 1 Gbit/s'); so rtt_150ms is compared with the 28 min and DIFFERS, and rtt_200ms, which the table does not list, is checked against the formula only");
-    r.note("the simulated W counts 1538-byte frames (1500 B IP + Ethernet framing) in the pipe, so it is 2.5% below C·RTT/1500 B; the recovery time scales with it");
+    d.note("recovery_s = time from entering fast recovery until cwnd is back at its pre-loss value (prior_cwnd); formula_s = C·RTT²/(2·MSS) with C = 1 Gbit/s, MSS = 1500 B");
+    d.note("the slide's table lists UK 6 ms → 1.6 s, Europe 25 ms → 26 s, USA 150 ms → 28 min, but 28 min is its formula at 200 ms (the slide's text before the table: 'for rtt of 200 ms _at_ 1 Gbit/s'); so rtt_150ms is judged against the 28 min, and the run at 200 ms, which the table does not list, is its cause run");
+    d.note("the simulated W counts 1538-byte frames (1500 B IP + Ethernet framing) in the pipe, so it is 2.5% below C·RTT/1500 B; the recovery time scales with it");
     if o.quick {
-        r.note("--quick: the 150 ms and 200 ms cases (≈ 16 and 28 minutes of simulated time) are skipped; run without --quick for them");
+        d.note("--quick: the 150 ms and 200 ms cases (≈ 16 and 28 minutes of simulated time) are skipped; run without --quick for them");
     }
-    r
+    d.finish()
 }

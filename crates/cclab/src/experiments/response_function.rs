@@ -152,7 +152,7 @@ fn run(o: &Options) -> Report {
             .expect("every case ran")
     };
 
-    let mut r = Report::new("response-function");
+    let mut r = Report::with("response-function", o);
     let mut plot = svg::Plot {
         title: "Response function: 1 Gbit/s, RTT 120 ms, drop 1 in 1/p".into(),
         x_label: "packet loss rate p".into(),

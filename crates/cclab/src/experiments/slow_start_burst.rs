@@ -186,7 +186,7 @@ fn run(o: &Options) -> Report {
     let dur = if o.quick { 3 * SEC } else { 6 * SEC };
     let variants = [Variant::Unpaced, Variant::Cps];
     let outs = super::par_map(&variants, o.threads, |&v| run_one(v, dur, o.seed));
-    let mut r = Report::new("slow-start-burst");
+    let mut r = Report::with("slow-start-burst", o);
     let seg = wire_bytes(1500) as f64; // bytes a full segment takes in the bottleneck's buffer
     let bdp = C as f64 * secs(RTT) / (8.0 * seg);
     let b_pkts = B as f64 / seg;

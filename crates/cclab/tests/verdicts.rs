@@ -1,0 +1,152 @@
+//! Mutation tests of the verdicts (issue 51): a model broken on purpose, a seed number
+//! moved, a cause run that explains nothing — each turns the verdicts that depend on it
+//! into failures, and the same experiment unbroken does not fail them. A verdict that a
+//! broken model cannot fail would be a check that cannot fail.
+
+use cclab::experiments::{by_name, Against, Mutation, Options, Outcome, Report};
+use cclab::scenario::Growth;
+use cclab::tcp::config::TcpConfig;
+
+fn run(name: &str, mutation: Mutation) -> Report {
+    let e = by_name(name).expect("an experiment");
+    (e.run)(&Options {
+        quick: true,
+        mutation,
+        ..Default::default()
+    })
+}
+
+fn outcome(r: &Report, check: &str) -> Outcome {
+    r.checks
+        .iter()
+        .find(|c| c.name == check)
+        .unwrap_or_else(|| panic!("{}: no check {check}", r.experiment))
+        .outcome
+}
+
+fn seed_checks(r: &Report) -> Vec<(&str, Outcome)> {
+    r.checks
+        .iter()
+        .filter(|c| c.against == Against::Seed)
+        .map(|c| (c.name.as_str(), c.outcome))
+        .collect()
+}
+
+/// Reno growing per ACK rather than per acknowledged segment (the kernels before RFC 3465:
+/// with delayed ACKs half a segment per RTT) is not Linux's Reno: the recovery times the
+/// seed gives for Linux's growth fail, and so do the closed forms.
+#[test]
+fn reno_growing_per_ack_fails_reno_recovery() {
+    let ok = run("reno-recovery", Mutation::default());
+    fn per_ack(t: &mut TcpConfig) {
+        t.growth = Growth::Acks;
+    }
+    let broken = run(
+        "reno-recovery",
+        Mutation {
+            tcp: Some(per_ack),
+            ..Default::default()
+        },
+    );
+    for v in ["rtt_6ms", "rtt_25ms"] {
+        let seed = format!("{v} recovery_s");
+        let closed = format!("{v} recovery_s vs C·RTT²/(2·MSS)");
+        assert_eq!(outcome(&ok, &seed), Outcome::Reproduces);
+        assert_eq!(outcome(&ok, &closed), Outcome::Pass);
+        assert_eq!(
+            outcome(&broken, &seed),
+            Outcome::Fails,
+            "{}",
+            broken.render()
+        );
+        assert_eq!(outcome(&broken, &closed), Outcome::Fail);
+    }
+    assert!(ok.passed() && !broken.passed());
+}
+
+/// DCTCP's gain g doubled (dctcp_shift_g 3, g = 1/8) changes alpha's average and the
+/// queue's sawtooth: the fluid model's amplitude, alpha and period at 1 Gbit/s and ten
+/// flows (the case whose windows are large enough for the analysis) fail.
+#[test]
+fn dctcp_with_g_doubled_fails_the_queue_analysis() {
+    fn g_doubled(t: &mut TcpConfig) {
+        t.dctcp_shift_g = 3;
+    }
+    let ok = run("dctcp-queue", Mutation::default());
+    let broken = run(
+        "dctcp-queue",
+        Mutation {
+            tcp: Some(g_doubled),
+            ..Default::default()
+        },
+    );
+    for check in [
+        "1gbps_n10 amplitude vs ½·sqrt(2N(C·RTT + K))",
+        "1gbps_n10 alpha vs sqrt(2/W*)",
+        "1gbps_n10 period vs T_C",
+    ] {
+        assert_eq!(outcome(&ok, check), Outcome::Pass, "{check}");
+        assert_eq!(outcome(&broken, check), Outcome::Fail, "{check}");
+    }
+}
+
+/// Every seed number with a two-sided tolerance, moved by three half-widths of its band,
+/// fails where it reproduced (a one-sided bound, or a factor band from 0, has no width to
+/// move by).
+#[test]
+fn seed_numbers_moved_by_three_tolerances_fail() {
+    let nudge = Mutation {
+        nudge_seed: 3.0,
+        ..Default::default()
+    };
+    for name in ["reno-recovery", "dctcp-incast"] {
+        let ok = run(name, Mutation::default());
+        let moved = run(name, nudge);
+        let reproduced: Vec<&str> = seed_checks(&ok)
+            .into_iter()
+            .filter(|c| c.1 == Outcome::Reproduces)
+            .map(|c| c.0)
+            .collect();
+        assert!(reproduced.len() >= 2, "{name}: {reproduced:?}");
+        let mut moved_fail = 0;
+        for n in &reproduced {
+            let o = outcome(&moved, n);
+            let one_sided = moved.checks.iter().find(|c| c.name == *n).is_some_and(|c| {
+                ["at most", "at least", "(tolerance ×0…"]
+                    .iter()
+                    .any(|b| c.detail.contains(b))
+            });
+            if one_sided {
+                continue;
+            }
+            assert_ne!(o, Outcome::Reproduces, "{name} {n}: moved by 3 tolerances");
+            moved_fail += (o == Outcome::Fails) as usize;
+        }
+        assert!(moved_fail >= 2, "{name}");
+    }
+}
+
+/// A cause run that gives what the seed configuration gives explains nothing: every
+/// explained number becomes a failure.
+#[test]
+fn a_cause_run_that_misses_turns_explained_into_fails() {
+    let miss = Mutation {
+        causes_miss: true,
+        ..Default::default()
+    };
+    for (name, check) in [
+        ("mbecn-star", "line_rate two_flows_sum_mbps"),
+        (
+            "ipg-tuning",
+            "lfn_txq1000: IPG 512 improves max over the default (slide 16)",
+        ),
+    ] {
+        let ok = run(name, Mutation::default());
+        assert_eq!(outcome(&ok, check), Outcome::Explained, "{name}");
+        let broken = run(name, miss);
+        assert_eq!(outcome(&broken, check), Outcome::Fails, "{name}");
+        assert!(seed_checks(&broken)
+            .iter()
+            .all(|c| c.1 != Outcome::Explained));
+    }
+}
