@@ -34,6 +34,12 @@
 //! new draw, as hardware does. The default, `"auto"`, is Floyd & Jacobson's amount: one
 //! 1500-byte packet's time at the slowest link of the network ([`AUTO_PACKET`]), so it
 //! removes the phase effect at any scale while adding less than one packet time to any
+//! path, but at most [`AUTO_HOST_MAX`], 125 µs: what a host's interrupt path itself
+//! produces (e1000's static moderation, 8000 interrupts per second). Below about 98 Mbit/s
+//! one packet time is more than that (1.2 ms at 10 Mbit/s), more than any host adds to a
+//! send, and a delay-based sender (Vegas, FAST) would take it for part of the path's base
+//! RTT; there the jitter is a host's, and breaks phase effects only as far as a host's
+//! does.
 //! path. Deviations from ns-2: the delay applies to every packet a host sends (ACKs,
 //! pings and replies too, as a real stack's send path is the same for all), not only to a
 //! TCP sender's data, and is drawn in whole picoseconds, uniform in [0, jitter]. It costs
@@ -75,7 +81,7 @@ impl HostJitter {
     }
 
     /// The largest jitter `spec` gives on `net`: `"auto"` is one [`AUTO_PACKET`]'s time at
-    /// the slowest link.
+    /// the slowest link, at most [`AUTO_HOST_MAX`].
     pub fn max_of(spec: JitterSpec, net: &Network) -> SimTime {
         match spec {
             JitterSpec::Fixed(t) => t,
@@ -83,7 +89,7 @@ impl HostJitter {
                 .ports
                 .iter()
                 .min_by_key(|p| p.rate_bps)
-                .map_or(0, |p| p.ser_time(AUTO_PACKET)),
+                .map_or(0, |p| p.ser_time(AUTO_PACKET).min(AUTO_HOST_MAX)),
         }
     }
 
@@ -113,10 +119,24 @@ impl HostJitter {
 /// 1.85 / 2.15 / 2.12 with 50 µs, and 1.39 / 1.42 / 1.50 with `"auto"` (123 µs).
 pub const AUTO_PACKET: u32 = 1500;
 
+/// The most `"auto"` gives, whatever the links: 125 µs, the interval of an interrupt path
+/// moderated at 8000 interrupts per second — the static InterruptThrottleRate that Intel's
+/// e1000 driver long used by default (Linux
+/// `Documentation/networking/device_drivers/ethernet/intel/e1000.rst`, InterruptThrottleRate:
+/// "The default behaviour of the driver previously assumed a static InterruptThrottleRate
+/// value of 8000"; its adaptive default since moderates bulk traffic at 4000/s and light
+/// traffic at up to 20000/s, 250 and 50 µs). A host whose stack learns of an ACK up to one
+/// interrupt interval late answers it that much later; a host does not add a millisecond
+/// to a send. One packet time at the slowest link is below this from about 98 Mbit/s up
+/// (123 µs at 100 Mbit/s with Ethernet framing), so `"auto"` is Floyd & Jacobson's amount
+/// there and this bound only below.
+pub const AUTO_HOST_MAX: SimTime = crate::engine::SEC / 8000;
+
 /// `[host] jitter`: how the largest processing delay is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JitterSpec {
-    /// One full-size packet's time at the slowest link of the network ([`AUTO_PACKET`]).
+    /// One full-size packet's time at the slowest link of the network ([`AUTO_PACKET`]),
+    /// at most [`AUTO_HOST_MAX`].
     Auto,
     /// This much (0 = off).
     Fixed(SimTime),
@@ -126,8 +146,8 @@ const JITTER: Key = Key {
     name: "jitter",
     ty: Ty::Text("time or `\"auto\"`"),
     default: "`\"auto\"`",
-    allowed: "`\"auto\"` (a 1500-byte packet's time at the slowest link), or a time, 0 or more; `\"0s\"` turns it off",
-    meaning: "a packet that finds its host's NIC idle starts a random time uniform in [0, jitter] later (ns-2's TCP `overhead_`); breaks the phase effects of exact timing at drop-tail queues",
+    allowed: "`\"auto\"` (a 1500-byte packet's time at the slowest link, at most 125 µs: e1000's 8000 interrupts per second), or a time, 0 or more; `\"0s\"` turns it off",
+    meaning: "a host's processing delay (interrupt moderation, softirq, driver, DMA): a packet that finds its host's NIC idle starts a random time uniform in [0, jitter] later (ns-2's TCP `overhead_`); breaks the phase effects of exact timing at drop-tail queues",
 };
 
 /// e1000's TIPG.IPGT (Intel 8254x SDM 13.4.34): the transmit inter-packet gap in byte
@@ -518,6 +538,46 @@ mod tests {
         assert!((mean / j as f64 - 0.5).abs() < 0.05, "mean delay {mean} ps");
         assert!(*delays.iter().min().unwrap() < j / 50);
         assert!(*delays.iter().max().unwrap() > j - j / 50);
+    }
+
+    /// `"auto"` on a network of two hosts joined by links of `rate` bit/s.
+    fn auto_at(rate: u64) -> SimTime {
+        let mut net = Network::default();
+        let h0 = net.add_node("h0", NodeKind::Host);
+        let h1 = net.add_node("h1", NodeKind::Host);
+        let q = || Qdisc::from_spec(&QueueSpec::droptail(Limit::Packets(100)));
+        net.add_link("h0_up", h0, h1, rate, 3 * US, q());
+        net.add_link("h1_up", h1, h0, 10 * rate, 3 * US, q());
+        net.finish();
+        HostJitter::max_of(JitterSpec::Auto, &net)
+    }
+
+    #[test]
+    fn auto_is_one_packet_time_at_the_slowest_link_but_at_most_a_hosts_interrupt_interval() {
+        let packet = |rate| crate::engine::tx_time(1538, rate);
+        assert_eq!(AUTO_HOST_MAX, 125 * US, "e1000: 8000 interrupts per second");
+        // Fast links: one packet time at the slowest (the 10× faster reverse link does not
+        // count), as before the bound: 12.3 µs at 1 Gbit/s, 123 µs at 100 Mbit/s (the
+        // phase-effect scenario, tests/phase.rs).
+        assert_eq!(auto_at(1_000_000_000), packet(1_000_000_000));
+        assert_eq!(auto_at(100_000_000), packet(100_000_000));
+        assert!(auto_at(100_000_000) < AUTO_HOST_MAX);
+        // Slow links: a packet time of 1.23 ms at 10 Mbit/s (and 12.3 ms at 1 Mbit/s) is
+        // no host's; the bound holds.
+        assert_eq!(packet(10_000_000), 1_230_400 * 1000);
+        assert_eq!(auto_at(10_000_000), AUTO_HOST_MAX);
+        assert_eq!(auto_at(1_000_000), AUTO_HOST_MAX);
+        // Where the two meet: 1538 bytes in 125 µs is 98.4 Mbit/s.
+        assert_eq!(auto_at(98_000_000), AUTO_HOST_MAX);
+        assert_eq!(auto_at(99_000_000), packet(99_000_000));
+        // A fixed jitter is what it says, above the bound too.
+        let mut net = Network::default();
+        net.finish();
+        assert_eq!(HostJitter::max_of(JitterSpec::Fixed(US), &net), US);
+        assert_eq!(
+            HostJitter::max_of(JitterSpec::Fixed(2 * AUTO_HOST_MAX), &net),
+            2 * AUTO_HOST_MAX
+        );
     }
 
     #[test]
