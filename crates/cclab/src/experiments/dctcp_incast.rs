@@ -88,7 +88,7 @@ const CUBIC_TPUT: &str = "the seed ran once; its flows spread 20% around their m
 const CUBIC_TPUT_SD: &str = "the standard deviation of 19 flows' throughputs, from one run: its own relative standard error is 1/√(2·18) = 17%, ±2 of them";
 const CUBIC_FAIR: &str = "Jain's index is 1/(1 + CV²) of the flows' throughputs: the seed's CV 0.203 within its ±33% (2 standard errors of a standard deviation of 19 values) gives 0.932 to 0.982: ±0.03";
 const DCTCP_RTO: &str = "an upper bound: the seed counted every 'other TCP timeout' on the hosts and believes DCTCP's are all non-test traffic; the simulation has only the test traffic";
-const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on the burstiness of the senders (TSO: with [host] tso, gro and tsq on, the mean is 3.93 ms against 3.72 without): ±10%";
+const CUBIC_LAT: &str = "CUBIC keeps the drop-tail queue near the full 5 MB buffer (4.0 ms at 10 Gbit/s); how full it stands between losses depends on how bursty the senders are (segmentation offload, which the seed's hosts had and these do not run): ±10%";
 const PING_SD: &str = "the standard deviation of the seed's ~150 pings (30 s at 0.2 s): its relative standard error is 1/√(2·149) = 5.8%, ±2 of them";
 const DCTCP_LAT: &str = "the model's unloaded path is 20 µs of wire and serialisation with no host stacks, the seed's minimum 28 µs: ±8 µs, the host stacks' share";
 
@@ -352,6 +352,23 @@ fn run(o: &Options) -> Report {
         "switch: 5 MB port buffer shared by a DCTCP queue (DSCP 1, mark at K = 75 KB) and a drop-tail queue, DRR between them; link delay {} µs (base RTT 20 µs); {} s of traffic",
         LINK_DELAY / US,
         secs(dur)
+    ));
+    // Why no configuration of this model reaches the seed's CUBIC timeouts: one socket's
+    // counted timeouts are at least an RTO apart, and Linux's RTO is at least srtt + rto_min.
+    let rto_floor = TcpConfig::default().rto_min;
+    let most = 30.0 / (secs(rto_floor) + 3.32e-3);
+    r.note(format!(
+        "the seed's CUBIC timeouts (a hypothesis, not shown by a run): Linux 3.18 counts an RTO as an 'other TCP timeout' only when it is the first of its series, outside recovery and loss, with nothing SACKed, as the model does (tcp_retransmit_timer; HostResult::tcp_timeouts). Two such RTOs of one socket are at least srtt + rto_min apart, so a 30 s flow counts at most {most:.0} with rto_min {} ms (srtt at least the seed's minimum ping, 3.32 ms): fewer than the seed's median host (183) and max (207), and 19 × {most:.0} = {:.0} < its total 3227. The seed's own DCTCP run on the same hosts counted at most 5 per host, so other sockets do not make up the difference: its hosts must have run a lower rto_min (below 30 s / 207 − 3.3 ms ≈ 141 ms, settable per route in 3.18). Lower rto_min alone does not produce them here (the model's RTOs fire in recovery with SACKed data, counted as TCPSackRecoveryFail); what the seed's count needs is a flight lost whole, or silent, in Open, several times a second per flow, which this model's switch and hosts do not produce",
+        secs(rto_floor) * 1e3,
+        19.0 * most
+    ));
+    // The ping alone in an empty queue: the DSCP 0 side run's minimum.
+    let empty_us = d0[at("latency_min_ms")] * 1e3;
+    r.note(format!(
+        "the seed's DCTCP ping (a hypothesis, not shown by a run): the model's empty path takes {empty_us:.0} µs (dscp0_latency_min_ms), so the seed's ping waited at most {:.0} µs (its max {:.0} µs) and {:.0} µs on its mean: its queue stood below K = 75 KB (60 µs at 10 Gbit/s) most of the time. With the flows in the DCTCP queue the standing queue is set by the windows' floor (19 × 2 × 9038 B against C·RTT + K), not by K, so marking variants cannot lower it; and the seed's own SYN test (p_conn_16 = 0) says 16 DCTCP flows kept that queue above K. Both hold only if the incast's ping did not wait behind the flows (rows dscp0_*: then the flows lose their evenness here) or the two tests ran under other conditions",
+        seed_d("latency_max_ms") * 1e3 - empty_us,
+        seed_d("latency_max_ms") * 1e3,
+        seed_d("latency_mean_ms") * 1e3 - empty_us,
     ));
     r
 }
