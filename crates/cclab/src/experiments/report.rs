@@ -37,6 +37,21 @@ impl Row {
     pub fn sim_text(&self) -> String {
         est_text(self.sim, self.ci95, self.runs)
     }
+
+    /// The row as the tables print it: variant, metric, seed (`none` without one), sim,
+    /// the cause run ("name: value", or empty) and the verdict.
+    fn cells(&self, none: &str) -> [String; 6] {
+        [
+            self.variant.clone(),
+            self.metric.clone(),
+            self.seed.map(fmt_num).unwrap_or_else(|| none.into()),
+            self.sim_text(),
+            self.cause.as_ref().map_or(String::new(), |c| {
+                format!("{}: {}", c.variant, est_text(c.sim, c.ci95, c.runs))
+            }),
+            self.outcome.map_or("", |o| o.label()).into(),
+        ]
+    }
 }
 
 /// "x", or "x ± h (n runs)".
@@ -518,22 +533,14 @@ impl Report {
             "variant", "metric", "seed", "sim"
         );
         for r in &self.table {
-            let seed = r.seed.map(fmt_num).unwrap_or_else(|| "-".into());
-            let cause = r.cause.as_ref().map_or(String::new(), |c| {
-                format!(
-                    "  (cause run {}: {})",
-                    c.variant,
-                    est_text(c.sim, c.ci95, c.runs)
-                )
-            });
+            let [variant, metric, seed, sim, cause, verdict] = r.cells("-");
+            let cause = match cause.is_empty() {
+                true => cause,
+                false => format!("  (cause run {cause})"),
+            };
             let _ = writeln!(
                 s,
-                "{:wv$}  {:wm$}  {:>12}  {:>12}  {}{cause}",
-                r.variant,
-                r.metric,
-                seed,
-                r.sim_text(),
-                r.outcome.map_or("", |o| o.label())
+                "{variant:wv$}  {metric:wm$}  {seed:>12}  {sim:>12}  {verdict}{cause}"
             );
         }
         if !self.text.is_empty() {
@@ -580,20 +587,15 @@ impl Report {
             );
         }
         for r in &self.table {
-            let seed = r.seed.map(fmt_num).unwrap_or_else(|| "–".into());
-            let cause = match (&r.cause, causes) {
-                (_, false) => String::new(),
-                (None, true) => " |".into(),
-                (Some(c), true) => format!(" {}: {} |", c.variant, est_text(c.sim, c.ci95, c.runs)),
+            let [variant, metric, seed, sim, cause, verdict] = r.cells("–");
+            let cause = if causes {
+                format!(" {cause} |")
+            } else {
+                String::new()
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} |{cause} {} |",
-                r.variant,
-                r.metric,
-                seed,
-                r.sim_text(),
-                r.outcome.map_or("", |o| o.label())
+                "| {variant} | {metric} | {seed} | {sim} |{cause} {verdict} |"
             );
         }
         if !self.text.is_empty() {
