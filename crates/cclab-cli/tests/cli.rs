@@ -348,17 +348,28 @@ fn reproduce_reno_recovery_quick_passes() {
 #[test]
 fn reproduce_mathis_quick_passes() {
     let v = reproduce_json("mathis");
+    // No seed numbers: closed forms only (Mathis at p ≤ 1e-3, PFTK at 1e-2).
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_eq!(v["tally"]["other_pass"], 4);
     for p in ["p_1e-2", "p_1e-3", "p_1e-4", "p_1e-5"] {
-        row(&v, p, "goodput_mbps");
+        // Bernoulli loss: every goodput is a mean of at least three runs with its interval.
+        let g = row(&v, p, "goodput_mbps");
+        assert!(g["runs"].as_u64().unwrap() >= 3, "{g}");
+        assert!(g["ci95"].as_f64().unwrap() > 0.0, "{g}");
         row(&v, p, "mathis_mbps");
     }
-    assert!(v["checks"].as_array().unwrap().len() >= 3);
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 4);
+    assert!(checks.iter().all(|c| c["against"] == "closed_form"));
 }
 
 #[test]
 fn reproduce_cubic_vs_reno_quick_passes() {
     let v = reproduce_json("cubic-vs-reno");
-    row(&v, "reno", "utilization");
+    // No seed numbers: each stack against the closed-form lower bound.
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_eq!(v["tally"]["other_pass"], 2);
+    assert_eq!(row(&v, "reno", "utilization")["runs"], 3);
     row(&v, "cubic", "utilization");
 }
 
@@ -622,6 +633,9 @@ fn reproduce_rtt_and_mtu_fairness_quick_pass() {
 #[test]
 fn reproduce_response_function_quick_passes() {
     let v = reproduce_json("response-function");
+    // No seed numbers (slides 17-18 are figures): closed forms and the table's own sawtooth.
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_eq!(v["tally"]["other_pass"], 9);
     for a in ["reno", "highspeed", "scalable", "htcp", "bic", "cubic"] {
         for p in ["p1e-3", "p1e-4", "p1e-5"] {
             let r = row(&v, a, &format!("goodput_mbps_{p}"));

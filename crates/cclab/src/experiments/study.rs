@@ -22,7 +22,7 @@
 
 use super::common::{mean_ci, run_seeds, MeanCi};
 use super::report::{Cause, Judge, Report};
-use super::verdict::{read, Reading, Tol};
+use super::verdict::{read, Against, Reading, Tol};
 use super::{par_map, Options};
 use std::sync::Arc;
 
@@ -114,6 +114,9 @@ struct Number<O> {
     get: Option<Get<O>>,
     /// The cause run: its name, what it switches on, its value.
     cause: Option<(String, String, Of<O>)>,
+    /// A seed number (`Seed`), or a declared check against a published figure, a closed
+    /// form or a model (`Study::check`).
+    against: Against,
 }
 
 /// An experiment's declarations. `C` is a configuration, `O` what one run gives.
@@ -197,6 +200,7 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
             of: Of::mean_arc(v, get.clone()),
             get: Some(get),
             cause: None,
+            against: Against::Seed,
         })
     }
 
@@ -220,6 +224,7 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
             of,
             get: None,
             cause: None,
+            against: Against::Seed,
         })
     }
 
@@ -235,6 +240,37 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
             of,
             get: None,
             cause: None,
+            against: Against::Seed,
+        })
+    }
+
+    /// A check against a published figure, a closed form or a model (`against`, not the
+    /// seed), declared before the run like a seed number so that the variants it reads get
+    /// more runs while its reading is open (rule 2 holds for every check); its verdict is
+    /// PASS, FAIL or UNRESOLVED (`Report::check_ci`), and it has no row.
+    pub fn check(
+        &mut self,
+        name: &str,
+        against: Against,
+        want: f64,
+        tol: Tol,
+        why: &str,
+        of: Of<O>,
+    ) -> N {
+        assert!(
+            against != Against::Seed,
+            "{name}: a seed number is declared with seed, seed_of or claim"
+        );
+        self.push(Number {
+            row: None,
+            name: name.into(),
+            seed: want,
+            tol,
+            why: why.into(),
+            of,
+            get: None,
+            cause: None,
+            against,
         })
     }
 
@@ -401,6 +437,12 @@ impl<C, O> Done<C, O> {
             sim: (of.value)(&self.runs),
             tol: None,
         });
+        if num.against != Against::Seed {
+            let (name, against, want, tol) = (num.name.clone(), num.against, num.seed, num.tol);
+            let why = num.why.clone();
+            self.report.check_ci(name, against, sim, want, tol, &why);
+            return;
+        }
         let judge = Judge {
             tol: num.tol,
             why: &num.why,
@@ -522,6 +564,37 @@ mod tests {
             "{:?}",
             r.notes
         );
+        // A declared closed-form check reads like a seed number: its variant gets more runs
+        // while it is open, and its verdict is a pass or a fail, not a reproduction.
+        let mut s: Study<(f64, f64), f64> = Study::new("toy", &o);
+        let noisy2 = s.variant("noisy", (10.0, 3.0), 3, 24);
+        let narrow = s.variant("narrow", (10.0, 3.0), 3, 3);
+        s.check(
+            "noisy vs 10",
+            Against::ClosedForm,
+            10.0,
+            Tol::Rel(0.15),
+            "toy",
+            Of::mean(noisy2, |x| *x),
+        );
+        s.check(
+            "narrow vs 10",
+            Against::Model,
+            10.0,
+            Tol::Rel(0.05),
+            "toy",
+            Of::mean(narrow, |x| *x),
+        );
+        let d2 = s.run(|&(b, sp), seed| toy(b, sp, seed));
+        assert!(d2.runs(noisy2).len() > 3);
+        assert_eq!(d2.runs(narrow).len(), 3, "at its cap");
+        let r2 = d2.finish();
+        assert_eq!(r2.checks[0].against, Against::ClosedForm);
+        assert_eq!(r2.checks[0].outcome, Outcome::Pass, "{:?}", r2.checks[0]);
+        assert_eq!(r2.checks[1].outcome, Outcome::Unresolved);
+        assert_eq!(r2.tally.other_pass, 1);
+        assert_eq!(r2.tally.model_unresolved, 1);
+        assert!(r2.table.is_empty(), "a declared check has no row");
         // The same at another thread count: byte-identical.
         let o1 = Options {
             threads: 1,
