@@ -150,3 +150,33 @@ fn a_cause_run_that_misses_turns_explained_into_fails() {
             .all(|c| c.1 != Outcome::Explained));
     }
 }
+
+/// The same per-ACK growth breaks the square-root law's constant (Mathis 1997: C ≈ 0.93
+/// with delayed ACKs and random loss, against sqrt(3/2) for Linux's per-segment growth):
+/// the declared closed-form checks of `mathis`, read on means of runs, fail at every loss
+/// rate where the law applies.
+#[test]
+fn reno_growing_per_ack_fails_the_mathis_law() {
+    fn per_ack(t: &mut TcpConfig) {
+        t.growth = Growth::Acks;
+    }
+    let ok = run("mathis", Mutation::default());
+    let broken = run(
+        "mathis",
+        Mutation {
+            tcp: Some(per_ack),
+            ..Default::default()
+        },
+    );
+    for p in ["p_1e-3", "p_1e-4", "p_1e-5"] {
+        let check = format!("{p} vs Mathis");
+        assert_eq!(outcome(&ok, &check), Outcome::Pass, "{}", ok.render());
+        assert_eq!(
+            outcome(&broken, &check),
+            Outcome::Fail,
+            "{}",
+            broken.render()
+        );
+    }
+    assert!(ok.passed() && !broken.passed());
+}

@@ -344,6 +344,13 @@ mod tests {
         for p in [1e-4, 1e-5, 1e-6, 1e-7] {
             let r = hstcp_table_window(p) / hstcp_window(p);
             assert!((0.95..1.3).contains(&r), "p {p}: ratio {r}");
+            // The RFC checks' reason: the step bias is at most +16% inside the region,
+            // with an ACK per segment and with delayed ACKs (a halved, 0.5^0.835 of w).
+            let rd = hstcp_table_window_scaled(p, 0.5) / (0.5f64.powf(0.835) * hstcp_window(p));
+            assert!(
+                r < 1.165 && rd < 1.165,
+                "p {p}: step bias {r}, delayed ACKs {rd}"
+            );
         }
     }
 }
