@@ -138,7 +138,7 @@ fn a_cause_run_that_misses_turns_explained_into_fails() {
         ("mbecn-star", "line_rate two_flows_sum_mbps"),
         (
             "ipg-tuning",
-            "lfn_txq1000: IPG 512 improves max over the default (slide 16)",
+            "lfn_txq100: IPG 512 improves the maximum over the default (slide 16)",
         ),
     ] {
         let ok = run(name, Mutation::default());
