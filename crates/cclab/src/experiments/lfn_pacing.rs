@@ -3,11 +3,12 @@
 //! 100 and 150 ms, with the NIC's static IPG 8 … 16384 bytes, the dynamic IPG of the
 //! TCP-aware NIC, and (added here) Clustered Packet Spacing, Linux pacing and TCP as it
 //! is. Slide 27's claims: dynamic IPG gives higher throughput than the default and the
-//! best static IPG above 25 ms; below, higher than the default but lower than the best
-//! static IPG (by 3% at 2 ms and 21% at 10 ms); and the smallest normalized standard
-//! deviation.
+//! statically optimized IPG above 25 ms; below, higher than the default but lower than the
+//! statically optimized IPG (by 3% at 2 ms and 21% at 10 ms); and the smallest normalized
+//! standard deviation.
 //!
-//! What the slides give and what we chose *[chosen]*:
+//! **Seed configuration** (each claim is judged once, here): slide 23's simulation as we
+//! read it — the wire loss of 0.001 on the bottleneck, with its drop-tail buffer:
 //! - Slide 24's hops, per latency (its 150 ms row is missing from the transcript): 2 ms:
 //!   one 2 ms hop; 10: 2, 6, 2; 25: 1, 1, 5, 13, 5; 50: 1, 1, 10, 28, 10; 100: 1, 9, 10,
 //!   1, 9, 10, 60 ms. The first hop is the sender's 1 Gbit/s NIC, the second the
@@ -19,22 +20,41 @@
 //!   lost with probability 0.001; "increased when remaining buffer is small, increased when
 //!   transmission is bursty" — a drop-tail bottleneck buffer, which loses what a burst
 //!   brings when it is full *[chosen: the buffer is slide 11's 1 MB of the same lab]*.
-//!   A second set of runs with a clean wire (no random loss) shows spacing where only the
-//!   buffer loses.
 //! - "IPG 8 … 16384": the NIC's IPGT in byte times (e1000's register goes to 1023; the
 //!   authors' simulated NIC further), +4 byte times added by the MAC as e1000 does
 //!   (`ipg-tuning`), on the sender's NIC.
+//! - "Statically optimized": the static IPG whose NIC rate is the highest below the
+//!   bottleneck's 600 Mbit/s, counted as the seed counts it — slide 16 tunes IPG 1023
+//!   ("transmission rate < bottleneck bandwidth") for a 596 Mbit/s bottleneck, which
+//!   slide 15's TCP stream rate of 567 Mbit/s at IPG 1023 is below; that rate is
+//!   `ipg_tuning::model_bps`, 1448/(1530 + IPG) of the line. It is fixed before any run
+//!   (IPG 1024 of the grid: 566.9 Mbit/s; IPG 512's 709 is above), not the best of 12
+//!   noisy means, which would be chosen on the runs' noise.
 //! - TCP: Reno with SACK (the Linux of 2003), large socket buffers, iperf's 30 s.
-//! - Throughput: goodput over the whole run, the mean of 5 runs (seeds); normalized
-//!   standard deviation: the standard deviation of the runs' goodputs divided by their mean
-//!   *[chosen: the slides do not say over what; "stabilize throughput" answers slide 10's
-//!   complaint that GbE runs are "too unstable", run to run, as slide 16's max/avg/min of
-//!   runs shows]*. Runs differ in the hosts' processing jitter and the wire's losses.
+//! - Throughput: goodput over the whole run, the mean of the runs (seeds); normalized
+//!   standard deviation: the sample standard deviation of the runs' goodputs divided by
+//!   their mean *[chosen: the slides do not say over what; "stabilize throughput" answers
+//!   slide 10's complaint that GbE runs are "too unstable", run to run, as slide 16's
+//!   max/avg/min of runs shows]*. Runs differ in the hosts' processing jitter and the
+//!   wire's losses.
+//!
+//! **Cause configuration** for the throughput claims: the clean wire — no random loss on
+//! the bottleneck's wire, so that only its buffer loses, i.e. slide 23's buffer and burst
+//! terms alone. Spacing acts on the losses a burst brings to a full buffer, not on the
+//! wire's random ones; where a claim misses with the wire loss, the clean wire shows
+//! whether the buffer's losses carry it. The clean-wire runs are also rows (never counted).
+//!
+//! Slide 27's orderings are differences of means, judged with their 95% interval (more
+//! seeds, up to a cap, where it is not resolved); the normalized standard deviations by
+//! the 95% interval of a standard deviation (unresolved when the intervals overlap).
 
 use super::common::*;
-use super::{Against, Experiment, Judge, Options, Report, Tol};
+use super::study::{Done, Of, Runs, Study, V};
+use super::verdict::Reading;
+use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
+use crate::results::RunResult;
 use crate::scenario::*;
 use crate::tcp::Spacing;
 
@@ -51,6 +71,11 @@ const BUF: u64 = 1_000_000;
 const WIRE_LOSS: f64 = 0.001;
 const LATENCIES_MS: [u64; 6] = [2, 10, 25, 50, 100, 150];
 const IPGS: [u32; 12] = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
+
+/// Runs per variant (seeds) and, for the variants slide 27's claims read, at most: quick
+/// and full.
+const RUNS: [usize; 2] = [2, 5];
+const CAPS: [usize; 2] = [8, 40];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Variant {
@@ -71,6 +96,19 @@ impl Variant {
             Variant::Pacing => "linux_pacing".into(),
         }
     }
+}
+
+/// The statically optimized IPG: of the grid, the one whose NIC rate as the seed counts it
+/// (slide 15's TCP stream rate, `ipg_tuning::model_bps`) is the highest below the
+/// bottleneck (slide 16: "transmission rate < bottleneck bandwidth").
+fn static_optimized() -> u32 {
+    IPGS.iter()
+        .copied()
+        .filter(|&g| super::ipg_tuning::model_bps(g) < C as f64)
+        .max_by(|&a, &b| {
+            super::ipg_tuning::model_bps(a).total_cmp(&super::ipg_tuning::model_bps(b))
+        })
+        .expect("an IPG below the bottleneck")
 }
 
 /// Slide 24's one-way hop delays, ms.
@@ -109,7 +147,7 @@ struct Out {
     unused: f64,
 }
 
-fn run_case(c: Case, dur: SimTime, seed: u64) -> Out {
+fn run_case(c: Case, dur: SimTime, seed: u64, o: &Options) -> Out {
     let hops = hops_ms(c.latency)
         .into_iter()
         .enumerate()
@@ -145,6 +183,8 @@ fn run_case(c: Case, dur: SimTime, seed: u64) -> Out {
             // rate, TSO autosizes the skbs, TSQ keeps fq's per-flow limit from filling.
             sc.host.tso = true;
             sc.host.tsq = true;
+            // What TSO deferral (`tcp_tso_should_defer`) leaves of cwnd unused.
+            sc.output.cwnd_interval = Some(MS);
         }
         Variant::Default => {}
     }
@@ -157,350 +197,524 @@ fn run_case(c: Case, dur: SimTime, seed: u64) -> Out {
             every: 0,
         });
     }
-    let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
+    // Delivered bytes per third of the run: the last two are past slow start.
     let warm = dur / 3;
-    sim.run_until(warm);
-    let b0 = sim.tcp(0).receiver.delivered_bytes;
-    let (mut cwnd, mut unused, mut samples) = (0u64, 0u64, 0u64);
-    if c.v == Variant::Pacing {
-        // What TSO deferral (`tcp_tso_should_defer`) leaves of cwnd unused.
-        let mut t = warm;
-        while t < dur {
-            t += MS;
-            sim.run_until(t);
-            let s = &sim.tcp(0).sender;
-            cwnd += s.tp.snd_cwnd as u64;
-            unused += s.tp.snd_cwnd.saturating_sub(s.in_flight()) as u64;
-            samples += 1;
-        }
-    }
-    sim.run();
-    let b1 = sim.tcp(0).receiver.delivered_bytes;
-    let buffer_drops = sim
-        .results()
-        .queues
+    sc.output.throughput_interval = Some(warm);
+    o.prepare(&mut sc);
+    let r = crate::sim::run(&sc).expect("valid scenario");
+    outcome(&r, dur, warm)
+}
+
+/// What a run's results give: goodputs (the throughput series' thirds, as the bytes they
+/// count), the bottleneck's drops, the sender's timeouts, cwnd past slow start.
+fn outcome(r: &RunResult, dur: SimTime, warm: SimTime) -> Out {
+    let f = &r.flows[0];
+    let interval = secs(warm);
+    let late_bytes: u64 = r
+        .series
+        .throughput
         .iter()
-        .filter(|q| q.name == "hop1")
-        .map(|q| q.drops)
+        .filter(|s| s.t > interval * 1.5)
+        .map(|s| (s.goodput_bps * interval / 8.0).round() as u64)
         .sum();
+    let late: Vec<_> = r
+        .series
+        .cwnd
+        .iter()
+        .filter(|s| s.t > interval && s.t <= secs(dur))
+        .collect();
+    let k = late.len().max(1) as f64;
     Out {
-        whole: b1 as f64 * 8.0 / secs(dur),
-        steady: (b1 - b0) as f64 * 8.0 / secs(dur - warm),
-        buffer_drops,
-        timeouts: sim.tcp(0).sender.stats.timeouts,
-        cwnd: cwnd as f64 / samples.max(1) as f64,
-        unused: unused as f64 / samples.max(1) as f64,
+        whole: f.goodput_bps,
+        steady: late_bytes as f64 * 8.0 / secs(dur - warm),
+        buffer_drops: r
+            .queues
+            .iter()
+            .filter(|q| q.name == "hop1")
+            .map(|q| q.drops)
+            .sum(),
+        timeouts: f.timeouts,
+        cwnd: late.iter().map(|s| s.cwnd as u64).sum::<u64>() as f64 / k,
+        unused: late
+            .iter()
+            .map(|s| s.cwnd.saturating_sub(s.in_flight) as u64)
+            .sum::<u64>() as f64
+            / k,
     }
 }
 
-fn run(o: &Options) -> Report {
-    let (dur, lats, ipgs, n): (SimTime, &[u64], &[u32], usize) = if o.quick {
-        (10 * SEC, &[2, 50], &[8, 1024, 16384], 2)
+/// The variants of the study by case.
+struct Vars(Vec<(Case, V)>);
+
+impl Vars {
+    fn get(&self, lossy: bool, latency: u64, v: Variant) -> Option<V> {
+        self.0
+            .iter()
+            .find(|(c, _)| c.lossy == lossy && c.latency == latency && c.v == v)
+            .map(|x| x.1)
+    }
+
+    fn of(&self, lossy: bool, latency: u64, v: Variant) -> V {
+        self.get(lossy, latency, v).expect("a declared variant")
+    }
+}
+
+/// Variant `a`'s mean goodput minus `b`'s, in % of `b`'s, with the 95% interval of the
+/// difference (Welch) in the same unit.
+fn pct_diff(r: &Runs<Out>, a: V, b: V) -> MeanCi {
+    let d = diff_ci(&r.each(a, |o| o.whole), &r.each(b, |o| o.whole));
+    let base = r.mean(b, |o| o.whole).mean;
+    MeanCi {
+        mean: d.mean / base * 100.0,
+        half: d.half / base * 100.0,
+        n: d.n,
+    }
+}
+
+fn pct_of(a: V, b: V) -> Of<Out> {
+    Of::with(&[a, b], move |r: &Runs<Out>| pct_diff(r, a, b))
+}
+
+/// The set of runs a tag names.
+fn set_name(lossy: bool) -> &'static str {
+    if lossy {
+        "loss_0.001"
     } else {
-        (30 * SEC, &LATENCIES_MS, &IPGS, 5)
+        "clean_wire"
+    }
+}
+
+const ORDER: &str = "slide 27's ordering of two throughputs, read as the difference of the two means (in % of the second): its 95% interval (Welch) must lie above 0";
+const SEED_PCT: &str = "slide 27 gives whole percent of a difference between two of its simulated means whose spread it does not give (slide 26's normalized standard deviations are a figure the transcript lacks), and it does not name its statically optimized IPG (here the one slide 16's rule gives): ±50%";
+const CLEAN: &str = "no random loss on the bottleneck's wire (the scenario without its `[[loss]]` on hop1): only its 1 MB drop-tail buffer loses, slide 23's 'increased when remaining buffer is small, increased when transmission is bursty' without its wire loss of 0.001";
+const NSD_WHY: &str = "slide 27: 'smaller normalized standard deviation than Default and Statically Optimized'; a standard deviation of n runs is known to within the factors of its 95% interval (χ² with n − 1 degrees of freedom): resolved only where the intervals do not overlap";
+
+fn run(o: &Options) -> Report {
+    let q = usize::from(!o.quick);
+    let (dur, lats, ipgs, n, cap): (SimTime, &[u64], &[u32], usize, usize) = if o.quick {
+        (10 * SEC, &[2, 50], &[8, 1024, 16384], RUNS[q], CAPS[q])
+    } else {
+        (30 * SEC, &LATENCIES_MS, &IPGS, RUNS[q], CAPS[q])
     };
+    let opt = static_optimized();
+    assert!(ipgs.contains(&opt), "the statically optimized IPG is run");
     let mut variants = vec![Variant::Default];
     variants.extend(ipgs.iter().map(|&g| Variant::Ipg(g)));
     variants.extend([Variant::Dynamic, Variant::Cps, Variant::Pacing]);
-    let losses: &[bool] = if o.quick { &[true] } else { &[true, false] };
-    let cases: Vec<Case> = losses
-        .iter()
-        .flat_map(|&lossy| {
-            let variants = &variants;
-            lats.iter()
-                .flat_map(move |&latency| variants.iter().map(move |&v| Case { latency, v, lossy }))
-        })
-        .collect();
-    let runs = variant_runs(&cases, o.seed, n);
-    let both = super::par_map(&runs, o.threads, |&(c, seed)| run_case(c, dur, seed));
-    let bps: Vec<f64> = both.iter().map(|b| b.whole).collect();
-    let steady: Vec<f64> = both
-        .chunks(n)
-        .map(|xs| xs.iter().map(|b| b.steady).sum::<f64>() / n as f64)
-        .collect();
-    // Per case, means over its runs: the buffer's drops and the sender's timeouts.
-    let per_run = |f: fn(&Out) -> u64| -> Vec<f64> {
-        both.chunks(n)
-            .map(|xs| xs.iter().map(f).sum::<u64>() as f64 / n as f64)
-            .collect()
-    };
-    let buffer_drops = per_run(|b| b.buffer_drops);
-    let cwnd_use: Vec<(f64, f64)> = both
-        .chunks(n)
-        .map(|xs| {
-            let m = |f: fn(&Out) -> f64| xs.iter().map(f).sum::<f64>() / n as f64;
-            (m(|b| b.cwnd), m(|b| b.unused))
-        })
-        .collect();
-    let timeouts = per_run(|b| b.timeouts);
-    // (mean goodput, standard deviation over the runs / mean) per case.
-    let outs: Vec<(f64, f64)> = bps
-        .chunks(n)
-        .map(|xs| {
-            let mean = xs.iter().sum::<f64>() / n as f64;
-            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
-            (mean, if mean > 0.0 { var.sqrt() / mean } else { 0.0 })
-        })
-        .collect();
-    let mut r = Report::with("lfn-pacing", o);
-    let index = |lossy: bool, latency: u64, v: Variant| -> usize {
-        cases
-            .iter()
-            .position(|c| c.lossy == lossy && c.latency == latency && c.v == v)
-            .expect("case run")
-    };
-    let get = |lossy: bool, latency: u64, v: Variant| outs[index(lossy, latency, v)];
-    for &lossy in losses {
-        let set = if lossy { "loss_0.001" } else { "clean_wire" };
-        for &lat in lats {
-            let tag = format!("{set}_{lat}ms");
+    // The variants slide 27's claims read: they get more runs where a claim is open.
+    let judged =
+        |v: Variant| matches!(v, Variant::Default | Variant::Dynamic) || v == Variant::Ipg(opt);
+    let mut s: Study<Case, Out> = Study::new("lfn-pacing", o);
+    let mut vars = Vars(vec![]);
+    for lossy in [true, false] {
+        for &latency in lats {
             for &v in &variants {
-                let (bps, nsd) = get(lossy, lat, v);
-                let name = format!("{tag}_{}", v.label());
-                r.row(&name, "goodput_mbps", bps / 1e6);
-                r.row(&name, "norm_stddev", nsd);
+                // Quick runs have the clean wire only where it is a cause run.
+                if !lossy && o.quick && !judged(v) {
+                    continue;
+                }
+                let name = format!("{}_{latency}ms_{}", set_name(lossy), v.label());
+                let c = Case { latency, v, lossy };
+                let h = s.variant(&name, c, n, if judged(v) { cap } else { n });
+                vars.0.push((c, h));
+            }
+        }
+    }
+    // Slide 27's claims, in the seed configuration (the wire's loss), each with the clean
+    // wire as its cause run; the normalized standard deviations are read after the run.
+    let mut claims = vec![];
+    for &lat in lats {
+        let tag = format!("{}_{lat}ms", set_name(true));
+        let clean = format!("{}_{lat}ms", set_name(false));
+        let (dy, de, st) = (
+            vars.of(true, lat, Variant::Dynamic),
+            vars.of(true, lat, Variant::Default),
+            vars.of(true, lat, Variant::Ipg(opt)),
+        );
+        let (cdy, cde, cst) = (
+            vars.of(false, lat, Variant::Dynamic),
+            vars.of(false, lat, Variant::Default),
+            vars.of(false, lat, Variant::Ipg(opt)),
+        );
+        let mut here = vec![];
+        let a = s.claim(
+            &format!("{tag}: dynamic IPG above the default (slide 27)"),
+            0.0,
+            Tol::AtLeast,
+            ORDER,
+            pct_of(dy, de),
+        );
+        s.cause_of(
+            a,
+            &format!("{clean} dynamic − default"),
+            CLEAN,
+            pct_of(cdy, cde),
+        );
+        here.push(a);
+        // Slide 27 compares with the statically optimized IPG above 25 ms ("when long
+        // latency (> 25 ms)") and at 2 and 10 ms, the two latencies it gives numbers for.
+        if lat > 25 {
+            let b = s.claim(
+                &format!("{tag}: dynamic IPG above the statically optimized IPG {opt} (slide 27)"),
+                0.0,
+                Tol::AtLeast,
+                ORDER,
+                pct_of(dy, st),
+            );
+            s.cause_of(
+                b,
+                &format!("{clean} dynamic − ipg_{opt}"),
+                CLEAN,
+                pct_of(cdy, cst),
+            );
+            here.push(b);
+        }
+        if let Some(g) = match lat {
+            2 => Some(-3.0),
+            10 => Some(-21.0),
+            _ => None,
+        } {
+            let c = s.seed_of(
+                &tag,
+                "dynamic_vs_static_opt_pct",
+                g,
+                Tol::Rel(0.5),
+                SEED_PCT,
+                pct_of(dy, st),
+            );
+            s.cause_of(
+                c,
+                &format!("{clean} dynamic − ipg_{opt}"),
+                CLEAN,
+                pct_of(cdy, cst),
+            );
+            here.push(c);
+        }
+        claims.push(here);
+    }
+    let mut d = s.run(|c, seed| run_case(*c, dur, seed, o));
+    let mean = |d: &Done<Case, Out>, v: V| d.mean(v, |b| b.whole);
+    for lossy in [true, false] {
+        for (li, &lat) in lats.iter().enumerate() {
+            let tag = format!("{}_{lat}ms", set_name(lossy));
+            for &v in &variants {
+                let Some(h) = vars.get(lossy, lat, v) else {
+                    continue;
+                };
+                let name = d.name(h).to_string();
+                let (bps, sd) = (mean(&d, h), nsd(&d.all_runs().each(h, |b| b.whole)));
+                d.row_ci(&name, "goodput_mbps", mbps(bps));
+                d.row(&name, "norm_stddev", sd);
                 if v == Variant::Pacing {
-                    let (cwnd, unused) = cwnd_use[index(lossy, lat, v)];
-                    r.row(&name, "cwnd_mean", cwnd);
-                    r.row(&name, "cwnd_unused_mean", unused);
+                    let (cwnd, unused) = (d.mean(h, |b| b.cwnd).mean, d.mean(h, |b| b.unused).mean);
+                    d.row(&name, "cwnd_mean", cwnd);
+                    d.row(&name, "cwnd_unused_mean", unused);
                 }
             }
-            if lossy && lat == lats[0] {
-                let (cwnd, unused) = cwnd_use[index(lossy, lat, Variant::Pacing)];
-                let (p, d) = (
-                    get(lossy, lat, Variant::Pacing).0,
-                    get(lossy, lat, Variant::Default).0,
-                );
-                r.note(format!("linux_pacing at {lat} ms with the wire's loss: {:.1} Mbit/s against the default's {:.1}: with TSO, TCP holds an skb the windows would cut short until a full one (about 1 ms at the pacing rate) or a third of cwnd can go (`tcp_tso_should_defer`), so in the steady part {unused:.1} of its {cwnd:.1} segments of cwnd ({:.0}%) were on average not in flight, where the loss rate caps cwnd alike for both", p / 1e6, d / 1e6, unused / cwnd * 100.0));
+            if lossy && li == 0 {
+                pacing_note(&mut d, &vars, lat);
             }
-            // The best static IPG, and the claims of slide 27.
-            let (best_g, best) = ipgs
-                .iter()
-                .map(|&g| (g, get(lossy, lat, Variant::Ipg(g))))
-                .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
-                .expect("IPGs");
-            let dynamic = get(lossy, lat, Variant::Dynamic);
-            let default = get(lossy, lat, Variant::Default);
-            r.row(&tag, "best_static_ipg", best_g as f64);
-            let vs_best = (dynamic.0 / best.0 - 1.0) * 100.0;
-            let vs_default = (dynamic.0 / default.0 - 1.0) * 100.0;
-            r.row(&tag, "dynamic_vs_best_static_pct", vs_best);
-            r.row(&tag, "dynamic_vs_default_pct", vs_default);
+            let (dy, de, st) = (
+                vars.of(lossy, lat, Variant::Dynamic),
+                vars.of(lossy, lat, Variant::Default),
+                vars.of(lossy, lat, Variant::Ipg(opt)),
+            );
+            let r = d.all_runs();
+            let (vs_opt, vs_def, opt_def) = (
+                pct_diff(r, dy, st),
+                pct_diff(r, dy, de),
+                pct_diff(r, st, de),
+            );
+            d.row(&tag, "static_optimized_ipg", opt as f64);
+            if !(lossy && (lat == 2 || lat == 10)) {
+                // (at 2 and 10 ms with the wire's loss, the seed number's row below)
+                d.row_ci(&tag, "dynamic_vs_static_opt_pct", vs_opt);
+            }
+            d.row_ci(&tag, "dynamic_vs_default_pct", vs_def);
+            d.row_ci(&tag, "static_opt_vs_default_pct", opt_def);
+            if !lossy {
+                continue;
+            }
             // What decides the regime, measured: a loss-bound window (the wire's 0.001)
             // or a buffer as large as the pipe (short paths, clean wire).
             let rtt = 2.0 * lat as f64 * 1e-3;
             let mathis = 1.22 * 1448.0 * 8.0 / (rtt * WIRE_LOSS.sqrt());
-            let cap = max_goodput(C, 1500);
-            let (i_def, i_dyn) = (
-                index(lossy, lat, Variant::Default),
-                index(lossy, lat, Variant::Dynamic),
-            );
-            let default_steady = steady[i_def];
-            let all_busy = !lossy
-                && [default.0, dynamic.0, best.0]
-                    .iter()
-                    .all(|&b| b >= 0.95 * cap);
-            if lossy {
-                r.row(&tag, "mathis_mbps", mathis / 1e6);
-                r.row(&tag, "default_past_slow_start_mbps", default_steady / 1e6);
-                r.row(&tag, "dynamic_past_slow_start_mbps", steady[i_dyn] / 1e6);
-                r.row(&tag, "default_buffer_drops_per_run", buffer_drops[i_def]);
-                r.row(&tag, "dynamic_buffer_drops_per_run", buffer_drops[i_dyn]);
-                r.row(&tag, "default_timeouts_per_run", timeouts[i_def]);
-                r.row(&tag, "dynamic_timeouts_per_run", timeouts[i_dyn]);
-                r.check_vs(
-                    format!("{tag}: default TCP past slow start (last 2/3 of the run) vs Mathis 1.22·MSS/(RTT·√p)"),
-                    Against::ClosedForm,
-                    default_steady,
-                    mathis,
-                    Tol::Rel(MATHIS_TOL),
-                    "Mathis et al. 1997 for random loss p = 0.001 on this RTT; 35% because random (not periodic) loss at windows of ~40 segments brings timeouts at long RTTs (Padhye 1998) and delayed ACKs change the constant",
-                );
-            }
-            // The runs of a case; one variant's difference from another with its 95%
-            // interval, in % of the other's mean; the dynamic IPG's from another.
-            let runs_of = |v: Variant| &bps[index(lossy, lat, v) * n..][..n];
-            let pct_diff = |a: Variant, b: Variant| {
-                let d = diff_ci(runs_of(a), runs_of(b));
-                let base = get(lossy, lat, b).0;
-                (d.mean / base * 100.0, d.half / base * 100.0)
-            };
-            let vs = |other: Variant| pct_diff(Variant::Dynamic, other);
-            // The best static IPG against the default: does the seed's gap between them
-            // (its default below its best static IPG) exist here at all?
-            let (gap, gap_half) = pct_diff(Variant::Ipg(best_g), Variant::Default);
-            let no_gap = gap - gap_half <= 0.0;
-            let no_gap_text = format!(
-                "the seed puts its default below its best static IPG (at 2 and 10 ms the dynamic IPG lies between them), but here the runs do not set them apart (IPG {best_g} − default = {gap:+.1}% ± {gap_half:.1}%, 95%): the seed's extra loss for bursty sending, which held its default back, is not modelled. {LOSS_BOUND}"
-            );
-            // Why a throughput claim fails, when the runs say: a difference the runs do not
-            // resolve (with the wire's loss they spread widely), or, at short paths, a
-            // default that is itself the best sender here, which the seed's was not.
-            let cause_vs = |other: Variant, what: &str| -> Option<String> {
-                let (d, half) = vs(other);
-                if lossy && d + half >= 0.0 {
-                    Some(format!(
-                        "no difference {n} runs resolve: dynamic − {what} = {d:+.1}% ± {half:.1}% (95%, Welch). With the wire's random loss the runs spread widely (normalized stddev: default {:.2}, dynamic {:.2}; buffer drops per run: default {:.1}, dynamic {:.1}), and spacing cannot act on the wire's loss. {LOSS_BOUND}",
-                        default.1, dynamic.1, buffer_drops[i_def], buffer_drops[i_dyn]
-                    ))
-                } else if lossy && no_gap {
-                    Some(format!(
-                        "dynamic − {what} = {d:+.1}% ± {half:.1}% (95%); {no_gap_text}"
-                    ))
-                } else if all_busy {
-                    Some(BUFFER_AS_PIPE.to_string())
-                } else {
-                    None
-                }
-            };
-            let (h_def, h_best) = (vs(Variant::Default).1, vs(Variant::Ipg(best_g)).1);
-            let cause = cause_vs(Variant::Default, "default");
-            claim(
-                &mut r,
-                format!("{tag}: dynamic IPG above the default (slide 27)"),
-                dynamic.0 > default.0,
-                format!(
-                    "dynamic {:.1} vs default {:.1} Mbit/s ({vs_default:+.1}% ± {h_def:.1}%)",
-                    dynamic.0 / 1e6,
-                    default.0 / 1e6
+            let m = |v: V, f: fn(&Out) -> f64| d.mean(v, f);
+            let default_steady = m(de, |b| b.steady);
+            let rows = [
+                ("default_past_slow_start_mbps", mbps(default_steady)),
+                ("dynamic_past_slow_start_mbps", mbps(m(dy, |b| b.steady))),
+            ];
+            let counts = [
+                (
+                    "default_buffer_drops_per_run",
+                    m(de, |b| b.buffer_drops as f64).mean,
                 ),
-                "slide 27: 'gains higher throughput … than Default' at every latency",
-                cause.as_deref(),
-            );
-            // Slide 27 compares with the best static IPG above 25 ms and at 2 and 10 ms.
-            let above = lat > 25;
-            // Below the best static with a lossy wire: the claim is the runs' difference
-            // itself, with no cause to excuse it.
-            let best_cause = if above || !lossy {
-                cause_vs(Variant::Ipg(best_g), "best static")
-            } else {
-                None
-            };
-            if lat != 25 {
-                claim(
-                    &mut r,
-                    format!(
-                        "{tag}: dynamic IPG {} the best static IPG (slide 27)",
-                        if above { "above" } else { "below" }
-                    ),
-                    if above { vs_best > 0.0 } else { vs_best < 0.0 },
-                    format!(
-                        "dynamic {:.1} vs IPG {best_g} {:.1} Mbit/s ({vs_best:+.1}%)",
-                        dynamic.0 / 1e6,
-                        best.0 / 1e6,
-                    ),
-                    "slide 27: higher than statically optimized when latency > 25 ms, lower when small",
-                    best_cause.as_deref(),
-                );
-            }
-            if let Some(g) = match lat {
-                2 => Some(-3.0),
-                10 => Some(-21.0),
-                _ => None,
-            } {
-                // Lossy runs spread: the difference is judged with its 95% interval.
-                let half = if lossy { h_best } else { 0.0 };
-                let m = MeanCi {
-                    mean: vs_best,
-                    half,
-                    n,
-                };
-                let why = "read off slide 27's text; the best static IPG is one of 12 steps a factor 2 apart";
-                let judge = Judge::within(Tol::Rel(0.5), why);
-                const METRIC: &str = "seed_dynamic_vs_best_static_pct";
-                if lossy {
-                    r.seed_ci(&tag, METRIC, g, m, judge);
-                } else {
-                    r.seed(&tag, METRIC, g, vs_best, judge);
-                }
-            }
-            if !lossy {
-                continue; // a clean wire's runs differ only by the hosts' jitter: no spread
-            }
-            // A standard deviation of n runs is known to within a factor: the 95% interval
-            // of σ is s·√((n−1)/χ²) (χ² of n − 1 degrees of freedom; 0.60 … 2.87 for 5
-            // runs). A ratio of two inside the ratio of its ends is not resolved.
-            let (lo, hi) = SD_FACTORS[n.clamp(2, 5) - 2];
-            let worst = default.1.min(best.1);
-            let sd_cause = (dynamic.1 > worst && dynamic.1 / worst < hi / lo).then(|| {
-                format!(
-                    "not resolved by {n} runs: the 95% interval of a standard deviation of {n} runs is ×{lo:.2} … ×{hi:.2} of the measured one, so ratios below {:.1} are within it (dynamic {:.3} vs {:.3}). {LOSS_BOUND}",
-                    hi / lo,
-                    dynamic.1,
-                    worst
-                )
-            });
-            claim(
-                &mut r,
-                format!("{tag}: dynamic IPG's normalized stddev the smallest (slide 27)"),
-                dynamic.1 <= default.1 && dynamic.1 <= best.1,
-                format!(
-                    "dynamic {:.3}, default {:.3}, IPG {best_g} {:.3}",
-                    dynamic.1, default.1, best.1
+                (
+                    "dynamic_buffer_drops_per_run",
+                    m(dy, |b| b.buffer_drops as f64).mean,
                 ),
-                "slide 27: 'smaller normalized standard deviation than Default and Statically Optimized'",
-                sd_cause.as_deref(),
+                (
+                    "default_timeouts_per_run",
+                    m(de, |b| b.timeouts as f64).mean,
+                ),
+                (
+                    "dynamic_timeouts_per_run",
+                    m(dy, |b| b.timeouts as f64).mean,
+                ),
+            ];
+            d.row(&tag, "mathis_mbps", mathis / 1e6);
+            for (metric, x) in rows {
+                d.row_ci(&tag, metric, x);
+            }
+            for (metric, x) in counts {
+                d.row(&tag, metric, x);
+            }
+            d.check_ci(
+                format!("{tag}: default TCP past slow start (last 2/3 of the run) vs Mathis 1.22·MSS/(RTT·√p)"),
+                Against::ClosedForm,
+                default_steady,
+                mathis,
+                Tol::Rel(MATHIS_TOL),
+                "Mathis et al. 1997 for random loss p = 0.001 on this RTT; 35% because random (not periodic) loss at windows of ~40 segments brings timeouts at long RTTs (Padhye 1998) and delayed ACKs change the constant",
             );
+            for &c in &claims[li] {
+                d.emit(c);
+            }
+            nsd_claim(&mut d, &tag, [dy, de, st], opt);
         }
     }
-    r.note(format!(
-        "src's 1 Gbit/s NIC → 600 Mbit/s bottleneck (drop-tail {BUF} bytes) → 1 Gbit/s hops, slide 24's delays; Reno with SACK, large socket buffers, one stream, {} s, goodput over the whole run, mean of {n} runs; norm_stddev = standard deviation of the runs / mean",
+    d.note(format!(
+        "src's 1 Gbit/s NIC → 600 Mbit/s bottleneck (drop-tail {BUF} bytes) → 1 Gbit/s hops, slide 24's delays; Reno with SACK, large socket buffers, one stream, {} s, goodput over the whole run, the mean of {n} runs (the variants slide 27's claims read: up to {cap} where a claim is not resolved); norm_stddev = the sample standard deviation of the runs / their mean",
         secs(dur)
     ));
-    r.note("what the runs show: where only the buffer loses (clean wire) and the path is long (≥ 25 ms), the dynamic IPG beats the default and every static IPG by a wide margin, as slide 27 says; with slide 23's wire loss of 0.001 the runs spread so widely (norm_stddev up to about 1 at 150 ms) that differences of several % are not resolved by the runs: each claim gives the difference with its 95% interval; short paths keep the bottleneck busy whatever the sender does");
-    r.note("loss_0.001: each packet on the bottleneck's wire lost with probability 0.001 (slide 23); clean_wire: only the buffer loses");
-    plot(&mut r, lats, &variants, ipgs, &get);
-    r
+    d.note(format!(
+        "seed configuration loss_0.001: each packet on the bottleneck's wire lost with probability 0.001 (slide 23), and the drop-tail buffer; every claim of slide 27 is judged there once. clean_wire: only the buffer loses — the cause run of the throughput claims (slide 23's buffer and burst terms without the wire's loss), and rows{}",
+        if o.quick { " (--quick: the default, dynamic and statically optimized IPG only)" } else { "" }
+    ));
+    d.note(format!(
+        "statically optimized IPG: {opt}, fixed before the runs — of the grid, the highest NIC rate below the 600 Mbit/s bottleneck as the seed counts it (slide 15's TCP stream rate 1448/(1530 + IPG) of the line: {:.1} Mbit/s; slide 16 tunes IPG 1023 below its 596 Mbit/s bottleneck the same way). The simulated bottleneck carries Ethernet frames, {:.1} Mbit/s of TCP payload, so this IPG's packets leave the NIC {:+.2}% faster than the bottleneck forwards them",
+        super::ipg_tuning::model_bps(opt) / 1e6,
+        max_goodput(C, 1500) / 1e6,
+        (super::ipg_tuning::model_bps(opt) / max_goodput(C, 1500) - 1.0) * 100.0
+    ));
+    d.note("ipg_8 is the default's configuration (IPGT 8 is e1000's default gap): their rows differ only where the default, which the claims read, ran more seeds");
+    d.note(format!("what the seed's loss model has and this one lacks: {LOSS_BOUND}; where a claim misses with the wire's loss and with the clean wire, that rule is a hypothesis no run has shown"));
+    let get = |lossy: bool, lat: u64, v: Variant| vars.get(lossy, lat, v).map(|h| mean(&d, h).mean);
+    let plots = plot(lats, &variants, ipgs, &get);
+    d.plots.extend(plots);
+    d.finish()
 }
 
-/// The 95% interval of σ from the sample standard deviation of n = 2 … 5 runs, as factors
-/// of it: √((n−1)/χ²₀.₉₇₅) and √((n−1)/χ²₀.₀₂₅) with n − 1 degrees of freedom (χ² quantiles
-/// from any table, e.g. NIST/SEMATECH e-Handbook §1.3.6.7.4).
-const SD_FACTORS: [(f64, f64); 4] = [(0.446, 31.9), (0.521, 6.29), (0.566, 3.73), (0.599, 2.87)];
+/// `m` (bit/s) in Mbit/s, interval and all.
+fn mbps(m: MeanCi) -> MeanCi {
+    MeanCi {
+        mean: m.mean / 1e6,
+        half: m.half / 1e6,
+        n: m.n,
+    }
+}
+
+/// The sample standard deviation of `xs` over their mean (0 for one run or a zero mean).
+fn nsd(xs: &[f64]) -> f64 {
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 || mean <= 0.0 {
+        return 0.0;
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    var.sqrt() / mean
+}
+
+/// Slide 27's "smaller normalized standard deviation than Default and Statically
+/// Optimized" at one latency, read with the 95% interval of each standard deviation.
+fn nsd_claim(d: &mut Done<Case, Out>, tag: &str, [dy, de, st]: [V; 3], opt: u32) {
+    let runs = |v: V| d.all_runs().each(v, |b| b.whole);
+    let one = |v: V| {
+        let xs = runs(v);
+        let (lo, hi) = sd_factors(xs.len());
+        (nsd(&xs), lo, hi, xs.len())
+    };
+    let (x, xlo, xhi, xn) = one(dy);
+    let mut reading = Reading::Within;
+    let mut parts = vec![format!(
+        "dynamic {} (95% ×{:.2} … ×{:.2}, {xn} runs)",
+        fmt(x),
+        xlo,
+        xhi
+    )];
+    for (v, what) in [(de, "default".to_string()), (st, format!("IPG {opt}"))] {
+        let (y, ylo, yhi, yn) = one(v);
+        let r = if x * xhi < y * ylo {
+            Reading::Within
+        } else if x * xlo > y * yhi {
+            Reading::Outside
+        } else {
+            Reading::Open
+        };
+        reading = match (reading, r) {
+            (Reading::Outside, _) | (_, Reading::Outside) => Reading::Outside,
+            (Reading::Open, _) | (_, Reading::Open) => Reading::Open,
+            _ => Reading::Within,
+        };
+        parts.push(format!(
+            "{what} {} (×{ylo:.2} … ×{yhi:.2}, {yn} runs): {}",
+            fmt(y),
+            match r {
+                Reading::Within => "dynamic smaller",
+                Reading::Outside => "dynamic larger",
+                Reading::Open => "the intervals overlap",
+            }
+        ));
+    }
+    d.seed_reading(
+        format!("{tag}: dynamic IPG's normalized stddev the smallest (slide 27)"),
+        reading,
+        parts.join("; "),
+        NSD_WHY,
+        None,
+    );
+}
+
+fn fmt(x: f64) -> String {
+    super::fmt_num(x)
+}
+
+/// Linux pacing's note: what TSO deferral leaves of its cwnd unused at `lat`.
+fn pacing_note(d: &mut Done<Case, Out>, vars: &Vars, lat: u64) {
+    let (p, def) = (
+        vars.of(true, lat, Variant::Pacing),
+        vars.of(true, lat, Variant::Default),
+    );
+    let (cwnd, unused) = (d.mean(p, |b| b.cwnd).mean, d.mean(p, |b| b.unused).mean);
+    let (pb, db) = (d.mean(p, |b| b.whole).mean, d.mean(def, |b| b.whole).mean);
+    d.note(format!("linux_pacing at {lat} ms with the wire's loss: {:.1} Mbit/s against the default's {:.1}: with TSO, TCP holds an skb the windows would cut short until a full one (about 1 ms at the pacing rate) or a third of cwnd can go (`tcp_tso_should_defer`), so in the steady part {unused:.1} of its {cwnd:.1} segments of cwnd ({:.0}%) were on average not in flight, where the loss rate caps cwnd alike for both", pb / 1e6, db / 1e6, unused / cwnd * 100.0));
+}
+
+/// The 95% interval of σ from the sample standard deviation of `n` runs, as factors of
+/// it: √((n−1)/χ²₀.₉₇₅) and √((n−1)/χ²₀.₀₂₅) with n − 1 degrees of freedom (for n = 2 … 5:
+/// 0.446 … 31.9, 0.521 … 6.29, 0.566 … 3.73, 0.599 … 2.87, as any χ² table gives, e.g.
+/// NIST/SEMATECH e-Handbook §1.3.6.7.4).
+fn sd_factors(n: usize) -> (f64, f64) {
+    if n < 2 {
+        return (0.0, f64::INFINITY);
+    }
+    let k = (n - 1) as f64;
+    (
+        (k / chi2_quantile(0.975, k)).sqrt(),
+        (k / chi2_quantile(0.025, k)).sqrt(),
+    )
+}
+
+/// The `p` quantile of χ² with `k` degrees of freedom (bisection on its distribution).
+fn chi2_quantile(p: f64, k: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, k + 40.0 * (2.0 * k).sqrt() + 100.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if gamma_p(k / 2.0, mid / 2.0) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The regularized lower incomplete gamma function P(a, x) (series below a + 1, Lentz's
+/// continued fraction for its complement above: Numerical Recipes §6.2).
+fn gamma_p(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let front = (-x + a * x.ln() - ln_gamma(a)).exp();
+    if x < a + 1.0 {
+        let (mut term, mut sum, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..10_000 {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-16 {
+                break;
+            }
+        }
+        (sum * front).min(1.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut dd = 1.0 / b;
+        let mut h = dd;
+        for i in 1..10_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            dd = an * dd + b;
+            if dd.abs() < tiny {
+                dd = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            dd = 1.0 / dd;
+            let del = dd * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-16 {
+                break;
+            }
+        }
+        (1.0 - front * h).max(0.0)
+    }
+}
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9).
+fn ln_gamma(x: f64) -> f64 {
+    const G: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = G[0];
+    let t = x + 7.5;
+    for (i, g) in G.iter().enumerate().skip(1) {
+        a += g / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
 
 /// Mathis's formula's tolerance (see its check).
 const MATHIS_TOL: f64 = 0.35;
 
-/// The end of the loss-bound regime's cause (the measured part is written per latency).
-const LOSS_BOUND: &str = "The seed's simulator lost packets by another rule as well ('increased when remaining buffer is small, increased when transmission is bursty', slide 23, with no rule we could model), and its curves are not in the transcript";
-
-const BUFFER_AS_PIPE: &str = "with a clean wire and the pipe (98 segments at 2 ms, 975 at 10 ms) no larger than 1.5 times the 1 MB buffer (650), every sender keeps the bottleneck busy through Reno's halvings: default, best static and dynamic IPG are all within 5% of the payload capacity (564.9 Mbit/s, checked), so the seed's gaps at short latency (3%, 21%) must come from the burst term of its loss model";
-
-/// A claim of slide 27: it holds or fails; what the runs suggest about a failure is a
-/// hypothesis no run has shown, and goes into the notes.
-fn claim(
-    r: &mut Report,
-    name: String,
-    holds: bool,
-    detail: String,
-    why: &str,
-    hypothesis: Option<&str>,
-) {
-    if let (false, Some(h)) = (holds, hypothesis) {
-        r.note(format!(
-            "{name} fails; a hypothesis, not shown by a run: {h}"
-        ));
-    }
-    r.check(name, Against::Seed, holds, detail, why);
-}
+/// The part of the seed's loss model no run here has.
+const LOSS_BOUND: &str = "the seed's simulator lost packets by a rule beyond the wire's 0.001 ('increased when remaining buffer is small, increased when transmission is bursty', slide 23) which it does not give, and its curves (slides 25-26) are not in the transcript";
 
 fn plot(
-    r: &mut Report,
     lats: &[u64],
     variants: &[Variant],
     ipgs: &[u32],
-    get: &dyn Fn(bool, u64, Variant) -> (f64, f64),
-) {
+    get: &dyn Fn(bool, u64, Variant) -> Option<f64>,
+) -> Vec<(String, String)> {
     let shown = |v: Variant| match v {
         Variant::Ipg(g) => g == 1024 || g == 16384 || g == ipgs[0],
         _ => true,
     };
+    let mut out = vec![];
     for (lossy, file, what) in [
         (true, "lfn_pacing_loss.svg", "wire loss 0.001"),
         (false, "lfn_pacing_clean.svg", "clean wire"),
     ] {
         if !lossy && lats.len() < LATENCIES_MS.len() {
-            continue; // quick runs have only the lossy set
+            continue; // quick runs have only part of the clean set
         }
         let mut p = Plot {
             title: format!("Throughput against one-way latency ({what})"),
@@ -515,12 +729,43 @@ fn plot(
                 name: v.label(),
                 points: lats
                     .iter()
-                    .map(|&l| (l as f64, (get(lossy, l, v).0 / 1e6).max(0.01)))
+                    .filter_map(|&l| get(lossy, l, v).map(|b| (l as f64, (b / 1e6).max(0.01))))
                     .collect(),
                 markers: true,
                 ..Default::default()
             });
         }
-        r.plots.push((file.into(), svg::render(&p)));
+        out.push((file.into(), svg::render(&p)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sd_interval_factors_match_the_tables() {
+        // χ² tables (NIST/SEMATECH e-Handbook §1.3.6.7.4) for n = 2 … 5 runs.
+        for (n, lo, hi) in [
+            (2, 0.446, 31.9),
+            (3, 0.521, 6.29),
+            (4, 0.566, 3.73),
+            (5, 0.599, 2.87),
+        ] {
+            let (a, b) = sd_factors(n);
+            assert!(
+                (a - lo).abs() < 0.001 && (b / hi - 1.0).abs() < 0.003,
+                "{n}: {a} {b}"
+            );
+        }
+        // χ²₀.₉₇₅ and χ²₀.₀₂₅ with 30 degrees of freedom: 46.979 and 16.791.
+        assert!((chi2_quantile(0.975, 30.0) - 46.979).abs() < 0.002);
+        assert!((chi2_quantile(0.025, 30.0) - 16.791).abs() < 0.002);
+    }
+
+    #[test]
+    fn the_statically_optimized_ipg_is_the_highest_rate_below_the_bottleneck() {
+        assert_eq!(static_optimized(), 1024);
     }
 }
