@@ -735,7 +735,9 @@ fn reproduce_policer_quick_passes() {
 #[test]
 fn reproduce_slow_start_burst_quick_passes() {
     let v = reproduce_json("slow-start-burst");
-    assert_verdicts(&v, [1, 0, 0, 0]);
+    // Slide 11's loss in a mostly idle RTT; slide 20's bigger cwnd with CPS and its
+    // losses that fast retransmit does not repair.
+    assert_verdicts(&v, [3, 0, 0, 0]);
     // Slide 11's 180 ms of silence after the burst and slide 19's 200 clusters follow from
     // the experiment's inputs: model checks, not seed numbers.
     assert!(row(&v, "unpaced", "silence_after_round_ms")["seed"].is_null());
