@@ -4,10 +4,13 @@
 //! changes (updates every 8 packets, additive increase on what was sent, scaling in one
 //! step). One flow alone, then a second: the one-flow rate, the time to a fair share
 //! after the join, the router's queue. The seed makes no claim comparing them; the rows
-//! are reported. Each with senders at line rate and at 2× the bottleneck's packet rate
-//! (the IPCP's time per packet the seed does not give, `mbecn-star`).
+//! are reported, each from one run. Each with flooding senders at line rate (`mbecn-star`'s
+//! seed configuration) and with the IPCP's time per packet set to 2× the bottleneck's
+//! packet rate (a row of `mbecn-star`: no source gives the prototype's IPCP a rate below
+//! the NIC's). The only checks are conservation (model self-consistency).
 
 use super::mbecn_star::{convergence, mean_between, run_star, sender_at, C, WIRE};
+use super::study::Study;
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
@@ -28,20 +31,22 @@ fn run(o: &Options) -> Report {
     } else {
         (2 * SEC, 4 * SEC)
     };
-    let items: Vec<(&str, Option<f64>)> = MODES
+    let mut s: Study<(&str, Option<f64>), crate::results::RunResult> =
+        Study::new("mbecn-variants", o);
+    let vars: Vec<_> = MODES
         .iter()
         .flat_map(|&m| SENDERS.iter().map(move |&k| (m, k)))
+        .map(|(m, k)| s.variant(&tag(m, k), (m, k), 1, 1))
         .collect();
-    let outs = super::par_map(&items, o.threads, |&(mode, k)| {
+    let mut r = s.run(|&(mode, k), seed| {
         let mut sets: Vec<(String, String)> = (0..2)
             .map(|i| (format!("ocbr.{i}.ca"), mode.to_string()))
             .collect();
         if let Some(k) = k {
             sets.extend(sender_at(k));
         }
-        run_star(o.seed, join, end, &sets)
+        run_star(o, seed, join, end, &sets)
     });
-    let mut r = Report::with("mbecn-variants", o);
     let framed = C * 1000.0 / WIRE / 1e6;
     let j = secs(join);
     let mut p = Plot {
@@ -50,11 +55,9 @@ fn run(o: &Options) -> Report {
         y_label: "Mbit/s".into(),
         ..Default::default()
     };
-    for ((mode, k), res) in items.iter().zip(&outs) {
-        let tag = match k {
-            None => format!("{mode} line_rate"),
-            Some(k) => format!("{mode} sender_{}x", fmt_num(*k)),
-        };
+    for &v in &vars {
+        let tag = r.name(v).to_string();
+        let res = r.first(v).clone();
         let (f1, f2) = (&res.ocbr[0], &res.ocbr[1]);
         let alone = mean_between(f1, j / 2.0, j);
         let (s1, s2) = (
@@ -97,5 +100,13 @@ fn run(o: &Options) -> Report {
     r.plots
         .push(("mbecn_variants_rates.svg".into(), svg::render(&p)));
     r.note("the seed compares none of these; rows only. Queue in packets of 1019 bytes (a 1000-byte SDU with its 19 bytes of headers)");
-    r
+    r.finish()
+}
+
+/// A variant's name: the mode and the senders' speed.
+fn tag(mode: &str, k: Option<f64>) -> String {
+    match k {
+        None => format!("{mode} line_rate"),
+        Some(k) => format!("{mode} sender_{}x", fmt_num(k)),
+    }
 }
