@@ -566,15 +566,29 @@ fn reproduce_mbecn_quick_passes() {
     ] {
         reproduce_json(name);
     }
-    // The two flows together at line rate (the seed configuration) miss the seed's; the
-    // cause run, senders limited to the seed's one-flow packet rate, reproduces them (a
-    // check that fails if MB-ECN's flows stall or never back off), within REFERENCE.md MB-3.
+    // The seed configuration (flooding clients, senders at line rate) misses every number;
+    // the cause run, clients at ocbr -r 80M as the seed's author describes the test, is
+    // beside each. It reproduces flow 1's share only (by an unequal split): the sum, the
+    // one-flow rate and the convergence fail.
     let v = reproduce_json("mbecn-star");
     let sum = row(&v, "line_rate", "two_flows_sum_mbps");
     assert_eq!(sum["seed"], 86.5);
-    assert_eq!(sum["outcome"], "explained", "{sum}");
-    assert_eq!(sum["cause"]["variant"], "sender_9990pps", "{sum}");
-    assert_verdicts(&v, [0, 1, 4, 1]);
+    assert_eq!(sum["outcome"], "fails", "{sum}");
+    assert_eq!(sum["cause"]["variant"], "client_80mbit", "{sum}");
+    assert_eq!(sum["runs"], 3, "{sum}");
+    let f1 = row(&v, "line_rate", "two_flows_flow1_mbps");
+    assert_eq!(f1["outcome"], "explained", "{f1}");
+    assert_eq!(
+        row(&v, "line_rate", "alone_mbps")["cause"]["variant"],
+        "client_80mbit"
+    );
+    row(&v, "sender_9990pps", "two_flows_larger_mbps");
+    row(&v, "client_90mbit", "alone_mbps");
+    assert_verdicts(&v, [0, 1, 5, 0]);
+    // The sender-side reset's claim, judged once (half the updates lost, line rate).
+    let v = reproduce_json("mbecn-lost-updates");
+    assert_verdicts(&v, [1, 0, 0, 0]);
+    row(&v, "loss_0.1000 line_rate", "rate_minus_lossless_mbps");
 }
 
 #[test]

@@ -79,7 +79,7 @@ fn run(o: &Options) -> Report {
         let tag = d.name(v).to_string();
         let m = d.mean(v, rate);
         d.row_ci(&tag, "rate_mbps", m);
-        let metrics: [(&str, fn(&RunResult) -> f64); 5] = [
+        let metrics: [(&str, Metric); 5] = [
             ("updates_sent", |r| r.ocbr[0].flow_updates_sent as f64),
             ("updates_lost", |r| r.ocbr[0].flow_updates_lost as f64),
             ("router_queue_mean_pkts", |r| rs(r).mean_bytes / 1019.0),
@@ -124,6 +124,9 @@ fn run(o: &Options) -> Report {
     ));
     d.finish()
 }
+
+/// One number of a run.
+type Metric = fn(&RunResult) -> f64;
 
 /// The router's port towards the server.
 fn rs(r: &RunResult) -> &crate::results::QueueResult {
