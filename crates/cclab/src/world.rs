@@ -104,6 +104,11 @@ impl WorldBuilder<'_> {
         self.sim.net.flow_ca = Some(ca);
     }
 
+    /// Packets each port's kernel holds below the layer's rings, unseen by the marker.
+    pub fn set_flow_hidden(&mut self, pkts: u64) {
+        self.sim.net.flow_hidden = pkts;
+    }
+
     /// The time `from`'s NIC takes to send a packet of `size` bytes (with its link's
     /// framing) towards `to`.
     pub fn frame_time(&self, from: NodeId, to: NodeId, hash: u32, size: u32) -> SimTime {

@@ -122,3 +122,31 @@ fn flow_allocator_statistics_as_a_time_series() {
     // Without the key, no series is kept.
     assert!(run(&[]).ocbr[0].stats_series.is_empty());
 }
+
+/// `kernel_queue`: packets the kernel holds below every IPCP's ring, which the marker does
+/// not count. A client at 80 Mbit/s (ocbr -r 80M) alone: with the marker seeing every
+/// queued packet, its slow start's backlog leaves in line-rate bursts that the 100 Mbit/s
+/// port marks from 16 queued, and MB-ECN holds the flow well below the client's rate;
+/// with 47 frames out of the marker's sight (an eth IPCP's raw socket, `mbecn-star`) the
+/// bursts pass unmarked and the client sets the pace: 1000 packets per 100 ms, which the
+/// server prints as 79.2 Mbit/s.
+#[test]
+fn a_kernel_queue_below_the_ring_is_out_of_the_markers_sight() {
+    let rate = |kernel: &str| {
+        let r = run(&[
+            ("ocbr.0.flood", "false"),
+            ("ocbr.0.rate", "80Mbit"),
+            ("ocbr.0.kernel_queue", kernel),
+        ]);
+        let iv: Vec<f64> = r.ocbr[0]
+            .intervals
+            .iter()
+            .filter(|i| i.end_s > 0.5)
+            .map(|i| i.mbps)
+            .collect();
+        iv.iter().sum::<f64>() / iv.len() as f64
+    };
+    let (seen, hidden) = (rate("0"), rate("47"));
+    assert!(seen < 70.0, "{seen}");
+    assert!((hidden - 79.2).abs() < 0.2, "{hidden}");
+}

@@ -55,6 +55,8 @@ pub struct OcbrSpec {
     pub update_loss: f64,
     /// Sample the sender's flow-allocator statistics this often (`None`: only at the end).
     pub stats_every: Option<SimTime>,
+    /// Packets the kernel holds below every IPCP's ring, out of the marker's sight.
+    pub kernel_queue: u64,
 }
 
 pub type Spec = OcbrSpec;
@@ -139,6 +141,13 @@ const STATS_EVERY: Key = Key {
     allowed: "greater than zero",
     meaning: "also record the sender's flow-allocator statistics this often (summary.json `ocbr[].stats_series`)",
 };
+const KERNEL_QUEUE: Key = Key {
+    name: "kernel_queue",
+    ty: Ty::Int(0, 100_000),
+    default: "`0`",
+    allowed: "the same for every `[[ocbr]]` (one layer)",
+    meaning: "packets of each port's queue that the kernel holds below the IPCP's ring (an eth IPCP's raw socket takes frames while its send buffer is under half full), which the layer's ECN marking does not see: the marker counts the queue less these",
+};
 const CA: Key = Key {
     name: "ca",
     ty: Ty::Str,
@@ -166,6 +175,7 @@ pub static KEYS: Schema = Schema {
         PACKET_TIME,
         UPDATE_LOSS,
         STATS_EVERY,
+        KERNEL_QUEUE,
     ],
     with: &[],
     variants: None,
@@ -213,6 +223,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             packet_time: ck.get(t, &PACKET_TIME).unwrap_or(0),
             update_loss: ck.get(t, &UPDATE_LOSS).unwrap_or(0.0),
             stats_every,
+            kernel_queue: ck.get::<i64>(t, &KERNEL_QUEUE).unwrap_or(0) as u64,
         });
     }
     if let Some(first) = out.first() {
@@ -606,6 +617,7 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
         }
         let kind = FlowCaKind::by_name(&s.ca).ok_or_else(|| format!("ocbr.{i}: unknown ca"))?;
         w.set_flow_ca(kind);
+        w.set_flow_hidden(s.kernel_queue);
         let frame_time = w
             .frame_time(from, to, hash, s.size + FLOW_HDR)
             .max(s.packet_time);

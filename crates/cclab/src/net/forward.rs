@@ -133,7 +133,7 @@ impl Network {
             // Every IPCP, the source's own included, updates a flow packet's ECN octet
             // from the packets already queued for the outgoing link (seed 002).
             if p.kind == PktKind::Flow {
-                p.cong = flow_mark(ca, p.cong, pr.qdisc.pkts());
+                p.cong = flow_mark(ca, p.cong, pr.qdisc.pkts().saturating_sub(self.flow_hidden));
             }
         }
         let meta = PktMeta {

@@ -92,6 +92,9 @@ pub struct Network {
     /// ECN octet of the flow packets it queues (`update_ecn_in_router`, seed 002); `None`
     /// in a network without flows, whose ports then never look at a packet's kind.
     pub flow_ca: Option<crate::flow::FlowCaKind>,
+    /// Packets of each port's queue that the kernel holds below the IPCP's ring, out of the
+    /// marker's sight (`[[ocbr]] kernel_queue`): the marker sees the queue less these.
+    pub flow_hidden: u64,
     /// Run every transmitter on events, direct ports too ([`Port::direct`]): the same
     /// results but where two events fall on the same picosecond, more events; for tests
     /// and comparisons.
