@@ -135,7 +135,7 @@ fn a_cause_run_that_misses_turns_explained_into_fails() {
         ..Default::default()
     };
     for (name, check) in [
-        ("mbecn-star", "line_rate two_flows_flow1_mbps"),
+        ("mbecn-star", "line_rate alone_mbps"),
         (
             "ipg-tuning",
             "lfn_txq100: IPG 512 improves the maximum over the default (slide 16)",
