@@ -5,11 +5,21 @@
 //! Simulated at 1 Gbit/s (K = 20 packets) and 10 Gbit/s (K = 65), RTT 100 µs, N = 2 and 10,
 //! no delayed ACKs (the analysis assumes one ACK per packet), g = 1/16.
 //!
-//! Measured: Q_max = the 99th percentile of the queue (packets, sampled every 1/20 of the
-//! predicted period); cycles are up-crossings of the mean queue; A = the mean over cycles of
-//! max − min within the cycle; the period in round trips *including* the queueing delay
-//! (base RTT + mean queue/C), as the analysis counts them; α the flows' mean alpha.
+//! No seed numbers: every check is against the closed forms above. The configurations are
+//! the four cases (`{1,10}gbps_n{2,10}`), one run each (the hosts have no jitter, so a run
+//! is the same whatever the seed).
+//!
+//! Measured: Q_max = the 99th percentile of the queue (packets), read from the run's queue
+//! series (`[output] queue`, sampled every 1/20 of the predicted period, from t = 0; the
+//! samples after the warm-up); cycles are up-crossings of the mean queue; A = the mean over
+//! cycles of max − min within the cycle; the period in round trips *including* the queueing
+//! delay (base RTT + mean queue/C), as the analysis counts them; α the flows' mean alpha,
+//! sampled every 1/20 of the period after the warm-up (no probe records DCTCP's alpha over
+//! time — a flow's `ss` line gives its last value only — so the run reads it from the
+//! senders between slices); utilization from the flows' delivered bytes in the results at
+//! the warm-up and at the end.
 
+use super::study::{Study, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::cc::Cc;
 use crate::engine::*;
@@ -27,6 +37,7 @@ pub const EXPERIMENT: Experiment = Experiment {
 const RTT: SimTime = 100 * US;
 const PKT: f64 = 1538.0;
 
+#[derive(Clone, Copy, Debug)]
 struct Case {
     gbps: u64,
     n: usize,
@@ -61,6 +72,7 @@ pub fn theory_at(rate: u64, rtt: SimTime, n: usize, k: f64, frame: f64) -> Theor
     }
 }
 
+#[derive(Clone)]
 struct Measured {
     q_max: f64,
     amplitude: f64,
@@ -90,33 +102,47 @@ fn measure(o: &Options, c: &Case, dur: SimTime, seed: u64) -> Measured {
     // exact timing, no host processing jitter (which desynchronises the flows and lowers
     // alpha further below sqrt(2/W*)).
     sc.host = crate::net::host::HostSpec::EXACT;
-    let mut tcp = o.tcp(super::common::tcp("dctcp"));
+    let mut tcp = super::common::tcp("dctcp");
     tcp.delayed_ack = false;
     sc.add_default_flows(&tcp);
     let th = theory(rate, c.n, c.k as f64);
-    let step = ((th.period_rtts * secs(RTT) / 20.0) * 1e12) as SimTime;
+    let step = (((th.period_rtts * secs(RTT) / 20.0) * 1e12) as SimTime).max(1);
+    // The bottleneck's queue, sampled every `step` by the run's queue probe.
+    sc.output.queue_interval = Some(step);
+    sc.output.queues = vec!["bottleneck".into()];
+    o.prepare(&mut sc);
     let mut sim = Sim::new(&sc).expect("valid scenario");
     let warm = dur / 5;
     sim.run_until(warm);
-    let port = sim.net.port_by_name("bottleneck").unwrap() as usize;
-    let delivered0: u64 = sim.conns.iter().map(|c| c.delivered_bytes()).sum();
-    let (mut qs, mut alphas, mut trace) = (Vec::new(), Vec::new(), Vec::new());
+    let delivered = |r: &crate::results::RunResult| r.flows.iter().map(|f| f.bytes).sum::<u64>();
+    let delivered0 = delivered(&sim.results());
+    let mut alphas = Vec::new();
     let mut t = warm;
     while t < dur {
-        t += step.max(1);
+        t += step;
         sim.run_until(t);
-        let q = sim.net.ports[port].qdisc.pkts() as f64;
-        qs.push(q);
-        if trace.len() < 4000 {
-            trace.push((secs(t - warm) * 1e3, q));
-        }
         for conn in &sim.conns {
             if let Some(Cc::Dctcp(d)) = conn.tcp().map(|t| &t.sender.cc) {
                 alphas.push(d.dctcp_alpha as f64 / 1024.0);
             }
         }
     }
-    let delivered: u64 = sim.conns.iter().map(|c| c.delivered_bytes()).sum::<u64>() - delivered0;
+    let res = sim.results();
+    let delivered = delivered(&res) - delivered0;
+    let warm_s = secs(warm);
+    let samples: Vec<(f64, f64)> = res
+        .series
+        .queue
+        .iter()
+        .filter(|q| q.t > warm_s)
+        .map(|q| (q.t, q.pkts as f64))
+        .collect();
+    let qs: Vec<f64> = samples.iter().map(|s| s.1).collect();
+    let trace: Vec<(f64, f64)> = samples
+        .iter()
+        .take(4000)
+        .map(|&(t, q)| ((t - warm_s) * 1e3, q))
+        .collect();
     let util = delivered as f64 * 8.0 / secs(dur - warm) / super::common::max_goodput(rate, 1500);
     let mut sorted = qs.clone();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -145,7 +171,7 @@ fn measure(o: &Options, c: &Case, dur: SimTime, seed: u64) -> Measured {
     let eff_rtt = secs(RTT) + mean * PKT * 8.0 / rate as f64;
     let cycles = starts.len().saturating_sub(1);
     let span = match (starts.first(), starts.last()) {
-        (Some(a), Some(b)) if b > a => (b - a) as f64 * secs(step.max(1)),
+        (Some(a), Some(b)) if b > a => (b - a) as f64 * secs(step),
         _ => f64::NAN,
     };
     Measured {
@@ -186,16 +212,25 @@ fn run(o: &Options) -> Report {
         },
     ];
     let dur = if o.quick { 250 * MS } else { 2 * SEC };
-    let ms = super::par_map(&cases, o.threads, |c| measure(o, c, dur, o.seed));
-    let mut r = Report::with("dctcp-queue", o);
+    let mut s: Study<Case, Measured> = Study::new("dctcp-queue", o);
+    // One run per case: without host jitter the run does not depend on the seed.
+    let vars: Vec<V> = cases
+        .iter()
+        .map(|c| s.variant(&format!("{}gbps_n{}", c.gbps, c.n), *c, 1, 1))
+        .collect();
+    let mut r = s.run(|c, seed| measure(o, c, dur, seed));
     let mut plot = svg::Plot {
         title: "DCTCP bottleneck queue (after warm-up)".into(),
         x_label: "time (ms)".into(),
         y_label: "queue (packets)".into(),
         ..Default::default()
     };
-    for (c, m) in cases.iter().zip(&ms) {
-        let v = format!("{}gbps_n{}", c.gbps, c.n);
+    for &var in &vars {
+        let (v, c, m) = (
+            r.name(var).to_string(),
+            *r.config(var),
+            r.first(var).clone(),
+        );
         let th = theory(c.gbps * 1_000_000_000, c.n, c.k as f64);
         let amp = m.amplitude;
         r.row(&v, "q_max_pkts", m.q_max);
@@ -257,5 +292,5 @@ fn run(o: &Options) -> Report {
     r.note("period: the simulated sawtooth is 1.5-3.5× longer than T_C. The analysis has each flow cut once per period by α/2 and regrow one packet per RTT; in packet-level DCTCP the marks keep coming for one more RTT after the queue falls below K (feedback delay), so flows cut on two or three successive windows (smaller cuts each: alpha runs below sqrt(2/W*)), and no window grows during the RTT of each CWR episode. The check only bounds the period (×1…×4) and the difference is reported, not tuned away");
     r.note("hosts without processing jitter ([host] jitter = \"0s\"): the analysis assumes synchronised flows. With the default jitter (one packet time at 1 Gbit/s, up to 12 µs per idle-NIC send against a 100 µs RTT) the flows desynchronise and alpha falls further below sqrt(2/W*)");
     r.note("RTT 100 µs (access 1 µs each way + bottleneck), packets of 1538 bytes on the wire, no delayed ACKs, bottleneck buffer 10,000 packets (never reached)");
-    r
+    r.finish()
 }
