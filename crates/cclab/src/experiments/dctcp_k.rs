@@ -93,16 +93,20 @@ fn point(o: &Options, p: &Point, dur: SimTime, seed: u64) -> (f64, f64) {
 /// K at 10 Gbit/s for the rows with segmentation offload.
 const KS_10G_TSO: &[u64] = &[12, 20, 30, 45, 65, 100];
 
+/// A rate's points: (rate, label, the seed's heuristic K, (K, variant) each, its claim).
+type ByRate = (u64, &'static str, u64, Vec<(u64, V)>, N);
+
 const HEURISTIC: &str = "the seed's claim: its heuristic K (> C·RTT/7) keeps the link full; 1% allows the measured window's start";
 
 fn run(o: &Options) -> Report {
     let dur = if o.quick { 100 * MS } else { SEC };
     let mut s: Study<Point, (f64, f64)> = Study::new("dctcp-k", o);
-    // One run per point: a flow alone on its path, no spread to average over.
+    // One run per point (the hosts' jitter moves a point a little from seed to seed; the
+    // claims read the run's value as it is).
     let var = |s: &mut Study<Point, (f64, f64)>, label: &str, rate: u64, k: u64, tso: bool| {
         s.variant(&format!("{label}_k{k}"), Point { rate, k, tso }, 1, 1)
     };
-    let mut by_rate: Vec<(u64, &str, u64, Vec<(u64, V)>, N)> = vec![];
+    let mut by_rate: Vec<ByRate> = vec![];
     for (rate, label, heuristic, ks) in [
         (1_000_000_000u64, "1gbps", 20u64, KS_1G),
         (10_000_000_000, "10gbps", 65, KS_10G),
