@@ -12,10 +12,20 @@
 //!   every interval up to the end.
 //!
 //! Intervals are labelled by their start, as the seed's "Seconds" column.
+//!
+//! Seed configuration: the two-server star of `dctcp-incast` (10 Gbit/s, links of 5 µs,
+//! 5 MB port buffer, DCTCP queue marking at K = 75 KB, CUBIC in the drop-tail queue,
+//! 9000-byte frames). CUBIC's shares swing from run to run with which flow meets each
+//! overflow, so `cubic` runs 10 seeds (`--quick`: 4) and every CUBIC number is read over
+//! them: its means, and the seed's one test against their spread where the seed's value is
+//! a single draw (the shares while both send, "never converges"); DCTCP's runs agree to
+//! the interval, and `dctcp` runs one. Each seed number is judged once; no cause runs.
 
+use super::common::MeanCi;
 use super::dctcp_common::*;
 use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
-use super::{fmt_num, Against, Experiment, Judge, Options, Report, Tol};
+use super::study::{Of, Study};
+use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
 
@@ -28,8 +38,28 @@ pub const EXPERIMENT: Experiment = Experiment {
 
 /// How CUBIC's shares while both flows send are judged.
 const CUBIC_SHARE: &str = "the seed's value is one test, and CUBIC's shares at a drop-tail queue swing from run to run with which flow meets each overflow (loss synchronisation): judged as one draw against the model's runs over several seeds (their mean, the sim column here), within their 95% prediction interval, t(0.975, n − 1) standard deviations × sqrt(1 + 1/n)";
-/// Runs (seeds) over which CUBIC's shares are also given (`--quick`: 4).
+/// Runs (seeds) of CUBIC's seed configuration (`--quick`: 4), and at most where a reading
+/// is open.
 const SPREAD_RUNS: usize = 10;
+const SPREAD_CAP: usize = 20;
+/// How a join the seed's flows never make is judged.
+const NEVER: &str = "the seed's table: no interval from which both flows stay within 10% of the fair share up to the leave; its one test is a draw, read as CUBIC's shares are: its outcome must lie in the model's 95% prediction set, i.e. the share of the model's runs in which the flows never converge is at least 5% (with its binomial 95% interval over the runs)";
+
+/// The share of `runs` in which the flows never converge before the leave, with its
+/// binomial 95% interval over the runs (1.96·sqrt(p(1 − p)/n)).
+fn never_share(runs: &[Table], full: f64) -> MeanCi {
+    let n = runs.len();
+    let p = runs
+        .iter()
+        .filter(|t| convergence(t, full).0 >= LEAVE - JOIN - 1e-9)
+        .count() as f64
+        / n as f64;
+    MeanCi {
+        mean: p,
+        half: 1.96 * (p * (1.0 - p) / n as f64).sqrt(),
+        n,
+    }
+}
 
 const JOIN: f64 = 1.0;
 const LEAVE: f64 = 11.0;
@@ -191,120 +221,159 @@ pub fn scenario(cc: &str, seed: u64, interval: SimTime) -> Scenario {
     sc
 }
 
+/// A run's table: (interval start, flow 1, flow 2) in Gbit/s.
+type Table = Vec<(f64, f64, f64)>;
+
 fn run(o: &Options) -> Report {
-    let variants = ["cubic", "dctcp"];
     let iv = from_secs(STEP);
-    let runs = super::par_map(&variants, o.threads, |cc| {
-        let mut sc = scenario(cc, o.seed, iv);
-        o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("valid scenario")
-    });
-    let mut r = Report::with("dctcp-convergence", o);
     let full_sim = super::common::max_goodput(RATE, SEED_MTU) / 1e9;
-    let tables: Vec<Vec<(f64, f64, f64)>> = runs.iter().map(table_of).collect();
-    // CUBIC's shares swing from run to run (which flow meets each overflow): the main
-    // seed's run and more seeds after it.
-    let runs_total = if o.quick { 4 } else { SPREAD_RUNS };
-    let extra: Vec<u64> = (1..runs_total as u64)
-        .map(|k| o.seed.wrapping_add(k))
-        .collect();
-    let mut spread = vec![tables[0].clone()];
-    spread.extend(super::par_map(&extra, o.threads, |&seed| {
-        let mut sc = scenario("cubic", seed, iv);
-        o.prepare(&mut sc);
-        table_of(&crate::sim::run(&sc).expect("valid scenario"))
-    }));
-    for (i, cc) in variants.iter().enumerate() {
+    // CUBIC's shares swing from run to run (which flow meets each overflow): its seed
+    // configuration runs several seeds, and every CUBIC number is read over them. DCTCP's
+    // runs agree to the interval: one.
+    let cubic_runs = if o.quick { 4 } else { SPREAD_RUNS };
+    let mut s: Study<&'static str, Table> = Study::new("dctcp-convergence", o);
+    let cubic_cap = if o.quick { cubic_runs } else { SPREAD_CAP };
+    let cubic = s.variant("cubic", "cubic", cubic_runs, cubic_cap);
+    let dctcp = s.variant("dctcp", "dctcp", 1, 1);
+    let vars = [cubic, dctcp];
+    let one_interval = "the seed samples every 0.5 s and measured the two flows near the same time but not simultaneously: one interval either way";
+    let recover_why = "at most the seed's: on the seed's 0.5 s intervals the recovery reads 0, 0.5 or 1 s (1: flow 1 still more than 10% below its full rate in the last interval, which fails), and the seed's 0.5 holds its flows' sampling offset (DCTCP's flow 2 still reports 4.94 Gbit/s in the interval from 11 s, so its intervals did not start at the leave): recovering within the leave's own interval is inside that";
+    let alone_why = "the seed's single flow reads 9.86-9.93 Gbit/s, up to 0.3% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in its 9000-byte frames (8,948 B per 9,038 B; with 1500-byte frames it would be 9.41, 5% below every reading: dctcp_common::SEED_MTU): its readings' spread, ±0.4%, and their excess over the link give ±1%";
+    let never = LEAVE - JOIN;
+    // The seed numbers, in the order the report gives them: convergence and recovery of
+    // each algorithm, then the phases' rates.
+    let mut first = vec![];
+    for (i, &v) in vars.iter().enumerate() {
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
         let (sj, sl) = convergence(seed_rows, seed_rows[0].1.max(seed_rows[1].1));
-        let (j, l) = convergence(&tables[i], full_sim);
-        let one_interval = "the seed samples every 0.5 s and measured the two flows near the same time but not simultaneously: one interval either way";
-        let never = LEAVE - JOIN;
-        if sj >= never - 1e-9 {
-            // The seed's flows never converge: 10 s is "never", not a time to be near.
-            r.row(cc, "join_converge_s", j);
-            let sim_never = j >= never - 1e-9;
-            r.check(
-                format!("{cc}: the flows never converge (within 10% of the fair share for good) before the leave"),
-                Against::Seed,
-                sim_never,
-                if sim_never {
-                    "never, as in the seed's table".to_string()
-                } else {
-                    format!("converged {} s after the join; the seed's never did", fmt_num(j))
-                },
-                "the seed's table: no interval from which both flows stay within 10% of the fair share up to the leave",
-            );
+        let join = if sj >= never - 1e-9 {
+            // The seed's flows never converge: 10 s is "never", not a time to be near. Its
+            // one test is a draw: its outcome must be one the model's runs give.
+            s.claim(
+                &format!("{}: the flows never converge (within 10% of the fair share for good) before the leave", if i == 0 { "cubic" } else { "dctcp" }),
+                0.05,
+                Tol::AtLeast,
+                NEVER,
+                Of::with(&[v], move |r| never_share(r.of(v), full_sim)),
+            )
         } else {
-            r.seed(
-                cc,
+            s.seed(
+                v,
                 "join_converge_s",
                 sj,
-                j,
-                Judge::within(Tol::Abs(STEP), one_interval),
-            );
-        }
+                Tol::Abs(STEP),
+                one_interval,
+                move |t: &Table| convergence(t, full_sim).0,
+            )
+        };
         // On 0.5 s intervals the recovery can read only 0, 0.5 or 1 s (not by the end), so
-        // a band of one interval around the seed's 0.5 would take every value: the check is
-        // the bound instead.
-        r.seed(
-            cc,
+        // a band of one interval around the seed's 0.5 would take every value: the check
+        // is the bound instead.
+        let leave = s.seed(
+            v,
             "leave_recover_s",
             sl,
-            l,
-            Judge::within(Tol::AtMost, "at most the seed's: on the seed's 0.5 s intervals the recovery reads 0, 0.5 or 1 s (1: flow 1 still more than 10% below its full rate in the last interval, which fails), and the seed's 0.5 holds its flows' sampling offset (DCTCP's flow 2 still reports 4.94 Gbit/s in the interval from 11 s, so its intervals did not start at the leave): recovering within the leave's own interval is inside that"),
+            Tol::AtMost,
+            recover_why,
+            move |t: &Table| convergence(t, full_sim).1,
         );
+        first.push((join, leave, sj >= never - 1e-9));
     }
     // The seed's per-interval numbers, by phase: flow 1 alone (before the join and after
     // the leave's interval), and each flow while both send (the intervals after the join's
     // and before the leave's). The per-interval values themselves are not compared one by
     // one: the seed's two flows were not sampled at the same time.
-    for (i, cc) in variants.iter().enumerate() {
+    let mut phases = vec![];
+    for (i, &v) in vars.iter().enumerate() {
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
-        r.seed(
-            cc,
+        let alone = s.seed(
+            v,
             "alone_flow1_gbps",
             phase_mean(seed_rows, 1, true),
-            phase_mean(&tables[i], 1, true),
-            Judge::within(Tol::Rel(0.01), "the seed's single flow reads 9.86-9.93 Gbit/s, up to 0.3% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in its 9000-byte frames (8,948 B per 9,038 B; with 1500-byte frames it would be 9.41, 5% below every reading: dctcp_common::SEED_MTU): its readings' spread, ±0.4%, and their excess over the link give ±1%"),
+            Tol::Rel(0.01),
+            alone_why,
+            |t: &Table| phase_mean(t, 1, true),
         );
-        for flow in [1, 2] {
-            let (want, got) = (
-                phase_mean(seed_rows, flow, false),
-                phase_mean(&tables[i], flow, false),
-            );
-            let m = format!("shared_flow{flow}_gbps");
-            if i == 0 {
-                // The seed's one test against the model's runs over several seeds.
-                let xs: Vec<f64> = spread.iter().map(|t| phase_mean(t, flow, false)).collect();
-                // The mean's 95% half-width is t·sd/sqrt(n); a new draw's is
-                // t·sd·sqrt(1 + 1/n), that times sqrt(n + 1).
-                let ci = super::common::mean_ci(&xs);
-                let pi = ci.half * ((xs.len() + 1) as f64).sqrt();
-                r.seed(
-                    cc,
-                    &m,
-                    want,
-                    ci.mean,
-                    Judge::within(Tol::Abs((pi * 1000.0).round() / 1000.0), CUBIC_SHARE),
-                );
-                r.row(cc, &format!("{m}_first_run"), got);
-                r.row_ci(cc, &format!("{m}_runs"), ci);
-                let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                r.row(cc, &format!("{m}_runs_min"), lo);
-                r.row(cc, &format!("{m}_runs_max"), hi);
-                let side = if want > hi {
-                    "above all of them"
-                } else if want < lo {
-                    "below all of them"
-                } else {
-                    "within their range"
-                };
-                r.note(format!("CUBIC flow {flow} while both send, over {} seeds: {:.2} to {:.2} Gbit/s; the seed's single test ({want:.2}) lies {side}", xs.len(), lo, hi));
-            } else {
-                r.seed(cc, &m, want, got, Judge::within(Tol::Rel(0.06), "the seed's flows, sampled at different times, swing ±0.3 Gbit/s (6%) around their mean"));
+        // DCTCP's shares against the seed's own swing; CUBIC's (one test against the
+        // model's runs, below) after the run.
+        let shared: Vec<_> = if i == 1 {
+            [1, 2]
+                .iter()
+                .map(|&flow| {
+                    s.seed(
+                        v,
+                        &format!("shared_flow{flow}_gbps"),
+                        phase_mean(seed_rows, flow, false),
+                        Tol::Rel(0.06),
+                        "the seed's flows, sampled at different times, swing ±0.3 Gbit/s (6%) around their mean",
+                        move |t: &Table| phase_mean(t, flow, false),
+                    )
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        phases.push((alone, shared));
+    }
+    let mut r = s.run(|cc, seed| {
+        let mut sc = scenario(cc, seed, iv);
+        o.prepare(&mut sc);
+        table_of(&crate::sim::run(&sc).expect("valid scenario"))
+    });
+    let tables: Vec<Table> = vars.iter().map(|&v| r.first(v).clone()).collect();
+    for (&v, &(join, leave, never_claim)) in vars.iter().zip(&first) {
+        if never_claim {
+            // The join time over the runs (10 s: never), and the share that never converge.
+            let cc = r.name(v).to_string();
+            let mean = r.mean(v, |t| convergence(t, full_sim).0);
+            let share = never_share(r.runs(v), full_sim);
+            r.row_ci(&cc, "join_converge_s", mean);
+            r.row(&cc, "never_converged_share", share.mean);
+        }
+        r.emit(join);
+        r.emit(leave);
+    }
+    for (i, &v) in vars.iter().enumerate() {
+        let cc = r.name(v).to_string();
+        let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
+        let (alone, ref shared) = phases[i];
+        r.emit(alone);
+        if i == 1 {
+            for &n in shared {
+                r.emit(n);
             }
+            continue;
+        }
+        for flow in [1, 2] {
+            let want = phase_mean(seed_rows, flow, false);
+            let m = format!("shared_flow{flow}_gbps");
+            // The seed's one test against the model's runs over several seeds.
+            let xs: Vec<f64> = r.all_runs().each(v, |t| phase_mean(t, flow, false));
+            // The mean's 95% half-width is t·sd/sqrt(n); a new draw's is
+            // t·sd·sqrt(1 + 1/n), that times sqrt(n + 1).
+            let ci = super::common::mean_ci(&xs);
+            let pi = ci.half * ((xs.len() + 1) as f64).sqrt();
+            r.seed(
+                &cc,
+                &m,
+                want,
+                ci.mean,
+                Judge::within(Tol::Abs((pi * 1000.0).round() / 1000.0), CUBIC_SHARE),
+            );
+            r.row(&cc, &format!("{m}_first_run"), xs[0]);
+            r.row_ci(&cc, &format!("{m}_runs"), ci);
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            r.row(&cc, &format!("{m}_runs_min"), lo);
+            r.row(&cc, &format!("{m}_runs_max"), hi);
+            let side = if want > hi {
+                "above all of them"
+            } else if want < lo {
+                "below all of them"
+            } else {
+                "within their range"
+            };
+            r.note(format!("CUBIC flow {flow} while both send, over {} seeds: {:.2} to {:.2} Gbit/s; the seed's single test ({want:.2}) lies {side}", xs.len(), lo, hi));
         }
     }
     // The seed's layout: seconds, flow 1, flow 2 for CUBIC then DCTCP, seed beside sim.
@@ -338,7 +407,7 @@ fn run(o: &Options) -> Report {
     r.note(format!("single-flow reference: the seed's own first interval (9.93 / 9.92 Gbit/s); for the simulation the TCP payload capacity of 10 GbE, {full_sim:.2} Gbit/s"));
     r.note("the seed measured the two flows 'near the same time, but not simultaneously' (its DCTCP row at 11 s still shows flow 2); the simulation samples both at once");
     r.note("same switch as dctcp-incast: 5 MB shared port buffer, DCTCP queue marking at K = 75 KB, CUBIC in the drop-tail queue");
-    r
+    r.finish()
 }
 
 #[cfg(test)]
