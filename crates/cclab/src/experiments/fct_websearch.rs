@@ -10,6 +10,10 @@
 //! below TCP's under load (its foreground traffic "without impact" from background flows),
 //! and long flows are no worse off ("the same or better throughput than TCP").
 //!
+//! Configurations: each algorithm at each load (`dctcp-load30` … `cubic-load70`), one run
+//! each; no seed numbers (the checks compare DCTCP's run with CUBIC's, each reading one of
+//! the paper's claims as the check states).
+//!
 //! Switch ports: 250 packets of buffer each (375 KB: the order of what a shallow-buffer
 //! switch's dynamic sharing gives one busy port; the paper's Triumph shares 4 MB among 48
 //! ports), ECN marking at K = 65 packets for DCTCP (the paper's 10 Gbit/s setting),
@@ -17,6 +21,7 @@
 //! own NIC, which ECN does not see). Full: k = 8, 1 s of arrivals and 100 ms to drain;
 //! `--quick`: k = 4, 100 ms and 50 ms.
 
+use super::study::{Study, V};
 use super::{Against, Experiment, Options, Report};
 use crate::report::svg;
 use crate::results::FlowResult;
@@ -100,9 +105,10 @@ fn mean(v: &[f64]) -> f64 {
     }
 }
 
-/// One run's slowdowns by size bucket.
-pub fn point(text: &str) -> Point {
-    let sc = parse_scenario(text, "fct-websearch", &[]).expect("a valid scenario");
+/// One run's slowdowns by size bucket, its TCP prepared by `o`.
+fn point(o: &Options, text: &str) -> Point {
+    let mut sc = parse_scenario(text, "fct-websearch", &[]).expect("a valid scenario");
+    o.prepare(&mut sc);
     let r = crate::sim::run(&sc).expect("the world builds");
     let all = r.flows.to_vec();
     let sized: Vec<&FlowResult> = all.iter().filter(|f| f.size_bytes.is_some()).collect();
@@ -157,9 +163,16 @@ fn run(o: &Options) -> Report {
         .iter()
         .flat_map(|&cc| LOADS.iter().map(move |&l| (cc, l)))
         .collect();
-    let pts = super::par_map(&cases, o.threads, |&(cc, load)| {
-        point(&scenario_text(k, cc, load, arrive, drain, o.seed))
-    });
+    let name = |&(cc, load): &(&str, f64)| format!("{cc}-load{:.0}", load * 100.0);
+    let mut s: Study<(&'static str, f64), Point> = Study::new("fct-websearch", o);
+    // One run per case: the workload's thousands of flows are the sample.
+    let vars: Vec<V> = cases
+        .iter()
+        .map(|c| s.variant(&name(c), *c, 1, 1))
+        .collect();
+    let mut r =
+        s.run(|&(cc, load), seed| point(o, &scenario_text(k, cc, load, arrive, drain, seed)));
+    let pts: Vec<Point> = vars.iter().map(|&v| *r.first(v)).collect();
     let at = |cc: &str, load: f64| -> Point {
         cases
             .iter()
@@ -168,10 +181,9 @@ fn run(o: &Options) -> Report {
             .map(|(_, p)| *p)
             .expect("every case ran")
     };
-    let mut r = Report::with("fct-websearch", o);
     for &(cc, load) in &cases {
         let p = at(cc, load);
-        let v = format!("{cc}-load{:.0}", load * 100.0);
+        let v = name(&(cc, load));
         r.row(&v, "flows_started", p.started as f64);
         r.row(&v, "flows_finished", p.finished as f64);
         r.row(&v, "short_slowdown_mean", p.short_mean);
@@ -206,7 +218,7 @@ fn run(o: &Options) -> Report {
             d.short_unfinished,
             c.short_unfinished
         ),
-        "[2] §4.3: under the benchmark's background load DCTCP keeps short-message and query completion times low while TCP's tail grows with the queue it builds and with its timeouts; 'far below' is read as at most half (the paper's own magnitudes are for its testbed and workload mix, which REFERENCE.md rates low-confidence, not for a fat-tree)",
+        "[2]'s abstract ('unlike TCP, DCTCP also provides high burst tolerance and low latency for short flows'; REFERENCE.md 1C) and §4.3 (under the benchmark's background load DCTCP keeps short-message completion times low while TCP's tail grows with the queue it builds and with its timeouts); 'far below' is read as at most half: the paper's own magnitudes are for its testbed and workload mix, which REFERENCE.md rates low-confidence, not for a fat-tree",
     );
     for &load in &LOADS {
         let (d, c) = (at("dctcp", load), at("cubic", load));
@@ -226,7 +238,7 @@ fn run(o: &Options) -> Report {
                 "mean slowdown DCTCP {:.2} ({} flows) vs CUBIC {:.2} ({} flows), need ≤ ×1.1",
                 d.long_mean, d.long_n, c.long_mean, c.long_n
             ),
-            "[2] abstract: DCTCP 'delivers the same or better throughput than TCP'; 10% allows the few long flows' sampling (3% of web-search flows exceed 10 MB)",
+            "[2]'s abstract: DCTCP 'delivers the same or better throughput than TCP' (REFERENCE.md 1C); a long flow's slowdown (its completion time over the ideal) is the inverse of its throughput over the ideal throughput; 10% allows the few long flows' sampling (3% of web-search flows exceed 10 MB)",
         );
     }
     r.note("slowdowns: means over the flows that finished; the p99 over every short flow started, one that did not finish (it waits for a 200 ms retransmission timeout past the end of the run) counted at its lower bound (the run's end − its start) / ideal; short_p99_is_lower_bound = 1 when the p99 falls on such a flow");
@@ -251,5 +263,5 @@ fn run(o: &Options) -> Report {
     }
     r.plots
         .push(("fct-websearch-short-p99.svg".into(), svg::render(&plot)));
-    r
+    r.finish()
 }
