@@ -119,6 +119,29 @@ struct Number<O> {
     against: Against,
 }
 
+impl<O> Number<O> {
+    /// A seed number (no cause yet) of `of`, with a row or, for a claim, none.
+    fn new(
+        row: Option<(&str, &str)>,
+        name: String,
+        seed: f64,
+        (tol, why): (Tol, &str),
+        of: Of<O>,
+    ) -> Number<O> {
+        Number {
+            row: row.map(|(v, m)| (v.into(), m.into())),
+            name,
+            seed,
+            tol,
+            why: why.into(),
+            of,
+            get: None,
+            cause: None,
+            against: Against::Seed,
+        }
+    }
+}
+
 /// An experiment's declarations. `C` is a configuration, `O` what one run gives.
 pub struct Study<C, O> {
     name: String,
@@ -192,15 +215,14 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
         let get: Get<O> = Arc::new(get);
         let name = label.to_string();
         self.push(Number {
-            row: Some((name.clone(), metric.into())),
-            name: format!("{name} {metric}"),
-            seed,
-            tol,
-            why: why.into(),
-            of: Of::mean_arc(v, get.clone()),
-            get: Some(get),
-            cause: None,
-            against: Against::Seed,
+            get: Some(get.clone()),
+            ..Number::new(
+                Some((&name, metric)),
+                format!("{name} {metric}"),
+                seed,
+                (tol, why),
+                Of::mean_arc(v, get),
+            )
         })
     }
 
@@ -215,33 +237,19 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
         why: &str,
         of: Of<O>,
     ) -> N {
-        self.push(Number {
-            row: Some((variant.into(), metric.into())),
-            name: format!("{variant} {metric}"),
+        self.push(Number::new(
+            Some((variant, metric)),
+            format!("{variant} {metric}"),
             seed,
-            tol,
-            why: why.into(),
+            (tol, why),
             of,
-            get: None,
-            cause: None,
-            against: Against::Seed,
-        })
+        ))
     }
 
     /// A seed claim with a bound and no row ("at least 500 Mbit/s", "above the default":
     /// a difference at least 0).
     pub fn claim(&mut self, name: &str, bound: f64, tol: Tol, why: &str, of: Of<O>) -> N {
-        self.push(Number {
-            row: None,
-            name: name.into(),
-            seed: bound,
-            tol,
-            why: why.into(),
-            of,
-            get: None,
-            cause: None,
-            against: Against::Seed,
-        })
+        self.push(Number::new(None, name.into(), bound, (tol, why), of))
     }
 
     /// A check against a published figure, a closed form or a model (`against`, not the
@@ -262,15 +270,8 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
             "{name}: a seed number is declared with seed, seed_of or claim"
         );
         self.push(Number {
-            row: None,
-            name: name.into(),
-            seed: want,
-            tol,
-            why: why.into(),
-            of,
-            get: None,
-            cause: None,
             against,
+            ..Number::new(None, name.into(), want, (tol, why), of)
         })
     }
 
