@@ -23,7 +23,7 @@
 
 use super::common::MeanCi;
 use super::dctcp_common::*;
-use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
+use super::dctcp_incast::{seed_star, LINK_DELAY, RATE};
 use super::study::{Of, Study};
 use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
@@ -200,16 +200,7 @@ fn phase_mean(rows: &[(f64, f64, f64)], flow: usize, alone: bool) -> f64 {
 }
 
 pub fn scenario(cc: &str, seed: u64, interval: SimTime) -> Scenario {
-    let topo = TopologySpec::Star {
-        senders: 2,
-        link: LinkSpec {
-            framing: crate::net::Framing::Ethernet,
-            rate_bps: RATE,
-            delay: LINK_DELAY,
-            queue: seed_port(K, BUFFER),
-        },
-        other_queue: seed_port(K, BUFFER),
-    };
+    let topo = seed_star(2, LINK_DELAY);
     let mut sc = Scenario::new(&format!("dctcp-convergence-{cc}"), topo, from_secs(END));
     sc.seed = seed;
     let tcp = endpoint(cc);

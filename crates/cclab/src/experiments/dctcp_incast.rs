@@ -34,6 +34,21 @@ pub const LINK_DELAY: SimTime = 5 * US;
 pub const BUFFER: Limit = Limit::Bytes(5_000_000);
 pub const K: Limit = Limit::Bytes(75_000);
 
+/// The seed's switch: `senders` hosts and the receiver on one 10 Gbit/s switch, links of
+/// `link` one way, every port the seed's two queues (K = 75 KB, 5 MB shared).
+pub fn seed_star(senders: usize, link: SimTime) -> TopologySpec {
+    TopologySpec::Star {
+        senders,
+        link: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
+            rate_bps: RATE,
+            delay: link,
+            queue: seed_port(K, BUFFER),
+        },
+        other_queue: seed_port(K, BUFFER),
+    }
+}
+
 pub fn scenario(cc: &str, duration: SimTime, seed: u64) -> Scenario {
     scenario_with(cc, duration, seed, SEED_MTU, false)
 }
@@ -47,16 +62,7 @@ pub fn scenario_with(
     mtu: u32,
     flows_dscp0: bool,
 ) -> Scenario {
-    let topo = TopologySpec::Star {
-        senders: SENDERS,
-        link: LinkSpec {
-            framing: crate::net::Framing::Ethernet,
-            rate_bps: RATE,
-            delay: LINK_DELAY,
-            queue: seed_port(K, BUFFER),
-        },
-        other_queue: seed_port(K, BUFFER),
-    };
+    let topo = seed_star(SENDERS, LINK_DELAY);
     let mut sc = Scenario::new(&format!("dctcp-incast-{cc}"), topo, duration);
     sc.seed = seed;
     let mut tcp = endpoint(cc);

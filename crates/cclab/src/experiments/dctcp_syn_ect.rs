@@ -34,7 +34,7 @@
 
 use super::common::{median, MeanCi};
 use super::dctcp_common::*;
-use super::dctcp_incast::{BUFFER, K, LINK_DELAY, RATE};
+use super::dctcp_incast::{seed_star, K, LINK_DELAY, RATE};
 use super::study::{Of, Runs, Study, V};
 use super::{Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -97,16 +97,7 @@ fn p_connect(o: &Options, c: &Cfg, probes: usize, seed: u64) -> Vec<Probe> {
         ect: syn_ect,
         link,
     } = *c;
-    let topo = TopologySpec::Star {
-        senders: n + 1,
-        link: LinkSpec {
-            framing: crate::net::Framing::Ethernet,
-            rate_bps: RATE,
-            delay: link,
-            queue: seed_port(K, BUFFER),
-        },
-        other_queue: seed_port(K, BUFFER),
-    };
+    let topo = seed_star(n + 1, link);
     let mut rng = Rng::new(seed, 0x5e7 + n as u64 * 2 + syn_ect as u64);
     let mut starts = Vec::new();
     let mut t = WARMUP;
