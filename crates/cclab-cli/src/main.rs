@@ -2,6 +2,8 @@
 //! parses arguments, prints, and maps outcomes to exit codes (0 ok, 1 failed checks,
 //! 2 bad input).
 
+#[macro_use]
+mod term;
 mod huge_pages;
 mod run;
 mod sweep;
@@ -152,9 +154,13 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
+            // `--help`/`--version` print to stdout: a failure there is a failed print.
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            return match e.print() {
+                Ok(()) => ExitCode::from(code),
+                Err(_) if e.use_stderr() => ExitCode::from(2),
+                Err(err) => term::Stop::from(err).code(),
+            };
         }
     };
     match cli.cmd {
@@ -196,110 +202,113 @@ fn main() -> ExitCode {
             jobs,
             quiet,
         } => sweep::sweep(&file, out, jobs, quiet),
-        Cmd::List { keys } => {
-            if keys {
-                print!("{}", cclab::scenario::doc::key_list());
-            } else {
-                list();
-            }
-            ExitCode::SUCCESS
-        }
+        Cmd::List { keys } => term::finish(if keys {
+            out!("{}", cclab::scenario::doc::key_list()).map(|_| ExitCode::SUCCESS)
+        } else {
+            list().map(|_| ExitCode::SUCCESS)
+        }),
         Cmd::Bench {
             json,
             scale,
             senders,
             rounds,
-        } => {
-            let mut all = cclab::bench::run_all();
-            if scale {
-                all.extend(cclab::bench::run_scale());
+        } => term::finish(bench(json, scale, senders, rounds)),
+    }
+}
+
+/// `cclab bench`.
+fn bench(json: bool, scale: bool, senders: bool, rounds: u32) -> Result<ExitCode, term::Stop> {
+    let mut all = cclab::bench::run_all();
+    if scale {
+        all.extend(cclab::bench::run_scale());
+    }
+    let senders = senders.then(|| cclab::bench::run_senders(rounds as usize));
+    if let Some(s) = &senders {
+        all.extend(s.results.iter().cloned());
+    }
+    if json {
+        // Top-level keys: the headline workload (the first); all of them in
+        // `workloads`.
+        let r = &all[0];
+        let mut v = serde_json::json!({"wall_s": r.wall_s, "events_per_s": r.events_per_s, "packet_hops_per_s": r.packet_hops_per_s, "workloads": all});
+        if let Some(s) = senders {
+            v["senders"] = serde_json::json!({"rounds": s.rounds, "senders": cclab::bench::SENDERS, "keep": s.keep});
+        }
+        outln!("{v}")?;
+    } else {
+        for r in &all {
+            outln!(
+                "bench {}: {}, {} s simulated",
+                r.workload,
+                r.about,
+                r.sim_time_s
+            )?;
+            outln!("  wall time      {:.3} s", r.wall_s)?;
+            outln!(
+                "  events         {} ({:.2} M/s)",
+                r.events,
+                r.events_per_s / 1e6
+            )?;
+            outln!(
+                "  packet-hops    {} ({:.2} M/s)",
+                r.packet_hops,
+                r.packet_hops_per_s / 1e6
+            )?;
+            outln!("  goodput        {:.3} Gbit/s (all flows)", r.goodput_gbps)?;
+            if let Some(m) = r.peak_rss_mib {
+                let huge = r
+                    .huge_pages_mib
+                    .map(|h| format!(" ({h:.0} MiB in huge pages)"))
+                    .unwrap_or_default();
+                outln!("  peak RSS       {m:.0} MiB{huge}")?;
             }
-            let senders = senders.then(|| cclab::bench::run_senders(rounds as usize));
-            if let Some(s) = &senders {
-                all.extend(s.results.iter().cloned());
-            }
-            if json {
-                // Top-level keys: the headline workload (the first); all of them in
-                // `workloads`.
-                let r = &all[0];
-                let mut v = serde_json::json!({"wall_s": r.wall_s, "events_per_s": r.events_per_s, "packet_hops_per_s": r.packet_hops_per_s, "workloads": all});
-                if let Some(s) = senders {
-                    v["senders"] = serde_json::json!({"rounds": s.rounds, "senders": cclab::bench::SENDERS, "keep": s.keep});
-                }
-                println!("{v}");
-            } else {
-                for r in &all {
-                    println!(
-                        "bench {}: {}, {} s simulated",
-                        r.workload, r.about, r.sim_time_s
-                    );
-                    println!("  wall time      {:.3} s", r.wall_s);
-                    println!(
-                        "  events         {} ({:.2} M/s)",
-                        r.events,
-                        r.events_per_s / 1e6
-                    );
-                    println!(
-                        "  packet-hops    {} ({:.2} M/s)",
-                        r.packet_hops,
-                        r.packet_hops_per_s / 1e6
-                    );
-                    println!("  goodput        {:.3} Gbit/s (all flows)", r.goodput_gbps);
-                    if let Some(m) = r.peak_rss_mib {
-                        let huge = r
-                            .huge_pages_mib
-                            .map(|h| format!(" ({h:.0} MiB in huge pages)"))
-                            .unwrap_or_default();
-                        println!("  peak RSS       {m:.0} MiB{huge}");
-                    }
-                }
-                if let Some(s) = &senders {
-                    println!(
+        }
+        if let Some(s) = &senders {
+            outln!(
                         "senders: 100 keep {:.0}%, 1,000 keep {:.0}% of the 10-sender packet-hops/s (medians of the ratios of {} rounds, each paired with its round's 10-sender run)",
                         100.0 * s.keep[1],
                         100.0 * s.keep[2],
                         s.rounds
-                    );
-                }
-            }
-            ExitCode::SUCCESS
+                    )?;
         }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
-fn list() {
+fn list() -> Result<(), term::Stop> {
     use cclab::scenario::schema::Schema;
-    println!("experiments (cclab reproduce NAME [--quick] [--json]):");
+    outln!("experiments (cclab reproduce NAME [--quick] [--json]):")?;
     for e in cclab::experiments::all() {
-        println!("  {:16} [seed {}] {}", e.name, e.seed_doc, e.about);
+        outln!("  {:16} [seed {}] {}", e.name, e.seed_doc, e.about)?;
     }
     // The first sentence of a component's own description.
     let first = |s: &Schema| -> String {
         let a = s.about;
         a.find(". ").map_or(a, |i| &a[..=i]).to_string()
     };
-    let kinds = |tag: &str, s: &'static Schema| {
+    let kinds = |tag: &str, s: &'static Schema| -> Result<(), term::Stop> {
         if let Some(v) = s.variants() {
             for (name, vs) in v.kinds {
-                println!("  {name:16} {}", first(vs));
+                outln!("  {name:16} {}", first(vs))?;
             }
         } else {
-            println!("  ({tag})");
+            outln!("  ({tag})")?;
         }
+        Ok(())
     };
-    println!("\ntopologies ([topology] kind = …):");
-    kinds("kind", &cclab::net::topology::TOPOLOGY);
-    println!("\nqueue disciplines (queue = … in a link or queue table):");
-    kinds("queue", &cclab::qdisc::QUEUE);
-    println!("\ntraffic ([[NAME]] tables):");
+    outln!("\ntopologies ([topology] kind = …):")?;
+    kinds("kind", &cclab::net::topology::TOPOLOGY)?;
+    outln!("\nqueue disciplines (queue = … in a link or queue table):")?;
+    kinds("queue", &cclab::qdisc::QUEUE)?;
+    outln!("\ntraffic ([[NAME]] tables):")?;
     for k in cclab::app::TRAFFIC.keys {
-        println!("  {:16} {}", k.name, k.meaning);
+        outln!("  {:16} {}", k.name, k.meaning)?;
     }
-    println!(
+    outln!(
         "\ncongestion controls ([tcp] cc = …): {}",
         cclab::cc::CC_NAMES.join(", ")
-    );
-    println!("\nevery scenario key: cclab list --keys; their meaning: docs/scenario.md");
+    )?;
+    outln!("\nevery scenario key: cclab list --keys; their meaning: docs/scenario.md")
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -321,7 +330,7 @@ fn reproduce(
             Some(e) => vec![e],
             None => {
                 let names: Vec<_> = cclab::experiments::all().iter().map(|e| e.name).collect();
-                eprintln!(
+                errln!(
                     "error: unknown experiment '{name}'; allowed: {}, all",
                     names.join(", ")
                 );
@@ -374,12 +383,16 @@ fn reproduce(
         threads,
         ..Default::default()
     };
-    let spinner = if quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let s = indicatif::ProgressBar::new_spinner();
-        s.enable_steady_tick(std::time::Duration::from_millis(200));
-        s
+    // A spinner per experiment on a terminal, cleared before the experiment's results are
+    // printed: the progress line comes before the table, never after it.
+    let new_spinner = || {
+        if quiet || !std::io::stderr().is_terminal() {
+            indicatif::ProgressBar::hidden()
+        } else {
+            let s = indicatif::ProgressBar::new_spinner();
+            s.enable_steady_tick(std::time::Duration::from_millis(200));
+            s
+        }
     };
     let mut ok = true;
     let mut total = cclab::experiments::Tally::default();
@@ -394,6 +407,7 @@ fn reproduce(
         let t0 = std::time::Instant::now();
         let (done0, total0) = cclab::experiments::progress();
         let label = format!("experiment {}/{n}: {}", i + 1, e.name);
+        let spinner = new_spinner();
         spinner.set_message(label.clone());
         // While it runs: how many of its runs (variants × seeds) have finished.
         let running = std::sync::atomic::AtomicBool::new(true);
@@ -418,34 +432,27 @@ fn reproduce(
             running.store(false, std::sync::atomic::Ordering::Relaxed);
             r
         });
+        spinner.finish_and_clear();
         let wall = t0.elapsed().as_secs_f64();
         ok &= r.passed();
         total.add(&r.tally);
         md.push_str(&r.markdown(&format!("Seed {}: {}.", e.seed_doc, e.about)));
-        spinner.suspend(|| {
-            if json {
-                println!("{}", serde_json::to_string(&r).expect("report serialises"));
-            } else {
-                print!("{}", r.render());
-                println!("({:.2} s wall)\n", wall);
-            }
-        });
+        // Written before it is printed: a print that fails (a full disk, a closed pipe)
+        // ends the command, as Ctrl-C does, with every finished experiment in the folder.
         if let Some(dir) = &out {
             if let Err(msg) = write_report(dir, &r) {
-                spinner.finish_and_clear();
-                eprintln!("error: {msg}");
+                errln!("error: {msg}");
                 return ExitCode::from(2);
             }
         }
-    }
-    spinner.finish_and_clear();
-    if json {
-        println!(
-            "{}",
-            serde_json::json!({ "experiments": n, "totals": total })
-        );
-    } else {
-        println!("total over {n} experiment(s): {}", total.line());
+        let printed = if json {
+            outln!("{}", serde_json::to_string(&r).expect("report serialises"))
+        } else {
+            out!("{}", r.render()).and_then(|_| outln!("({:.2} s wall)\n", wall))
+        };
+        if let Err(stop) = printed {
+            return stop.code();
+        }
     }
     md.push_str(&format!(
         "## Totals\n\nOver {n} experiment(s): {}.\n",
@@ -454,14 +461,25 @@ fn reproduce(
     if let Some(path) = &markdown {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             if let Err(e) = std::fs::create_dir_all(parent) {
-                eprintln!("error: cannot create {}: {e}", parent.display());
+                errln!("error: cannot create {}: {e}", parent.display());
                 return ExitCode::from(2);
             }
         }
         if let Err(msg) = cclab::report::write_atomic(path, md.as_bytes()) {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             return ExitCode::from(2);
         }
+    }
+    let printed = if json {
+        outln!(
+            "{}",
+            serde_json::json!({ "experiments": n, "totals": total })
+        )
+    } else {
+        outln!("total over {n} experiment(s): {}", total.line())
+    };
+    if let Err(stop) = printed {
+        return stop.code();
     }
     if ok {
         ExitCode::SUCCESS

@@ -46,7 +46,7 @@ pub fn run(a: RunArgs) -> ExitCode {
         Err(errs) => return refused(&errs, a.file),
     };
     if sweep {
-        eprintln!(
+        errln!(
             "note: {} has a [sweep] table, which `cclab run` does not read: this is one run of \
              the file's own values; `cclab sweep {}` runs the sweep's points",
             a.file.display(),
@@ -86,15 +86,15 @@ pub fn run(a: RunArgs) -> ExitCode {
         Ok(f) => f,
         Err(runner::RunError::OutDir(msg)) => return refused_output(&msg),
         Err(runner::RunError::Failed(msg)) => {
-            eprintln!("error: {}: {msg}", a.file.display());
+            errln!("error: {}: {msg}", a.file.display());
             return ExitCode::from(2);
         }
         Err(runner::RunError::Write(msg)) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             return ExitCode::from(2);
         }
         Err(runner::RunError::Interrupted(at)) => {
-            eprintln!(
+            errln!(
                 "interrupted at {} of {} simulated; nothing was written",
                 cclab::scenario::units::format_time(at),
                 cclab::scenario::units::format_time(sc.duration)
@@ -103,36 +103,38 @@ pub fn run(a: RunArgs) -> ExitCode {
         }
     };
     for w in &warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
-    if a.json {
+    crate::term::finish(print_result(&result, &perf, a.json, &dir))
+}
+
+/// The run's results on stdout: the JSON or the table (the folder is written already).
+fn print_result(
+    result: &cclab::results::RunResult,
+    perf: &cclab::report::Perf,
+    json: bool,
+    dir: &Path,
+) -> Result<ExitCode, crate::term::Stop> {
+    if json {
         // Written as it is made: the rows of a run of many flows are read back from their
         // temporary file (`results::Flows`), never held as one string.
         use std::io::Write;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let written = serde_json::to_writer_pretty(&mut out, &result)
-            .map_err(|e| e.to_string())
-            .and_then(|_| {
-                writeln!(out)
-                    .and_then(|_| out.flush())
-                    .map_err(|e| e.to_string())
-            });
-        if let Err(e) = written {
-            eprintln!("error: printing the results: {e}");
-            return ExitCode::from(2);
-        }
+        serde_json::to_writer_pretty(&mut out, result).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+        out.flush()?;
     } else {
-        print!("{}", cclab::report::table(&result));
-        println!(
+        out!("{}", cclab::report::table(result))?;
+        outln!(
             "\n{} events, {} packet-hops in {:.2} s wall ({:.2} M hops/s); results in {}",
             perf.events,
             perf.packet_hops,
             perf.wall_s,
             perf.packet_hops as f64 / perf.wall_s.max(1e-9) / 1e6,
             dir.display()
-        );
+        )?;
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The scenario text in the manifest of an output folder, and the name of the manifest.
@@ -164,17 +166,17 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
 
 /// Print why an output place cannot be written, and that nothing was run: exit code 2.
 pub fn refused_output(msg: &str) -> ExitCode {
-    eprintln!("error: {msg}");
-    eprintln!("nothing was run");
+    errln!("error: {msg}");
+    errln!("nothing was run");
     ExitCode::from(2)
 }
 
 /// Print every mistake in the scenario `file`, and that nothing was run: exit code 2.
 pub fn refused(errs: &[cclab::scenario::ScenarioError], file: &Path) -> ExitCode {
     for e in errs {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
     }
-    eprintln!(
+    errln!(
         "{} error{} in {}; nothing was run",
         errs.len(),
         if errs.len() == 1 { "" } else { "s" },

@@ -74,7 +74,7 @@ pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> Exi
     let o = match res {
         Ok(o) => o,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             return ExitCode::from(2);
         }
     };
@@ -89,14 +89,17 @@ pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> Exi
             if sw.seeds.len() == 1 { "" } else { "s" }
         )])
         .collect();
-    println!(
+    let printed = outln!(
         "{n} points ({}): {} found on disk, {} run in {wall:.2} s wall",
         grid.join(" × "),
         o.on_disk,
         o.ran
     );
+    if let Err(stop) = printed {
+        return stop.code();
+    }
     if o.interrupted {
-        eprintln!(
+        errln!(
             "interrupted: {} of {n} points are on disk in {}; run the same command again to continue",
             o.on_disk + o.ran,
             dir.display()
@@ -104,12 +107,15 @@ pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> Exi
         return ExitCode::from(130);
     }
     for t in &o.tables {
-        println!(
+        let printed = outln!(
             "  {:11} {:>8} rows  {}",
             t.name,
             t.rows(),
             dir.join(format!("{}.{{csv,parquet}}", t.name)).display()
         );
+        if let Err(stop) = printed {
+            return stop.code();
+        }
     }
     ExitCode::SUCCESS
 }

@@ -1,0 +1,183 @@
+//! What cclab prints, and where: a full or closed stdout/stderr never panics (f06), and
+//! the terminal tables of `cclab reproduce` fit 100 columns with the Markdown unchanged
+//! (f14).
+
+mod common;
+
+use std::fs::File;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cclab-term-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A short run of examples/loss.toml into `out` (0.2 s simulated).
+fn run_args(out: &Path) -> Vec<String> {
+    [
+        "run",
+        &common::example("loss.toml"),
+        "--out",
+        out.to_str().unwrap(),
+        "--set",
+        "sim.duration=200ms",
+        "-q",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// A sweep of two short points of examples/loss.toml, in `dir`.
+fn sweep_args(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(common::example("loss.toml")).unwrap();
+    let f = dir.join("sweep.toml");
+    std::fs::write(
+        &f,
+        format!("{text}\n[sweep]\n\"sim.duration\" = [\"100ms\", \"200ms\"]\nseeds = 1\n"),
+    )
+    .unwrap();
+    [
+        "sweep",
+        f.to_str().unwrap(),
+        "--out",
+        dir.join("sw").to_str().unwrap(),
+        "-q",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Every command that prints on stdout, with its arguments (fresh folders under `dir`).
+fn commands(dir: &Path) -> Vec<(&'static str, Vec<String>)> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let mut json_run = run_args(&dir.join("json"));
+    json_run.push("--json".into());
+    vec![
+        ("run", run_args(&dir.join("run"))),
+        ("run --json", json_run),
+        ("list", s(&["list"])),
+        ("list --keys", s(&["list", "--keys"])),
+        ("sweep", sweep_args(dir)),
+        (
+            "reproduce",
+            s(&["reproduce", "mbecn-lost-updates", "--quick", "-q"]),
+        ),
+        (
+            "reproduce --json",
+            s(&["reproduce", "mbecn-lost-updates", "--quick", "--json", "-q"]),
+        ),
+        ("--help", s(&["--help"])),
+    ]
+}
+
+fn cclab_with(args: &[String], stdout: Stdio, stderr: Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("cclab runs")
+}
+
+fn dev_full() -> Stdio {
+    Stdio::from(File::options().write(true).open("/dev/full").unwrap())
+}
+
+/// `cclab … > /dev/full` exits 2 and says why on stderr; before, it panicked (exit 101).
+#[test]
+fn f06_a_full_stdout_exits_2_with_a_message_not_a_panic() {
+    let dir = tmpdir("full");
+    for (name, args) in commands(&dir) {
+        let o = cclab_with(&args, dev_full(), Stdio::piped());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(
+            err.contains("cannot write to stdout: No space left on device"),
+            "{name}: {err}"
+        );
+    }
+    // The results were written before the print failed.
+    assert!(dir.join("run/run.json").is_file());
+    assert!(dir.join("sw/runs.csv").is_file());
+}
+
+/// With stderr full too, the exit code alone says it: 2, silently.
+#[test]
+fn f06_full_stdout_and_stderr_exit_2_silently() {
+    let dir = tmpdir("fullboth");
+    for (name, args) in commands(&dir) {
+        let o = cclab_with(&args, dev_full(), dev_full());
+        assert_eq!(o.status.code(), Some(2), "{name}");
+    }
+    // Bad input with a full stderr: still exit 2 (before: 101, the panic of eprintln!).
+    let bad = ["run".to_string(), "/nonexistent/scenario.toml".into()];
+    let o = cclab_with(&bad, Stdio::null(), dev_full());
+    assert_eq!(o.status.code(), Some(2));
+    let mut bad_sweep = sweep_args(&dir);
+    bad_sweep[1] = "/nonexistent/sweep.toml".into();
+    let o = cclab_with(&bad_sweep, Stdio::null(), dev_full());
+    assert_eq!(o.status.code(), Some(2));
+    let bad_exp = ["reproduce".to_string(), "no-such-experiment".into()];
+    let o = cclab_with(&bad_exp, Stdio::null(), dev_full());
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A reader that went away (`cclab … | head -1`, the pipe closed before cclab writes):
+/// cclab ends quietly, as command-line tools do: SIGPIPE, or exit 141 where the signal is
+/// ignored; never a panic or an error message.
+#[test]
+fn f06_a_closed_pipe_ends_quietly() {
+    let dir = tmpdir("pipe");
+    for (name, args) in commands(&dir) {
+        let o = cclab_with(&args, closed_pipe(), Stdio::piped());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.signal() == Some(13) || o.status.code() == Some(141),
+            "{name}: {:?} {err}",
+            o.status
+        );
+        assert!(err.is_empty(), "{name}: {err}");
+    }
+    assert!(
+        dir.join("run/run.json").is_file(),
+        "written before printing"
+    );
+    // A closed stderr on bad input: the same.
+    let bad = ["run".to_string(), "/nonexistent/scenario.toml".into()];
+    let st = cclab_with(&bad, Stdio::null(), closed_pipe()).status;
+    assert!(st.signal() == Some(13) || st.code() == Some(141), "{st:?}");
+}
+
+/// The write end of a pipe whose reader is closed already.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Stdio::from(writer)
+}
+
+/// No `print!`, `println!`, `eprint!` or `eprintln!` in the CLI's code: each panics when
+/// its stream fails. Everything goes through `term.rs`.
+#[test]
+fn f06_the_cli_has_no_print_macro_that_can_panic() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            for m in ["print!(", "println!(", "eprint!(", "eprintln!("] {
+                let hit = code.match_indices(m).any(|(at, _)| {
+                    // `outln!(`/`errln!(` are ours; `print!(` inside `eprint!(` counts once.
+                    !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                });
+                assert!(!hit, "{}:{}: {line}", p.display(), i + 1);
+            }
+        }
+    }
+}
