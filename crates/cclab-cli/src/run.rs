@@ -149,11 +149,14 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
             message,
         }]
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        err(format!(
-            "cannot read it ({e}): a folder given to `cclab run` must be one cclab wrote"
-        ))
-    })?;
+    // Read with a limit as every input is (a folder is the user's to fill): twice the
+    // scenario's, for the JSON escapes of a scenario at its limit.
+    let text = cclab::scenario::read_text_limited(&path, 2 * cclab::scenario::MAX_INPUT_BYTES)
+        .map_err(|e| {
+            err(format!(
+                "cannot read it ({e}): a folder given to `cclab run` must be one cclab wrote"
+            ))
+        })?;
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| err(format!("not a cclab manifest: {e}")))?;
     let scenario = v

@@ -189,3 +189,116 @@ fn hostile_values_give_short_clean_messages_at_once() {
     assert!(err.contains("TOML parse error at line 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `cclab ARGS` that must end within `secs` seconds (a read without a limit never
+/// ends: before f07, `cclab run /dev/zero` grew to 8 GB in 26 s): its output, or a
+/// failure after the process is killed.
+fn within(args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cclab runs");
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running after {secs} s: no limit on what it reads");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Exit 2, and stderr names every one of `says`.
+fn refused_saying(o: &Output, what: &str, says: &[&str]) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    for s in says {
+        assert!(err.contains(s), "{what}: expected {s:?} in:\n{err}");
+    }
+}
+
+/// The limit as the messages give it (docs/scenario.md states it).
+const LIMIT: &str = "16 MiB limit of cclab's inputs (16777216 bytes)";
+
+#[test]
+fn f07_an_endless_device_is_read_up_to_the_limit_and_refused() {
+    for cmd in ["run", "sweep"] {
+        let o = within(&[cmd, "/dev/zero"], 5);
+        refused_saying(
+            &o,
+            cmd,
+            &["/dev/zero", LIMIT, "stopped reading after 16777217 bytes"],
+        );
+    }
+}
+
+#[test]
+fn f07_an_endless_pipe_is_read_up_to_the_limit_and_refused() {
+    let dir = tmpdir("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("scenario.toml");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    // A writer that never stops (until the reader closes the pipe).
+    let f = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let mut w = std::fs::OpenOptions::new().write(true).open(f).unwrap();
+        let line = "# a comment line that goes on and on\n".repeat(1000);
+        while w.write_all(line.as_bytes()).is_ok() {}
+    });
+    let o = within(&["run", fifo.to_str().unwrap()], 5);
+    writer.join().unwrap();
+    refused_saying(&o, "fifo", &["scenario.toml", LIMIT, "16777217 bytes"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A file over the limit (a sparse one: no disk, no time) is refused by its size, without
+/// a byte of it read: a scenario for `run` and `sweep`, and the run.json of a folder
+/// given to `cclab run` (whose limit is twice the scenario's).
+#[test]
+fn f07_a_file_over_the_limit_is_refused_naming_its_size() {
+    let dir = tmpdir("big");
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.toml");
+    let size: u64 = (16 << 20) + 1;
+    std::fs::File::create(&big).unwrap().set_len(size).unwrap();
+    for cmd in ["run", "sweep"] {
+        let o = within(&[cmd, big.to_str().unwrap()], 5);
+        refused_saying(&o, cmd, &["big.toml", LIMIT, "it has 16777217 bytes"]);
+    }
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let f = std::fs::File::create(folder.join("run.json")).unwrap();
+    f.set_len((32 << 20) + 1).unwrap();
+    let o = within(&["run", folder.to_str().unwrap()], 5);
+    refused_saying(
+        &o,
+        "folder",
+        &[
+            "run.json",
+            "limit of 33554432 bytes",
+            "it has 33554433 bytes",
+        ],
+    );
+    // One byte under the limit is read (and parsed: NUL bytes are not TOML).
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(size - 2)
+        .unwrap();
+    let o = within(&["run", big.to_str().unwrap()], 10);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        !err.contains("MiB limit") && err.contains("TOML parse error"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -275,7 +275,8 @@ pub fn parse(
                         "it has {} bytes, more than a CDF needs ({MAX_CDF_BYTES})",
                         m.len()
                     )),
-                    Ok(_) => std::fs::read_to_string(&p).map_err(|e| e.to_string()),
+                    // Read with the limit too: the file may grow after `metadata`.
+                    Ok(_) => crate::scenario::read_text_limited(&p, MAX_CDF_BYTES),
                     Err(e) => Err(e.to_string()),
                 };
                 match read {

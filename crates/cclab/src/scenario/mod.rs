@@ -9,5 +9,8 @@ pub mod schema;
 pub mod spec;
 pub mod units;
 pub use check::ScenarioError;
-pub use parse::{has_sweep, load_scenario, parse_scenario, read_scenario, Overrides};
+pub use parse::{
+    has_sweep, input_limit_text, load_scenario, parse_scenario, read_scenario, read_text_limited,
+    Overrides, MAX_INPUT_BYTES,
+};
 pub use spec::*;

@@ -824,3 +824,27 @@ fn plot_axes_are_read_in_each_plots_unit_and_checked() {
         .any(|t| t.contains("output.plot.queue.ymax") && t.contains("above ymin")));
     assert!(text.iter().any(|t| t.contains("unknown key 'rtt'")));
 }
+
+/// Text and `--set` values over the input limit are refused before they are parsed
+/// (f07): Python hands text and `set=` values to the library without a file.
+#[test]
+fn f07_text_and_set_values_over_the_input_limit_are_refused() {
+    let long = "#".repeat(MAX_INPUT_BYTES as usize + 1);
+    let e = errors(&format!("{MINIMAL}\n{long}"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].message.contains("16 MiB limit"), "{}", e[0]);
+    let v = "x".repeat(MAX_INPUT_BYTES as usize + 1);
+    let e = parse_scenario(MINIMAL, "t.toml", &sets(&[("tcp.cc", &v)])).unwrap_err();
+    assert_eq!(e[0].key, "tcp.cc");
+    assert!(e[0].message.contains("16777217 bytes"), "{}", e[0]);
+    let o = Overrides {
+        sets: vec![format!("tcp.cc={v}")],
+        ..Default::default()
+    };
+    let e = o.apply(MINIMAL, "t.toml").unwrap_err();
+    assert_eq!((e[0].file.as_str(), e[0].key.as_str()), ("--set", "tcp.cc"));
+    assert!(e[0].message.contains("16 MiB limit"), "{}", e[0]);
+    // At the limit, read and parsed.
+    let pad = "#".repeat(MAX_INPUT_BYTES as usize - MINIMAL.len() - 1);
+    assert!(parse(&format!("{MINIMAL}\n{pad}")).is_ok());
+}
