@@ -323,6 +323,7 @@ fn reproduce(
     force: bool,
     quiet: bool,
 ) -> ExitCode {
+    use cclab::experiments::report::{wrap, TERMINAL_WIDTH};
     let exps: Vec<_> = if name == "all" {
         cclab::experiments::all()
     } else {
@@ -448,7 +449,9 @@ fn reproduce(
         let printed = if json {
             outln!("{}", serde_json::to_string(&r).expect("report serialises"))
         } else {
-            out!("{}", r.render()).and_then(|_| outln!("({:.2} s wall)\n", wall))
+            // The terminal's table: at most 100 columns (the .txt and the Markdown keep
+            // every line whole).
+            out!("{}", r.render_fit(TERMINAL_WIDTH)).and_then(|_| outln!("({:.2} s wall)\n", wall))
         };
         if let Err(stop) = printed {
             return stop.code();
@@ -476,7 +479,8 @@ fn reproduce(
             serde_json::json!({ "experiments": n, "totals": total })
         )
     } else {
-        outln!("total over {n} experiment(s): {}", total.line())
+        let line = format!("total over {n} experiment(s): {}", total.line());
+        outln!("{}", wrap(&line, TERMINAL_WIDTH, 4).join("\n"))
     };
     if let Err(stop) = printed {
         return stop.code();

@@ -181,3 +181,90 @@ fn f06_the_cli_has_no_print_macro_that_can_panic() {
         }
     }
 }
+
+/// Lines over 100 characters (not bytes: "±", "→" are one) in `text`.
+fn long_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.chars().count() > 100)
+        .map(|l| l.chars().take(120).collect())
+        .collect()
+}
+
+/// `cclab reproduce` prints tables that fit 100 columns: before, mbecn-star's longest
+/// line was 1,229 characters and its "± x (n runs)" pushed the verdicts out of line.
+/// Cause runs are footnotes under the table; the numbers are aligned columns.
+#[test]
+fn f14_reproduce_fits_100_columns_with_aligned_columns() {
+    for name in ["mbecn-star", "mbecn-lost-updates", "reno-recovery"] {
+        let o = common::cclab(&["reproduce", name, "--quick", "-q"]);
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(o.status.code().is_some_and(|c| c < 2), "{name}");
+        assert!(text.contains(&format!("== {name} ==")), "{text}");
+        assert_eq!(long_lines(&text), Vec::<String>::new(), "{name}");
+    }
+    let o = common::cclab(&["reproduce", "mbecn-star", "--quick", "-q"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let head = text.lines().nth(1).unwrap();
+    assert!(
+        head.starts_with("variant") && head.contains("± 95%"),
+        "{head}"
+    );
+    // Every verdict starts in the same column as the header's, and a cause run is a
+    // numbered note below the table.
+    let col = head.find("verdict").unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.is_empty() && !l.starts_with('['))
+        .collect();
+    assert!(rows.len() > 10);
+    for r in &rows {
+        if let Some(v) = ["REPRODUCES", "EXPLAINED", "UNRESOLVED", "FAILS"]
+            .iter()
+            .find_map(|v| r.find(v))
+        {
+            assert_eq!(v, col, "{r}");
+        }
+    }
+    assert!(text.contains("EXPLAINED [1]"), "{text}");
+    assert!(
+        text.contains("\n[1] cause run client_80mbit_kernel47: "),
+        "{text}"
+    );
+}
+
+/// The Markdown (`--markdown`) and the `.txt` of `--out` keep every line whole: the
+/// full text of every check (checked against the JSON report of the same run). Their
+/// bytes are those of the binary before f14 (but the revision in the Markdown's first
+/// lines): checked by hand, see the commit.
+#[test]
+fn f14_markdown_and_txt_keep_the_full_text() {
+    let dir = tmpdir("md");
+    let md = dir.join("r.md");
+    let out = dir.join("o");
+    let o = common::cclab(&[
+        "reproduce",
+        "mbecn-star",
+        "--quick",
+        "--json",
+        "-q",
+        "--markdown",
+        md.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().next().unwrap()).unwrap();
+    let md = std::fs::read_to_string(&md).unwrap();
+    let txt = std::fs::read_to_string(out.join("mbecn-star.txt")).unwrap();
+    let checks = json["checks"].as_array().unwrap();
+    assert!(checks.len() > 5);
+    for c in checks {
+        let detail = c["detail"].as_str().unwrap();
+        let why = c["why"].as_str().unwrap();
+        assert!(md.contains(detail) && md.contains(why), "{detail}");
+        assert!(txt.contains(detail) && txt.contains(why), "{detail}");
+    }
+    assert!(!long_lines(&md).is_empty(), "the Markdown is not wrapped");
+    assert!(!long_lines(&txt).is_empty(), "the .txt is not wrapped");
+}
