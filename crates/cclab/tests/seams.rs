@@ -224,7 +224,7 @@ fn seventy_thousand_connections_run() {
     sim.run();
     let r = sim.results();
     assert_eq!(r.flows.len(), n as usize);
-    let done = r.flows.iter().filter(|f| f.fct_s.is_some()).count();
+    let done = r.flows.iter().filter(|f| f.acked_s.is_some()).count();
     assert_eq!(
         done, n as usize,
         "every connection delivered its 1000 bytes"

@@ -64,7 +64,7 @@ fn every_byte_arrives_under_heavy_random_loss_in_every_recovery_mode() {
                     let f = &r.flows[0];
                     assert_eq!(f.bytes, bytes, "{cc} sack={sack} prr={prr} p={p}: {}", f.ss);
                     assert!(
-                        f.fct_s.is_some(),
+                        f.acked_s.is_some(),
                         "{cc} sack={sack} prr={prr} p={p}: completed"
                     );
                     assert!(f.retransmits > 0);

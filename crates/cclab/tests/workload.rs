@@ -47,14 +47,18 @@ to = "r0"
 bytes = "1000B"
 "#);
     let f = &r.flows[0];
-    let (fct, ideal) = (f.fct_rx_s.unwrap(), f.ideal_fct_s.unwrap());
+    let (fct, ideal) = (f.fct_s.unwrap(), f.ideal_fct_s.unwrap());
     assert!(fct >= ideal, "{fct} < {ideal}");
     // Handshake and data: 3 × the 10 ms bottleneck (the access links' delay is 0), plus
     // 1,090 bytes on the wire at 1 Gbit/s (8.7 µs).
     assert!((0.030..0.030_02).contains(&ideal), "{ideal}");
     assert!(fct - ideal < 30e-6, "{fct} vs {ideal}");
     // The sender's completion waits for the ACK's way back (10 ms) too.
-    assert!(f.fct_s.unwrap() > fct + 0.0099, "{:?} vs {fct}", f.fct_s);
+    assert!(
+        f.acked_s.unwrap() > fct + 0.0099,
+        "{:?} vs {fct}",
+        f.acked_s
+    );
 }
 
 #[test]
@@ -67,7 +71,7 @@ fn a_websearch_workload_runs_on_a_fat_tree() {
     // Poisson count of mean 210 is within 3 standard deviations (± 44) of it.
     assert!((166..=254).contains(&sized.len()), "{} flows", sized.len());
     assert!(sized.iter().all(|f| f.from != f.to));
-    let done: Vec<_> = sized.iter().filter(|f| f.fct_rx_s.is_some()).collect();
+    let done: Vec<_> = sized.iter().filter(|f| f.fct_s.is_some()).collect();
     assert!(
         done.len() * 10 >= sized.len() * 8,
         "{} of {} done",
@@ -75,7 +79,7 @@ fn a_websearch_workload_runs_on_a_fat_tree() {
         sized.len()
     );
     for f in &done {
-        let s = f.fct_rx_s.unwrap() / f.ideal_fct_s.unwrap();
+        let s = f.fct_s.unwrap() / f.ideal_fct_s.unwrap();
         assert!(s >= 1.0, "flow {} slowdown {s}", f.id);
     }
     // The tidy tables: one fct row per sized flow, four buckets.
@@ -155,11 +159,11 @@ fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
     let n = r.flows.len();
     assert!(r.flows.iter().enumerate().all(|(i, f)| f.id as usize == i));
     // (Finished: every byte acknowledged, when the connection closes.)
-    let finished = r.flows.iter().filter(|f| f.fct_s.is_some()).count();
+    let finished = r.flows.iter().filter(|f| f.acked_s.is_some()).count();
     assert_eq!(finished as u64, sim.flow_log.len());
-    for f in r.flows.iter().filter(|f| f.fct_s.is_some()) {
+    for f in r.flows.iter().filter(|f| f.acked_s.is_some()) {
         assert_eq!(Some(f.bytes), f.size_bytes, "flow {}", f.id);
-        assert!(f.fct_rx_s.is_some(), "flow {}", f.id);
+        assert!(f.fct_s.is_some(), "flow {}", f.id);
     }
     // Closed flows' slots are taken again, so the arena is as large as the most flows
     // open at once (79 here, of 194 flows), not as the flows of the run.
@@ -168,7 +172,7 @@ fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
     let mut edges: Vec<(f64, i32)> = Vec::new();
     for f in &r.flows {
         edges.push((f.start_s, 1));
-        edges.push((f.fct_s.map_or(f64::INFINITY, |d| f.start_s + d), -1));
+        edges.push((f.acked_s.map_or(f64::INFINITY, |d| f.start_s + d), -1));
     }
     edges.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let peak = edges
@@ -212,7 +216,7 @@ fn rows_left_on_file_are_the_rows_read_back() {
     let left = cclab::results::try_collect_streaming(&mut sim).unwrap();
     assert!(left.flows.spilled() && !held.flows.spilled());
     assert!(
-        held.flows.iter().any(|f| f.fct_s.is_none()),
+        held.flows.iter().any(|f| f.acked_s.is_none()),
         "some flows still open"
     );
     assert_eq!(left.flows.len(), held.flows.len());

@@ -129,7 +129,7 @@ fn p_connect(o: &Options, c: &Cfg, probes: usize, seed: u64) -> Vec<Probe> {
             // when: none (the first SYN), one (1 s later, within the 2 s limit), or more
             // (3 s and later, beyond it). The run ends 2 s after the last probe starts, so
             // a probe with one retransmission and no segment delivered lost both SYNs.
-            let delivered = f.fct_s.is_some();
+            let delivered = f.acked_s.is_some();
             let connected = delivered && f.syn_retransmits <= 1;
             let first_syn = delivered && f.syn_retransmits == 0;
             let retrans = f.syn_retransmits.min(1) as u32;

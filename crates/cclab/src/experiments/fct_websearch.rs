@@ -91,7 +91,7 @@ max_flows = 1000000
 }
 
 fn slowdown(f: &FlowResult) -> Option<f64> {
-    match (f.fct_rx_s, f.ideal_fct_s) {
+    match (f.fct_s, f.ideal_fct_s) {
         (Some(a), Some(b)) if b > 0.0 => Some(a / b),
         _ => None,
     }
@@ -142,7 +142,7 @@ fn point(o: &Options, text: &str) -> Point {
         crate::stats::quantile_sorted(&short_all, 0.99).unwrap_or((f64::NAN, false));
     Point {
         started: sized.len(),
-        finished: sized.iter().filter(|f| f.fct_rx_s.is_some()).count(),
+        finished: sized.iter().filter(|f| f.fct_s.is_some()).count(),
         short_mean: mean(&short),
         short_p99,
         short_unfinished: unfinished.len(),

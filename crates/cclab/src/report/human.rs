@@ -7,6 +7,17 @@ fn ms(x: Option<f64>) -> String {
     x.map_or("-".into(), |v| format!("{:.3}", v * 1e3))
 }
 
+/// A time in seconds with the unit that keeps its precision: `85.3 µs`, `12.345 ms`,
+/// `2.1000 s` (never `0.0001 s`); `-` for none.
+pub fn duration(x: Option<f64>) -> String {
+    match x {
+        None => "-".into(),
+        Some(v) if v.abs() < 1e-3 => format!("{:.1} µs", v * 1e6),
+        Some(v) if v.abs() < 1.0 => format!("{:.3} ms", v * 1e3),
+        Some(v) => format!("{v:.4} s"),
+    }
+}
+
 /// Flows, queues, pings and host counters of a run as aligned text.
 pub fn table(r: &RunResult) -> String {
     let mut s = String::new();
@@ -37,7 +48,7 @@ pub fn table(r: &RunResult) -> String {
     for f in r.flows.iter().take(shown) {
         let _ = writeln!(
             s,
-            "{:>4}  {:14}  {:6}  {:>5.1} Mb/s  {:>8}  {:>6}  {:>8}  {:>7} ms  {:>7} ms  {:>9}",
+            "{:>4}  {:14}  {:6}  {:>5.1} Mb/s  {:>8}  {:>6}  {:>8}  {:>7} ms  {:>7} ms  {:>11}",
             f.id,
             format!("{}→{}", f.from, f.to),
             f.cc,
@@ -47,7 +58,7 @@ pub fn table(r: &RunResult) -> String {
             f.timeouts,
             ms(f.rtt_mean_s),
             ms(f.rtt_p99_s),
-            f.fct_s.map_or("-".into(), |v| format!("{v:.4} s"))
+            duration(f.fct_s)
         );
     }
     if shown < r.flows.len() {

@@ -17,8 +17,6 @@ pub use outdir::{check_file, write_atomic, FileSink, OutDir, MANIFEST};
 use crate::results::RunResult;
 use crate::scenario::{Axes, PlotAxes};
 use serde::Serialize;
-use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Wall-clock performance of a run (kept apart from the deterministic summary).
@@ -76,97 +74,6 @@ impl Perf {
 /// One CSV field: quoted when it holds a comma, a quote, a line break or edge whitespace.
 pub fn csv_field(s: &str) -> String {
     csv::quote(s).into_owned()
-}
-
-fn opt(x: Option<f64>) -> String {
-    x.map(|v| v.to_string()).unwrap_or_default()
-}
-
-#[cfg(test)]
-fn flows_csv(r: &RunResult) -> String {
-    let mut v = Vec::new();
-    write_flows_csv(r, None, &mut v).expect("in memory");
-    String::from_utf8(v).expect("UTF-8")
-}
-
-/// `flows.csv`, a row at a time into `w` (a run of many flows is not held twice), each
-/// line starting with `run_id,` when given (as [`with_run_id`] does).
-fn write_flows_csv(
-    r: &RunResult,
-    run_id: Option<&str>,
-    w: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let mut w = std::io::BufWriter::new(w);
-    let id = |w: &mut dyn std::io::Write, head: bool| match run_id {
-        Some(id) => write!(w, "{},", if head { "run_id" } else { id }),
-        None => Ok(()),
-    };
-    id(&mut w, true)?;
-    w.write_all(b"id,from,to,cc,start_s,bytes,goodput_bps,retransmits,recovery_episodes,timeouts,syn_retransmits,ece_acks,cwr_episodes,ce_received,data_segs_out,acks_sent,delack_timeouts,fct_s,rtt_mean_s,rtt_p99_s,final_cwnd,ss\n")?;
-    for f in &r.flows {
-        id(&mut w, false)?;
-        writeln!(
-            w,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            f.id,
-            csv_field(&f.from),
-            csv_field(&f.to),
-            csv_field(&f.cc),
-            f.start_s,
-            f.bytes,
-            f.goodput_bps,
-            f.retransmits,
-            f.recovery_episodes,
-            f.timeouts,
-            f.syn_retransmits,
-            f.ece_acks,
-            f.cwr_episodes,
-            f.ce_received,
-            f.data_segs_out,
-            f.acks_sent,
-            f.delack_timeouts,
-            opt(f.fct_s),
-            opt(f.rtt_mean_s),
-            opt(f.rtt_p99_s),
-            f.final_cwnd,
-            csv_field(&f.ss)
-        )?;
-    }
-    w.flush()
-}
-
-fn queues_csv(r: &RunResult) -> String {
-    let mut s = String::from("name,max_bytes,max_pkts,mean_bytes,drops,marks,enqueued,tx_pkts,tx_bytes,injected_losses\n");
-    for q in &r.queues {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{}",
-            csv_field(&q.name),
-            q.max_bytes,
-            q.max_pkts,
-            q.mean_bytes,
-            q.drops,
-            q.marks,
-            q.enqueued,
-            q.tx_pkts,
-            q.tx_bytes,
-            q.injected_losses
-        );
-    }
-    s
-}
-
-/// `csv` with a first column `run_id` holding `id` on every row, so the tables of many
-/// runs concatenate. (No field of cclab's tables holds a line break: names are checked.)
-fn with_run_id(csv: &str, id: &str) -> Vec<u8> {
-    let mut out = String::with_capacity(csv.len() + csv.lines().count() * (id.len() + 1));
-    for (i, line) in csv.lines().enumerate() {
-        out.push_str(if i == 0 { "run_id" } else { id });
-        out.push(',');
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.into_bytes()
 }
 
 /// Plot `p`'s axes as a run's plots have them: time over the whole run (0 to
@@ -229,13 +136,26 @@ pub fn run_files_to(
     })?;
     let mut files = Files { sink };
     files.push(("perf.json".into(), (perf.json() + "\n").into_bytes()))?;
-    files
-        .sink
-        .file("flows.csv", &mut |w| write_flows_csv(r, Some(&r.run_id), w))?;
-    files.push(("queues.csv".into(), with_run_id(&queues_csv(r), &r.run_id)))?;
-    // Flow completion times, when the run has byte-count flows: one row per flow, and the
-    // slowdown by size bucket, each as CSV and Parquet.
-    table::fct_files_to(r, &mut *files.sink)?;
+    // The tables (`table::run_tables`), each as CSV and Parquet: the run's, its flows'
+    // (a group of rows at a time), then the others; each series' plot after its table.
+    let put = |files: &mut Files, t: &table::Table| -> Result<(), String> {
+        for f in crate::sweep::table_files(t) {
+            files.push(f)?;
+        }
+        Ok(())
+    };
+    put(&mut files, &table::runs_table(r))?;
+    table::flow_files_to(r, &mut *files.sink)?;
+    for t in table::other_tables(r) {
+        put(&mut files, &t)?;
+    }
+    let series = table::series_tables(r);
+    let series_table = |files: &mut Files, name: &str| -> Result<(), String> {
+        match series.iter().find(|t| t.name == name) {
+            Some(t) => put(files, t),
+            None => Ok(()),
+        }
+    };
     let se = &r.series;
     let per_flow = |pick: &dyn Fn(usize) -> Option<(u32, f64, f64)>, n: usize| {
         let mut lines: Vec<svg::Line> = r
@@ -256,15 +176,7 @@ pub fn run_files_to(
         lines
     };
     if !se.cwnd.is_empty() {
-        let mut s = String::from("t,flow,cwnd,ssthresh,srtt_s,in_flight\n");
-        for c in &se.cwnd {
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{}",
-                c.t, c.flow, c.cwnd, c.ssthresh, c.srtt_s, c.in_flight
-            );
-        }
-        files.push(("cwnd.csv".into(), with_run_id(&s, &r.run_id)))?;
+        series_table(&mut files, "cwnd")?;
         if plots {
             let lines = per_flow(
                 &|i| Some((se.cwnd[i].flow, se.cwnd[i].t, se.cwnd[i].cwnd as f64)),
@@ -282,11 +194,7 @@ pub fn run_files_to(
         }
     }
     if !se.queue.is_empty() {
-        let mut s = String::from("t,queue,bytes,pkts\n");
-        for q in &se.queue {
-            let _ = writeln!(s, "{},{},{},{}", q.t, csv_field(&q.queue), q.bytes, q.pkts);
-        }
-        files.push(("queue.csv".into(), with_run_id(&s, &r.run_id)))?;
+        series_table(&mut files, "queue")?;
         if plots {
             let mut lines: Vec<svg::Line> = Vec::new();
             for q in &se.queue {
@@ -304,11 +212,7 @@ pub fn run_files_to(
         }
     }
     if !se.throughput.is_empty() {
-        let mut s = String::from("t,flow,goodput_bps\n");
-        for x in &se.throughput {
-            let _ = writeln!(s, "{},{},{}", x.t, x.flow, x.goodput_bps);
-        }
-        files.push(("throughput.csv".into(), with_run_id(&s, &r.run_id)))?;
+        series_table(&mut files, "throughput")?;
         if plots {
             let lines = per_flow(
                 &|i| {
@@ -332,12 +236,7 @@ pub fn run_files_to(
         }
     }
     if !se.tsg.is_empty() {
-        let mut s = String::from("t,flow,kind,seq,end\n");
-        for x in &se.tsg {
-            let kind = ["data", "retrans", "ack"][x.kind.min(2) as usize];
-            let _ = writeln!(s, "{},{},{},{},{}", x.t, x.flow, kind, x.seq, x.end);
-        }
-        files.push(("tsg.csv".into(), with_run_id(&s, &r.run_id)))?;
+        series_table(&mut files, "tsg")?;
         if plots {
             let mut flows: Vec<u32> = se.tsg.iter().map(|x| x.flow).collect();
             flows.sort_unstable();
@@ -369,42 +268,45 @@ impl Files<'_> {
     }
 }
 
-/// The files a run may write (besides the manifest), known before it runs from what its
-/// scenario asks for: the four tables, the series and plots that are on, and the
-/// captures. What a run actually writes is a subset.
-/// The tables a run with byte-count flows writes beside `flows.csv`.
+/// The tables every run writes (`NAME.csv` and `NAME.parquet`), whatever its scenario.
+pub const RUN_TABLES: [&str; 5] = ["runs", "flows", "queues", "pings", "queries"];
+/// The tables a run with byte-count flows writes beside them.
 pub const FCT_TABLES: [&str; 2] = ["fct", "fct_buckets"];
 
-/// The files a run of `sc` may write (the folder check looks at each before the run).
+/// The files a run of `sc` may write besides the manifest (the folder check looks at each
+/// before the run), known before it runs from what its scenario asks for: the tables it
+/// always writes, those of its apps, the series and plots that are on, and the captures.
+/// What a run actually writes is a subset.
 pub fn planned_files(sc: &crate::scenario::Scenario) -> Vec<String> {
     let o = &sc.output;
-    let mut v: Vec<String> = ["summary.json", "perf.json", "flows.csv", "queues.csv"]
-        .map(String::from)
-        .to_vec();
+    let mut v: Vec<String> = vec!["summary.json".into(), "perf.json".into()];
     let a = &sc.apps;
-    if !a.workloads.is_empty()
-        || !a.aggregates.is_empty()
-        || a.flows.iter().any(|f| f.bytes.is_some())
-    {
-        for t in FCT_TABLES {
+    let tables = |v: &mut Vec<String>, names: &[&str]| {
+        for t in names {
             v.push(format!("{t}.csv"));
             v.push(format!("{t}.parquet"));
         }
+    };
+    tables(&mut v, &RUN_TABLES);
+    if !a.workloads.is_empty() || a.flows.iter().any(|f| f.bytes.is_some()) {
+        tables(&mut v, &FCT_TABLES);
     }
+    // Any run may have them (`udp`, `ocbr` by its apps, `hosts` by its senders).
+    tables(&mut v, &["udp", "ocbr", "hosts"]);
     for (on, name) in [
         (o.cwnd_interval.is_some(), "cwnd"),
         (o.queue_interval.is_some(), "queue"),
         (o.throughput_interval.is_some(), "throughput"),
     ] {
         if on {
-            v.push(format!("{name}.csv"));
+            tables(&mut v, &[name]);
             if o.plots {
                 v.push(format!("{name}.svg"));
             }
         }
     }
     if !o.tsg.is_empty() {
-        v.push("tsg.csv".into());
+        tables(&mut v, &["tsg"]);
         if o.plots {
             v.extend(o.tsg.iter().map(|f| format!("tsg_flow{f}.svg")));
         }
@@ -539,7 +441,9 @@ mod tests {
         assert_eq!(csv_field("plain"), "plain");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert!(queues_csv(&sample()).contains("\"a,b\",1,1,0.5"));
+        let queues = &table::other_tables(&sample())[0];
+        assert_eq!(queues.name, "queues");
+        assert!(queues.csv().contains("\"a,b\",1,1,0.5"), "{}", queues.csv());
     }
 
     fn flow(id: u32) -> FlowResult {
@@ -562,9 +466,9 @@ mod tests {
             data_segs_out: 700,
             acks_sent: 350,
             delack_timeouts: 300,
-            fct_s: None,
+            acked_s: None,
             size_bytes: None,
-            fct_rx_s: None,
+            fct_s: None,
             ideal_fct_s: None,
             rtt_mean_s: Some(0.0123),
             rtt_p99_s: Some(0.02),
@@ -630,7 +534,7 @@ mod tests {
             f.start_s = f64::from(i) * 1e-3;
             if !i.is_multiple_of(3) {
                 f.size_bytes = Some(u64::from(i) * 9_000 + 1);
-                f.fct_rx_s = (!i.is_multiple_of(5)).then_some(f64::from(i) * 1e-4);
+                f.fct_s = (!i.is_multiple_of(5)).then_some(f64::from(i) * 1e-4);
                 f.ideal_fct_s = Some(1e-5);
             }
             f
@@ -697,31 +601,84 @@ mod tests {
         assert!(e.contains("ends inside a row"), "{e}");
     }
 
+    /// f10: the `flows` table is `summary.json`'s `flows[]`: the same names in the same
+    /// order (after `run_id`), the same values (no unit converted), a missing value a null.
     #[test]
-    fn flows_csv_has_every_field() {
-        let csv = flows_csv(&full());
-        let mut lines = csv.lines();
-        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-        let v = serde_json::to_value(flow(0)).unwrap();
-        let mut fields: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-        let mut sorted = header.clone();
+    fn f10_flows_table_is_summary_flows_name_for_name_and_value_for_value() {
+        let mut f = flow(0);
+        f.size_bytes = Some(1_000_000);
+        f.fct_s = Some(0.0123);
+        f.ideal_fct_s = Some(0.01);
+        f.acked_s = Some(0.0523);
+        let mut r = full();
+        r.flows = vec![f, flow(1)].into();
+        let t = &table::run_tables(&r)[1];
+        assert_eq!(t.name, "flows");
+        let names: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+        let v = serde_json::to_value(&r).unwrap();
+        let row0 = v["flows"][0].as_object().unwrap();
+        let mut keys: Vec<&str> = row0.keys().map(|k| k.as_str()).collect();
+        let mut sorted = names[1..].to_vec();
         sorted.sort();
-        fields.sort();
+        keys.sort();
+        assert_eq!(names[0], "run_id");
+        assert_eq!(sorted, keys, "flows table vs summary.json flows[]");
+        // In the same order: as `summary.json` writes them.
+        let text = serde_json::to_string(&r.flows).unwrap();
+        let at: Vec<usize> = names[1..]
+            .iter()
+            .map(|n| text.find(&format!("\"{n}\":")).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{names:?} vs {text}");
+        for (i, row) in v["flows"].as_array().unwrap().iter().enumerate() {
+            for c in &t.columns[1..] {
+                let cell = c.data.cell(i);
+                match row.get(&c.name) {
+                    None | Some(serde_json::Value::Null) => assert_eq!(cell, "", "{}", c.name),
+                    Some(serde_json::Value::String(x)) => assert_eq!(&cell, x),
+                    Some(x) => assert_eq!(
+                        cell.parse::<f64>().unwrap(),
+                        x.as_f64().unwrap(),
+                        "{} of row {i}",
+                        c.name
+                    ),
+                }
+            }
+        }
+        // The second flow has no size: null cells, never a missing column.
+        let csv = t.csv();
+        let row = csv.lines().nth(2).unwrap();
+        assert!(
+            row.ends_with(",,,,,0.0123,0.02,42,\"reno wscale:7,7 rto:204 rtt:12.3/0.4 cwnd:42\""),
+            "{row}"
+        );
+        assert!(csv
+            .lines()
+            .next()
+            .unwrap()
+            .contains(",size_bytes,fct_s,ideal_fct_s,acked_s,"));
+    }
+
+    /// f10: the cwnd series writes an unset ssthresh and an RTT before the first sample as
+    /// nulls, as docs/outputs.md says (the probe records 2^30 and 0).
+    #[test]
+    fn f10_cwnd_unset_ssthresh_and_srtt_before_a_sample_are_nulls() {
+        let mut r = sample();
+        r.series.cwnd.push(CwndSample {
+            t: 0.001,
+            flow: 1,
+            cwnd: 10,
+            ssthresh: 1 << 30,
+            srtt_s: 0.0,
+            in_flight: 1,
+        });
+        let t = table::series_tables(&r);
         assert_eq!(
-            sorted, fields,
-            "flows.csv has one column per FlowResult field"
+            t[0].csv(),
+            "run_id,t_s,flow,cwnd,ssthresh,srtt_s,in_flight\n\
+             0123456789abcdef,0,0,10,5,0.1,3\n\
+             0123456789abcdef,0.001,1,10,,,1\n"
         );
-        let row = lines.next().unwrap();
-        assert!(
-            row.starts_with("0,s0,r0,reno,0.1,1000000,2666666.6666666665,"),
-            "{row}"
-        );
-        // None is an empty cell, the ss line (with a comma here) is quoted.
-        assert!(
-            row.ends_with(",,0.0123,0.02,42,\"reno wscale:7,7 rto:204 rtt:12.3/0.4 cwnd:42\""),
-            "{row}"
-        );
-        assert_eq!(csv.lines().count(), 3);
     }
 
     #[test]
@@ -771,17 +728,14 @@ mod tests {
         let out = OutDir::check(&dir, &[], false).unwrap();
         let written =
             write_run(&out, &bare, &perf, true, &PlotAxes::default(), &[], meta()).unwrap();
-        assert_eq!(written.len(), 4);
-        assert_eq!(
-            listing(&dir),
-            [
-                "flows.csv",
-                "perf.json",
-                "queues.csv",
-                "run.json",
-                "summary.json"
-            ]
-        );
+        assert_eq!(written.len(), 12);
+        let mut tables: Vec<String> = RUN_TABLES
+            .iter()
+            .flat_map(|t| [format!("{t}.csv"), format!("{t}.parquet")])
+            .chain(["perf.json", "run.json", "summary.json"].map(String::from))
+            .collect();
+        tables.sort();
+        assert_eq!(listing(&dir), tables);
         let dir = base.join("all");
         let out = OutDir::check(&dir, &[], false).unwrap();
         let written = write_run(
@@ -794,20 +748,15 @@ mod tests {
             meta(),
         )
         .unwrap();
-        assert_eq!(written.len(), 12);
+        // The 12 of `bare`, each series as CSV, Parquet and a plot.
+        assert_eq!(written.len(), 24);
         let tsg = std::fs::read_to_string(dir.join("tsg.csv")).unwrap();
         assert!(
-            tsg.starts_with("run_id,t,flow,kind,seq,end\n0123456789abcdef,0,0,data,1,1449\n"),
+            tsg.starts_with("run_id,t_s,flow,kind,seq,end\n0123456789abcdef,0,0,data,1,1449\n"),
             "{tsg}"
         );
         // Every table carries the run id in every row.
-        for f in [
-            "flows.csv",
-            "queues.csv",
-            "cwnd.csv",
-            "queue.csv",
-            "throughput.csv",
-        ] {
+        for f in listing(&dir).iter().filter(|f| f.ends_with(".csv")) {
             let t = std::fs::read_to_string(dir.join(f)).unwrap();
             let mut lines = t.lines();
             assert!(lines.next().unwrap().starts_with("run_id,"), "{f}");
@@ -815,7 +764,7 @@ mod tests {
         }
         let manifest: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-        assert_eq!(manifest["files"].as_array().unwrap().len(), 12);
+        assert_eq!(manifest["files"].as_array().unwrap().len(), 24);
         let svg = std::fs::read_to_string(dir.join("throughput.svg")).unwrap();
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("flow 1 (reno)"));

@@ -1,10 +1,15 @@
 //! Typed tidy tables: one row per flow, queue, ping probe, sample…, with a type per column
-//! and the unit in the column's name (`goodput_mbps`, `rtt_p99_ms`). They are what
-//! `cclab sweep` writes (CSV and Parquet) and what Python's `cclab.run(...).flows` is
-//! (`crates/cclab-py`): one definition of every table, three ways out.
+//! and the unit in the column's name. They are what `cclab run` writes (CSV and Parquet),
+//! what `cclab sweep` writes (the points' tables concatenated, with `seed` and the swept
+//! keys) and what Python's `cclab.run(...).flows` is (`crates/cclab-py`): one definition
+//! of every table, three ways out.
 //!
-//! A run's own `flows.csv`/`queues.csv` keep their historical columns (SI base units,
-//! `goodput_bps`); these tables are the analysis view of the same numbers.
+//! One convention for units, that of `summary.json` and of the scenario's base units:
+//! times in seconds (`_s`), rates in bits per second (`_bps`), sizes in bytes (`_bytes`,
+//! or a column named `bytes`), counts plain. No value is converted on the way out, so a
+//! table's value is `summary.json`'s bit for bit (the one exception, iperf's `jitter_ms`,
+//! is divided by 1000). A missing value (no RTT sample yet, an unset ssthresh, an
+//! unfinished flow) is a null (an empty CSV cell).
 
 use serde::{Deserialize, Serialize};
 
@@ -171,7 +176,7 @@ pub fn opt_ints<T>(rows: &[T], f: impl Fn(&T) -> Option<u64>) -> Col {
 
 /// The columns every table of flows starts with: the run, the flow, its hosts and its
 /// congestion control.
-fn flow_cols(t: Table, run_id: &str, rows: &[&crate::results::FlowResult]) -> Table {
+fn flow_cols(t: Table, run_id: &str, rows: &[&FlowResult]) -> Table {
     t.col(
         "run_id",
         Col::Str(vec![Some(run_id.to_string()); rows.len()]),
@@ -182,24 +187,52 @@ fn flow_cols(t: Table, run_id: &str, rows: &[&crate::results::FlowResult]) -> Ta
     .col("cc", strs(rows, |x| &x.cc))
 }
 
-/// A byte-count flow's FCT slowdown: its completion time at the receiver over the time it
-/// would take alone on an empty network (`fct_rx_s / ideal_fct_s`).
-pub fn slowdown(x: &crate::results::FlowResult) -> Option<f64> {
-    match (x.fct_rx_s, x.ideal_fct_s) {
+use crate::results::FlowResult;
+
+/// A byte-count flow's FCT slowdown: its flow completion time over the time it would take
+/// alone on an empty network (`fct_s / ideal_fct_s`).
+pub fn slowdown(x: &FlowResult) -> Option<f64> {
+    match (x.fct_s, x.ideal_fct_s) {
         (Some(a), Some(b)) if b > 0.0 => Some(a / b),
         _ => None,
     }
 }
 
+/// The `flows` table of `rows`: one row per TCP connection, the columns (after `run_id`)
+/// and values of `summary.json`'s `flows[]`, a missing value a null.
+pub(crate) fn flows_table(run_id: &str, f: &[&FlowResult]) -> Table {
+    flow_cols(Table::new("flows"), run_id, f)
+        .col("start_s", floats(f, |x| x.start_s))
+        .col("bytes", ints(f, |x| x.bytes))
+        .col("goodput_bps", floats(f, |x| x.goodput_bps))
+        .col("retransmits", ints(f, |x| x.retransmits))
+        .col("recovery_episodes", ints(f, |x| x.recovery_episodes))
+        .col("timeouts", ints(f, |x| x.timeouts))
+        .col("syn_retransmits", ints(f, |x| x.syn_retransmits))
+        .col("ece_acks", ints(f, |x| x.ece_acks))
+        .col("cwr_episodes", ints(f, |x| x.cwr_episodes))
+        .col("ce_received", ints(f, |x| x.ce_received))
+        .col("data_segs_out", ints(f, |x| x.data_segs_out))
+        .col("acks_sent", ints(f, |x| x.acks_sent))
+        .col("delack_timeouts", ints(f, |x| x.delack_timeouts))
+        .col("size_bytes", opt_ints(f, |x| x.size_bytes))
+        .col("fct_s", opt_floats(f, |x| x.fct_s))
+        .col("ideal_fct_s", opt_floats(f, |x| x.ideal_fct_s))
+        .col("acked_s", opt_floats(f, |x| x.acked_s))
+        .col("rtt_mean_s", opt_floats(f, |x| x.rtt_mean_s))
+        .col("rtt_p99_s", opt_floats(f, |x| x.rtt_p99_s))
+        .col("final_cwnd", ints(f, |x| x.final_cwnd as u64))
+        .col("ss", strs(f, |x| &x.ss))
+}
+
 /// The `fct` table (one row per byte-count flow) of `sized`.
-fn fct_table(run_id: &str, sized: &[&crate::results::FlowResult]) -> Table {
-    let ms = |x: Option<f64>| x.map(|s| s * 1e3);
+fn fct_table(run_id: &str, sized: &[&FlowResult]) -> Table {
     flow_cols(Table::new("fct"), run_id, sized)
         .col("size_bytes", opt_ints(sized, |x| x.size_bytes))
         .col("start_s", floats(sized, |x| x.start_s))
-        .col("fct_ms", opt_floats(sized, |x| ms(x.fct_rx_s)))
-        .col("ideal_fct_ms", opt_floats(sized, |x| ms(x.ideal_fct_s)))
-        .col("acked_ms", opt_floats(sized, |x| ms(x.fct_s)))
+        .col("fct_s", opt_floats(sized, |x| x.fct_s))
+        .col("ideal_fct_s", opt_floats(sized, |x| x.ideal_fct_s))
+        .col("acked_s", opt_floats(sized, |x| x.acked_s))
         .col("slowdown", opt_floats(sized, |x| slowdown(x)))
 }
 
@@ -245,12 +278,12 @@ fn fct_buckets(run_id: &str, sized: &[(u64, Option<f64>)]) -> Table {
 /// The flow-completion tables of a run's byte-count flows (workloads, `[[flow]] bytes`):
 /// `fct` (one row per flow) and `fct_buckets` (slowdown by size); none without such flows.
 pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
-    let sized: Vec<std::borrow::Cow<crate::results::FlowResult>> =
+    let sized: Vec<std::borrow::Cow<FlowResult>> =
         r.flows.iter().filter(|x| x.size_bytes.is_some()).collect();
     if sized.is_empty() {
         return Vec::new();
     }
-    let refs: Vec<&crate::results::FlowResult> = sized.iter().map(|x| x.as_ref()).collect();
+    let refs: Vec<&FlowResult> = sized.iter().map(|x| x.as_ref()).collect();
     let sizes: Vec<(u64, Option<f64>)> = refs
         .iter()
         .map(|x| (x.size_bytes.unwrap_or(0), slowdown(x)))
@@ -258,62 +291,63 @@ pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
     vec![fct_table(&r.run_id, &refs), fct_buckets(&r.run_id, &sizes)]
 }
 
-/// [`fct_tables`] as files (`fct.csv`, `fct.parquet`, `fct_buckets.csv`,
-/// `fct_buckets.parquet`) into `sink`, the rows read [`super::parquet::GROUP`] at a time:
-/// a run of a million flows writes them without holding them (its rows are on file,
-/// `results::Flows`); the bytes are those of [`fct_tables`] through
-/// `sweep::table_files`. Nothing when the run has no byte-count flow.
-pub(crate) fn fct_files_to(
+/// The tables of run `r`'s flows as files (`flows`, and with byte-count flows `fct` and
+/// `fct_buckets`, each `.csv` and `.parquet`) into `sink`, the rows read
+/// [`super::parquet::GROUP`] at a time: a run of a million flows writes them without
+/// holding them (its rows are on file, `results::Flows`); the bytes are those of
+/// [`run_tables`]' tables through `sweep::table_files`.
+pub(crate) fn flow_files_to(
     r: &crate::results::RunResult,
     sink: &mut dyn super::FileSink,
 ) -> Result<(), String> {
-    fct_files_grouped(r, sink, super::parquet::GROUP)
+    flow_files_grouped(r, sink, super::parquet::GROUP)
 }
 
-/// [`fct_files_to`], `group` rows at a time.
-pub(crate) fn fct_files_grouped(
+/// The rows of `r` that `keep` selects, `group` at a time, to `f` (a last, empty call
+/// when none is selected, so a table of no rows still has its header and one group).
+fn each_group(
     r: &crate::results::RunResult,
+    keep: &dyn Fn(&FlowResult) -> bool,
+    group: usize,
+    f: &mut dyn FnMut(&[&FlowResult]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut chunk: Vec<FlowResult> = Vec::with_capacity(group.min(r.flows.len()));
+    let mut any = false;
+    let mut put = |chunk: &mut Vec<FlowResult>| {
+        let refs: Vec<&FlowResult> = chunk.iter().collect();
+        let done = f(&refs);
+        chunk.clear();
+        done
+    };
+    for x in r.flows.iter().filter(|x| keep(x)) {
+        chunk.push(x.into_owned());
+        if chunk.len() == group {
+            any = true;
+            put(&mut chunk)?;
+        }
+    }
+    if !chunk.is_empty() || !any {
+        put(&mut chunk)?;
+    }
+    Ok(())
+}
+
+/// A table of flows (`build` of the rows `keep` selects) as `NAME.csv` and
+/// `NAME.parquet`, `group` rows at a time; `seen` is given every group first.
+fn grouped_table_files(
+    r: &crate::results::RunResult,
+    name: &str,
+    keep: &dyn Fn(&FlowResult) -> bool,
+    build: &dyn Fn(&[&FlowResult]) -> Table,
+    seen: &mut dyn FnMut(&[&FlowResult]),
     sink: &mut dyn super::FileSink,
     group: usize,
 ) -> Result<(), String> {
-    use crate::results::FlowResult;
-    if !r.flows.iter().any(|f| f.size_bytes.is_some()) {
-        return Ok(());
-    }
-    // Every byte-count row, a group at a time.
-    let each_group = |f: &mut dyn FnMut(&[&FlowResult]) -> std::io::Result<()>| {
-        let mut chunk: Vec<FlowResult> = Vec::with_capacity(group.min(r.flows.len()));
-        let mut put = |chunk: &mut Vec<FlowResult>| {
-            let refs: Vec<&FlowResult> = chunk.iter().collect();
-            let done = f(&refs);
-            chunk.clear();
-            done
-        };
-        for x in r.flows.iter().filter(|x| x.size_bytes.is_some()) {
-            let mut x = x.into_owned();
-            // Not in these tables: a group holds no `ss` lines.
-            x.ss = String::new();
-            chunk.push(x);
-            if chunk.len() == group {
-                put(&mut chunk)?;
-            }
-        }
-        if !chunk.is_empty() {
-            put(&mut chunk)?;
-        }
-        Ok(())
-    };
-    // Each flow's size and slowdown, for the buckets.
-    let mut sizes: Vec<(u64, Option<f64>)> = Vec::new();
-    sink.file("fct.csv", &mut |w| {
-        sizes.clear();
+    sink.file(&format!("{name}.csv"), &mut |w| {
         let mut first = true;
-        each_group(&mut |rows| {
-            sizes.extend(
-                rows.iter()
-                    .map(|x| (x.size_bytes.unwrap_or(0), slowdown(x))),
-            );
-            let csv = fct_table(&r.run_id, rows).csv();
+        each_group(r, keep, group, &mut |rows| {
+            seen(rows);
+            let csv = build(rows).csv();
             // The header once, then the rows of each group.
             let body = if first {
                 &csv[..]
@@ -324,68 +358,90 @@ pub(crate) fn fct_files_grouped(
             w.write_all(body.as_bytes())
         })
     })?;
-    sink.file("fct.parquet", &mut |w| {
+    sink.file(&format!("{name}.parquet"), &mut |w| {
         let mut p = super::parquet::Writer::new(w, &crate::sweep::created_by())?;
         // As `parquet::write_grouped` splits a table held in memory.
-        each_group(&mut |rows| p.group(&fct_table(&r.run_id, rows)))?;
+        each_group(r, keep, group, &mut |rows| p.group(&build(rows)))?;
         p.finish()
-    })?;
+    })
+}
+
+/// [`flow_files_to`], `group` rows at a time.
+pub(crate) fn flow_files_grouped(
+    r: &crate::results::RunResult,
+    sink: &mut dyn super::FileSink,
+    group: usize,
+) -> Result<(), String> {
+    let id = r.run_id.as_str();
+    grouped_table_files(
+        r,
+        "flows",
+        &|_| true,
+        &|rows| flows_table(id, rows),
+        &mut |_| {},
+        sink,
+        group,
+    )?;
+    fct_files_grouped(r, sink, group)
+}
+
+/// The `fct` and `fct_buckets` files, `group` rows at a time; nothing when the run has no
+/// byte-count flow.
+pub(crate) fn fct_files_grouped(
+    r: &crate::results::RunResult,
+    sink: &mut dyn super::FileSink,
+    group: usize,
+) -> Result<(), String> {
+    if !r.flows.iter().any(|f| f.size_bytes.is_some()) {
+        return Ok(());
+    }
+    let id = r.run_id.as_str();
+    // Each flow's size and slowdown, for the buckets (`seen` is called by the CSV pass).
+    let mut sizes: Vec<(u64, Option<f64>)> = Vec::new();
+    grouped_table_files(
+        r,
+        "fct",
+        &|x| x.size_bytes.is_some(),
+        &|rows| fct_table(id, rows),
+        &mut |rows| {
+            sizes.extend(
+                rows.iter()
+                    .map(|x| (x.size_bytes.unwrap_or(0), slowdown(x))),
+            );
+        },
+        sink,
+        group,
+    )?;
     // A read error is reported by `run_files_to` once every file is made.
-    for (name, bytes) in crate::sweep::table_files(&fct_buckets(&r.run_id, &sizes)) {
+    for (name, bytes) in crate::sweep::table_files(&fct_buckets(id, &sizes)) {
         sink.file(&name, &mut |w| w.write_all(&bytes))?;
     }
     Ok(())
 }
 
-/// The tidy tables of one run, every one starting with `run_id`: `runs` (one row: the
-/// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
-/// `pings`, `queries` (one row per partition/aggregate app) always; `udp`, `ocbr`,
-/// `hosts` when the run has them; and the time series it recorded (`cwnd`, `queue`,
-/// `throughput`, `tsg`), one row per sample. Every table has the same columns whatever
-/// the run (an optional value is a null, never a missing column), so the tables of many
-/// runs concatenate.
-pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
-    let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
-    let ms = |x: Option<f64>| x.map(|s| s * 1e3);
-    let mut out = vec![Table::new("runs")
-        .col("run_id", id(1))
+/// The `runs` table: one row, the scenario's name, simulated time, events and packet-hops.
+pub(crate) fn runs_table(r: &crate::results::RunResult) -> Table {
+    Table::new("runs")
+        .col("run_id", Col::Str(vec![Some(r.run_id.clone())]))
         .col("scenario", Col::Str(vec![Some(r.scenario.clone())]))
         .col("duration_s", Col::F64(vec![Some(r.duration_s)]))
         .col("events", Col::I64(vec![Some(r.engine.events as i64)]))
         .col(
             "packet_hops",
             Col::I64(vec![Some(r.engine.packet_hops as i64)]),
-        )];
+        )
+}
 
-    // Every row at once: these tables are held whole (Python, sweeps). Rows in memory are
-    // borrowed, rows read back from a file owned here.
-    let rows: Vec<std::borrow::Cow<crate::results::FlowResult>> = r.flows.iter().collect();
-    let all: Vec<&crate::results::FlowResult> = rows.iter().map(|x| x.as_ref()).collect();
-    let f = &all;
-    out.push(
-        flow_cols(Table::new("flows"), &r.run_id, &all)
-            .col("start_s", floats(f, |x| x.start_s))
-            .col("bytes", ints(f, |x| x.bytes))
-            .col("goodput_mbps", floats(f, |x| x.goodput_bps / 1e6))
-            .col("retransmits", ints(f, |x| x.retransmits))
-            .col("recovery_episodes", ints(f, |x| x.recovery_episodes))
-            .col("timeouts", ints(f, |x| x.timeouts))
-            .col("syn_retransmits", ints(f, |x| x.syn_retransmits))
-            .col("ece_acks", ints(f, |x| x.ece_acks))
-            .col("cwr_episodes", ints(f, |x| x.cwr_episodes))
-            .col("ce_received", ints(f, |x| x.ce_received))
-            .col("data_segs_out", ints(f, |x| x.data_segs_out))
-            .col("acks_sent", ints(f, |x| x.acks_sent))
-            .col("delack_timeouts", ints(f, |x| x.delack_timeouts))
-            .col("fct_ms", opt_floats(f, |x| ms(x.fct_s)))
-            .col("rtt_mean_ms", opt_floats(f, |x| ms(x.rtt_mean_s)))
-            .col("rtt_p99_ms", opt_floats(f, |x| ms(x.rtt_p99_s)))
-            .col("final_cwnd", ints(f, |x| x.final_cwnd as u64))
-            .col("ss", strs(f, |x| &x.ss)),
-    );
+/// The TCP congestion-control state's "no threshold yet" (`TCP_INFINITE_SSTHRESH`,
+/// capped to the window's type): written as a null.
+const SSTHRESH_UNSET: u32 = 1 << 30;
 
-    out.extend(fct_tables(r));
-
+/// The tables of run `r` other than `runs` and its flows' (`flows`, `fct`,
+/// `fct_buckets`) and its series, in [`TABLE_NAMES`] order: `queues`, `pings`, `queries`
+/// always; `udp`, `ocbr`, `hosts` when the run has them.
+pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
+    let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
+    let mut out = Vec::new();
     let q = &r.queues;
     out.push(
         Table::new("queues")
@@ -418,12 +474,12 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
             .col("to", strs(p, |x| &x.to))
             .col("sent", ints(p, |x| x.sent))
             .col("received", ints(p, |x| x.received))
-            .col("rtt_mean_ms", opt_floats(p, |x| ms(x.rtt_mean_s)))
-            .col("rtt_median_ms", opt_floats(p, |x| ms(x.rtt_median_s)))
-            .col("rtt_p99_ms", opt_floats(p, |x| ms(x.rtt_p99_s)))
-            .col("rtt_min_ms", opt_floats(p, |x| ms(x.rtt_min_s)))
-            .col("rtt_max_ms", opt_floats(p, |x| ms(x.rtt_max_s)))
-            .col("rtt_stddev_ms", opt_floats(p, |x| ms(x.rtt_stddev_s))),
+            .col("rtt_mean_s", opt_floats(p, |x| x.rtt_mean_s))
+            .col("rtt_median_s", opt_floats(p, |x| x.rtt_median_s))
+            .col("rtt_p99_s", opt_floats(p, |x| x.rtt_p99_s))
+            .col("rtt_min_s", opt_floats(p, |x| x.rtt_min_s))
+            .col("rtt_max_s", opt_floats(p, |x| x.rtt_max_s))
+            .col("rtt_stddev_s", opt_floats(p, |x| x.rtt_stddev_s)),
     );
 
     let a = &r.aggregates;
@@ -434,10 +490,10 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
             .col("workers", ints(a, |x| x.workers as u64))
             .col("response_bytes", ints(a, |x| x.response_bytes))
             .col("queries_done", ints(a, |x| x.queries_done as u64))
-            .col("qct_mean_ms", opt_floats(a, |x| ms(x.qct_mean_s)))
-            .col("qct_median_ms", opt_floats(a, |x| ms(x.qct_median_s)))
-            .col("qct_p99_ms", opt_floats(a, |x| ms(x.qct_p99_s)))
-            .col("qct_max_ms", opt_floats(a, |x| ms(x.qct_max_s)))
+            .col("qct_mean_s", opt_floats(a, |x| x.qct_mean_s))
+            .col("qct_median_s", opt_floats(a, |x| x.qct_median_s))
+            .col("qct_p99_s", opt_floats(a, |x| x.qct_p99_s))
+            .col("qct_max_s", opt_floats(a, |x| x.qct_max_s))
             .col("timeouts", ints(a, |x| x.timeouts)),
     );
 
@@ -448,7 +504,7 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("run_id", id(u.len()))
                 .col("from", strs(u, |x| &x.from))
                 .col("to", strs(u, |x| &x.to))
-                .col("rate_mbps", floats(u, |x| x.rate_bps as f64 / 1e6))
+                .col("rate_bps", ints(u, |x| x.rate_bps))
                 .col("len_bytes", ints(u, |x| x.len as u64))
                 .col(
                     "fragments_per_datagram",
@@ -458,8 +514,8 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("received", ints(u, |x| x.received))
                 .col("lost", ints(u, |x| x.lost))
                 .col("loss_pct", floats(u, |x| x.loss_pct))
-                .col("goodput_mbps", floats(u, |x| x.goodput_bps / 1e6))
-                .col("jitter_ms", floats(u, |x| x.jitter_ms))
+                .col("goodput_bps", floats(u, |x| x.goodput_bps))
+                .col("jitter_s", floats(u, |x| x.jitter_ms / 1e3))
                 .col("reassembly_expired", ints(u, |x| x.reassembly_expired))
                 .col("reassembly_mem_drops", ints(u, |x| x.reassembly_mem_drops)),
         );
@@ -478,19 +534,19 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                     "flood",
                     Col::Bool(o.iter().map(|x| Some(x.flood)).collect()),
                 )
-                .col("rate_mbps", floats(o, |x| x.rate_bps as f64 / 1e6))
+                .col("rate_bps", ints(o, |x| x.rate_bps))
                 .col("ca", strs(o, |x| &x.ca))
                 .col("sent", ints(o, |x| x.sent))
                 .col("received", ints(o, |x| x.received))
                 .col("lost", ints(o, |x| x.lost))
-                .col("goodput_mbps", floats(o, |x| x.goodput_bps / 1e6))
+                .col("goodput_bps", floats(o, |x| x.goodput_bps))
                 .col("flow_updates_sent", ints(o, |x| x.flow_updates_sent))
                 .col(
                     "flow_updates_received",
                     ints(o, |x| x.flow_updates_received),
                 )
                 .col("flow_updates_lost", ints(o, |x| x.flow_updates_lost))
-                .col("ca_wait_ms", floats(o, |x| x.ca_wait_s * 1e3)),
+                .col("ca_wait_s", floats(o, |x| x.ca_wait_s)),
         );
     }
 
@@ -503,7 +559,14 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("tcp_timeouts", ints(h, |x| x.tcp_timeouts)),
         );
     }
+    out
+}
 
+/// The time series run `r` recorded (`cwnd`, `queue`, `throughput`, `tsg`), one row per
+/// sample; none for a series that is off.
+pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
+    let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
+    let mut out = Vec::new();
     let se = &r.series;
     if !se.cwnd.is_empty() {
         let c = &se.cwnd;
@@ -513,8 +576,17 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("t_s", floats(c, |x| x.t))
                 .col("flow", ints(c, |x| x.flow as u64))
                 .col("cwnd", ints(c, |x| x.cwnd as u64))
-                .col("ssthresh", ints(c, |x| x.ssthresh as u64))
-                .col("srtt_ms", floats(c, |x| x.srtt_s * 1e3))
+                .col(
+                    "ssthresh",
+                    opt_ints(c, |x| {
+                        (x.ssthresh < SSTHRESH_UNSET).then_some(x.ssthresh as u64)
+                    }),
+                )
+                // Before the connection's first RTT sample the probe records 0.
+                .col(
+                    "srtt_s",
+                    opt_floats(c, |x| (x.srtt_s > 0.0).then_some(x.srtt_s)),
+                )
                 .col("in_flight", ints(c, |x| x.in_flight as u64)),
         );
     }
@@ -536,7 +608,7 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("run_id", id(t.len()))
                 .col("t_s", floats(t, |x| x.t))
                 .col("flow", ints(t, |x| x.flow as u64))
-                .col("goodput_mbps", floats(t, |x| x.goodput_bps / 1e6)),
+                .col("goodput_bps", floats(t, |x| x.goodput_bps)),
         );
     }
     if !se.tsg.is_empty() {
@@ -554,6 +626,28 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
                 .col("end", ints(t, |x| x.end)),
         );
     }
+    out
+}
+
+/// The tidy tables of one run, every one starting with `run_id`: `runs` (one row: the
+/// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
+/// `pings`, `queries` (one row per partition/aggregate app) always; `fct` and
+/// `fct_buckets` with byte-count flows; `udp`, `ocbr`, `hosts` when the run has them;
+/// and the time series it recorded (`cwnd`, `queue`, `throughput`, `tsg`), one row per
+/// sample. Every table has the same columns whatever the run (an optional value is a
+/// null, never a missing column), so the tables of many runs concatenate. These are the
+/// files of `cclab run` (`report::run_files_to`), the tables of a sweep's points and
+/// Python's `Run` tables alike.
+pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
+    let mut out = vec![runs_table(r)];
+    // Every row at once: these tables are held whole (Python, sweeps). Rows in memory are
+    // borrowed, rows read back from a file owned here.
+    let rows: Vec<std::borrow::Cow<FlowResult>> = r.flows.iter().collect();
+    let all: Vec<&FlowResult> = rows.iter().map(|x| x.as_ref()).collect();
+    out.push(flows_table(&r.run_id, &all));
+    out.extend(fct_tables(r));
+    out.extend(other_tables(r));
+    out.extend(series_tables(r));
     out
 }
 

@@ -8,7 +8,7 @@ use crate::engine::{secs, SimTime};
 use crate::net::NodeId;
 use crate::sim::Sim;
 
-/// The receiver-side completion time (`fct_rx_s`) of a flow of `bytes` alone on an empty
+/// The receiver-side completion time (`fct_s`) of a flow of `bytes` alone on an empty
 /// network, a lower bound of it: the handshake's round trip of propagation, the data's way
 /// out, and the flow's bytes on the wire (each segment of at most `mss` with its IP, TCP
 /// and timestamp headers and the link's framing) at the path's slowest link. It leaves
@@ -49,9 +49,16 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
     let m = &sim.conn_meta[i];
     let s = &c.sender;
     let r = &c.receiver;
+    // A partition/aggregate app's worker connection writes a byte count only when asked
+    // (`app::reqresp`): it is not a sized flow (the query is the unit, `AggregateResult`).
+    let worker = matches!(
+        sim.apps.get(m.app as usize),
+        Some(crate::app::AnyApp::ReqResp(_))
+    );
+    let size = s.total_bytes.filter(|_| !worker);
     let fct = s
         .done_at
-        .filter(|_| s.total_bytes.is_some())
+        .filter(|_| size.is_some())
         .map(|t| secs(t - m.start));
     let active_end = match (s.done_at, m.stop) {
         (Some(d), _) if s.total_bytes.is_some() => d,
@@ -83,15 +90,12 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
         data_segs_out: s.stats.data_segs_out,
         acks_sent: r.stats.acks_sent,
         delack_timeouts: r.stats.delack_timeouts,
-        fct_s: fct,
-        size_bytes: s.total_bytes,
-        fct_rx_s: s
-            .total_bytes
+        acked_s: fct,
+        size_bytes: size,
+        fct_s: size
             .filter(|&b| r.delivered_bytes >= b)
             .map(|_| secs(r.last_delivery - m.start)),
-        ideal_fct_s: s
-            .total_bytes
-            .map(|b| secs(ideal_fct(&sim.net, &s.addr, b, s.mss))),
+        ideal_fct_s: size.map(|b| secs(ideal_fct(&sim.net, &s.addr, b, s.mss))),
         rtt_mean_s: h.mean(),
         rtt_p99_s: h.quantile(0.99),
         final_cwnd: s.tp.snd_cwnd,

@@ -466,9 +466,9 @@ fn encode(r: &FlowResult, b: &mut Vec<u8>) {
         put_u64(b, x);
     }
     let bits = |x: Option<f64>| x.map(f64::to_bits);
-    put_opt(b, bits(r.fct_s));
+    put_opt(b, bits(r.acked_s));
     put_opt(b, r.size_bytes);
-    put_opt(b, bits(r.fct_rx_s));
+    put_opt(b, bits(r.fct_s));
     put_opt(b, bits(r.ideal_fct_s));
     put_opt(b, bits(r.rtt_mean_s));
     put_opt(b, bits(r.rtt_p99_s));
@@ -570,9 +570,9 @@ fn decode(r: &mut Rd) -> Result<FlowResult, String> {
         data_segs_out: r.u64()?,
         acks_sent: r.u64()?,
         delack_timeouts: r.u64()?,
-        fct_s: r.opt_f64()?,
+        acked_s: r.opt_f64()?,
         size_bytes: r.opt()?,
-        fct_rx_s: r.opt_f64()?,
+        fct_s: r.opt_f64()?,
         ideal_fct_s: r.opt_f64()?,
         rtt_mean_s: r.opt_f64()?,
         rtt_p99_s: r.opt_f64()?,
@@ -605,9 +605,9 @@ mod tests {
             data_segs_out: 7,
             acks_sent: 8,
             delack_timeouts: 9,
-            fct_s: i.is_multiple_of(2).then_some(1.0 / 3.0),
+            acked_s: i.is_multiple_of(2).then_some(1.0 / 3.0),
             size_bytes: Some(u64::from(i)),
-            fct_rx_s: None,
+            fct_s: None,
             ideal_fct_s: Some(-0.0),
             rtt_mean_s: Some(f64::NAN),
             rtt_p99_s: None,

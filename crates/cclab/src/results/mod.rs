@@ -130,6 +130,8 @@ impl Serialize for Flows {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct FlowResult {
+    /// The flow's number (`flow` in every table and in `summary.json`).
+    #[serde(rename = "flow")]
     pub id: u32,
     pub from: String,
     pub to: String,
@@ -154,21 +156,23 @@ pub struct FlowResult {
     pub data_segs_out: u64,
     pub acks_sent: u64,
     pub delack_timeouts: u64,
-    /// Flow completion time (byte-count flows that finished): from the connection's
-    /// start (its SYN) to the sender's last byte acknowledged.
-    pub fct_s: Option<f64>,
-    /// Byte-count flows: the size; the completion time at the receiver (from the
-    /// connection's start to the last byte delivered to the receiving application, as
-    /// ns-3's flow monitor and the pFabric and HPCC evaluations measure it: unlike
-    /// `fct_s`, it does not wait for the last ACK, which a receiver may delay up to 40 ms
-    /// when the flow ends on an odd segment); and what that time would be for the flow
-    /// alone on an empty network (`collect::ideal_fct`).
+    /// Byte-count flows (`[[flow]] bytes`, workloads; not the worker connections of a
+    /// partition/aggregate app, whose unit is the query): the size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<u64>,
+    /// Flow completion time of a byte-count flow that finished, as ns-3's flow monitor
+    /// and the pFabric and HPCC evaluations measure it: from the connection's start (its
+    /// first packet, the SYN) to the last byte delivered to the receiving application.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fct_rx_s: Option<f64>,
+    pub fct_s: Option<f64>,
+    /// What `fct_s` would be for the flow alone on an empty network
+    /// (`collect::ideal_fct`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ideal_fct_s: Option<f64>,
+    /// From the connection's start to the sender's last byte acknowledged (not the FCT:
+    /// it waits for the last ACK, which a receiver may delay up to 40 ms when the flow
+    /// ends on an odd segment).
+    pub acked_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
     pub rtt_p99_s: Option<f64>,
     pub final_cwnd: u32,
@@ -178,6 +182,8 @@ pub struct FlowResult {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct QueueResult {
+    /// The port (link) name (`queue` in the tables and in `summary.json`).
+    #[serde(rename = "queue")]
     pub name: String,
     pub max_bytes: u64,
     pub max_pkts: u64,
