@@ -46,8 +46,8 @@
 // never freed (htsim frees nothing). A flow of S bytes sends n = ceil(S / 1448) full
 // segments (TcpSrc::_flow_size set so that exactly n go; htsim cannot send a short last
 // segment: every segment serialises 1538 B, cclab's last one is shorter). Finished = the
-// source has the ACK of its last byte (cclab: `acked_ms`); FCT = start to the sink's
-// receiving the last byte in order (cclab: `fct_ms`, measured the same way from start_s).
+// source has the ACK of its last byte (cclab: `acked_s`); FCT = start to the sink's
+// receiving the last byte in order (cclab: `fct_s`, measured the same way from start_s).
 // bytes_delivered = payload ACKed at the source (1448 B per segment, the last one counting
 // only what is left of S).
 //
@@ -488,7 +488,7 @@ int main(int argc, char** argv) {
             bytes += std::min<uint64_t>(acked * kPayload, f.size);
         }
         if (st.rxDone) {
-            // Received whole (cclab's fct_ms: start to the last byte received in order).
+            // Received whole (cclab's fct_s: start to the last byte received in order).
             rxFinished++;
             fctSum += timeAsMs(st.rxDone - f.start);
         }
@@ -503,7 +503,7 @@ int main(int argc, char** argv) {
         marks += q.marks;
     }
     if (flowsOut) {
-        // One row per flow started: its FCT as cclab's fct_ms (start to the last byte
+        // One row per flow started: its FCT as cclab's fct_s (start to the last byte
         // received in order) and acked_ms; empty when not reached by the end. Written
         // into FILE.part (created before the run) and renamed into place when whole.
         std::FILE* f = flowsFile;

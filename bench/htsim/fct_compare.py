@@ -6,7 +6,7 @@ k = 8 fat-tree).
 Usage: bench/htsim/fct_compare.py CCLAB_FCT.CSV [--before S] NAME=HTSIM_FLOWS.CSV ...
 
 CCLAB_FCT.CSV is the fct.csv of the cclab run whose flows htsim replayed (columns flow,
-size_bytes, start_s, fct_ms, ideal_fct_ms); each HTSIM_FLOWS.CSV is what
+size_bytes, start_s, fct_s, ideal_fct_s); each HTSIM_FLOWS.CSV is what
 `target/htsim/fattree8-htsim CCLAB_FCT.CSV --flows=FILE` wrote (flow, fct_ms, acked_ms),
 named NAME in the table. --before S keeps the flows that started before S seconds (for an
 htsim run shorter than cclab's: a flow's FCT does not depend on what happens after it
@@ -76,13 +76,14 @@ def main(argv):
         fail("usage: fct_compare.py CCLAB_FCT.CSV [--before S] NAME=HTSIM_FLOWS.CSV ...")
     cpath = args[0]
     cclab = {}
-    for r in rows(cpath, ["flow", "size_bytes", "start_s", "fct_ms", "ideal_fct_ms"]):
-        if r["fct_ms"] == "" or number(cpath, r, "start_s") >= before:
+    # cclab's times are in seconds (fct_s, ideal_fct_s), htsim's file's in ms.
+    for r in rows(cpath, ["flow", "size_bytes", "start_s", "fct_s", "ideal_fct_s"]):
+        if r["fct_s"] == "" or number(cpath, r, "start_s") >= before:
             continue
         cclab[r["flow"]] = (
             number(cpath, r, "size_bytes"),
-            number(cpath, r, "fct_ms"),
-            number(cpath, r, "ideal_fct_ms"),
+            number(cpath, r, "fct_s") * 1e3,
+            number(cpath, r, "ideal_fct_s") * 1e3,
         )
     others = []
     for a in args[1:]:

@@ -55,7 +55,7 @@ def main() -> None:
     k_pkts = lambda col: col.str.removesuffix("pkts").astype(int)  # noqa: E731
 
     q = s.queries.assign(K=lambda d: k_pkts(d[key]))
-    qct = q.groupby("K").agg(mean=("qct_mean_ms", "mean"), p99=("qct_p99_ms", "mean"))
+    qct = q.groupby("K").agg(mean=("qct_mean_s", "mean"), p99=("qct_p99_s", "mean")) * 1e3
     b = s.queues[s.queues["queue"] == "bottleneck"].assign(K=lambda d: k_pkts(d[key]))
     # Bytes over 1,500-byte packets: the queue in packets.
     queue = b.groupby("K").agg(mean=("mean_bytes", "mean"), max=("max_bytes", "mean")) / 1500
@@ -63,7 +63,7 @@ def main() -> None:
     print("bottleneck queue (packets):\n", queue.round(2))
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
-    ax1.scatter(q["K"], q["qct_p99_ms"], s=12, alpha=0.5, label="p99, each seed")
+    ax1.scatter(q["K"], q["qct_p99_s"] * 1e3, s=12, alpha=0.5, label="p99, each seed")
     ax1.plot(qct.index, qct["p99"], marker="o", label="p99, mean over seeds")
     ax1.plot(qct.index, qct["mean"], marker="s", label="mean")
     ax1.set_yscale("log")

@@ -5,17 +5,17 @@ what it returns into pandas DataFrames (or polars ones, on request)::
 
     import cclab
     r = cclab.run("examples/dumbbell.toml", set={"tcp.cc": "reno"})
-    r.flows[["flow", "cc", "goodput_mbps", "rtt_p99_ms"]]
+    r.flows[["flow", "cc", "goodput_bps", "rtt_p99_s"]]
     r.series("cwnd")                       # long format: one row per sample and flow
 
     s = cclab.sweep("examples/sweep.toml", out="out/sweep")   # every core, resumable
-    s.queries.groupby(["tcp.cc", "topology.link.classes.0.k"]).qct_p99_ms.mean()
+    s.queries.groupby(["tcp.cc", "topology.link.classes.0.k"]).qct_p99_s.mean()
 
     rep = cclab.reproduce("mathis", quick=True)
     rep.table, rep.checks
 
-Every table has a fixed set of typed columns with the unit in the name (``goodput_mbps``,
-``rtt_p99_ms``, ``t_s``); ``run_id`` names the run a row comes from. The simulation
+Every table has a fixed set of typed columns with the unit in the name (``goodput_bps``,
+``rtt_p99_s``, ``t_s``: seconds, bit/s, bytes, as summary.json); ``run_id`` names the run a row comes from. The simulation
 releases the GIL, so runs in threads go in parallel; Ctrl-C interrupts a run.
 """
 
@@ -186,7 +186,7 @@ class Run:
 
     @property
     def flows(self) -> Any:
-        """One row per TCP flow: goodput_mbps, retransmits, fct_ms, rtt_mean_ms, rtt_p99_ms, …"""
+        """One row per TCP flow: goodput_bps, retransmits, fct_s, acked_s, rtt_mean_s, rtt_p99_s, …"""
         return self._table("flows")
 
     @property
@@ -196,12 +196,12 @@ class Run:
 
     @property
     def pings(self) -> Any:
-        """One row per ping probe: sent, received, rtt_*_ms."""
+        """One row per ping probe: sent, received, rtt_*_s."""
         return self._table("pings")
 
     @property
     def queries(self) -> Any:
-        """One row per partition/aggregate app: queries_done, qct_*_ms, timeouts."""
+        """One row per partition/aggregate app: queries_done, qct_*_s, timeouts."""
         return self._table("queries")
 
     @property
@@ -216,8 +216,8 @@ class Run:
 
     def series(self, name: str) -> Any:
         """A time series in long format, one row per sample (and flow or queue):
-        ``cwnd`` (t_s, flow, cwnd, ssthresh, srtt_ms, in_flight), ``queue`` (t_s, queue,
-        bytes, pkts), ``throughput`` (t_s, flow, goodput_mbps), ``tsg`` (t_s, flow, kind,
+        ``cwnd`` (t_s, flow, cwnd, ssthresh, srtt_s, in_flight), ``queue`` (t_s, queue,
+        bytes, pkts), ``throughput`` (t_s, flow, goodput_bps), ``tsg`` (t_s, flow, kind,
         seq, end). Recorded when the scenario's [output] asks for it."""
         if name not in SERIES:
             raise KeyError(f"no series {name!r}; allowed: {', '.join(SERIES)}")

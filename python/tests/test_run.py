@@ -38,18 +38,18 @@ def test_run_gives_the_numbers_of_cclab_run(cli, tmp_path):
     assert r.summary == summary
     assert r.meta["run_id"] == summary["run_id"] and r.meta["seed"] == 1
     f = r.flows
-    assert list(f["flow"]) == [x["id"] for x in summary["flows"]]
+    assert list(f["flow"]) == [x["flow"] for x in summary["flows"]]
     for row, s in zip(f.itertuples(index=False), summary["flows"]):
-        assert row.goodput_mbps == s["goodput_bps"] / 1e6
+        assert row.goodput_bps == s["goodput_bps"]
         assert row.bytes == s["bytes"] and row.retransmits == s["retransmits"]
-        assert row.rtt_p99_ms == s["rtt_p99_s"] * 1e3
-        assert row.rtt_mean_ms == s["rtt_mean_s"] * 1e3
+        assert row.rtt_p99_s == s["rtt_p99_s"]
+        assert row.rtt_mean_s == s["rtt_mean_s"]
         assert row.cc == s["cc"] and row.ss == s["ss"]
     q = r.queues.set_index("queue")
     for s in summary["queues"]:
-        assert q.loc[s["name"], "drops"] == s["drops"]
-        assert q.loc[s["name"], "mean_bytes"] == s["mean_bytes"]
-    assert r.pings["rtt_p99_ms"][0] == summary["pings"][0]["rtt_p99_s"] * 1e3
+        assert q.loc[s["queue"], "drops"] == s["drops"]
+        assert q.loc[s["queue"], "mean_bytes"] == s["mean_bytes"]
+    assert r.pings["rtt_p99_s"][0] == summary["pings"][0]["rtt_p99_s"]
     # And the folder it wrote is the command line's, file for file (the manifest and
     # perf.json hold the command line and the wall clock).
     a, b = files_of(tmp_path / "cli"), files_of(tmp_path / "py")
@@ -64,11 +64,11 @@ def test_tables_are_typed_with_units_in_the_names():
     f = r.flows
     assert str(f["flow"].dtype) == "Int64"
     assert str(f["cc"].dtype) == "string"
-    assert f["goodput_mbps"].dtype == "float64"
-    for col in ["goodput_mbps", "rtt_mean_ms", "rtt_p99_ms", "fct_ms", "start_s"]:
+    assert f["goodput_bps"].dtype == "float64"
+    for col in ["goodput_bps", "rtt_mean_s", "rtt_p99_s", "fct_s", "acked_s", "start_s"]:
         assert col in f.columns
     # An optional value is a null of the column's type, not a missing column.
-    assert f["fct_ms"].isna().all()
+    assert f["fct_s"].isna().all()
     assert r.queues["police_conformed"].isna().all()
     assert str(r.queues["police_conformed"].dtype) == "Int64"
     assert r.runs.loc[0, "scenario"] == "dumbbell-cubic-rtt"
@@ -77,13 +77,13 @@ def test_tables_are_typed_with_units_in_the_names():
 def test_series_are_long_format():
     r = cclab.run(str(DUMBBELL), set={"sim.duration": "2s"})
     c = r.series("cwnd")
-    assert list(c.columns) == ["run_id", "t_s", "flow", "cwnd", "ssthresh", "srtt_ms", "in_flight"]
+    assert list(c.columns) == ["run_id", "t_s", "flow", "cwnd", "ssthresh", "srtt_s", "in_flight"]
     # One row per sample and flow: 10 ms samples of 2 flows (the second starts at 1 s).
     assert set(c["flow"]) == {0, 1}
     assert (c.groupby("flow")["t_s"].diff().dropna().round(6) == 0.01).all()
     q = r.series("queue")
     assert set(q["queue"]) == {"bottleneck"}
-    assert list(r.series("throughput").columns) == ["run_id", "t_s", "flow", "goodput_mbps"]
+    assert list(r.series("throughput").columns) == ["run_id", "t_s", "flow", "goodput_bps"]
     with pytest.raises(KeyError, match="tsg"):
         r.series("tsg")
     with pytest.raises(KeyError, match="allowed"):
@@ -102,7 +102,7 @@ def test_scenario_as_toml_text_dict_and_set_values():
     }
     r = cclab.run(d)
     assert len(r.flows) == 1 and r.meta["seed"] == 3
-    assert r.flows.loc[0, "goodput_mbps"] > 50
+    assert r.flows.loc[0, "goodput_bps"] > 50e6
     r7 = cclab.run(d, seed=7)
     assert r7.meta["seed"] == 7 and r7.meta["run_id"] != r.meta["run_id"]
 
@@ -204,7 +204,7 @@ def test_polars_on_request():
     r = cclab.run(str(DUMBBELL), set={"sim.duration": "2s"})
     f = r.flows_pl
     assert isinstance(f, pl.DataFrame)
-    assert f["goodput_mbps"].to_list() == r.flows["goodput_mbps"].tolist()
+    assert f["goodput_bps"].to_list() == r.flows["goodput_bps"].tolist()
     r2 = cclab.run(str(DUMBBELL), set={"sim.duration": "2s"}, backend="polars")
     assert isinstance(r2.queues, pl.DataFrame)
 

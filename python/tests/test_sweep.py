@@ -81,7 +81,7 @@ def test_sweep_frames_are_typed():
     q = s.queries
     assert str(q["seed"].dtype) == "Int64"
     assert str(q["tcp.cc"].dtype) == "string"
-    assert q["qct_p99_ms"].dtype == "float64"
+    assert q["qct_p99_s"].dtype == "float64"
     with pytest.raises(AttributeError, match="has no table"):
         s.nope
 

@@ -290,6 +290,41 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
             }
         }
     }
+    // Every table of every run above: its file (CSV and Parquet) documented, its CSV
+    // columns those of its section, in order.
+    let mut tables = std::collections::BTreeSet::new();
+    for dir in [&out, &inc, &wl, &pol, &ocbr, &udp] {
+        for e in std::fs::read_dir(&**dir).unwrap() {
+            let f = e.unwrap().file_name().to_string_lossy().into_owned();
+            documented(run_section, &pattern(&f), "file");
+            if let Some(t) = f.strip_suffix(".csv") {
+                csv_matches_doc(&doc, &dir.join(&f), &f);
+                assert!(std::fs::read(dir.join(format!("{t}.parquet")))
+                    .unwrap()
+                    .starts_with(b"PAR1"));
+                tables.insert(t.to_string());
+            }
+        }
+    }
+    let every: std::collections::BTreeSet<String> = [
+        "runs",
+        "flows",
+        "fct",
+        "fct_buckets",
+        "queues",
+        "pings",
+        "queries",
+        "udp",
+        "ocbr",
+        "hosts",
+        "cwnd",
+        "queue",
+        "throughput",
+        "tsg",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(tables, every, "every table checked");
     for dir in [&out, &inc] {
         assert!(!json(&dir.join("summary.json"))["pings"]
             .as_array()
