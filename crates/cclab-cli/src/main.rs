@@ -31,7 +31,8 @@ enum Cmd {
     Run {
         /// The scenario (TOML), or a folder a run wrote (its run.json holds the scenario).
         file: PathBuf,
-        /// Output directory (default: out/<scenario name>).
+        /// Output directory (default: out/<scenario name>-<run id>, the run id's first 8 hex
+        /// digits: other inputs, another folder).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Master random seed (overrides [sim] seed).
@@ -93,7 +94,8 @@ enum Cmd {
     Sweep {
         /// The scenario with a [sweep] table.
         file: PathBuf,
-        /// Output folder (default: out/<scenario name>-sweep).
+        /// Output folder (default: out/<scenario name>-sweep-<sweep id>, 8 hex digits of a
+        /// hash of the file).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Points run at once (0 = one per core).

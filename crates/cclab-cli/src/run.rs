@@ -53,11 +53,24 @@ pub fn run(a: RunArgs) -> ExitCode {
             a.file.display()
         );
     }
-    // The output folder, checked before anything runs.
-    let dir = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("out").join(&sc.name));
+    // The output folder, checked (and locked) before anything runs. The default one is
+    // named after the scenario and its run id (8 hex digits of a hash of the resolved
+    // scenario and the seed): a run with other inputs gets another folder, and the same
+    // inputs the same folder, whose identical results a re-run replaces.
+    let run_id = sc.run_id();
+    let dir = match &a.out {
+        Some(d) => d.clone(),
+        None => {
+            let dir = PathBuf::from("out").join(format!("{}-{}", sc.name, &run_id[..8]));
+            if let Some(other) = manifest_run_id(&dir).filter(|r| *r != run_id) {
+                return refused_output(&format!(
+                    "{} holds run {other}, not this run ({run_id}); cclab does not replace another run's results in a default folder: give --out",
+                    dir.display()
+                ));
+            }
+            dir
+        }
+    };
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -165,6 +178,13 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
         .filter(|s| !s.is_empty())
         .ok_or_else(|| err("holds no scenario (it is not a `cclab run` folder)".into()))?;
     Ok((scenario.to_string(), file))
+}
+
+/// The run id in the manifest of folder `dir`, if it has one.
+fn manifest_run_id(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join(cclab::report::MANIFEST)).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(v.get("run_id")?.as_str()?.to_string())
 }
 
 /// Print why an output place cannot be written, and that nothing was run: exit code 2.

@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> ExitCode {
     // A folder given is checked first (a large grid takes seconds to build); the default
-    // one, named after the scenario, once the file is read.
+    // one, named after the scenario and the sweep's id, once the file is read. Its lock is
+    // taken when the grid is built, before any point runs.
     if let Some(dir) = &out {
         if let Err(msg) = cclab::sweep::check_dir(dir) {
             return crate::run::refused_output(&msg);
@@ -31,7 +32,9 @@ pub fn sweep(file: &Path, out: Option<PathBuf>, jobs: usize, quiet: bool) -> Exi
                 .points
                 .first()
                 .map_or("sweep", |p| p.scenario.name.as_str());
-            let dir = PathBuf::from("out").join(format!("{name}-sweep"));
+            // The sweep's id in the name: another sweep (another grid, other seeds, another
+            // scenario) gets another folder, never this one's tables replaced.
+            let dir = PathBuf::from("out").join(format!("{name}-sweep-{}", sw.id()));
             if let Err(msg) = cclab::sweep::check_dir(&dir) {
                 return crate::run::refused_output(&msg);
             }

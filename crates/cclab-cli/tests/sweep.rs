@@ -324,8 +324,14 @@ fn a_reused_sweep_folder_keeps_no_stale_table() {
     let o = sweep(f.to_str().unwrap(), &out, "1");
     assert_exit_0(&o);
     assert!(out.join("flows.csv").exists());
-    // As an earlier sweep with sized flows would have left it.
+    // As an earlier sweep with sized flows would have left it: written, and listed in
+    // its manifest (only what the manifest lists is a sweep's to remove).
     std::fs::write(out.join("fct.csv"), "run_id\nstale\n").unwrap();
+    let m = out.join("sweep.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&m).unwrap()).unwrap();
+    v["files"].as_array_mut().unwrap().push("fct.csv".into());
+    std::fs::write(&m, v.to_string()).unwrap();
     let o = sweep(f.to_str().unwrap(), &out, "1");
     assert_exit_0(&o);
     assert!(!out.join("fct.csv").exists(), "a stale table stayed");

@@ -357,6 +357,8 @@ fn list_components() -> String {
 #[pyclass(frozen)]
 struct SweepPlan {
     sweep: Arc<cclab::sweep::Sweep>,
+    /// The folder `prepare` took (its lock), until `merge` has written the tables.
+    prepared: std::sync::Mutex<Option<cclab::sweep::Prepared>>,
 }
 
 #[pymethods]
@@ -368,6 +370,7 @@ impl SweepPlan {
             .map_err(|e| scenario_error(py, &e))?;
         Ok(SweepPlan {
             sweep: Arc::new(sw),
+            prepared: std::sync::Mutex::new(None),
         })
     }
 
@@ -429,11 +432,14 @@ impl SweepPlan {
         Ok((tables_out(py, &o.tables), o.on_disk, o.ran))
     }
 
-    /// Check the sweep folder `out` and write its manifest before points arrive.
+    /// Check the sweep folder `out`, take its lock (held by this plan until `merge` writes
+    /// the tables) and write its manifest before points arrive.
     #[pyo3(signature = (out, provenance_json = "{}"))]
     fn prepare(&self, py: Python<'_>, out: &str, provenance_json: &str) -> PyResult<()> {
-        cclab::sweep::prepare(&self.sweep, Path::new(out), &provenance(provenance_json))
-            .map_err(|m| place_error(py, out, m))
+        let p = cclab::sweep::prepare(&self.sweep, Path::new(out), &provenance(provenance_json))
+            .map_err(|m| place_error(py, out, m))?;
+        *self.prepared.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+        Ok(())
     }
 
     /// Point `i`'s file in `out` if it is there and whole.
@@ -473,6 +479,11 @@ impl SweepPlan {
                 Ok(tables)
             })
             .map_err(PyRuntimeError::new_err)?;
+        // The sweep is written: its folder's lock goes.
+        self.prepared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         Ok(tables_out(py, &tables))
     }
 }

@@ -17,14 +17,17 @@
 //! the seed, so its `run_id` is the one `cclab run FILE --set KEY=VALUE… --seed S` gives.
 //!
 //! On disk (`--out DIR`): `DIR/sweep.json` (the manifest, written before any point runs),
-//! `DIR/points/<run_id>.json` (one file per finished point, written whole through a
-//! temporary and a rename), and, once every point is there, `DIR/<table>.csv` and
+//! `DIR/points/<run_id>.json` (one file per finished point, written whole in the staging
+//! folder `DIR/.cclab-tmp/points/` that the folder's journal records, then renamed), and, once every point is there, `DIR/<table>.csv` and
 //! `DIR/<table>.parquet`. A point whose file is on disk is not run again, so a sweep that
 //! was killed continues where it stopped, losing at most the points that were running.
 //! The tables are made from the point files' bytes in point order, whether a point ran
 //! just now, in an earlier process, on another thread or on a Dask worker: the same sweep
-//! gives the same bytes whatever the number of jobs.
+//! gives the same bytes whatever the number of jobs. The folder is locked while a sweep
+//! runs, no link in it is followed, and the tables and the manifest are installed all or
+//! nothing (`report/outdir.rs`).
 
+use crate::report::outdir::STATE;
 use crate::report::table::{Col, Column, Table, TABLE_NAMES};
 use crate::scenario::{Overrides, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
@@ -155,6 +158,17 @@ impl Sweep {
         })
     }
 
+    /// The sweep's id: 8 hex digits of an FNV-1a hash of its file's text (grid, seeds and
+    /// scenario), in the default folder's name.
+    pub fn id(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.text.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{:08x}", h >> 32)
+    }
+
     /// Only point `index` of the sweep of `text` (what a Dask worker needs): the grid is
     /// read, and that one point's scenario built.
     pub fn parse_point(text: &str, file: &str, index: usize) -> Result<Point, Vec<ScenarioError>> {
@@ -176,8 +190,15 @@ impl Sweep {
             .join(format!("{}.json", self.points[p].run_id))
     }
 
-    /// Point `p`'s file as stored on disk if it is there and whole.
+    /// Point `p`'s file as stored on disk if it is there and whole (a plain file: a link
+    /// is not read).
     pub fn load_point(&self, dir: &Path, p: usize) -> Option<String> {
+        if !std::fs::symlink_metadata(self.point_path(dir, p))
+            .ok()?
+            .is_file()
+        {
+            return None;
+        }
         let text = std::fs::read_to_string(self.point_path(dir, p)).ok()?;
         self.check_point(p, &text).ok()?;
         Some(text)
@@ -208,13 +229,35 @@ impl Sweep {
             .map_err(|m| format!("{}: point {p}: {m}", self.file))
     }
 
-    /// Store point `p`'s file in the sweep folder `dir`, whole or not at all.
+    /// Store point `p`'s file in the sweep folder `dir`, whole or not at all: written in
+    /// the points' staging folder that [`prepare`] recorded (`.cclab-tmp/points`), then
+    /// renamed into `points/`, which must be a folder (never a link).
     pub fn store_point(&self, dir: &Path, p: usize, text: &str) -> Result<(), String> {
         self.check_point(p, text)?;
         let points = dir.join(POINTS);
-        std::fs::create_dir_all(&points)
-            .map_err(|e| format!("cannot create {}: {e}", points.display()))?;
-        crate::report::write_atomic(&self.point_path(dir, p), text.as_bytes())
+        match std::fs::symlink_metadata(&points) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(points_refused(&points)),
+            Err(_) => std::fs::create_dir_all(&points)
+                .map_err(|e| format!("cannot create {}: {e}", points.display()))?,
+        }
+        let stage = dir.join(STATE).join(POINTS);
+        if !std::fs::symlink_metadata(&stage).is_ok_and(|m| m.is_dir()) {
+            return Err(format!(
+                "cannot store point {p} in {}: the sweep folder was not prepared (no {})",
+                dir.display(),
+                stage.display()
+            ));
+        }
+        let name = format!("{}.json", self.points[p].run_id);
+        let tmp = stage.join(&name);
+        let dst = self.point_path(dir, p);
+        std::fs::write(&tmp, text.as_bytes())
+            .and_then(|_| std::fs::rename(&tmp, &dst))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                format!("cannot write {}: {e}", dst.display())
+            })
     }
 
     /// The sweep's tables from every point's file (in point order): each point's tables
@@ -536,58 +579,86 @@ pub fn created_by() -> String {
     format!("cclab {}", crate::VERSION)
 }
 
-/// Check the sweep folder `dir` before anything runs: new, empty, or a sweep's (it has
-/// `sweep.json`); never one holding files cclab did not write.
-pub fn check_dir(dir: &Path) -> Result<(), String> {
+/// Why a sweep refuses `points` that is not a folder.
+fn points_refused(points: &Path) -> String {
+    format!(
+        "{} is not a folder a sweep made (a symbolic link or a file); cclab follows no link inside an output folder: move it away, or choose another --out",
+        points.display()
+    )
+}
+
+/// Check the sweep folder `dir` before anything runs: the path (as [`OutDir::check`]
+/// does), then new, empty, or a sweep's (it has `sweep.json`) holding only what a sweep
+/// writes: its manifest, `points/` (a folder, not a link) and the files the manifest lists
+/// (plain files). Returns the folder resolved and the files its manifest lists.
+///
+/// [`OutDir::check`]: crate::report::OutDir::check
+pub fn check_dir(dir: &Path) -> Result<(PathBuf, Vec<String>), String> {
     let shown = dir.display();
-    match std::fs::metadata(dir) {
-        Err(_) => crate::report::OutDir::check(dir, &[], false).map(|_| ()),
+    let dir = crate::report::outdir::resolve(dir, 128)?;
+    match std::fs::metadata(&dir) {
+        Err(_) => Ok((dir, Vec::new())),
         Ok(m) if !m.is_dir() => Err(format!(
             "cannot write into {shown}: it exists and is not a folder"
         )),
         Ok(_) => {
-            let entries: Vec<String> = std::fs::read_dir(dir)
+            let entries: Vec<String> = std::fs::read_dir(&dir)
                 .map_err(|e| format!("cannot read {shown}: {e}"))?
                 .filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| !crate::report::outdir::is_tmp(n))
+                .filter(|n| n != STATE)
                 .collect();
             if entries.is_empty() {
-                return Ok(());
+                return Ok((dir, Vec::new()));
             }
-            let ours = std::fs::read_to_string(dir.join(MANIFEST))
+            let m = dir.join(MANIFEST);
+            let manifest = std::fs::symlink_metadata(&m)
                 .ok()
+                .filter(|md| md.is_file())
+                .and_then(|_| std::fs::read_to_string(&m).ok())
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                .is_some_and(|v| v.get("sweep").is_some() && v.get("cclab").is_some());
-            if !ours {
+                .filter(|v| v.get("sweep").is_some() && v.get("cclab").is_some());
+            let Some(manifest) = manifest else {
                 let mut list: Vec<&str> = entries.iter().take(3).map(String::as_str).collect();
                 if entries.len() > 3 {
                     list.push("…");
                 }
                 return Err(format!(
-                    "{shown} holds files cclab did not write ({}); `cclab sweep` writes only into a new or empty folder, or one a sweep wrote before (it has {MANIFEST}). Choose another --out",
+                    "{shown} holds files cclab did not write ({}); `cclab sweep` writes only into a new or empty folder, or one a sweep wrote before (it has a plain {MANIFEST}). Choose another --out",
                     list.join(", ")
                 ));
-            }
-            // A sweep's folder: every entry is one of its own.
-            let foreign: Vec<&String> = entries
-                .iter()
-                .filter(|n| {
-                    let n = n.as_str();
-                    n != MANIFEST
-                        && n != POINTS
-                        && !TABLE_NAMES
-                            .iter()
-                            .any(|t| n == format!("{t}.csv") || n == format!("{t}.parquet"))
+            };
+            let listed: Vec<String> = manifest
+                .get("files")
+                .and_then(|f| f.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|f| f.as_str())
+                        .filter(|f| !f.contains(['/', '\\']) && !f.starts_with('.'))
+                        .map(String::from)
+                        .collect()
                 })
-                .collect();
-            if let Some(f) = foreign.first() {
-                return Err(format!(
-                    "{} is not a file a sweep writes; cclab does not write into a sweep folder that holds other files (move it away, or choose another --out)",
-                    dir.join(f).display()
-                ));
+                .unwrap_or_default();
+            for n in &entries {
+                let p = dir.join(n);
+                let meta = std::fs::symlink_metadata(&p);
+                if n == POINTS {
+                    if !meta.is_ok_and(|m| m.is_dir()) {
+                        return Err(points_refused(&p));
+                    }
+                } else if n != MANIFEST && !listed.contains(n) {
+                    return Err(format!(
+                        "{} is not a file a sweep wrote (its {MANIFEST} does not list it); cclab does not write into a sweep folder that holds other files (move it away, or choose another --out)",
+                        p.display()
+                    ));
+                } else if !meta.is_ok_and(|m| m.is_file()) {
+                    return Err(format!(
+                        "{} is not a plain file (a symbolic link?); cclab follows no link inside an output folder: move it away",
+                        p.display()
+                    ));
+                }
             }
-            crate::report::OutDir::check(dir, &[], true).map(|_| ())
+            Ok((dir, listed))
         }
     }
 }
@@ -621,47 +692,76 @@ pub struct Options<'a> {
     pub provenance: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Make the sweep folder `dir` ready for points: checked, `points/` created, temporaries
-/// of a killed process removed, the manifest written.
+/// A sweep folder taken for a sweep ([`prepare`]): its lock, held until this is dropped.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The folder, resolved.
+    pub dir: PathBuf,
+    _lock: crate::report::outdir::Lock,
+}
+
+/// Make the sweep folder `dir` ready for points: checked, locked (a second process is
+/// refused, named), what a killed process left finished or removed by its journal, the
+/// files the previous manifest lists removed (this sweep writes its own tables), the
+/// manifest written, `points/` made, and the points' staging folder recorded and made.
 pub fn prepare(
     sw: &Sweep,
     dir: &Path,
     provenance: &serde_json::Map<String, serde_json::Value>,
-) -> Result<(), String> {
-    check_dir(dir)?;
-    std::fs::create_dir_all(dir.join(POINTS))
-        .map_err(|e| format!("cannot create {}: {e}", dir.join(POINTS).display()))?;
-    if let Ok(rd) = std::fs::read_dir(dir.join(POINTS)) {
-        for e in rd.flatten() {
-            if crate::report::outdir::is_tmp(&e.file_name().to_string_lossy()) {
-                let _ = std::fs::remove_file(e.path());
-            }
+) -> Result<Prepared, String> {
+    let (resolved, _) = check_dir(dir)?;
+    std::fs::create_dir_all(&resolved)
+        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let lock = crate::report::outdir::Lock::acquire(&resolved)?;
+    let dir = resolved;
+    crate::report::outdir::recover(&dir)?;
+    // Checked again under the lock: another process may have written meanwhile.
+    let (_, listed) = check_dir(&dir)?;
+    let points = dir.join(POINTS);
+    match std::fs::symlink_metadata(&points) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(points_refused(&points)),
+        Err(_) => std::fs::create_dir(&points)
+            .map_err(|e| format!("cannot create {}: {e}", points.display()))?,
+    }
+    for p in 0..sw.points.len() {
+        let f = sw.point_path(&dir, p);
+        if std::fs::symlink_metadata(&f).is_ok_and(|m| !m.is_file()) {
+            return Err(format!(
+                "{} is not a plain file (a symbolic link or a folder); cclab follows no link inside an output folder and does not replace it: move it away",
+                f.display()
+            ));
         }
     }
-    // An earlier sweep's tables go (this one writes its own when its points are done):
-    // one that this sweep would not write again must not stay beside a manifest that no
-    // longer lists it. `check_dir` has made sure every file here is a sweep's.
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd.flatten() {
-            let n = e.file_name().to_string_lossy().into_owned();
-            if TABLE_NAMES
-                .iter()
-                .any(|t| n == format!("{t}.csv") || n == format!("{t}.parquet"))
-            {
-                std::fs::remove_file(e.path())
-                    .map_err(|err| format!("cannot remove {}: {err}", e.path().display()))?;
-            }
+    // An earlier sweep's tables go, by its manifest (this one writes its own when its
+    // points are done): one this sweep would not write again must not stay beside a
+    // manifest that no longer lists it. The manifest is rewritten after.
+    for n in &listed {
+        let p = dir.join(n);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
+            std::fs::remove_file(&p).map_err(|e| format!("cannot remove {}: {e}", p.display()))?;
         }
     }
-    write_manifest(dir, sw, provenance, &[])
+    write_manifest(&dir, sw, provenance, &[])?;
+    let names = sw
+        .points
+        .iter()
+        .map(|p| format!("{}.json", p.run_id))
+        .collect();
+    crate::report::outdir::begin_stage(&dir, POINTS, names)?;
+    Ok(Prepared { dir, _lock: lock })
 }
 
 /// Run sweep `sw`: the points not on disk yet (in parallel), then the tables.
 pub fn run(sw: &Sweep, o: &Options) -> Result<Outcome, String> {
     let n = sw.points.len();
     let mut files: Vec<Option<String>> = vec![None; n];
-    if let Some(dir) = o.out {
-        prepare(sw, dir, &o.provenance)?;
+    let prepared = match o.out {
+        Some(dir) => Some(prepare(sw, dir, &o.provenance)?),
+        None => None,
+    };
+    let out = prepared.as_ref().map(|p| p.dir.as_path());
+    if let Some(dir) = out {
         for (p, slot) in files.iter_mut().enumerate() {
             *slot = sw.load_point(dir, p);
         }
@@ -678,7 +778,7 @@ pub fn run(sw: &Sweep, o: &Options) -> Result<Outcome, String> {
         let Some(text) = sw.run_point(p, o.stop.as_ref())? else {
             return Ok(None);
         };
-        if let Some(dir) = o.out {
+        if let Some(dir) = out {
             sw.store_point(dir, p, &text)?;
         }
         (o.on_point)(done.fetch_add(1, Ordering::Relaxed) + 1, n);
@@ -712,7 +812,7 @@ pub fn run(sw: &Sweep, o: &Options) -> Result<Outcome, String> {
     let files: Vec<String> = files.into_iter().map(Option::unwrap_or_default).collect();
     let tables = sw.merge(&files)?;
     let mut written = Vec::new();
-    if let Some(dir) = o.out {
+    if let Some(dir) = out {
         written = write_tables_with(dir, sw, &o.provenance, &tables)?;
     }
     Ok(Outcome {
@@ -724,32 +824,32 @@ pub fn run(sw: &Sweep, o: &Options) -> Result<Outcome, String> {
     })
 }
 
-/// Write the tables (CSV and Parquet) into the sweep folder `dir`, each file whole, then
-/// the manifest listing them.
+/// Write the tables (CSV and Parquet) and the manifest listing them into the sweep folder
+/// `dir` (whose lock this process holds, [`prepare`]) all or nothing: staged in
+/// `.cclab-tmp`, then renamed into place under a journal, the manifest last (the points'
+/// staging folder is removed first, by its record).
 pub fn write_tables_with(
     dir: &Path,
     sw: &Sweep,
     provenance: &serde_json::Map<String, serde_json::Value>,
     tables: &[Table],
 ) -> Result<Vec<PathBuf>, String> {
-    let mut names = Vec::new();
+    let mut files = Vec::new();
     for t in tables {
-        for (name, data) in table_files(t) {
-            crate::report::write_atomic(&dir.join(&name), &data)?;
-            names.push(name);
-        }
+        files.extend(table_files(t));
     }
-    write_manifest(dir, sw, provenance, &names)?;
+    let names: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
+    files.push((MANIFEST.to_string(), manifest_text(sw, provenance, &names)));
+    crate::report::outdir::install_files(dir, &files, &[])?;
     Ok(names.iter().map(|n| dir.join(n)).collect())
 }
 
 /// `sweep.json`: who ran the sweep, the scenario, the grid, and the tables written so far.
-fn write_manifest(
-    dir: &Path,
+fn manifest_text(
     sw: &Sweep,
     provenance: &serde_json::Map<String, serde_json::Value>,
     files: &[String],
-) -> Result<(), String> {
+) -> Vec<u8> {
     let mut m = provenance.clone();
     m.insert("cclab".into(), crate::VERSION.into());
     m.insert("git".into(), crate::GIT_REV.into());
@@ -770,8 +870,17 @@ fn write_manifest(
         serde_json::json!({ "keys": axes, "seeds": sw.seeds, "points": sw.points.len() }),
     );
     m.insert("files".into(), files.to_vec().into());
-    let text = serde_json::to_string_pretty(&m).expect("manifest serialises") + "\n";
-    crate::report::write_atomic(&dir.join(MANIFEST), text.as_bytes())
+    (serde_json::to_string_pretty(&m).expect("manifest serialises") + "\n").into_bytes()
+}
+
+fn write_manifest(
+    dir: &Path,
+    sw: &Sweep,
+    provenance: &serde_json::Map<String, serde_json::Value>,
+    files: &[String],
+) -> Result<(), String> {
+    let text = manifest_text(sw, provenance, files);
+    crate::report::outdir::install_files(dir, &[(MANIFEST.to_string(), text)], &[])
 }
 
 #[cfg(test)]

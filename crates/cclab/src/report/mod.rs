@@ -729,6 +729,7 @@ mod tests {
         let written =
             write_run(&out, &bare, &perf, true, &PlotAxes::default(), &[], meta()).unwrap();
         assert_eq!(written.len(), 12);
+        drop(out); // its lock goes with it
         let mut tables: Vec<String> = RUN_TABLES
             .iter()
             .flat_map(|t| [format!("{t}.csv"), format!("{t}.parquet")])
