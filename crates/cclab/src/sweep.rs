@@ -594,6 +594,12 @@ fn points_refused(points: &Path) -> String {
 ///
 /// [`OutDir::check`]: crate::report::OutDir::check
 pub fn check_dir(dir: &Path) -> Result<(PathBuf, Vec<String>), String> {
+    check_contents(dir, true)
+}
+
+/// [`check_dir`]; `probe`: first ask whether another process holds the folder's lock (not
+/// under this process's own lock, which the probe would find taken).
+fn check_contents(dir: &Path, probe: bool) -> Result<(PathBuf, Vec<String>), String> {
     let shown = dir.display();
     let dir = crate::report::outdir::resolve(dir, 128)?;
     match std::fs::metadata(&dir) {
@@ -602,6 +608,11 @@ pub fn check_dir(dir: &Path) -> Result<(PathBuf, Vec<String>), String> {
             "cannot write into {shown}: it exists and is not a folder"
         )),
         Ok(_) => {
+            // A sweep under way there: say so, rather than what its half-written state
+            // looks like.
+            if let Some(busy) = crate::report::outdir::holder(&dir).filter(|_| probe) {
+                return Err(busy);
+            }
             let entries: Vec<String> = std::fs::read_dir(&dir)
                 .map_err(|e| format!("cannot read {shown}: {e}"))?
                 .filter_map(|e| e.ok())
@@ -716,13 +727,10 @@ pub fn prepare(
     let dir = resolved;
     crate::report::outdir::recover(&dir)?;
     // Checked again under the lock: another process may have written meanwhile.
-    let (_, listed) = check_dir(&dir)?;
+    let (_, listed) = check_contents(&dir, false)?;
     let points = dir.join(POINTS);
-    match std::fs::symlink_metadata(&points) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(points_refused(&points)),
-        Err(_) => std::fs::create_dir(&points)
-            .map_err(|e| format!("cannot create {}: {e}", points.display()))?,
+    if std::fs::symlink_metadata(&points).is_ok_and(|m| !m.is_dir()) {
+        return Err(points_refused(&points));
     }
     for p in 0..sw.points.len() {
         let f = sw.point_path(&dir, p);
@@ -743,6 +751,10 @@ pub fn prepare(
         }
     }
     write_manifest(&dir, sw, provenance, &[])?;
+    if std::fs::symlink_metadata(&points).is_err() {
+        std::fs::create_dir(&points)
+            .map_err(|e| format!("cannot create {}: {e}", points.display()))?;
+    }
     let names = sw
         .points
         .iter()

@@ -349,6 +349,43 @@ impl Lock {
     }
 }
 
+/// Who holds the lock of folder `dir`, if another process does: the message
+/// [`Lock::acquire`] would give. Creates nothing (a shared, non-blocking probe of an
+/// existing lock file).
+pub fn holder(dir: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        use std::os::unix::io::AsRawFd;
+        let lp = dir.join(STATE).join(LOCK);
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&lp)
+            .ok()?;
+        // SAFETY: a valid open descriptor; the probe is released when `f` closes.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } == 0 {
+            return None;
+        }
+        let pid = std::fs::read_to_string(&lp)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok());
+        let who = pid.map_or("another cclab process".to_string(), |p| {
+            format!("cclab process {p}")
+        });
+        Some(format!(
+            "{} is in use: {who} holds its lock ({}); wait until it ends, or choose another output folder",
+            dir.display(),
+            lp.display()
+        ))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
 impl Drop for Lock {
     fn drop(&mut self) {
         let lp = self.dir.join(STATE).join(LOCK);
