@@ -4,7 +4,7 @@
 //! process is killed between renames, every output place checked before the run, one
 //! process per folder, and default folders that never replace another run.
 //!
-//! `CCLAB_BIN=/path/to/cclab` runs the same steps against another binary (how the report
+//! `CCLAB_TEST_BIN=/path/to/cclab` runs the same steps against another binary (how the report
 //! shows each failing on the code before the issue).
 
 #![cfg(unix)]
@@ -17,7 +17,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> PathBuf {
-    std::env::var_os("CCLAB_BIN")
+    std::env::var_os("CCLAB_TEST_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_cclab")))
 }

@@ -22,7 +22,7 @@ const NAME: Key = Key {
     ty: Ty::Str,
     default: "the file name without its extension",
     allowed: "1 to 100 characters; not starting with `.`; no `/`, `\\` or control characters",
-    meaning: "names the output folder (`out/<name>`)",
+    meaning: "names the output folder (`out/<name>-<run id>`, the run id's first 8 hex digits)",
 };
 const DURATION: Key = Key {
     name: "duration",
