@@ -4,7 +4,7 @@ The simulator is the Rust core (``cclab._cclab``, built by maturin); this module
 what it returns into pandas DataFrames (or polars ones, on request)::
 
     import cclab
-    r = cclab.run("examples/dumbbell.toml", set={"tcp.cc": "reno"})
+    r = cclab.run("examples/dumbbell.toml", overrides={"tcp.cc": "reno"})
     r.flows[["flow", "cc", "goodput_bps", "rtt_p99_s"]]
     r.series("cwnd")                       # long format: one row per sample and flow
 
@@ -16,24 +16,32 @@ what it returns into pandas DataFrames (or polars ones, on request)::
 
 Every table has a fixed set of typed columns with the unit in the name (``goodput_bps``,
 ``rtt_p99_s``, ``t_s``: seconds, bit/s, bytes, as summary.json); ``run_id`` names the run a row comes from. The simulation
-releases the GIL, so runs in threads go in parallel; Ctrl-C interrupts a run.
+releases the GIL, so runs in threads go in parallel. Ctrl-C (or ``cclab.cancel()``) stops
+every run, sweep and experiment of the process, on any thread, and leaves their output
+folders as they were: each raises ``cclab.Cancelled``, a ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import math
+import numbers
 import os
 import pathlib
 import sys
+import threading
 import warnings
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _cclab
-from ._cclab import ScenarioError
+from ._cclab import Cancelled, ScenarioError
 
 __all__ = [
     "run",
+    "load",
+    "cancel",
     "sweep",
     "reproduce",
     "experiments",
@@ -43,6 +51,7 @@ __all__ = [
     "Sweep",
     "Report",
     "ScenarioError",
+    "Cancelled",
     "SERIES",
 ]
 
@@ -62,45 +71,219 @@ def version() -> str:
     return _cclab.version()
 
 
-# ----- scenarios in, tables out
+def cancel() -> int:
+    """Stop every cclab run, sweep and experiment under way in this process, on any
+    thread (what Ctrl-C does): each raises :class:`Cancelled` in its caller and leaves its
+    output folder as it was. Returns how many were under way."""
+    return _cclab.cancel()
+
+
+# ----- arguments: every bad one is a ScenarioError naming it
+
+_U64 = 2**64
+_I64 = 2**63
+
+
+def _shown(v: Any) -> str:
+    t = repr(v)
+    return t if len(t) <= 120 else t[:117] + "..."
+
+
+def _arg_error(where: str, key: str, value: Any, allowed: str, problem: str = "") -> ScenarioError:
+    """A :class:`ScenarioError` about an argument (``where``: the function or ``set=``,
+    ``key``: the argument or dotted key), its value and what is allowed, shaped as the
+    core's errors are (``file``, ``key``, ``value``, ``allowed``, ``errors``)."""
+    shown = value if isinstance(value, str) and where.endswith("=") else _shown(value)
+    message = f"{problem + '; ' if problem else ''}allowed: {allowed}"
+    e = ScenarioError(f"{where}: key '{key}' = {shown}: {message}")
+    e.errors = [{"file": where, "key": key, "value": shown, "message": message}]
+    e.file, e.key, e.value, e.allowed = where, key, shown, allowed
+    return e
+
+
+def _int_arg(fn: str, name: str, v: Any, lo: int, hi: int, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise _arg_error(fn, name, v, what, f"not an integer ({type(v).__name__})")
+    v = int(v)
+    if not lo <= v <= hi:
+        raise _arg_error(fn, name, v, what, "out of range")
+    return v
+
+
+def _seed_arg(fn: str, seed: Any) -> Optional[int]:
+    if seed is None:
+        return None
+    return _int_arg(fn, "seed", seed, 0, _U64 - 1, "an integer from 0 to 2^64 - 1, or None")
+
+
+def _jobs_arg(fn: str, name: str, jobs: Any) -> int:
+    return _int_arg(fn, name, jobs, 0, 4096, "an integer from 0 (one per core) to 4096")
+
+
+def _bool_arg(fn: str, name: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise _arg_error(fn, name, v, "True or False")
+    return v
+
+
+def _backend_arg(fn: str, backend: Any) -> str:
+    if backend not in ("pandas", "polars"):
+        raise _arg_error(fn, "backend", backend, "'pandas' or 'polars'")
+    return backend
+
+
+def _path_arg(fn: str, name: str, v: Any) -> Optional[str]:
+    if v is None:
+        return None
+    allowed = "a folder path (str or os.PathLike) without NUL characters, or None"
+    if isinstance(v, os.PathLike):
+        v = os.fspath(v)
+    if isinstance(v, bytes):
+        try:
+            v = os.fsdecode(v)
+        except UnicodeDecodeError:
+            raise _arg_error(fn, name, v, allowed, "not decodable") from None
+    if not isinstance(v, str):
+        raise _arg_error(fn, name, v, allowed, f"not a path ({type(v).__name__})")
+    if "\0" in v or v == "":
+        raise _arg_error(fn, name, v, allowed, "empty" if v == "" else "holds a NUL character")
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _arg_error(fn, name, v, allowed, "not valid UTF-8") from None
+    return v
+
+
+_PLAIN = "a string, a bool, an integer (64-bit), a finite float, a list or a dict of these"
+
+
+def _plain(v: Any, where: str, key: str) -> Any:
+    """``v`` as JSON-able plain values (what TOML can hold), or a ScenarioError naming the
+    dotted key of the first value that is not: None, NaN and infinities, integers beyond
+    64 bits, other types."""
+    if isinstance(v, bool) or isinstance(v, str):
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _arg_error(where, key, v, _PLAIN, "a string that is not valid UTF-8") from None
+        return v
+    if v is None:
+        raise _arg_error(where, key, v, _PLAIN,
+                         "None: TOML has no null; leave the key out for its default")
+    if isinstance(v, numbers.Integral):
+        v = int(v)
+        if not -_I64 <= v < _I64:
+            raise _arg_error(where, key, v, _PLAIN, "an integer beyond 64 bits")
+        return v
+    if isinstance(v, numbers.Real):
+        v = float(v)
+        if not math.isfinite(v):
+            raise _arg_error(where, key, v, _PLAIN, "not a finite number")
+        return v
+    if isinstance(v, Mapping):
+        out = {}
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise _arg_error(where, f"{key}.{k!r}" if key else repr(k), k,
+                                 "string keys", "a key that is not a string")
+            out[k] = _plain(x, where, f"{key}.{k}" if key else k)
+        return out
+    if isinstance(v, (_builtin_list, tuple)):
+        return [_plain(x, where, f"{key}.{i}") for i, x in enumerate(v)]
+    raise _arg_error(where, key, v, _PLAIN, f"a {type(v).__name__}")
 
 
 def _scenario(scenario: Scenario) -> "tuple[str, str]":
     """(TOML text, the name errors and the default ``sim.name`` use) of a scenario given as
     a path, a TOML string or a dict."""
     if isinstance(scenario, Mapping):
-        return _cclab.toml_from_json(json.dumps(scenario)), "<dict>.toml"
+        plain = _plain(scenario, "<dict>", "")
+        return _cclab.toml_from_json(json.dumps(plain, allow_nan=False)), "<dict>.toml"
     if isinstance(scenario, os.PathLike):
         scenario = os.fspath(scenario)
     if not isinstance(scenario, str):
-        raise TypeError(
-            f"a scenario is a path, a TOML string or a dict, not {type(scenario).__name__}"
-        )
+        raise _arg_error("cclab", "scenario", scenario,
+                         "a path to a TOML file, TOML text, or a dict of tables",
+                         f"a {type(scenario).__name__}")
+    if "\0" in scenario:
+        raise _arg_error("cclab", "scenario", scenario,
+                         "a path to a TOML file, TOML text, or a dict of tables",
+                         "holds a NUL character")
     if "\n" in scenario or ("=" in scenario and not os.path.exists(scenario)):
         return scenario, "<string>.toml"
     return _cclab.read_scenario(scenario), scenario
 
 
-def _sets(set: Optional[Mapping[str, Any]]) -> List[str]:
-    """``--set`` words from a dict of dotted keys: strings as written, other values as TOML
-    (``{"tcp.cc": "reno", "sim.seed": 3, "output.plots": False}``)."""
-    if set is None:
+def _toml_str(s: str) -> str:
+    # JSON's string escapes are TOML's; DEL is a control character TOML wants escaped.
+    return json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_value(v: Any) -> str:
+    """A plain value (``_plain``) as an inline TOML value."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, _builtin_list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return "{" + ", ".join(f"{_toml_str(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
+
+
+def _sets(overrides: Optional[Mapping[str, Any]], where: str = "set=") -> List[str]:
+    """``--set`` words from a dict of dotted keys, values as TOML has them: strings as TOML
+    strings (``"10"`` stays a string), numbers and booleans as such, a list as a TOML array
+    (of values or of tables: it replaces the key's array), and a dict as a table whose
+    keys are set one by one (``{"topology.bottleneck": {"rate": "2Gbps"}}`` is
+    ``{"topology.bottleneck.rate": "2Gbps"}``; the table's other keys stay)."""
+    if overrides is None:
         return []
-    if not isinstance(set, Mapping):
-        raise TypeError("set= takes a dict of dotted keys, e.g. {'tcp.cc': 'reno'}")
-    words = []
-    for k, v in set.items():
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif isinstance(v, (int, float)):
-            v = repr(v)
-        elif isinstance(v, str):
-            # A TOML string, so that "10" stays the string "10".
-            v = json.dumps(v, ensure_ascii=False)
-        else:
-            v = _cclab.toml_from_json(json.dumps({"v": v})).split("=", 1)[1].strip()
-        words.append(f"{k}={v}")
+    if not isinstance(overrides, Mapping):
+        raise _arg_error("cclab", where.rstrip("="), overrides,
+                         "a dict of dotted keys, e.g. {'tcp.cc': 'reno'}")
+    words: List[str] = []
+
+    def add(key: str, v: Any) -> None:
+        if isinstance(v, Mapping) and v:
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise _arg_error(where, f"{key}.{k!r}", k, "string keys",
+                                     "a key that is not a string")
+                add(f"{key}.{k}", x)
+            return
+        words.append(f"{key}={_toml_value(_plain(v, where, key))}")
+
+    for k, v in overrides.items():
+        if not isinstance(k, str) or not k.strip():
+            raise _arg_error(where, repr(k), k, "dotted keys as strings, e.g. 'tcp.cc'",
+                             "not a key")
+        add(k, v)
     return words
+
+
+def _python_names(e: ScenarioError, where: str) -> None:
+    """Errors about ``--set`` values named as Python passed them (``set=``, ``overrides=``)."""
+    errors = getattr(e, "errors", None) or []
+    if not any(x.get("file") == "--set" for x in errors):
+        return
+    for x in errors:
+        if x.get("file") == "--set":
+            x["file"] = where
+    if getattr(e, "file", None) == "--set":
+        e.file = where
+    lines = str(e).split("\n")
+    e.args = ("\n".join(where + l[5:] if l.startswith("--set:") else l for l in lines),)
+
+
+def _overrides(overrides: Any, set_: Any) -> Any:
+    if overrides is not None and set_ is not None:
+        raise _arg_error("cclab", "set", set_, "overrides= or set= (its alias), not both")
+    return overrides if overrides is not None else set_
 
 
 def _frames(tables: Iterable["tuple[str, bytes]"], backend: str) -> Dict[str, Any]:
@@ -115,10 +298,10 @@ def _frames(tables: Iterable["tuple[str, bytes]"], backend: str) -> Dict[str, An
                 "backend='polars' needs polars: pip install polars (or cclab[polars])"
             ) from e
         for name, data in tables:
-            out[name] = pl.read_parquet(io.BytesIO(data))
+            out[name] = _nulls_pl(name, pl.read_parquet(io.BytesIO(data)))
         return out
     if backend != "pandas":
-        raise ValueError(f"backend={backend!r}: allowed are 'pandas' and 'polars'")
+        raise _arg_error("cclab", "backend", backend, "'pandas' or 'polars'")
     import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -130,8 +313,43 @@ def _frames(tables: Iterable["tuple[str, bytes]"], backend: str) -> Dict[str, An
         pa.large_string(): pd.StringDtype(),
     }
     for name, data in tables:
-        out[name] = pq.read_table(pa.BufferReader(data)).to_pandas(types_mapper=types.get)
+        df = pq.read_table(pa.BufferReader(data)).to_pandas(types_mapper=types.get)
+        out[name] = _nulls_pd(name, df)
     return out
+
+
+#: In the ``cwnd`` series, the values that mean "none yet": ssthresh unset (the stack's
+#: 2^30 cap) and no RTT sample (0). Shown as nulls, as the other tables show a missing
+#: value. (A core that writes nulls there already makes this a no-op.)
+_SSTHRESH_UNSET = 2**30
+
+
+def _nulls_pd(name: str, df: Any) -> Any:
+    if name == "cwnd":
+        if "ssthresh" in df:
+            df["ssthresh"] = df["ssthresh"].mask(df["ssthresh"] >= _SSTHRESH_UNSET)
+        for c in [c for c in df.columns if c.startswith("srtt")]:
+            df[c] = df[c].mask(df[c] <= 0)
+    return df
+
+
+def _nulls_pl(name: str, df: Any) -> Any:
+    if name == "cwnd":
+        import polars as pl
+
+        cols = []
+        if "ssthresh" in df.columns:
+            cols.append(
+                pl.when(pl.col("ssthresh") >= _SSTHRESH_UNSET)
+                .then(None)
+                .otherwise(pl.col("ssthresh"))
+                .alias("ssthresh")
+            )
+        for c in [c for c in df.columns if c.startswith("srtt")]:
+            cols.append(pl.when(pl.col(c) <= 0).then(None).otherwise(pl.col(c)).alias(c))
+        if cols:
+            df = df.with_columns(cols)
+    return df
 
 
 class Run:
@@ -223,53 +441,226 @@ class Run:
             raise KeyError(f"no series {name!r}; allowed: {', '.join(SERIES)}")
         return self._table(name)
 
-    def __repr__(self) -> str:
+    def _rows(self, name: str) -> int:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        # The flow count from the table's Parquet footer: a repr never parses the summary.
-        raw = self._raw.get("flows")
-        flows = pq.ParquetFile(pa.BufferReader(raw)).metadata.num_rows if raw else 0
+        # From the table's Parquet footer: a repr never parses the summary or a table.
+        raw = self._raw.get(name)
+        return pq.ParquetFile(pa.BufferReader(raw)).metadata.num_rows if raw else 0
+
+    def __repr__(self) -> str:
         return (
             f"<cclab.Run {self.meta.get('run_id')}, seed {self.meta.get('seed')}: "
-            f"{flows} flows, tables {', '.join(self._raw)}>"
+            f"{self._rows('flows')} flows, tables {', '.join(self._raw)}>"
         )
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: where the run came from, its tables with their row counts, the
+        first flows, and the plots it can draw."""
+        e = html.escape
+        m = self.meta
+        head = (
+            f"<p><b>cclab run</b> <code>{e(str(m.get('run_id')))}</code> &middot; "
+            f"{e(str(m.get('name') or m.get('file') or ''))} &middot; "
+            f"seed {e(str(m.get('seed')))}"
+        )
+        if isinstance(m.get("wall_s"), (int, float)):
+            head += f" &middot; {float(m['wall_s']):.3g} s wall"
+        head += "</p>"
+        rows = "".join(
+            f"<tr><td><code>{e(n)}</code></td>"
+            f"<td style='text-align:right'>{self._rows(n):,}</td></tr>"
+            for n in self._raw
+        )
+        body = f"<table><tr><th>table</th><th>rows</th></tr>{rows}</table>"
+        if "flows" in self._raw:
+            flows = self._table("flows", "pandas")
+            keep = [c for c in flows.columns if c != "run_id"][:12]
+            if len(flows) > 10:
+                body += f"<p>the first 10 of {len(flows):,} flows</p>"
+            body += flows[keep].head(10).to_html(index=False, escape=True)
+        series = [n for n in SERIES if n in self._raw]
+        if series:
+            body += "<p>plots: " + ", ".join(
+                f"<code>.plot({e(repr(n))})</code>" for n in series
+            ) + "</p>"
+        return f"<div class='cclab-run'>{head}{body}</div>"
+
+    def plot(self, kind: str = "cwnd", *, ax: Any = None, flow: Optional[int] = None) -> Any:
+        """Draw one of the standard plots with matplotlib (``pip install 'cclab[plot]'``)
+        from the series the run recorded: ``cwnd`` (segments, a line per flow), ``queue``
+        (KB, a line per queue), ``throughput`` (Mbit/s, a line per flow) or ``tsg`` (the
+        time-sequence graph of one flow: ``flow=``, the first recorded by default). Draws
+        into ``ax`` if given; returns the matplotlib ``Axes``."""
+        if kind not in SERIES:
+            raise _arg_error("Run.plot", "kind", kind, ", ".join(map(repr, SERIES)))
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as err:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "Run.plot needs matplotlib: pip install 'cclab[plot]' (or matplotlib)"
+            ) from err
+        df = self._table(kind, "pandas")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 4))
+        t = "t_s" if "t_s" in df else "t"
+        if kind == "cwnd":
+            for f, g in df.groupby("flow", sort=True):
+                ax.plot(g[t], g["cwnd"].astype("float64"), label=f"flow {f}", lw=1)
+            ax.set_ylabel("cwnd (segments)")
+        elif kind == "queue":
+            for q, g in df.groupby("queue", sort=False):
+                ax.plot(g[t], g["bytes"].astype("float64") / 1e3, label=str(q), lw=1)
+            ax.set_ylabel("queue (KB)")
+        elif kind == "throughput":
+            col = next(c for c in df.columns if c.startswith("goodput"))
+            scale = 1e-6 if col.endswith("_bps") else 1.0
+            for f, g in df.groupby("flow", sort=True):
+                ax.plot(g[t], g[col].astype("float64") * scale, label=f"flow {f}", lw=1)
+            ax.set_ylabel("goodput (Mbit/s)")
+        else:
+            flows = sorted(int(f) for f in df["flow"].dropna().unique())
+            if flow is None and flows:
+                flow = flows[0]
+            if flow not in flows:
+                raise _arg_error("Run.plot", "flow", flow,
+                                 ", ".join(map(str, flows)) or "none (no tsg recorded)")
+            g = df[df["flow"] == flow]
+            for k, style in (("data", "."), ("retrans", "x"), ("ack", "-")):
+                h = g[g["kind"] == k]
+                if len(h):
+                    ax.plot(h[t], h["seq"].astype("float64") / 1e6, style, ms=2, lw=1,
+                            label=k)
+            ax.set_ylabel("sequence (MB)")
+        ax.set_xlabel("time (s)")
+        title = {
+            "cwnd": "congestion window",
+            "queue": "queue length",
+            "throughput": "throughput",
+            "tsg": f"time-sequence graph, flow {flow}",
+        }[kind]
+        ax.set_title(f"{title} ({self.meta.get('run_id')})")
+        ax.legend(loc="best", fontsize="small")
+        return ax
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
 
 
 def run(
     scenario: Scenario,
     *,
     seed: Optional[int] = None,
-    set: Optional[Mapping[str, Any]] = None,
+    overrides: Optional[Mapping[str, Any]] = None,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
     force: bool = False,
     backend: str = "pandas",
+    set: Optional[Mapping[str, Any]] = None,  # noqa: A002 - the alias the docs had first
 ) -> Run:
     """Run a scenario, as ``cclab run`` does, and return its tables.
 
     ``scenario``: a path to a TOML file, TOML text, or a dict of the same tables.
-    ``seed``: the master seed (overrides ``[sim] seed``). ``set``: dotted keys to override,
-    as ``--set`` (``{"tcp.cc": "reno", "topology.bottleneck.rate": "1Gbps"}``).
-    ``out``: also write the run's folder (summary.json, CSVs, plots) as ``cclab run --out``.
-    ``backend``: ``'pandas'`` (default) or ``'polars'``.
+    ``seed``: the master seed (overrides ``[sim] seed``), 0 to 2^64 - 1.
+    ``overrides`` (alias ``set``): dotted keys to override, as ``--set``, with values as
+    TOML has them (``{"tcp.cc": "reno", "topology.bottleneck": {"rate": "1Gbps"}}``; a
+    dict sets each of its keys, a list replaces the key's array).
+    ``out``: also write the run's folder (summary.json, tables, plots) as ``cclab run
+    --out``. ``backend``: ``'pandas'`` (default) or ``'polars'``.
 
-    Raises :class:`ScenarioError` (a ``ValueError``) on bad input, naming the file, key,
-    value and what is allowed; ``KeyboardInterrupt`` on Ctrl-C.
+    Raises :class:`ScenarioError` (a ``ValueError``) on bad input, naming the argument or
+    file, key, value and what is allowed; :class:`Cancelled` (a ``KeyboardInterrupt``) on
+    Ctrl-C or :func:`cancel`, leaving ``out`` as it was.
     """
+    fn = "cclab.run"
+    sets = _sets(_overrides(overrides, set), "overrides=" if overrides is not None else "set=")
+    seed = _seed_arg(fn, seed)
+    out_s = _path_arg(fn, "out", out)
+    force = _bool_arg(fn, "force", force)
+    backend = _backend_arg(fn, backend)
     text, file = _scenario(scenario)
-    summary, tables, meta = _cclab.run(
-        text,
-        file,
-        _sets(set),
-        seed,
-        None if out is None else os.fspath(out),
-        force,
-        _provenance(),
-    )
+    try:
+        summary, tables, meta = _cclab.run(text, file, sets, seed, out_s, force, _provenance())
+    except ScenarioError as e:
+        _python_names(e, "overrides=" if overrides is not None else "set=")
+        raise
     r = Run(summary, tables, meta, backend)
     for w in r.meta.get("warnings", []):
         warnings.warn(w, RuntimeWarning, stacklevel=2)
     return r
+
+
+def load(folder: Union[str, "os.PathLike[str]"], *, backend: str = "pandas") -> Run:
+    """The :class:`Run` of a run's folder (``cclab run --out DIR``, ``cclab.run(out=DIR)``),
+    read back from its files: the same tables (from ``<table>.parquet``), summary and meta
+    as the call that made it returned. Raises :class:`ScenarioError` for a folder that is
+    not a whole cclab run (no manifest ``run.json``, or a table it lists missing)."""
+    fn = "cclab.load"
+    d = pathlib.Path(_path_arg(fn, "folder", folder) or "")
+    backend = _backend_arg(fn, backend)
+
+    def refuse(problem: str) -> ScenarioError:
+        return _arg_error(fn, "folder", str(d), "the folder of a finished run (it has run.json)",
+                          problem)
+
+    try:
+        manifest = json.loads((d / "run.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise refuse("no run.json: not a run's folder (a sweep's has sweep.json: "
+                     "cclab.sweep(FILE, out=DIR) reads it back)") from None
+    except (OSError, ValueError) as err:
+        raise refuse(f"run.json cannot be read: {err}") from None
+    listed = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(listed, _builtin_list):
+        raise refuse("run.json lists no files")
+    try:
+        summary = (d / "summary.json").read_text(encoding="utf-8")
+    except OSError as err:
+        raise refuse(f"summary.json cannot be read: {err}") from None
+    names = [n[: -len(".parquet")] for n in listed if isinstance(n, str) and n.endswith(".parquet")]
+    if "flows" not in names:
+        raise refuse(
+            "its tables are not in Parquet (a folder written before cclab wrote each table "
+            "as CSV and Parquet): run the scenario again (its run.json holds it)"
+        )
+    # In the order cclab.run gives them.
+    order = {n: i for i, n in enumerate(_TABLE_ORDER)}
+    names.sort(key=lambda n: (order.get(n, len(order)), n))
+    tables = []
+    for n in names:
+        try:
+            tables.append((n, (d / f"{n}.parquet").read_bytes()))
+        except OSError as err:
+            raise refuse(f"{n}.parquet cannot be read: {err}") from None
+    perf: Dict[str, Any] = {}
+    try:
+        perf = json.loads((d / "perf.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    head = json.loads(summary) if summary.strip() else {}
+    meta = {
+        "cclab": manifest.get("cclab", head.get("cclab")),
+        "git": manifest.get("git", head.get("git")),
+        "run_id": manifest.get("run_id", head.get("run_id")),
+        "seed": manifest.get("seed", head.get("seed")),
+        "name": head.get("scenario"),
+        "file": str(d),
+        "scenario": manifest.get("scenario"),
+        "wall_s": perf.get("wall_s"),
+        "events": perf.get("events"),
+        "packet_hops": perf.get("packet_hops"),
+        "warnings": [],
+    }
+    r = Run(summary, tables, json.dumps(meta), backend)
+    r._summary = head
+    r._summary_text = None
+    return r
+
+
+#: The order of the tables ``cclab.run`` returns (``report::table::run_tables``).
+_TABLE_ORDER = ("runs", "flows", "fct", "fct_buckets", "queues", "pings", "queries", "udp",
+                "ocbr", "hosts") + SERIES
 
 
 # ----- sweeps
@@ -301,15 +692,51 @@ class Sweep:
         return f"<cclab.Sweep {self.on_disk + self.ran} points: {rows}>"
 
 
-def _progress_bar(total: int, progress: bool):
-    if not progress:
-        return None
-    try:
-        from tqdm.auto import tqdm  # optional
+class _Bar:
+    """A tqdm progress bar (``pip install 'cclab[progress]'``) on a terminal or in a
+    notebook; nothing when tqdm is missing, output is not interactive, or ``quiet``."""
 
-        return tqdm(total=total, unit="point")
-    except ImportError:
-        return None
+    def __init__(self, total: int, unit: str, desc: str, progress: Optional[bool], quiet: bool):
+        self.bar = None
+        if quiet or progress is False or (progress is None and not _interactive()):
+            return
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            if progress:
+                warnings.warn("progress=True needs tqdm: pip install 'cclab[progress]'",
+                              RuntimeWarning, stacklevel=3)
+            return
+        self.bar = tqdm(total=total, unit=unit, desc=desc, leave=False)
+
+    def __call__(self, done: int, total: int) -> None:
+        b = self.bar
+        if b is not None:
+            if b.total != total:
+                b.total = total
+            b.update(max(0, done - b.n))
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _interactive() -> bool:
+    """A terminal on stderr, or a Jupyter kernel: where a progress bar is read."""
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):
+        pass
+    ip = sys.modules.get("IPython")
+    if ip is None:
+        return False
+    try:
+        shell = ip.get_ipython()
+        return shell is not None and "IPKernelApp" in shell.config
+    except Exception:  # pragma: no cover - depends on the environment
+        return False
 
 
 def sweep(
@@ -319,7 +746,8 @@ def sweep(
     jobs: int = 0,
     client: Any = None,
     backend: str = "pandas",
-    progress: bool = False,
+    progress: Optional[bool] = None,
+    quiet: bool = False,
 ) -> Sweep:
     """Run every point of a scenario's ``[sweep]`` (its grid of values × its seeds) and
     return the tables, as ``cclab sweep FILE --out DIR --jobs N`` does.
@@ -330,14 +758,28 @@ def sweep(
     ``client``: a ``dask.distributed.Client``: each point becomes a task on its workers
     (which need this same cclab installed); finished points stream back and are stored
     in ``out`` as they arrive, so an interrupted cluster sweep also resumes.
+    ``progress``: a progress bar (tqdm, ``cclab[progress]``); by default on a terminal or
+    in a notebook, off with ``quiet=True``.
+    Ctrl-C or :func:`cancel` stops it (:class:`Cancelled`); the points that finished stay
+    in ``out``, and the same call continues.
     """
+    fn = "cclab.sweep"
+    out_s = _path_arg(fn, "out", out)
+    jobs = _jobs_arg(fn, "jobs", jobs)
+    backend = _backend_arg(fn, backend)
+    quiet = _bool_arg(fn, "quiet", quiet)
+    if progress is not None:
+        progress = _bool_arg(fn, "progress", progress)
     text, file = _scenario(scenario)
     plan = _cclab.SweepPlan(text, file)
-    out_s = None if out is None else os.fspath(out)
     if client is None:
-        tables, on_disk, ran = plan.run(out_s, jobs, _provenance())
+        bar = _Bar(plan.points(), "point", "sweep", progress, quiet)
+        try:
+            tables, on_disk, ran = plan.run(out_s, jobs, _provenance(), bar)
+        finally:
+            bar.close()
         return Sweep(_frames(tables, backend), out_s, on_disk, ran)
-    return _sweep_dask(plan, text, file, out_s, client, backend, progress)
+    return _sweep_dask(plan, text, file, out_s, client, backend, progress, quiet)
 
 
 def _provenance() -> str:
@@ -349,7 +791,7 @@ def _point(text: str, file: str, index: int) -> str:
     return _cclab.sweep_point(text, file, index)
 
 
-def _sweep_dask(plan, text, file, out, client, backend, progress) -> Sweep:
+def _sweep_dask(plan, text, file, out, client, backend, progress, quiet) -> Sweep:
     from dask.distributed import as_completed
 
     n = plan.points()
@@ -361,9 +803,8 @@ def _sweep_dask(plan, text, file, out, client, backend, progress) -> Sweep:
             files[i] = plan.load(out, i)
     on_disk = sum(f is not None for f in files)
     todo = [i for i in range(n) if files[i] is None]
-    bar = _progress_bar(n, progress)
-    if bar is not None:
-        bar.update(on_disk)
+    bar = _Bar(n, "point", "sweep", progress, quiet)
+    bar(on_disk, n)
     futures = {
         client.submit(_point, text, file, i, key=f"cclab-point-{plan.run_id(i)}", pure=False): i
         for i in todo
@@ -375,11 +816,9 @@ def _sweep_dask(plan, text, file, out, client, backend, progress) -> Sweep:
             if out is not None:
                 plan.store(out, i, point)
             files[i] = point
-            if bar is not None:
-                bar.update(1)
+            bar(sum(f is not None for f in files), n)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
         for fut in futures:
             if not fut.done():
                 fut.cancel()
@@ -416,8 +855,19 @@ class Report:
                 }
             )
         cols = ["variant", "metric", "seed", "sim", "ci95", "runs", "against", "status"]
+        # Text columns as pandas' nullable strings: a row with no seed value has
+        # `against` and `status` <NA> (not object None), as in every other table.
         self.table = pd.DataFrame(rows, columns=cols).astype(
-            {"seed": "float64", "sim": "float64", "ci95": "float64", "runs": "Int64"}
+            {
+                "variant": "string",
+                "metric": "string",
+                "seed": "float64",
+                "sim": "float64",
+                "ci95": "float64",
+                "runs": "Int64",
+                "against": "string",
+                "status": "string",
+            }
         )
         self.checks = pd.DataFrame(
             [
@@ -432,7 +882,7 @@ class Report:
                 for c in d["checks"]
             ],
             columns=["name", "against", "status", "detail", "why", "cause"],
-        )
+        ).astype("string")
         self.tally: Dict[str, int] = d["tally"]
         self.text = text
         self.plots = dict(plots)
@@ -451,10 +901,33 @@ class Report:
         )
 
 
-def reproduce(name: str, quick: bool = False, *, seed: int = 1, threads: int = 0) -> Report:
+def reproduce(
+    name: str,
+    quick: bool = False,
+    *,
+    seed: int = 1,
+    threads: int = 0,
+    progress: Optional[bool] = None,
+    quiet: bool = False,
+) -> Report:
     """Run a built-in experiment of the seed documents (``experiments()`` lists them), as
-    ``cclab reproduce NAME [--quick]``."""
-    raw, text, plots = _cclab.reproduce(name, quick, seed, threads)
+    ``cclab reproduce NAME [--quick]``. ``progress``: a bar of its runs (tqdm), by default
+    on a terminal or in a notebook, off with ``quiet=True``. Ctrl-C or :func:`cancel`
+    stops it between its runs (:class:`Cancelled`)."""
+    fn = "cclab.reproduce"
+    if not isinstance(name, str):
+        raise _arg_error(fn, "name", name, "an experiment's name (cclab.experiments())")
+    quick = _bool_arg(fn, "quick", quick)
+    seed = _int_arg(fn, "seed", seed, 0, _U64 - 1, "an integer from 0 to 2^64 - 1")
+    threads = _jobs_arg(fn, "threads", threads)
+    quiet = _bool_arg(fn, "quiet", quiet)
+    if progress is not None:
+        progress = _bool_arg(fn, "progress", progress)
+    bar = _Bar(0, "run", name, progress, quiet)
+    try:
+        raw, text, plots = _cclab.reproduce(name, quick, seed, threads, bar)
+    finally:
+        bar.close()
     return Report(raw, text, plots)
 
 

@@ -1,7 +1,7 @@
 """Type stub of cclab's Rust core (crates/cclab-py/src/lib.rs). Use the `cclab` package;
 these are its building blocks. Tables travel as Parquet bytes, reports as JSON text."""
 
-from typing import List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 GIT_REV: str
 
@@ -14,6 +14,12 @@ class ScenarioError(ValueError):
     key: str
     value: str
     allowed: str
+
+class Cancelled(KeyboardInterrupt):
+    """A run, sweep or experiment stopped by Ctrl-C or `cancel()`; nothing written after."""
+
+def cancel() -> int:
+    """Stop every call under way in the process (any thread); how many there were."""
 
 def version() -> str: ...
 def read_scenario(path: str) -> str: ...
@@ -29,7 +35,11 @@ def run(
 ) -> Tuple[str, List[Tuple[str, bytes]], str]:
     """(summary.json text, [(table name, Parquet bytes)], meta JSON)."""
 def reproduce(
-    name: str, quick: bool = False, seed: int = 1, threads: int = 0
+    name: str,
+    quick: bool = False,
+    seed: int = 1,
+    threads: int = 0,
+    progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Tuple[str, str, List[Tuple[str, str]]]:
     """(report JSON, report text, [(plot file name, SVG)])."""
 def experiments() -> str: ...
@@ -47,7 +57,11 @@ class SweepPlan:
     def keys(self) -> List[str]: ...
     def seeds(self) -> List[int]: ...
     def run(
-        self, out: Optional[str] = None, jobs: int = 0, provenance_json: str = "{}"
+        self,
+        out: Optional[str] = None,
+        jobs: int = 0,
+        provenance_json: str = "{}",
+        progress: Optional[Callable[[int, int], Any]] = None,
     ) -> Tuple[List[Tuple[str, bytes]], int, int]:
         """([(table name, Parquet bytes)], points found on disk, points run)."""
     def prepare(self, out: str, provenance_json: str = "{}") -> None: ...

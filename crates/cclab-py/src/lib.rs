@@ -5,16 +5,31 @@
 //! DataFrames; its stub `python/cclab/_cclab.pyi` lists what this module exports.
 //!
 //! Every simulation runs on a thread of its own while the calling thread waits with the
-//! GIL released, looking for signals every 50 ms: other Python threads run meanwhile, and
-//! Ctrl-C raises `KeyboardInterrupt` at once (the run is told to stop and nothing is
-//! written). Bad input raises `ScenarioError`, never a panic.
+//! GIL released: other Python threads run meanwhile. Bad input raises `ScenarioError`,
+//! never a panic.
+//!
+//! **Stopping.** Each call has a stop flag that the engine looks at every 65,536 events
+//! and the writer before each file and before the install (`runner::run`), so a stopped
+//! run leaves its output folder as it was. The flag is raised three ways:
+//! - Ctrl-C seen by the waiting thread (`check_signals`, every 50 ms; Python delivers
+//!   signals to the main thread only);
+//! - Ctrl-C anywhere in the process: a SIGINT hook (`sigint`, Unix) chained in front of
+//!   Python's own handler counts each SIGINT, and every waiting thread (main or not, e.g. a
+//!   `ThreadPoolExecutor` worker) compares the count with the one at its start every 50
+//!   ms. Python's `signal.signal` replaces the hook: each waiting thread puts it back;
+//!   where Python ignores SIGINT (SIG_IGN) or leaves it to the OS (SIG_DFL), no hook;
+//! - `cclab.cancel()` (`cancel`): every run registered in `RUNNING`.
+//!
+//! After raising the flag the caller waits for the run's thread to clean up (a second
+//! Ctrl-C stops waiting), then raises `Cancelled`, a `KeyboardInterrupt`: nothing is
+//! written after it, and no temporaries stay.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -24,7 +39,8 @@ create_exception!(
     PyValueError,
     "A scenario (or a sweep, or an output folder) cclab cannot use. The message lists every \
 mistake, one a line, as the command line prints them; `errors` holds each as a dict (file, \
-key, value, message) and `file`, `key`, `value`, `allowed` are the first one's."
+key, value, message) and `file`, `key`, `value` are the first one's, `allowed` what it says \
+is allowed (its whole message when it states no rule)."
 );
 
 /// A `ScenarioError` carrying every mistake.
@@ -47,13 +63,45 @@ fn scenario_error(py: Python<'_>, errors: &[cclab::scenario::ScenarioError]) -> 
         v.setattr("file", first.map_or("", |e| e.file.as_str()))?;
         v.setattr("key", first.map_or("", |e| e.key.as_str()))?;
         v.setattr("value", first.map_or("", |e| e.value.as_str()))?;
-        v.setattr("allowed", first.map_or("", |e| e.message.as_str()))?;
+        v.setattr(
+            "allowed",
+            first.map_or(String::new(), |e| allowed_of(&e.message)),
+        )?;
         Ok(())
     };
     match set() {
         Ok(()) => err,
         Err(e) => e,
     }
+}
+
+/// What a message says is allowed: the text after "allowed: ", "allowed keys: ", "must
+/// be ", "expected " or "; use " (up to ", found" or "; "), or the whole message when it
+/// states no rule.
+fn allowed_of(message: &str) -> String {
+    for marker in [
+        "allowed keys: ",
+        "allowed: ",
+        "allowed are ",
+        "must be ",
+        "expected ",
+        "; use ",
+        "? use ",
+    ] {
+        if let Some(i) = message.find(marker) {
+            let rest = &message[i + marker.len()..];
+            let end = [", found", "; ", " (got"]
+                .iter()
+                .filter_map(|m| rest.find(m))
+                .min()
+                .unwrap_or(rest.len());
+            let a = rest[..end].trim().trim_end_matches('.');
+            if !a.is_empty() {
+                return a.to_string();
+            }
+        }
+    }
+    message.to_string()
 }
 
 /// A `ScenarioError` from one message about a place (`file`), e.g. an output folder.
@@ -69,26 +117,155 @@ fn place_error(py: Python<'_>, file: &str, message: String) -> PyErr {
     )
 }
 
-/// Run `work` on its own thread; wait with the GIL released, looking at Python's signals
-/// every 50 ms. On a signal (Ctrl-C), raise `stop` and return the signal's exception
-/// without waiting for the thread (it stops on its own, writing nothing).
+create_exception!(
+    cclab,
+    Cancelled,
+    PyKeyboardInterrupt,
+    "A run, sweep or experiment stopped by Ctrl-C or `cclab.cancel()`: a `KeyboardInterrupt`. \
+Nothing was written after it and no temporaries are left: a run's output folder is as it \
+was before the call; a sweep keeps the points that had finished."
+);
+
+/// The stop flags of the calls under way, process-wide: what `cancel` raises.
+static RUNNING: Mutex<Vec<Arc<AtomicBool>>> = Mutex::new(Vec::new());
+
+/// A call's stop flag in `RUNNING` for as long as this lives (its work thread holds it).
+struct Registered(Arc<AtomicBool>);
+
+impl Registered {
+    fn new(stop: &Arc<AtomicBool>) -> Registered {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(stop.clone());
+        Registered(stop.clone())
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|s| !Arc::ptr_eq(s, &self.0));
+    }
+}
+
+/// Raise the stop flag of every call under way; how many there were.
+fn cancel_all() -> usize {
+    let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    for s in running.iter() {
+        s.store(true, Ordering::Relaxed);
+    }
+    running.len()
+}
+
+/// A SIGINT hook chained in front of whatever handler the process has (Python's), so that
+/// Ctrl-C reaches runs waited for on threads Python never delivers signals to.
+#[cfg(unix)]
+mod sigint {
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+    /// SIGINTs received since the hook was first installed.
+    pub static COUNT: AtomicU64 = AtomicU64::new(0);
+    /// The handler the hook passes each signal on to, and its `sa_flags`.
+    static PREV: AtomicUsize = AtomicUsize::new(0);
+    static PREV_FLAGS: AtomicUsize = AtomicUsize::new(0);
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    extern "C" fn hook(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+        // Async-signal-safe: atomics only, then the previous handler.
+        COUNT.fetch_add(1, Ordering::SeqCst);
+        let prev = PREV.load(Ordering::SeqCst);
+        if prev == libc::SIG_DFL || prev == libc::SIG_IGN || prev == hook as *const () as usize {
+            return;
+        }
+        let flags = PREV_FLAGS.load(Ordering::SeqCst) as libc::c_int;
+        // SAFETY: `prev` is the handler sigaction reported, with the calling convention
+        // its flags say.
+        unsafe {
+            if flags & libc::SA_SIGINFO != 0 {
+                let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                    std::mem::transmute(prev);
+                f(sig, info, ctx);
+            } else {
+                let f: extern "C" fn(libc::c_int) = std::mem::transmute(prev);
+                f(sig);
+            }
+        }
+    }
+
+    /// Put the hook in front of SIGINT's handler unless it is there, or SIGINT is ignored
+    /// or left to the OS (then Ctrl-C does what it did). Cheap: one `sigaction` query.
+    pub fn ensure() {
+        let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: plain sigaction calls on zeroed structs.
+        unsafe {
+            let mut cur: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut cur) != 0 {
+                return;
+            }
+            let h = cur.sa_sigaction;
+            if h == hook as *const () as usize || h == libc::SIG_DFL || h == libc::SIG_IGN {
+                return;
+            }
+            PREV.store(h, Ordering::SeqCst);
+            PREV_FLAGS.store(cur.sa_flags as usize, Ordering::SeqCst);
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = hook as *const () as usize;
+            act.sa_mask = cur.sa_mask;
+            // As the handler it replaces (Python's has no SA_RESTART: a blocking call must
+            // return EINTR so that Python runs its handler), plus the siginfo convention.
+            act.sa_flags = (cur.sa_flags & !libc::SA_RESETHAND) | libc::SA_SIGINFO;
+            libc::sigaction(libc::SIGINT, &act, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod sigint {
+    use std::sync::atomic::AtomicU64;
+    pub static COUNT: AtomicU64 = AtomicU64::new(0);
+    pub fn ensure() {}
+}
+
+/// SIGINTs seen by the hook so far.
+fn sigints() -> u64 {
+    sigint::COUNT.load(Ordering::SeqCst)
+}
+
+/// Run `work` on its own thread with the stop flag `stop` registered; wait with the GIL
+/// released, every 50 ms looking at Python's signals (main thread), at the SIGINT count
+/// and at `tick` (a progress bar). On Ctrl-C, raise `stop`, wait for the thread to clean
+/// up, and raise `Cancelled` with the message `after` gives for what the work returned
+/// (what was written, or not); a second Ctrl-C returns at once. (An exception other than
+/// `KeyboardInterrupt` from the process's own SIGINT handler is raised as it is.) Stopped
+/// by `cancel`, the work's value is returned: the caller says what it means.
 fn interruptible<T: Send + 'static>(
     py: Python<'_>,
-    stop: Option<Arc<AtomicBool>>,
+    stop: &Arc<AtomicBool>,
+    tick: &mut dyn FnMut(Python<'_>),
+    after: impl FnOnce(&T) -> String,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
+    sigint::ensure();
+    let seen = sigints();
     let slot: Arc<(Mutex<Option<std::thread::Result<T>>>, Condvar)> =
         Arc::new((Mutex::new(None), Condvar::new()));
     let s2 = slot.clone();
+    let reg = Registered::new(stop);
     std::thread::Builder::new()
         .name("cclab".into())
         .spawn(move || {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            // Off the list before the caller hears of the end.
+            drop(reg);
             let (m, cv) = &*s2;
             *m.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             cv.notify_all();
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    let mut interrupted: Option<PyErr> = None;
     loop {
         let got = py.detach(|| {
             let (m, cv) = &*slot;
@@ -99,6 +276,17 @@ fn interruptible<T: Send + 'static>(
             g.take()
         });
         match got {
+            // Stopped by Ctrl-C: the work has cleaned up; now the exception.
+            Some(r) if interrupted.is_some() => {
+                let e = interrupted.take().expect("checked");
+                if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
+                    return Err(e);
+                }
+                return Err(match r {
+                    Ok(v) => Cancelled::new_err(after(&v)),
+                    Err(_) => Cancelled::new_err("interrupted; nothing was written"),
+                });
+            }
             Some(Ok(v)) => return Ok(v),
             Some(Err(_)) => {
                 return Err(PyRuntimeError::new_err(
@@ -106,15 +294,48 @@ fn interruptible<T: Send + 'static>(
                 ))
             }
             None => {
-                if let Err(e) = py.check_signals() {
-                    if let Some(s) = &stop {
-                        s.store(true, Ordering::Relaxed);
+                let signal = py.check_signals().err();
+                let hooked = sigints() != seen;
+                if signal.is_none() && !hooked {
+                    if interrupted.is_none() {
+                        tick(py);
                     }
-                    return Err(e);
+                    continue;
                 }
+                if interrupted.is_some() {
+                    // A second Ctrl-C: stop waiting for the clean-up.
+                    if let Some(e) = signal {
+                        return Err(e);
+                    }
+                    continue;
+                }
+                // Ctrl-C stops every cclab call of the process, on any thread.
+                cancel_all();
+                stop.store(true, Ordering::Relaxed);
+                interrupted = Some(signal.unwrap_or_else(|| {
+                    Cancelled::new_err("interrupted (Ctrl-C); nothing was written")
+                }));
             }
         }
     }
+}
+
+/// Stop every cclab run, sweep and experiment under way in this process, on any thread:
+/// each raises `Cancelled` (a `KeyboardInterrupt`) in its caller, leaving its output as it
+/// was. Returns how many were under way.
+#[pyfunction]
+fn cancel() -> usize {
+    cancel_all()
+}
+
+/// The message of a run stopped at simulated time `at` of `duration`.
+fn interrupted_at(at: cclab::engine::SimTime, duration: cclab::engine::SimTime) -> String {
+    use cclab::scenario::units::format_time;
+    format!(
+        "interrupted at {} of {} simulated; nothing was written",
+        format_time(at),
+        format_time(duration)
+    )
 }
 
 /// cclab's version (the workspace version in Cargo.toml).
@@ -235,7 +456,18 @@ fn run<'py>(
     let prov = provenance(provenance_json);
     let sc2 = sc.clone();
     let stop2 = stop.clone();
-    let done = interruptible(py, Some(stop), move || {
+    let shown_out = out.clone();
+    let after = |done: &Result<cclab::runner::Finished, cclab::runner::RunError>| match done {
+        Err(cclab::runner::RunError::Interrupted(at)) => interrupted_at(*at, sc.duration),
+        Ok(_) => match &shown_out {
+            Some(d) => {
+                format!("interrupted after the run had finished: {d} holds its files, whole")
+            }
+            None => "interrupted after the run had finished".into(),
+        },
+        Err(_) => "interrupted; nothing was written".into(),
+    };
+    let done = interruptible(py, &stop, &mut |_| {}, after, move || {
         let output = out.as_ref().map(|d| cclab::runner::Output {
             dir: Path::new(d),
             force,
@@ -249,10 +481,8 @@ fn run<'py>(
         Err(RunError::OutDir(m)) => return Err(place_error(py, "out", m)),
         Err(RunError::Failed(m)) => return Err(place_error(py, file, m)),
         Err(RunError::Write(m)) => return Err(PyRuntimeError::new_err(m)),
-        Err(RunError::Interrupted(_)) => {
-            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-                "interrupted; nothing was written",
-            ))
+        Err(RunError::Interrupted(at)) => {
+            return Err(Cancelled::new_err(interrupted_at(at, sc.duration)))
         }
     };
     let summary = serde_json::to_string_pretty(&f.result).expect("results serialise") + "\n";
@@ -277,7 +507,7 @@ fn run<'py>(
 /// Run a built-in experiment: (the report as JSON, as `cclab reproduce --json` prints it;
 /// the text `cclab reproduce` prints; the plots as (file name, SVG)).
 #[pyfunction]
-#[pyo3(signature = (name, quick = false, seed = 1, threads = 0))]
+#[pyo3(signature = (name, quick = false, seed = 1, threads = 0, progress = None))]
 #[allow(clippy::type_complexity)]
 fn reproduce(
     py: Python<'_>,
@@ -285,6 +515,7 @@ fn reproduce(
     quick: bool,
     seed: u64,
     threads: usize,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, String, Vec<(String, String)>)> {
     let Some(e) = cclab::experiments::by_name(name) else {
         let names: Vec<_> = cclab::experiments::all().iter().map(|e| e.name).collect();
@@ -300,8 +531,38 @@ fn reproduce(
         threads,
         ..Default::default()
     };
-    // An experiment cannot be stopped midway: on Ctrl-C its thread finishes on its own.
-    let r = interruptible(py, None, move || (e.run)(&opts))?;
+    // An experiment is stopped between its runs (`experiments::par_map` starts no run
+    // after `stop`; a run under way finishes).
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop2 = stop.clone();
+    // The core counts the runs of every experiment since the process started.
+    let start = cclab::experiments::progress();
+    let mut last = None;
+    let mut show = |py: Python<'_>| {
+        if let Some(f) = &progress {
+            let now = cclab::experiments::progress();
+            let now = (now.0.saturating_sub(start.0), now.1.saturating_sub(start.1));
+            if last != Some(now) {
+                last = Some(now);
+                let _ = f.call1(py, (now.0, now.1));
+            }
+        }
+    };
+    let after = |r: &Option<_>| {
+        if r.is_some() {
+            "interrupted after the experiment had finished".to_string()
+        } else {
+            "interrupted; the experiment's report was not made".to_string()
+        }
+    };
+    let r = interruptible(py, &stop, &mut show, after, move || {
+        cclab::experiments::with_stop(stop2, || (e.run)(&opts))
+    })?;
+    let Some(r) = r else {
+        return Err(Cancelled::new_err(
+            "interrupted; the experiment's report was not made",
+        ));
+    };
     Ok((
         serde_json::to_string(&r).expect("report serialises"),
         r.render(),
@@ -397,7 +658,7 @@ impl SweepPlan {
     /// Run every point not yet in `out` (all of them without `out`) on `jobs` threads (0:
     /// one per core), then the tables (written into `out` too): (tables, points found on
     /// disk, points run).
-    #[pyo3(signature = (out = None, jobs = 0, provenance_json = "{}"))]
+    #[pyo3(signature = (out = None, jobs = 0, provenance_json = "{}", progress = None))]
     #[allow(clippy::type_complexity)]
     fn run<'py>(
         &self,
@@ -405,6 +666,7 @@ impl SweepPlan {
         out: Option<String>,
         jobs: usize,
         provenance_json: &str,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<(Vec<(String, Bound<'py, PyBytes>)>, usize, usize)> {
         if let Some(d) = &out {
             cclab::sweep::check_dir(Path::new(d)).map_err(|m| place_error(py, d, m))?;
@@ -413,20 +675,41 @@ impl SweepPlan {
         let stop = Arc::new(AtomicBool::new(false));
         let stop2 = stop.clone();
         let prov = provenance(provenance_json);
-        let res = interruptible(py, Some(stop), move || {
+        // Points done (on disk or run), for `progress(done, total)` on the waiting thread.
+        let done = Arc::new(AtomicUsize::new(usize::MAX));
+        let done2 = done.clone();
+        let mut last = usize::MAX;
+        let total = sw.points.len();
+        let mut show = |py: Python<'_>| {
+            let now = done.load(Ordering::Relaxed);
+            if let (Some(f), true) = (&progress, now != last && now != usize::MAX) {
+                last = now;
+                let _ = f.call1(py, (now, total));
+            }
+        };
+        let after = |r: &Result<cclab::sweep::Outcome, String>| match r {
+            Ok(o) if !o.interrupted => {
+                "interrupted after the sweep had finished: its tables are written".to_string()
+            }
+            _ => "interrupted; the points that had finished are on disk (the same call \
+                  continues)"
+                .to_string(),
+        };
+        let res = interruptible(py, &stop, &mut show, after, move || {
             let opts = cclab::sweep::Options {
                 out: out.as_deref().map(Path::new),
                 jobs,
                 stop: Some(stop2),
-                on_point: &|_, _| {},
+                on_point: &|d, _| done2.store(d, Ordering::Relaxed),
                 provenance: prov,
             };
             cclab::sweep::run(&sw, &opts)
         })?;
+        show(py);
         let o = res.map_err(PyRuntimeError::new_err)?;
         if o.interrupted {
-            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-                "interrupted; the finished points are on disk",
+            return Err(Cancelled::new_err(
+                "interrupted; the points that had finished are on disk (the same call continues)",
             ));
         }
         Ok((tables_out(py, &o.tables), o.on_disk, o.ran))
@@ -508,12 +791,11 @@ fn sweep_point(py: Python<'_>, text: &str, file: &str, index: usize) -> PyResult
         cclab::sweep::Sweep::parse_point(text, file, index).map_err(|e| scenario_error(py, &e))?;
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = stop.clone();
-    let r = interruptible(py, Some(stop), move || pt.run(Some(&stop2)))?;
+    let after = |_: &Result<Option<String>, String>| "interrupted".to_string();
+    let r = interruptible(py, &stop, &mut |_| {}, after, move || pt.run(Some(&stop2)))?;
     match r {
         Ok(Some(text)) => Ok(text),
-        Ok(None) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-            "interrupted",
-        )),
+        Ok(None) => Err(Cancelled::new_err("interrupted")),
         Err(m) => Err(PyRuntimeError::new_err(m)),
     }
 }
@@ -538,6 +820,8 @@ fn parquet_from_json<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, Py
 #[pymodule]
 fn _cclab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("Cancelled", m.py().get_type::<Cancelled>())?;
+    m.add_function(wrap_pyfunction!(cancel, m)?)?;
     m.add("GIT_REV", cclab::GIT_REV)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;

@@ -27,7 +27,8 @@ pub enum RunError {
     Failed(String),
     /// The results could not be written.
     Write(String),
-    /// `stop` was raised at this simulated time; nothing was written.
+    /// `stop` was raised at this simulated time (while simulating, or before the files
+    /// were installed); nothing was written.
     Interrupted(SimTime),
 }
 
@@ -127,6 +128,12 @@ pub fn run(
             return Err(RunError::Write(msg));
         }
     };
+    // `stop` is looked at until the files are installed: a run stopped while its files
+    // are made leaves the folder as it was.
+    if sim.stopped() {
+        abandon(&streamed);
+        return Err(RunError::Interrupted(sim.q.now()));
+    }
     let perf = Perf {
         wall_s: t0.elapsed().as_secs_f64(),
         events: result.engine.events,
@@ -139,7 +146,7 @@ pub fn run(
         meta.insert("run_id".into(), result.run_id.clone().into());
         meta.insert("seed".into(), sc.seed.into());
         meta.insert("scenario".into(), sc.source.clone().into());
-        if let Err(msg) = crate::report::write_run(
+        if let Err(msg) = crate::report::write_run_unless(
             d,
             &result,
             &perf,
@@ -147,8 +154,12 @@ pub fn run(
             &sc.output.axes,
             &streamed,
             meta,
+            &|| sim.stopped(),
         ) {
             abandon(&streamed);
+            if sim.stopped() {
+                return Err(RunError::Interrupted(sim.q.now()));
+            }
             return Err(RunError::Write(msg));
         }
     }

@@ -813,7 +813,8 @@ pub fn run(sw: &Sweep, o: &Options) -> Result<Outcome, String> {
     if let Some(e) = first_err {
         return Err(e);
     }
-    if files.iter().any(Option::is_none) {
+    // Stopped after the last point: its file is on disk, the tables are not written.
+    if files.iter().any(Option::is_none) || stopped() {
         return Ok(Outcome {
             on_disk,
             ran,

@@ -159,9 +159,44 @@ pub fn progress() -> (usize, usize) {
     (RUNS_DONE.load(Relaxed), RUNS_TOTAL.load(Relaxed))
 }
 
+thread_local! {
+    /// The stop flag of the `with_stop` call this thread works for (`par_map` passes it on
+    /// to its threads).
+    static STOP: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The unwinding payload of a `par_map` that stopped: caught by `with_stop`.
+struct Stopped;
+
+fn stop_raised() -> bool {
+    STOP.with(|s| {
+        s.borrow()
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    })
+}
+
+/// Run `f` (an experiment) so that raising `stop` ends it between runs: every `par_map`
+/// under it starts no item after `stop` and the experiment unwinds (without a panic
+/// message) to here, which returns `None`. A run under way finishes first.
+pub fn with_stop<R>(
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    f: impl FnOnce() -> R,
+) -> Option<R> {
+    let before = STOP.with(|s| s.replace(Some(stop.clone())));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    STOP.with(|s| *s.borrow_mut() = before);
+    match r {
+        Ok(v) => Some(v),
+        Err(p) if p.is::<Stopped>() => None,
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}
+
 /// Map `f` over `items` on up to `threads` threads (0 = all cores), keeping order.
 /// Each item's result depends only on the item, so the output is the same for any
-/// thread count.
+/// thread count. Under [`with_stop`], a raised stop flag ends it between items.
 pub fn par_map<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
@@ -178,19 +213,35 @@ pub fn par_map<T: Sync, R: Send>(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut out: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
     let slots = std::sync::Mutex::new(&mut out);
+    let stop = STOP.with(|s| s.borrow().clone());
     std::thread::scope(|s| {
         for _ in 0..n {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= items.len() {
-                    break;
+            s.spawn(|| {
+                STOP.with(|s| *s.borrow_mut() = stop.clone());
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= items.len() || stop_raised() {
+                        break;
+                    }
+                    let r =
+                        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                            || f(&items[i]),
+                        )) {
+                            Ok(r) => r,
+                            // A nested par_map stopped: so does this one.
+                            Err(p) if p.is::<Stopped>() => break,
+                            Err(p) => std::panic::resume_unwind(p),
+                        };
+                    slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                    RUNS_DONE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
-                let r = f(&items[i]);
-                slots.lock().unwrap()[i] = Some(r);
-                RUNS_DONE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             });
         }
     });
+    if out.iter().any(Option::is_none) && stop.is_some() {
+        // Without the panic hook: no message, unwound to `with_stop`.
+        std::panic::resume_unwind(Box::new(Stopped));
+    }
     out.into_iter()
         .map(|r| r.expect("every item ran"))
         .collect()

@@ -223,24 +223,37 @@ fn parse_axes(ck: &mut Checker, t: Tab, name: &str) -> crate::scenario::Axes {
     };
     a.ymin = ck.opt(t, YMIN.name, y);
     a.ymax = ck.opt(t, YMAX.name, y);
-    if let (Some(lo), Some(hi)) = (a.xmin, a.xmax) {
+    // A bound is compared with the other's default (0) when that is not set: `ymax = 0`
+    // alone is an empty range, not a range the plot may widen.
+    if let Some(hi) = a.xmax {
+        let lo = a.xmin.unwrap_or(0);
         if lo >= hi {
             ck.err(
                 &format!("{}.xmax", t.path),
                 t.t.get(XMAX.name),
                 format!(
-                    "must be above xmin ({})",
-                    crate::scenario::units::format_time(lo)
+                    "must be above xmin ({}{})",
+                    crate::scenario::units::format_time(lo),
+                    if a.xmin.is_none() {
+                        ", its default"
+                    } else {
+                        ""
+                    }
                 ),
             );
         }
     }
-    if let (Some(lo), Some(hi)) = (a.ymin, a.ymax) {
+    if let Some(hi) = a.ymax {
+        let lo = a.ymin.unwrap_or(0.0);
         if lo >= hi {
             ck.err(
                 &format!("{}.ymax", t.path),
                 t.t.get(YMAX.name),
-                "must be above ymin".into(),
+                if a.ymin.is_none() {
+                    "must be above ymin (0, its default)".into()
+                } else {
+                    "must be above ymin".into()
+                },
             );
         }
     }

@@ -328,10 +328,60 @@ pub fn write_run(
     streamed: &[(String, PathBuf)],
     meta: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Vec<PathBuf>, String> {
+    write_run_unless(out, r, perf, plots, axes, streamed, meta, &|| false)
+}
+
+/// What [`write_run_unless`] returns when `stopped` turned true.
+pub const STOPPED: &str = "stopped before the files were installed";
+
+/// [`write_run`] that gives up when `stopped()` is true before a file is made or before
+/// the install (Ctrl-C in Python, `cclab.cancel()`): the temporaries are removed, the
+/// folder is left as it was, and the error is [`STOPPED`].
+#[allow(clippy::too_many_arguments)]
+pub fn write_run_unless(
+    out: &OutDir,
+    r: &RunResult,
+    perf: &Perf,
+    plots: bool,
+    axes: &PlotAxes,
+    streamed: &[(String, PathBuf)],
+    meta: serde_json::Map<String, serde_json::Value>,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Vec<PathBuf>, String> {
+    struct Unless<'a, 'b> {
+        sink: &'a mut dyn FileSink,
+        stopped: &'b dyn Fn() -> bool,
+    }
+    impl FileSink for Unless<'_, '_> {
+        fn file(
+            &mut self,
+            name: &str,
+            write: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+        ) -> Result<(), String> {
+            if (self.stopped)() {
+                return Err(STOPPED.into());
+            }
+            self.sink.file(name, write)
+        }
+    }
     let mut st = out.stage(streamed)?;
-    if let Err(e) = run_files_to(r, perf, plots, axes, &mut st) {
+    let made = run_files_to(
+        r,
+        perf,
+        plots,
+        axes,
+        &mut Unless {
+            sink: &mut st,
+            stopped,
+        },
+    );
+    if let Err(e) = made {
         st.discard(streamed);
         return Err(e);
+    }
+    if stopped() {
+        st.discard(streamed);
+        return Err(STOPPED.into());
     }
     st.commit(streamed, meta, true)
 }

@@ -1,0 +1,170 @@
+"""Finding 4 of issue 52: Ctrl-C while a run is simulating or writing stops it and leaves
+its output folder as it was (the previous result whole, or no folder), on the main thread
+and on worker threads (ThreadPoolExecutor); `cclab.cancel()` does the same from code.
+
+Each test runs a child Python that starts a run into a folder holding an earlier result,
+gets SIGINT (from the test, or from a thread of its own once the run's temporaries
+appear, i.e. while it writes), and reports how it ended; the test compares the folder's
+bytes before and after."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import cclab
+from conftest import ROOT, files_of
+
+DUMBBELL = ROOT / "examples" / "dumbbell.toml"
+
+# The earlier result the folder holds: a short run.
+EARLIER = {"sim.duration": "1200ms"}
+
+CHILD = """
+import json, os, signal, sys, threading, time
+from concurrent.futures import ThreadPoolExecutor
+import cclab
+# Python turns SIGINT into KeyboardInterrupt only if the parent did not ignore it (a shell
+# ignores it for background jobs).
+signal.signal(signal.SIGINT, signal.default_int_handler)
+out, mode, when, sets = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+
+def go():
+    return cclab.run({dumbbell!r}, set=sets, out=out, seed=7)
+
+def watch():
+    # SIGINT once the run writes its files (a temporary appears beside them).
+    while True:
+        here = os.listdir(out) if os.path.isdir(out) else []
+        if any("tmp" in n for n in here):
+            os.kill(os.getpid(), signal.SIGINT)
+            return
+        time.sleep(0.002)
+
+if when == "writing":
+    threading.Thread(target=watch, daemon=True).start()
+print("start", flush=True)
+t0 = time.time()
+worker = None
+try:
+    if mode == "main":
+        go()
+    else:
+        with ThreadPoolExecutor(2) as ex:
+            f = ex.submit(go)
+            try:
+                f.result()
+            finally:
+                try:
+                    f.result(timeout=30)
+                except BaseException as e:
+                    worker = type(e).__name__ + ": " + str(e)
+    print(json.dumps({{"ended": "finished"}}), flush=True)
+except KeyboardInterrupt as e:
+    print(json.dumps({{"ended": type(e).__name__, "message": str(e), "worker": worker,
+                       "after_s": time.time() - t0}}), flush=True)
+    sys.exit(42)
+"""
+
+
+def _child(out, mode, when, sets):
+    code = CHILD.format(dumbbell=str(DUMBBELL))
+    return subprocess.Popen(
+        [sys.executable, "-c", code, str(out), mode, when, json.dumps(sets)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+
+
+def _earlier(out):
+    cclab.run(str(DUMBBELL), set=EARLIER, out=out)
+    before = files_of(out)
+    assert "run.json" in before and "flows.csv" in before
+    return before
+
+
+def _interrupt_while_simulating(tmp_path, mode):
+    out = tmp_path / "out"
+    before = _earlier(out)
+    # A long run with a capture streaming into the folder as it goes.
+    p = _child(out, mode, "simulating", {"sim.duration": "1000s", "output.pcap": ["s0"]})
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    t0 = time.time()
+    rc = p.wait(timeout=30)
+    took = time.time() - t0
+    report = json.loads(p.stdout.read().strip().splitlines()[-1])
+    assert rc == 42, report
+    # Stopped within the bound (the engine looks at the flag every 65,536 events).
+    assert took < 2.0, took
+    # The earlier result, byte for byte, and nothing else: no `.part` capture, no
+    # temporaries, no half-written files.
+    assert files_of(out) == before
+    return report
+
+
+def test_f04_ctrl_c_while_simulating_on_the_main_thread_leaves_the_folder_as_it_was(tmp_path):
+    r = _interrupt_while_simulating(tmp_path, "main")
+    assert r["ended"] == "Cancelled" and "nothing was written" in r["message"], r
+
+
+def test_f04_ctrl_c_stops_a_run_on_a_worker_thread(tmp_path):
+    """The main thread waits in `Future.result()`, where Python raises KeyboardInterrupt;
+    the run on the executor's thread is stopped too (before issue 52 it ran on, and the
+    executor's shutdown waited for it)."""
+    r = _interrupt_while_simulating(tmp_path, "pool")
+    assert r["ended"] == "KeyboardInterrupt", r
+    assert r["worker"].startswith("Cancelled: interrupted at"), r
+
+
+@pytest.mark.parametrize("mode", ["main", "pool"])
+def test_f04_ctrl_c_while_writing_leaves_the_earlier_result_whole(tmp_path, mode):
+    """SIGINT once the run's files are being written (a dense cwnd series makes that take
+    a while): no file of the new run is installed, no temporary stays."""
+    out = tmp_path / "out"
+    before = _earlier(out)
+    sets = {"sim.duration": "3s", "output.cwnd": "20us", "output.pcap": ["s0"]}
+    p = _child(out, mode, "writing", sets)
+    assert p.stdout.readline().strip() == "start"
+    rc = p.wait(timeout=30)
+    report = json.loads(p.stdout.read().strip().splitlines()[-1])
+    assert rc == 42, report
+    assert sorted(files_of(out)) == sorted(before)
+    assert files_of(out) == before
+    cancelled = report["message"] if mode == "main" else report["worker"]
+    assert "nothing was written" in cancelled, report
+
+
+def test_f04_cancel_stops_runs_on_other_threads(tmp_path):
+    """`cclab.cancel()` stops every run under way; a run into a new folder leaves none."""
+    import threading
+
+    out = tmp_path / "new"
+    got = {}
+
+    def one():
+        try:
+            cclab.run(str(DUMBBELL), set={"sim.duration": "1000s"}, out=out)
+        except cclab.Cancelled as e:
+            got["e"] = e
+
+    t = threading.Thread(target=one)
+    t.start()
+    time.sleep(0.3)
+    t0 = time.time()
+    n = cclab.cancel()
+    t.join(timeout=10)
+    assert not t.is_alive() and time.time() - t0 < 2.0
+    assert n >= 1
+    assert isinstance(got["e"], KeyboardInterrupt)
+    assert not out.exists()
+    # Nothing stays registered: a later run is not cancelled.
+    assert cclab.cancel() == 0
+    assert len(cclab.run(str(DUMBBELL), set=EARLIER).flows) == 2
