@@ -13,7 +13,10 @@ PYTHON="${PYTHON:-python3}"
 VENV="${VENV:-.venv}"
 case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac
 # The Python tools the tests need; the stamp file records them so a rerun skips pip.
-DEPS=(maturin pytest pandas pyarrow "dask[distributed]" matplotlib)
+# Every extra of pyproject.toml is here (dask, polars, plot, progress), so that none of the
+# tests that use one is skipped (CCLAB_REQUIRE_EXTRAS below turns a missing one into a
+# failure).
+DEPS=(maturin pytest pandas pyarrow "dask[distributed]" matplotlib polars tqdm)
 
 if ! command -v cargo >/dev/null 2>&1; then
   echo "cargo not found: cclab needs the Rust toolchain (https://rustup.rs)" >&2
@@ -53,4 +56,5 @@ cargo test --release "$@"
 
 echo "== pytest python/tests"
 # The tests compare the package with the command line cargo just built.
-CCLAB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/cclab" "$PY" -m pytest -q python/tests
+CCLAB_REQUIRE_EXTRAS=1 CCLAB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/cclab" \
+  "$PY" -m pytest -q python/tests

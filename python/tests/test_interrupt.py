@@ -168,3 +168,50 @@ def test_f04_cancel_stops_runs_on_other_threads(tmp_path):
     # Nothing stays registered: a later run is not cancelled.
     assert cclab.cancel() == 0
     assert len(cclab.run(str(DUMBBELL), set=EARLIER).flows) == 2
+
+
+def _cancel_after(seconds, call):
+    """Run `call` on a thread, `cclab.cancel()` after `seconds`: (the exception it raised
+    or None, seconds from the cancel to its end)."""
+    import threading
+
+    got = {}
+
+    def one():
+        try:
+            call()
+        except BaseException as e:  # noqa: BLE001 - what it raised is the result
+            got["e"] = e
+
+    t = threading.Thread(target=one)
+    t.start()
+    time.sleep(seconds)
+    t0 = time.time()
+    cclab.cancel()
+    t.join(timeout=30)
+    return got.get("e"), time.time() - t0
+
+
+def test_f04_cancel_stops_a_sweep_keeping_only_whole_points(tmp_path):
+    out = tmp_path / "sweep"
+    text = (ROOT / "examples" / "dumbbell.toml").read_text() + textwrap.dedent(
+        """
+        [sweep]
+        "tcp.cc" = ["reno", "cubic", "dctcp", "htcp"]
+        seeds = 2
+        """
+    ).replace("30s", "20s")
+    e, took = _cancel_after(0.4, lambda: cclab.sweep(text, out=out, jobs=1, quiet=True))
+    assert isinstance(e, cclab.Cancelled), e
+    assert "points that had finished are on disk" in str(e)
+    assert took < 2.0
+    names = sorted(p.name for p in out.rglob("*"))
+    assert "sweep.json" in names and not any("tmp" in n or "part" in n for n in names), names
+    # No tables: they are written when every point is there.
+    assert not list(out.glob("*.csv"))
+
+
+def test_f04_cancel_stops_an_experiment_between_its_runs():
+    e, took = _cancel_after(0.3, lambda: cclab.reproduce("dctcp-k", quick=True, quiet=True))
+    assert isinstance(e, cclab.Cancelled), e
+    assert took < 1.0
