@@ -294,6 +294,8 @@ fn interruptible<T: Send + 'static>(
                 ))
             }
             None => {
+                // Put the hook back if Python's `signal.signal` replaced it meanwhile.
+                sigint::ensure();
                 let signal = py.check_signals().err();
                 let hooked = sigints() != seen;
                 if signal.is_none() && !hooked {
@@ -407,15 +409,17 @@ fn tables_out<'py>(
     py: Python<'py>,
     tables: &[cclab::report::table::Table],
 ) -> Vec<(String, Bound<'py, PyBytes>)> {
+    // Encoded with the GIL released (a run of many flows makes tables of many MB).
     let by = format!("cclab {}", cclab::VERSION);
-    tables
-        .iter()
-        .map(|t| {
-            (
-                t.name.clone(),
-                PyBytes::new(py, &cclab::report::parquet::write(t, &by)),
-            )
-        })
+    let encoded: Vec<(String, Vec<u8>)> = py.detach(|| {
+        tables
+            .iter()
+            .map(|t| (t.name.clone(), cclab::report::parquet::write(t, &by)))
+            .collect()
+    });
+    encoded
+        .into_iter()
+        .map(|(n, b)| (n, PyBytes::new(py, &b)))
         .collect()
 }
 
@@ -485,7 +489,12 @@ fn run<'py>(
             return Err(Cancelled::new_err(interrupted_at(at, sc.duration)))
         }
     };
-    let summary = serde_json::to_string_pretty(&f.result).expect("results serialise") + "\n";
+    let (summary, tables) = py.detach(|| {
+        (
+            serde_json::to_string_pretty(&f.result).expect("results serialise") + "\n",
+            cclab::report::table::run_tables(&f.result),
+        )
+    });
     let meta = serde_json::json!({
         "cclab": cclab::VERSION,
         "git": cclab::GIT_REV,
@@ -500,7 +509,6 @@ fn run<'py>(
         "warnings": f.warnings,
     })
     .to_string();
-    let tables = cclab::report::table::run_tables(&f.result);
     Ok((summary, tables_out(py, &tables), meta))
 }
 
