@@ -711,6 +711,14 @@ pub struct Prepared {
     _lock: crate::report::outdir::Lock,
 }
 
+impl Drop for Prepared {
+    /// A sweep that ends before its tables (Ctrl-C, an error): the points' staging folder
+    /// goes, by its record, before the lock.
+    fn drop(&mut self) {
+        let _ = crate::report::outdir::recover(&self.dir);
+    }
+}
+
 /// Make the sweep folder `dir` ready for points: checked, locked (a second process is
 /// refused, named), what a killed process left finished or removed by its journal, the
 /// files the previous manifest lists removed (this sweep writes its own tables), the

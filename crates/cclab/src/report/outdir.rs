@@ -803,8 +803,8 @@ pub struct OutDir {
     owned: BTreeSet<String>,
     /// The folder did not exist when checked: this run created it.
     new: bool,
-    /// Files cclab did not write were there when checked (or the folder has no parent):
-    /// the install goes file by file, never swapping the folder.
+    /// Files cclab did not write were there when checked (or the folder has no parent, or
+    /// is the working directory): the install goes file by file, never swapping the folder.
     in_place: bool,
     lock: Mutex<Option<Lock>>,
     stage: Mutex<Option<Stage>>,
@@ -911,7 +911,12 @@ impl OutDir {
             }
         }
         writable(&dir)?;
-        out.in_place = !foreign.is_empty() || dir.parent().is_none();
+        // Swapped whole unless files cclab did not write are there, or the folder is this
+        // process's working directory (`--out .`: the shell in it would be left in the
+        // removed old folder).
+        let cwd = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+        out.in_place =
+            !foreign.is_empty() || dir.parent().is_none() || cwd.as_deref() == Some(&dir);
         out.owned = owned;
         Ok(out)
     }
