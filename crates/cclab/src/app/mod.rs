@@ -136,6 +136,8 @@ pub struct ParseCx<'a> {
     /// `[tcp]`: the defaults of every connection.
     pub tcp: &'a TcpConfig,
     pub duration: Option<SimTime>,
+    /// `sim.max_app_packets`: the most packets one constant-rate app may send.
+    pub max_app_packets: u64,
 }
 
 /// The registry of apps: `field: "table" => Variant(module)`, one line each, in the order

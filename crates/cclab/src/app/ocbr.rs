@@ -210,14 +210,27 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
                 ),
             );
         }
+        let size: u32 = ck.get(t, &SIZE).unwrap_or(1000);
+        let rate: u64 = ck.get(t, &RATE).unwrap_or(1_000_000);
+        let flood: bool = ck.get(t, &FLOOD).unwrap_or(false);
+        if let (false, Some(end)) = (flood, duration) {
+            // A flood is paced by the flow's window; a rate is not.
+            let per_s = rate as f64 / (8.0 * size as f64);
+            let time = start.saturating_add(d).min(end).saturating_sub(start);
+            let how = format!(
+                "{} in packets of size = {size} B",
+                crate::scenario::units::format_rate(rate)
+            );
+            ck.check_app_packets(t, RATE.name, &how, per_s, time, cx.max_app_packets);
+        }
         out.push(OcbrSpec {
             from: from.unwrap_or_default(),
             to: to.unwrap_or_default(),
             start,
             stop: start.saturating_add(d),
-            size: ck.get(t, &SIZE).unwrap_or(1000),
-            rate: ck.get(t, &RATE).unwrap_or(1_000_000),
-            flood: ck.get(t, &FLOOD).unwrap_or(false),
+            size,
+            rate,
+            flood,
             interval,
             ca,
             packet_time: ck.get(t, &PACKET_TIME).unwrap_or(0),

@@ -148,13 +148,30 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
         let rate: Option<u64> = ck.need(t, &RATE, "\"800Mbit\"");
         let interval: SimTime = ck.get(t, &INTERVAL).unwrap_or(SEC);
         ck.check_samples(t, INTERVAL.name, interval, duration);
+        let len: u32 = ck.get(t, &LEN).unwrap_or(1470);
+        if let (Some(r), Some(d)) = (rate, duration) {
+            // Datagrams per second, each in as many IP packets as it has fragments.
+            let mut frags = Vec::new();
+            fragments(len, MTU, &mut frags);
+            let per_s = r as f64 / (8.0 * len as f64) * frags.len() as f64;
+            let time = stop.unwrap_or(d).min(d).saturating_sub(start);
+            let how = format!(
+                "{} in datagrams of len = {len} B{}",
+                crate::scenario::units::format_rate(r),
+                match frags.len() {
+                    1 => String::new(),
+                    n => format!(", {n} fragments each"),
+                }
+            );
+            ck.check_app_packets(t, RATE.name, &how, per_s, time, cx.max_app_packets);
+        }
         out.push(UdpSpec {
             from: from.unwrap_or_default(),
             to: to.unwrap_or_default(),
             start,
             stop,
             rate: rate.unwrap_or(1),
-            len: ck.get(t, &LEN).unwrap_or(1470),
+            len,
             interval,
         });
     }

@@ -21,6 +21,12 @@ use crate::engine::SimTime;
 /// Most points one time series (or pings of one probe) may hold over a run.
 pub const MAX_SAMPLES: u64 = 10_000_000;
 
+/// Default of `sim.max_app_packets`: the most packets one constant-rate app (`[[udp]]`,
+/// `[[ocbr]]`) may send over a run, estimated from its rate before the run. A billion
+/// packets take minutes (a datagram costs ~0.2 µs of wall time: `[[udp]] rate = "1Tbps",
+/// len = 1` took 28 s per simulated millisecond); a typo in a rate should not.
+pub const MAX_APP_PACKETS: u64 = 1_000_000_000;
+
 /// One mistake in a scenario: where it is and what would be allowed instead.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
@@ -559,6 +565,34 @@ impl Checker<'_> {
             return false;
         }
         true
+    }
+
+    /// Check that an app sending `per_s` packets per second (key `k` of `t`, its value
+    /// explained by `how`) for `time` sends at most `max` (`sim.max_app_packets`)
+    /// packets over the run. False if not.
+    pub fn check_app_packets(
+        &mut self,
+        t: Tab,
+        k: &str,
+        how: &str,
+        per_s: f64,
+        time: SimTime,
+        max: u64,
+    ) -> bool {
+        let n = per_s * (time as f64 / crate::engine::SEC as f64);
+        if n <= max as f64 {
+            return true;
+        }
+        self.err(
+            &join(t.path, k),
+            t.t.get(k),
+            format!(
+                "{how}: {per_s:.0} packets/s, an estimated {n:.0} packets over its {} of the run; \
+                 at most {max} per app (set sim.max_app_packets to raise the limit)",
+                units::format_time(time)
+            ),
+        );
+        false
     }
 
     /// Optional sampling interval `k`: positive, and not so fine that the series would

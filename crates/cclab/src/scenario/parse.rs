@@ -38,6 +38,13 @@ const SEED: Key = Key {
     allowed: "",
     meaning: "master seed; every random choice derives from it; `cclab run --seed N` overrides it",
 };
+const MAX_APP_PACKETS: Key = Key {
+    name: "max_app_packets",
+    ty: Ty::Int(1, i64::MAX),
+    default: "`1000000000`",
+    allowed: "",
+    meaning: "the most packets one `[[udp]]` or `[[ocbr]]` may send over the run, estimated from its rate, size and time before the run starts: a guard against a rate that would take hours (a datagram costs ~0.2 µs of wall time); raise it for a run that needs more",
+};
 
 /// `[sim]`.
 pub static SIM: Schema = Schema {
@@ -45,7 +52,7 @@ pub static SIM: Schema = Schema {
     place: "[sim]",
     noun: "sim",
     about: "",
-    keys: &[NAME, DURATION, SEED],
+    keys: &[NAME, DURATION, SEED, MAX_APP_PACKETS],
     with: &[],
     variants: None,
 };
@@ -386,6 +393,9 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         .unwrap_or(stem);
     let duration: Option<SimTime> = ck.need(sim, &DURATION, "\"10s\"");
     let seed = ck.get::<u64>(sim, &SEED).unwrap_or(1);
+    let max_app_packets = ck
+        .get::<u64>(sim, &MAX_APP_PACKETS)
+        .unwrap_or(super::check::MAX_APP_PACKETS);
 
     let topology = crate::net::topology::parse(ck, root);
     ck.hosts = topology.as_ref().map(TopologySpec::host_names);
@@ -402,6 +412,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         topology: topology.as_ref(),
         tcp: &tcp,
         duration,
+        max_app_packets,
     };
     let apps = crate::app::parse(ck, root, &cx);
     let losses = crate::net::loss::parse(ck, root, apps.as_ref().map(|a| a.flows.len()));
