@@ -262,7 +262,7 @@ pub static KEYS: Schema = Schema {
     place: "a codel queue",
     noun: "queue",
     about: "Controlled Delay (RFC 8289, Linux `sch_codel`): drops (or CE-marks) at dequeue once the sojourn time has stayed above `target` for `interval`, then at interval/√count; `limit` in packets (default 1000).",
-    keys: &[super::droptail::LIMIT, TARGET, INTERVAL, ECN, CE_THRESHOLD],
+    keys: &[LIMIT, TARGET, INTERVAL, ECN, CE_THRESHOLD],
     with: &[],
     variants: None,
 };
@@ -282,6 +282,15 @@ pub fn parse_params(ck: &mut Checker, t: Tab, p: &mut CodelParams) {
 }
 
 /// A packet limit from the shared `limit` key (`what` names the discipline).
+/// CoDel's `limit`: packets, Linux's default on a link and in a queue table alike.
+pub const LIMIT: Key = Key {
+    name: "limit",
+    ty: Ty::QueueLimit,
+    default: "`\"1000pkts\"` (Linux `sch_codel`: `DEFAULT_CODEL_LIMIT`)",
+    allowed: "a packet count, at least 1",
+    meaning: "the queue limit, in packets",
+};
+
 pub fn packet_limit(ck: &mut Checker, t: Tab, what: &str, default: u64) -> u64 {
     match ck.get::<Limit>(t, &super::droptail::LIMIT) {
         None => default,

@@ -84,13 +84,23 @@ const DROP_BATCH: Key = Key {
     meaning: "the most packets dropped from the fattest flow at one overflow",
 };
 
+/// fq_codel's `limit`: packets, Linux's default (`sch->limit = 10*1024` in
+/// `fq_codel_init`) on a link and in a queue table alike.
+const LIMIT: Key = Key {
+    name: "limit",
+    ty: Ty::QueueLimit,
+    default: "`\"10240pkts\"` (Linux `sch_fq_codel`: 10 × 1024)",
+    allowed: "a packet count, at least 1",
+    meaning: "the queue limit, in packets (the whole qdisc, all flows)",
+};
+
 pub static KEYS: Schema = Schema {
     title: "FQ-CoDel",
     place: "an fq_codel queue",
     noun: "queue",
     about: "Flow Queue CoDel (RFC 8290, Linux `sch_fq_codel`): per-flow queues served by deficit round robin with new flows first, CoDel on each; ECN on by default; `limit` in packets (default 10240).",
     keys: &[
-        super::droptail::LIMIT,
+        LIMIT,
         FLOWS,
         QUANTUM,
         MEMORY_LIMIT,

@@ -217,4 +217,156 @@ mod tests {
             assert!(list.contains(k), "{k} missing from:\n{list}");
         }
     }
+
+    /// The rows of docs/scenario.md's key tables: (key, default cell, allowed cell).
+    fn doc_rows(doc: &str) -> Vec<(String, String, String)> {
+        doc.lines()
+            .filter(|l| l.starts_with("| `"))
+            .filter_map(|l| {
+                let c: Vec<&str> = l.split(" | ").collect();
+                (c.len() >= 5).then(|| {
+                    (
+                        c[0].trim_start_matches("| ").trim_matches('`').to_string(),
+                        c[2].to_string(),
+                        c[3].to_string(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// f13, limits: every integer or byte range a key's type enforces is the one its row
+    /// in docs/scenario.md states (before: fat-tree `k` said "an even number" where the
+    /// checker allows 2 to 64, `hosts_per_leaf` "at most 100,000 hosts" where it allows
+    /// 1 to 1024 per leaf).
+    #[test]
+    fn f13_every_range_the_checker_enforces_is_the_documented_one() {
+        let doc = std::fs::read_to_string(DOC).unwrap();
+        let rows = doc_rows(&doc);
+        let mut all = Vec::new();
+        reachable(&crate::scenario::parse::TOP, &mut all);
+        let mut n = 0;
+        for s in all {
+            for k in s.keys {
+                if !matches!(k.ty, Ty::Int(_, hi) if hi < i64::MAX)
+                    && !matches!(k.ty, Ty::Bytes(..))
+                {
+                    continue;
+                }
+                let range = k.ty.allowed();
+                let row = rows.iter().find(|(name, _, allowed)| {
+                    name == k.name && allowed == &super::super::schema::allowed_cell(k)
+                });
+                let (_, _, allowed) =
+                    row.unwrap_or_else(|| panic!("{}: key {} has no row", s.title, k.name));
+                assert!(
+                    allowed.contains(&range),
+                    "{} `{}`: the checker allows {range}; the docs say {allowed:?}",
+                    s.title,
+                    k.name
+                );
+                n += 1;
+            }
+        }
+        assert!(n > 20, "{n} ranged keys");
+    }
+
+    /// f13, defaults: every queue discipline's `limit` default in its key table is the
+    /// limit the parser gives a queue table without one, on a link and in a queue table
+    /// (before: fq_codel's said "1000pkts" on a link, "10000pkts" in a queue table, and
+    /// the code, as Linux's `sch_fq_codel`, gives 10240; CoDel's said 10000 in a queue
+    /// table where the code, as Linux's `sch_codel`, gives 1000).
+    #[test]
+    fn f13_every_queue_limit_default_is_the_one_the_parser_gives() {
+        use crate::scenario::check::{Checker, Tab};
+        use crate::scenario::Limit;
+        let shared = crate::qdisc::droptail::LIMIT.default;
+        let mut tested = Vec::new();
+        for (kind, schema) in crate::qdisc::QUEUE.variants().unwrap().kinds {
+            let Some(key) = schema.keys.iter().find(|k| k.name == "limit") else {
+                continue;
+            };
+            for given in [Limit::Packets(1000), Limit::Packets(10_000)] {
+                let want = if key.default == shared {
+                    given
+                } else if let Some(n) = key
+                    .default
+                    .strip_prefix("`\"")
+                    .and_then(|d| d.split_once("pkts\"`"))
+                    .and_then(|(n, _)| n.parse().ok())
+                {
+                    Limit::Packets(n)
+                } else {
+                    continue; // a default in words (a required limit, a size): not generated
+                };
+                let mut t = toml::Table::new();
+                t.insert("queue".into(), toml::Value::String(kind.to_string()));
+                let mut ck = Checker {
+                    file: "t.toml",
+                    from_cli: Vec::new(),
+                    errors: Vec::new(),
+                    hosts: None,
+                    links: None,
+                };
+                let q = crate::qdisc::parse(&mut ck, Tab { path: "q", t: &t }, given);
+                if !ck.errors.is_empty() {
+                    continue; // the discipline needs more keys than `queue`
+                }
+                assert_eq!(q.limit(), want, "{kind}: documented {:?}", key.default);
+                tested.push(*kind);
+            }
+        }
+        for k in ["droptail", "fq", "codel", "fq_codel"] {
+            assert!(tested.contains(&k), "{k} untested: {tested:?}");
+        }
+    }
+
+    /// f13, names: the link names docs/scenario.md's "Host and link names" table gives
+    /// for fat-tree, leaf-spine and graph are the names the topologies have (before, the
+    /// table had no row for fat-tree or leaf-spine, and no graph default name).
+    #[test]
+    fn f13_documented_link_names_are_the_topologies_names() {
+        let doc = std::fs::read_to_string(DOC).unwrap();
+        let names = |topology: &str| -> Vec<String> {
+            let text = format!("[sim]\nduration = \"1s\"\n[topology]\n{topology}\n");
+            let s = crate::scenario::parse_scenario(&text, "t.toml", &[])
+                .unwrap_or_else(|e| panic!("{topology}: {e:?}"));
+            s.topology.link_names()
+        };
+        let link = "{ rate = \"1Gbps\", delay = \"1us\" }";
+        let cases = [
+            (
+                format!("kind = \"fat-tree\"\nk = 4\nlink = {link}"),
+                "| fat-tree |",
+                vec!["h0_up", "h15_down", "e0_0_a0_0", "a0_0_e0_0", "a0_0_c0", "c0_a0_0", "a3_1_c3"],
+            ),
+            (
+                format!("kind = \"leaf-spine\"\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\nhost_link = {link}\nfabric_link = {link}"),
+                "| leaf-spine |",
+                vec!["h0_up", "h3_down", "l0_sp0", "sp1_l1"],
+            ),
+            (
+                format!("kind = \"graph\"\nhosts = [\"a\", \"b\"]\nswitches = [\"s\"]\nlinks = [{{ from = \"a\", to = \"s\", rate = \"1Gbps\", delay = \"{d}\" }}, {{ from = \"s\", to = \"b\", rate = \"1Gbps\", delay = \"{d}\" }}]", d = "1us"),
+                "| graph |",
+                vec!["a_s", "a_s_rev", "s_b", "s_b_rev"],
+            ),
+        ];
+        for (topology, row, want) in cases {
+            let got = names(&topology);
+            let row = doc
+                .lines()
+                .find(|l| l.starts_with(row))
+                .unwrap_or_else(|| panic!("no row {row}"));
+            for w in want {
+                assert!(got.iter().any(|g| g == w), "{row}: no link {w} in {got:?}");
+            }
+            // Every documented pattern's literal parts appear in some name.
+            for pat in ["_up", "_down"] {
+                if row.contains(pat) {
+                    assert!(got.iter().any(|g| g.ends_with(pat)), "{row}: {pat}");
+                }
+            }
+        }
+        assert!(doc.contains("default `{from}_{to}`"));
+    }
 }

@@ -283,16 +283,30 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
+/// A key's Allowed cell: its words, after the range its type enforces when the words do
+/// not state it (`k`: "2 to 64; an even number"), so a documented range is always the
+/// checked one.
+pub fn allowed_cell(k: &Key) -> String {
+    let range = match k.ty {
+        // "0 or more" says less than words would.
+        Ty::Int(_, hi) if hi < i64::MAX => k.ty.allowed(),
+        Ty::Bytes(..) => k.ty.allowed(),
+        _ => String::new(),
+    };
+    match (k.allowed.is_empty(), range.is_empty()) {
+        (true, _) => k.ty.allowed(),
+        (false, true) => k.allowed.to_string(),
+        (false, false) if k.allowed.contains(&range) => k.allowed.to_string(),
+        (false, false) => format!("{range}; {}", k.allowed),
+    }
+}
+
 /// The markdown table of `keys`.
 pub fn key_table(keys: &[&Key]) -> String {
     let mut s =
         String::from("| Key | Type | Default | Allowed | Meaning |\n|---|---|---|---|---|\n");
     for k in keys {
-        let allowed = if k.allowed.is_empty() {
-            k.ty.allowed()
-        } else {
-            k.allowed.to_string()
-        };
+        let allowed = allowed_cell(k);
         let _ = writeln!(
             s,
             "| `{}` | {} | {} | {} | {} |",
