@@ -295,3 +295,45 @@ fn f11_incast_workers_are_not_sized_flows() {
     assert!(q[1][col(q, "queries_done")].parse::<u64>().unwrap() > 0);
     assert!(q[1][col(q, "qct_mean_s")].parse::<f64>().unwrap() > 0.0);
 }
+
+/// f10: a sweep continued from point files of another table schema (cclab before issue 52
+/// stored `goodput_mbps`, `fct_ms`, …) runs those points again: its tables never mix two
+/// sets of names, nor keep the old ones.
+#[test]
+fn f10_a_sweep_continued_from_points_of_the_old_schema_runs_them_again() {
+    let d = tmpdir("resume");
+    let swept = d.0.join("mix_sweep.toml");
+    std::fs::write(&swept, format!("{MIX}\n[sweep]\nseeds = [3, 4]\n")).unwrap();
+    let out = d.0.join("sweep");
+    let sweep = || {
+        let o = cclab(&[
+            "sweep",
+            swept.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
+        assert_exit_0(&o);
+    };
+    sweep();
+    let want = std::fs::read(out.join("flows.csv")).unwrap();
+    // Make the first point's file one of the old schema: no `schema` key, old names.
+    let mut points: Vec<PathBuf> = std::fs::read_dir(out.join("points"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    points.sort();
+    let text = std::fs::read_to_string(&points[0]).unwrap();
+    let old = text
+        .replace("\"schema\":1,", "")
+        .replace("\"name\":\"goodput_bps\"", "\"name\":\"goodput_mbps\"");
+    assert_ne!(old, text);
+    std::fs::write(&points[0], old).unwrap();
+    sweep();
+    let flows = std::fs::read_to_string(out.join("flows.csv")).unwrap();
+    assert!(!flows.contains("goodput_mbps"), "{flows}");
+    assert_eq!(flows.as_bytes(), &want[..]);
+    assert!(std::fs::read_to_string(&points[0])
+        .unwrap()
+        .contains("\"schema\":1,"));
+}

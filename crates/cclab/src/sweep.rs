@@ -78,6 +78,7 @@ impl Point {
         let f = PointFile {
             run_id: self.run_id.clone(),
             seed: self.seed,
+            schema: SCHEMA,
             tables: crate::report::table::run_tables(&sim.results()),
         };
         Ok(Some(
@@ -101,8 +102,16 @@ pub struct Sweep {
 struct PointFile {
     run_id: String,
     seed: u64,
+    /// The tables' schema ([`SCHEMA`]; 0 in the files of cclab before it, which had other
+    /// column names): a point file of another schema is run again, never merged.
+    #[serde(default)]
+    schema: u32,
     tables: Vec<Table>,
 }
+
+/// The version of the tables' columns (`report/table.rs`) in a point file: 1 for the
+/// names of issue 52 (SI units in every name, `fct_s` the last byte delivered).
+const SCHEMA: u32 = 1;
 
 fn err(file: &str, key: &str, value: String, message: String) -> ScenarioError {
     ScenarioError {
@@ -209,6 +218,12 @@ impl Sweep {
         let f: PointFile = serde_json::from_str(text)
             .map_err(|e| format!("point {p}: not a cclab sweep point file: {e}"))?;
         let pt = &self.points[p];
+        if f.schema != SCHEMA {
+            return Err(format!(
+                "point {p}: the file's tables are of schema {} (another cclab version), not {SCHEMA}",
+                f.schema
+            ));
+        }
         if f.run_id != pt.run_id || f.seed != pt.seed {
             return Err(format!(
                 "point {p}: the file is run {} seed {}, not run {} seed {}",
