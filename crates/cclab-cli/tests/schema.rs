@@ -327,7 +327,10 @@ fn f10_a_sweep_continued_from_points_of_the_old_schema_runs_them_again() {
     let old = text
         .replace("\"schema\":1,", "")
         .replace("\"name\":\"goodput_bps\"", "\"name\":\"goodput_mbps\"");
-    assert_ne!(old, text);
+    assert!(
+        old != text,
+        "the point file has no schema 1 and no goodput_bps column"
+    );
     std::fs::write(&points[0], old).unwrap();
     sweep();
     let flows = std::fs::read_to_string(out.join("flows.csv")).unwrap();
