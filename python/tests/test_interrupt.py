@@ -38,12 +38,17 @@ def go():
     return cclab.run({dumbbell!r}, set=sets, out=out, seed=7)
 
 def watch():
-    # SIGINT once the run writes its files (a temporary appears beside them).
+    # SIGINT once the run writes its files: a summary.json appears under a name of its
+    # own (a temporary in the folder, or in a staging folder beside or inside it).
+    parent = os.path.dirname(os.path.abspath(out))
+    final = os.path.join(os.path.abspath(out), "summary.json")
     while True:
-        here = os.listdir(out) if os.path.isdir(out) else []
-        if any("tmp" in n for n in here):
-            os.kill(os.getpid(), signal.SIGINT)
-            return
+        for d, _, names in os.walk(parent):
+            for n in names:
+                p = os.path.join(d, n)
+                if "summary.json" in n and p != final:
+                    os.kill(os.getpid(), signal.SIGINT)
+                    return
         time.sleep(0.002)
 
 if when == "writing":
@@ -87,11 +92,21 @@ def _child(out, mode, when, sets):
     )
 
 
+def _results(out):
+    """The folder's files (cclab's own working state in `.cclab-tmp`, if any, aside)."""
+    return {k: v for k, v in files_of(out).items() if not k.startswith(".cclab-tmp")}
+
+
 def _earlier(out):
     cclab.run(str(DUMBBELL), set=EARLIER, out=out)
-    before = files_of(out)
-    assert "run.json" in before and "flows.csv" in before
+    before = _results(out)
+    assert "run.json" in before and "summary.json" in before
     return before
+
+
+def _nothing_beside(out):
+    """No staging folder or temporary left next to the output folder."""
+    assert sorted(os.listdir(out.parent)) == [out.name]
 
 
 def _interrupt_while_simulating(tmp_path, mode):
@@ -111,7 +126,8 @@ def _interrupt_while_simulating(tmp_path, mode):
     assert took < 2.0, took
     # The earlier result, byte for byte, and nothing else: no `.part` capture, no
     # temporaries, no half-written files.
-    assert files_of(out) == before
+    assert _results(out) == before
+    _nothing_beside(out)
     return report
 
 
@@ -143,8 +159,9 @@ def test_f04_ctrl_c_while_writing_leaves_the_earlier_result_whole(tmp_path, mode
     rc = p.wait(timeout=30)
     report = json.loads(p.stdout.read().strip().splitlines()[-1])
     assert rc == 42, report
-    assert sorted(files_of(out)) == sorted(before)
-    assert files_of(out) == before
+    assert sorted(_results(out)) == sorted(before)
+    assert _results(out) == before
+    _nothing_beside(out)
     cancelled = report["message"] if mode == "main" else report["worker"]
     assert "nothing was written" in cancelled, report
 
@@ -171,7 +188,7 @@ def test_f04_cancel_stops_runs_on_other_threads(tmp_path):
     assert not t.is_alive() and time.time() - t0 < 2.0
     assert n >= 1
     assert isinstance(got["e"], KeyboardInterrupt)
-    assert not out.exists()
+    assert not out.exists() and os.listdir(tmp_path) == []
     # Nothing stays registered: a later run is not cancelled.
     assert cclab.cancel() == 0
     assert len(cclab.run(str(DUMBBELL), set=EARLIER).flows) == 2
@@ -212,8 +229,10 @@ def test_f04_cancel_stops_a_sweep_keeping_only_whole_points(tmp_path):
     assert isinstance(e, cclab.Cancelled), e
     assert "points that had finished are on disk" in str(e)
     assert took < 2.0
-    names = sorted(p.name for p in out.rglob("*"))
+    # (cclab's own working state, `.cclab-tmp`, if any, aside.)
+    names = sorted(p.name for p in out.rglob("*") if ".cclab-tmp" not in p.parts)
     assert "sweep.json" in names and not any("tmp" in n or "part" in n for n in names), names
+    assert sorted(os.listdir(tmp_path)) == ["sweep"]
     # No tables: they are written when every point is there.
     assert not list(out.glob("*.csv"))
 
