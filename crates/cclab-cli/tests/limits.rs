@@ -17,7 +17,11 @@ fn tmpdir(name: &str) -> PathBuf {
 /// `cclab run examples/dumbbell.toml --set …` into a fresh folder; returns the output,
 /// the wall time, and whether the folder exists afterwards.
 fn run_with(sets: &[&str]) -> (Output, Duration, bool) {
-    let out = tmpdir("run");
+    // A folder of its own per call: the tests run in parallel, and a folder is taken
+    // (created and locked) from the check before the run.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = tmpdir(&format!("run-{n}"));
     let f = common::example("dumbbell.toml");
     let mut args = vec!["run", f.as_str(), "--out", out.to_str().unwrap(), "-q"];
     for s in sets {
