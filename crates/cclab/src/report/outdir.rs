@@ -1329,8 +1329,12 @@ pub fn check_file(path: &Path, ours: impl Fn(&str) -> bool, force: bool) -> Resu
             "{shown} exists and is not a regular file (a link, a folder or a device); cclab does not replace it"
         )),
         Ok(_) => {
-            let head = std::fs::read(path)
-                .map(|b| String::from_utf8_lossy(&b[..b.len().min(4096)]).into_owned())
+            // Only the first 4 KiB are looked at, and only they are read (a user's file may
+            // be large).
+            let mut b = Vec::with_capacity(4096);
+            let head = std::fs::File::open(path)
+                .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut b))
+                .map(|_| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default();
             if ours(&head) || force {
                 let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -1530,6 +1534,26 @@ mod tests {
         let e = check_file(&p, ours, false).unwrap_err();
         assert!(e.contains("--force"), "{e}");
         assert!(check_file(&p, ours, true).is_ok());
+        // A large file is judged by its first 4 KiB, read alone: a sparse 1 TiB file that
+        // begins as cclab's is recognised at once (read whole, it cannot be held in memory
+        // and was taken for a user's file), one that does not is refused.
+        let big = base.join("big.md");
+        let sparse = |head: &str| {
+            std::fs::write(&big, head).unwrap();
+            let f = std::fs::OpenOptions::new().write(true).open(&big).unwrap();
+            f.set_len(1 << 40).unwrap();
+        };
+        let t0 = std::time::Instant::now();
+        sparse("# Reproductions\n");
+        assert!(
+            check_file(&big, ours, false).is_ok(),
+            "a large file of cclab's"
+        );
+        sparse("my notes\n");
+        let e = check_file(&big, ours, false).unwrap_err();
+        assert!(e.contains("--force"), "{e}");
+        assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
+        std::fs::remove_file(&big).unwrap();
         let e = check_file(&base, ours, true).unwrap_err();
         assert!(e.contains("not a regular file"), "{e}");
         #[cfg(unix)]
