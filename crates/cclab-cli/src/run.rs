@@ -182,7 +182,11 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
 
 /// The run id in the manifest of folder `dir`, if it has one.
 fn manifest_run_id(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join(cclab::report::MANIFEST)).ok()?;
+    let text = cclab::scenario::read_text_limited(
+        &dir.join(cclab::report::MANIFEST),
+        2 * cclab::scenario::MAX_INPUT_BYTES,
+    )
+    .ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     Some(v.get("run_id")?.as_str()?.to_string())
 }

@@ -208,7 +208,11 @@ impl Sweep {
         {
             return None;
         }
-        let text = std::fs::read_to_string(self.point_path(dir, p)).ok()?;
+        let text = crate::scenario::read_text_limited(
+            &self.point_path(dir, p),
+            2 * crate::scenario::MAX_INPUT_BYTES,
+        )
+        .ok()?;
         self.check_point(p, &text).ok()?;
         Some(text)
     }
@@ -641,7 +645,10 @@ fn check_contents(dir: &Path, probe: bool) -> Result<(PathBuf, Vec<String>), Str
             let manifest = std::fs::symlink_metadata(&m)
                 .ok()
                 .filter(|md| md.is_file())
-                .and_then(|_| std::fs::read_to_string(&m).ok())
+                .and_then(|_| {
+                    crate::scenario::read_text_limited(&m, 2 * crate::scenario::MAX_INPUT_BYTES)
+                        .ok()
+                })
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                 .filter(|v| v.get("sweep").is_some() && v.get("cclab").is_some());
             let Some(manifest) = manifest else {

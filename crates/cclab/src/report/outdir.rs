@@ -741,7 +741,9 @@ fn owned_files(dir: &Path) -> Option<BTreeSet<String>> {
     if !std::fs::symlink_metadata(&p).ok()?.is_file() {
         return None;
     }
-    let text = std::fs::read_to_string(p).ok()?;
+    // Read with the input limit (twice it: a manifest holds the resolved scenario): a
+    // user's large file named like a manifest is not read whole, and is not cclab's.
+    let text = crate::scenario::read_text_limited(&p, 2 * crate::scenario::MAX_INPUT_BYTES).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v.get("cclab")?;
     Some(
@@ -1581,6 +1583,23 @@ mod tests {
 
     /// Finding 1: a user's files named as cclab's temporaries once were, in a cclab folder
     /// and beside one (with --force), with a live or a dead process id, survive every run.
+    #[test]
+    fn a_large_file_named_like_the_manifest_is_not_read_whole_and_is_not_cclabs() {
+        // A user's 64 GiB (sparse) run.json: read whole it would take minutes and the
+        // memory of the machine; read up to the limit, it is a foreign file at once.
+        let base = tmp("big-manifest");
+        let f = std::fs::File::create(base.join(MANIFEST)).unwrap();
+        f.set_len(64 << 30).unwrap();
+        let t0 = std::time::Instant::now();
+        let e = OutDir::check(&base, &["a.csv".into()], true).unwrap_err();
+        assert!(
+            e.contains("run.json exists and was not written by cclab"),
+            "{e}"
+        );
+        assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
     #[test]
     fn f01_files_named_like_temporaries_are_never_removed() {
         let base = tmp("f01");
