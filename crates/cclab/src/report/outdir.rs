@@ -608,28 +608,11 @@ pub fn install_files(
     files: &[(String, Vec<u8>)],
     stale: &[String],
 ) -> Result<(), String> {
-    recover(dir)?;
-    let j = Journal {
-        stage: format!("stage-{}-{}", std::process::id(), unique()),
-        files: files.iter().map(|f| f.0.clone()).collect(),
-        ..Default::default()
-    };
-    if !j.valid() {
-        return Err(format!(
-            "cannot write {}: not usable file names",
-            dir.display()
-        ));
-    }
-    write_journal(dir, &j)?;
-    let stage = stage_path(dir, &j);
-    let made = std::fs::create_dir(&stage)
-        .map_err(|e| e.to_string())
-        .and_then(|_| {
-            files.iter().try_for_each(|(n, data)| {
-                std::fs::write(stage.join(n), data)
-                    .map_err(|e| format!("{}: {e}", dir.join(n).display()))
-            })
-        });
+    let name = format!("stage-{}-{}", std::process::id(), unique());
+    let (j, stage) = open_stage(dir, &name, files.iter().map(|f| f.0.clone()).collect())?;
+    let made = files.iter().try_for_each(|(n, data)| {
+        std::fs::write(stage.join(n), data).map_err(|e| format!("{}: {e}", dir.join(n).display()))
+    });
     if let Err(e) = made {
         remove_stage(&stage, &j.files);
         clear_journal(dir);
@@ -643,6 +626,11 @@ pub fn install_files(
 /// this process holds) for `files`, finishing first what an earlier process left; its
 /// path. [`recover`] removes it again, by the record.
 pub(crate) fn begin_stage(dir: &Path, name: &str, files: Vec<String>) -> Result<PathBuf, String> {
+    open_stage(dir, name, files).map(|(_, p)| p)
+}
+
+/// [`begin_stage`], also giving the journal it wrote.
+fn open_stage(dir: &Path, name: &str, files: Vec<String>) -> Result<(Journal, PathBuf), String> {
     recover(dir)?;
     let j = Journal {
         stage: name.to_string(),
@@ -661,7 +649,7 @@ pub(crate) fn begin_stage(dir: &Path, name: &str, files: Vec<String>) -> Result<
         clear_journal(dir);
         format!("cannot create {}: {e}", p.display())
     })?;
-    Ok(p)
+    Ok((j, p))
 }
 
 /// Exchange two directories with one `renameat2(RENAME_EXCHANGE)`.
