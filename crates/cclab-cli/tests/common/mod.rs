@@ -1,7 +1,7 @@
 //! Helpers shared by the CLI's integration tests (each test crate uses some of them).
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// `cclab ARGS`, run from the CLI crate's folder.
@@ -30,4 +30,23 @@ pub fn example(name: &str) -> String {
         .join(name)
         .to_string_lossy()
         .into_owned()
+}
+
+/// A new empty folder `cclab-PREFIX-PID-NAME` in the temporary directory (an earlier one
+/// of that name removed first).
+pub fn fresh_dir(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cclab-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The names in folder `d`, sorted.
+pub fn listing(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
 }
