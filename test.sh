@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The project's one test command: the Rust tests (cargo test --release, arguments passed
-# on) and the Python package's tests (pytest python/tests) against the package built from
-# this checkout. Needs only the Rust toolchain and Python >= 3.9: it makes (or reuses) a
+# The project's one test command: the Rust tests (cargo test, arguments passed on) and
+# the Python package's tests (pytest python/tests) against the package built from this
+# checkout, both under the `ci` profile (Cargo.toml: the release profile without LTO or
+# debug info; docs/testing.md says how its outputs were compared with the release
+# build's). Needs only the Rust toolchain and Python >= 3.9: it makes (or reuses) a
 # virtual environment .venv in the repository, installs the Python tools and the package
 # into it, and builds with cargo's cache (target/, or $CARGO_TARGET_DIR).
 #   ./test.sh                  everything
-#   ./test.sh -p cclab         cargo test --release -p cclab, then pytest
+#   ./test.sh -p cclab         cargo test --profile ci -p cclab, then pytest
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -49,12 +51,14 @@ echo "== building and installing the cclab package into $VENV"
 # maturin develop: an editable install (python/cclab as is, the extension module built in
 # place into python/cclab/, git-ignored) with cargo's cache. A rebuild after a one-line
 # change takes what `pip install .` takes, less its isolated build environment.
-VIRTUAL_ENV="$VENV" PIP_QUIET=1 "$VENV/bin/maturin" develop --release --quiet
+VIRTUAL_ENV="$VENV" PIP_QUIET=1 "$VENV/bin/maturin" develop --profile ci --quiet
 
-echo "== cargo test --release $*"
-cargo test --release "$@"
+# Every crate of the workspace unless the arguments choose (`-p cclab`).
+(($#)) || set -- --workspace
+echo "== cargo test --profile ci $*"
+cargo test --profile ci "$@"
 
 echo "== pytest python/tests"
 # The tests compare the package with the command line cargo just built.
-CCLAB_REQUIRE_EXTRAS=1 CCLAB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/cclab" \
+CCLAB_REQUIRE_EXTRAS=1 CCLAB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/ci/cclab" \
   "$PY" -m pytest -q python/tests

@@ -8,7 +8,7 @@ import pytest
 
 import cclab
 
-# A small scenario with every kind of table (as crates/cclab-cli/tests/schema.rs).
+# A small scenario with every kind of table (as crates/cclab-cli/tests/it/schema.rs).
 MIX = """
 [sim]
 name = "mix"

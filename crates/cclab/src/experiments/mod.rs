@@ -55,7 +55,7 @@ pub struct Options {
     pub seed: u64,
     /// Worker threads for variants (0 = all cores).
     pub threads: usize,
-    /// A deliberate error, for the mutation tests (`tests/verdicts.rs`): none by default.
+    /// A deliberate error, for the mutation tests (`tests/it/verdicts.rs`): none by default.
     pub mutation: Mutation,
 }
 

@@ -113,7 +113,7 @@ impl HostJitter {
 /// The largest jitter `"auto"` gives: the time of one full-size packet (1500 bytes, with
 /// the link's framing) at the slowest link of the network — Floyd & Jacobson's
 /// prescription (a random processing time of the order of the bottleneck's service time
-/// for one packet). Less does not do: on the scenario of `tests/phase.rs` (120 s, seeds 1
+/// for one packet). Less does not do: on the scenario of `tests/it/phase.rs` (120 s, seeds 1
 /// to 10, docs/scenario.md `[host]`) the 20 ms flow's goodput over the 40 ms flow's, for
 /// access delays 2500 / 2503 / 2507 µs, averages 0.82 / 2.49 / 2.35 with 10 µs of jitter,
 /// 1.85 / 2.15 / 2.12 with 50 µs, and 1.39 / 1.42 / 1.50 with `"auto"` (123 µs).
@@ -558,7 +558,7 @@ mod tests {
         assert_eq!(AUTO_HOST_MAX, 125 * US, "e1000: 8000 interrupts per second");
         // Fast links: one packet time at the slowest (the 10× faster reverse link does not
         // count), as before the bound: 12.3 µs at 1 Gbit/s, 123 µs at 100 Mbit/s (the
-        // phase-effect scenario, tests/phase.rs).
+        // phase-effect scenario, tests/it/phase.rs).
         assert_eq!(auto_at(1_000_000_000), packet(1_000_000_000));
         assert_eq!(auto_at(100_000_000), packet(100_000_000));
         assert!(auto_at(100_000_000) < AUTO_HOST_MAX);

@@ -215,7 +215,7 @@ fn too_long(text: &str, file: &str, key: &str) -> Option<ScenarioError> {
 
 /// What `cclab run` adds to a scenario on its command line. [`Overrides::apply`] is the
 /// whole of what `cclab run` does with a scenario's text before its output folder: the
-/// CLI calls it, and so does the fuzz test (`crates/cclab-cli/tests/fuzz.rs`).
+/// CLI calls it, and so does the fuzz test (`crates/cclab-cli/tests/it/fuzz.rs`).
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
     /// `--set KEY=VALUE` words, as typed.

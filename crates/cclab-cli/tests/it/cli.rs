@@ -1,7 +1,7 @@
 //! The command line end to end: exit codes, error messages, determinism and the
 //! `reproduce --json` contract.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

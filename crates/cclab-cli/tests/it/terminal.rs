@@ -2,7 +2,7 @@
 //! the terminal tables of `cclab reproduce` fit 100 columns with the Markdown unchanged
 //! (f14).
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::os::unix::process::ExitStatusExt;

@@ -2,7 +2,7 @@
 //! ways, times the clock cannot hold, timers that would run away, series that would fill
 //! memory, and hostile values in messages. Each case exits 2, writes nothing and says why.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

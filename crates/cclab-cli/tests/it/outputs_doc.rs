@@ -3,7 +3,7 @@
 //! and fails when a file, a CSV column (in its order) or a JSON key it wrote is not
 //! documented there.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -15,13 +15,13 @@
 //! many through the binary. A long campaign, about 10⁶ cases:
 //!
 //! ```sh
-//! CCLAB_FUZZ_CASES=1000000 cargo test --release -p cclab-cli --test fuzz -- --nocapture
+//! CCLAB_FUZZ_CASES=1000000 cargo test --profile ci -p cclab-cli --test it fuzz:: -- --nocapture
 //! ```
 //!
 //! The generator's seed is fixed (so CI sees the same cases every time); set
 //! `CCLAB_FUZZ_SEED` to any number to explore other cases.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};

@@ -2,7 +2,7 @@
 //! run `cclab run --set … --seed …` makes, a sweep killed midway continues without losing
 //! or repeating a finished point, and bad input is refused before anything runs.
 
-mod common;
+use crate::common;
 
 use common::{assert_exit_0, cclab, example};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! own (a run.json manifest); every output place is checked before anything runs; files
 //! appear whole or not at all, and Ctrl-C leaves nothing half-written.
 
-mod common;
+use crate::common;
 
 use common::listing;
 
@@ -134,7 +134,7 @@ fn markdown_replaces_only_a_file_cclab_wrote() {
     let run = |path: &Path, force: bool| {
         let mut args = vec![
             "reproduce",
-            "mtu-fairness",
+            "mbecn-vs-tcp",
             "--quick",
             "-q",
             "--markdown",

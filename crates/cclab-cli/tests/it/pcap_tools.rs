@@ -406,7 +406,7 @@ fn example_captures_read_cleanly_in_tshark_and_tcptrace() {
     });
     let (files, segments) = (tcp.len(), tcp.iter().sum::<usize>());
     // The runs carry 790 K segments in 88 captures (at a3ea158 with this test's durations;
-    // `cargo test --release -p cclab-cli --test pcap_tools -- --nocapture` prints the
+    // `cargo test --profile ci -p cclab-cli --test it pcap_tools:: -- --nocapture` prints the
     // count): enough that a wrong encoding shows.
     assert!(segments > 50_000, "{segments} TCP segments");
     eprintln!(

@@ -3,7 +3,7 @@
 //! the names, one meaning per name (`fct` is first byte sent → last byte delivered), and
 //! a partition/aggregate app's workers are not sized flows (the query is the unit).
 
-mod common;
+use crate::common;
 
 use common::assert_exit_0;
 use std::collections::BTreeMap;
