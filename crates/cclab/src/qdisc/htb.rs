@@ -19,6 +19,7 @@
 //!   (10), clamped by the kernel to [1000, 200000] when not given. The leaf qdisc is a
 //!   `pfifo` of `txqueuelen` (1000) packets unless given.
 
+use super::bucket::Bucket;
 use super::police::burst_ns;
 use super::Ratecfg;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
@@ -188,15 +189,11 @@ const MBUFFER_NS: i64 = 60_000_000_000;
 impl QdiscSpec for Spec {
     type Q = Htb;
     fn build(&self) -> Htb {
-        let buffer = burst_ns(self.rate, self.burst) as i64;
-        let cbuffer = burst_ns(self.ceil, self.cburst) as i64;
+        let rate = Ratecfg::new(self.rate);
+        let ceil = Ratecfg::new(self.ceil);
         Htb {
-            rate: Ratecfg::new(self.rate),
-            ceil: Ratecfg::new(self.ceil),
-            buffer,
-            cbuffer,
-            tokens: buffer,
-            ctokens: cbuffer,
+            bucket: Bucket::full(rate, burst_ns(self.rate, self.burst) as i64),
+            cbucket: Bucket::full(ceil, burst_ns(self.ceil, self.cburst) as i64),
             t_c: 0,
             child: Box::new(self.child.build()),
         }
@@ -209,12 +206,10 @@ impl QdiscSpec for Spec {
 /// One htb class under the root.
 #[derive(Debug)]
 pub struct Htb {
-    rate: Ratecfg,
-    ceil: Ratecfg,
-    buffer: i64,
-    cbuffer: i64,
-    tokens: i64,
-    ctokens: i64,
+    /// `tokens`/`buffer` at `rate`.
+    bucket: Bucket,
+    /// `ctokens`/`cbuffer` at `ceil`.
+    cbucket: Bucket,
     /// ns.
     t_c: u64,
     pub child: Box<Qdisc>,
@@ -231,8 +226,8 @@ impl QueueDisc for Htb {
         }
         let now_ns = now / 1000;
         let diff = (now_ns - self.t_c).min(MBUFFER_NS as u64) as i64;
-        let toks = (self.tokens + diff).min(self.buffer);
-        let ctoks = (self.ctokens + diff).min(self.cbuffer);
+        let toks = self.bucket.refilled(diff);
+        let ctoks = self.cbucket.refilled(diff);
         if toks < 0 || ctoks < 0 {
             // `htb_class_mode` → HTB_CANT_SEND: wait until the deeper debt is repaid.
             return Deq::NotBefore((now_ns + (-toks).max(-ctoks) as u64) * 1000);
@@ -246,8 +241,8 @@ impl QueueDisc for Htb {
             let n = (before.pkts - after.pkts).max(1);
             let len = ((before.bytes - after.bytes) / n) as u32;
             // `htb_charge_class`: charged after sending, debt bounded by mbuffer.
-            self.tokens = (toks - self.rate.l2t(len)).max(1 - MBUFFER_NS);
-            self.ctokens = (ctoks - self.ceil.l2t(len)).max(1 - MBUFFER_NS);
+            self.bucket.tokens = (toks - self.bucket.cost(len)).max(1 - MBUFFER_NS);
+            self.cbucket.tokens = (ctoks - self.cbucket.cost(len)).max(1 - MBUFFER_NS);
             self.t_c = now_ns;
         }
         d

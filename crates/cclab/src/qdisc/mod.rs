@@ -23,6 +23,7 @@
 //! Adding a discipline: one file here implementing [`QueueDisc`] with its scenario keys,
 //! and one line in the `qdiscs!` registry below.
 
+pub mod bucket;
 pub mod classful;
 pub mod codel;
 pub mod droptail;

@@ -30,6 +30,7 @@
 //! Not modelled: `avrate`, `overhead`, `linklayer` (ATM cells), the packet-per-second
 //! variant (`pkts_rate`).
 
+use super::bucket::{Bucket, TwoBuckets};
 use super::droptail::DropTail;
 use super::Ratecfg;
 use super::{Backlog, Deq, Offer, PktMeta, QdiscSpec, QueueDisc, Verdict};
@@ -84,14 +85,9 @@ pub fn burst_ns(rate_bps: u64, burst: u64) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Policer {
     pub spec: PoliceSpec,
-    rate: Ratecfg,
-    peak: Option<Ratecfg>,
-    burst_ns: i64,
-    mtu_ptoks: i64,
-    toks: i64,
-    ptoks: i64,
-    /// Time of the last conforming packet, in ns.
-    t_c: u64,
+    /// `tcfp_toks`/`tcfp_burst` at the rate, `tcfp_ptoks`/`tcfp_mtu_ptoks` at the peak
+    /// rate, and `tcfp_t_c` (the time of the last conforming packet).
+    buckets: TwoBuckets,
     /// Packets that conformed and that exceeded.
     pub conformed: u64,
     pub exceeded: u64,
@@ -99,19 +95,18 @@ pub struct Policer {
 
 impl Policer {
     pub fn new(spec: PoliceSpec) -> Policer {
-        let burst_ns = burst_ns(spec.rate, spec.burst) as i64;
-        let peak = spec.peakrate.map(Ratecfg::new);
-        let mtu_ptoks = peak.map_or(0, |p| p.l2t(spec.mtu as u32));
+        let rate = Bucket::full(
+            Ratecfg::new(spec.rate),
+            burst_ns(spec.rate, spec.burst) as i64,
+        );
+        let peak = spec.peakrate.map(|p| {
+            let peak = Ratecfg::new(p);
+            Bucket::full(peak, peak.l2t(spec.mtu as u32))
+        });
         Policer {
             spec,
-            rate: Ratecfg::new(spec.rate),
-            peak,
-            burst_ns,
-            mtu_ptoks,
             // `tcf_police_init`: the buckets start full.
-            toks: burst_ns,
-            ptoks: mtu_ptoks,
-            t_c: 0,
+            buckets: TwoBuckets::new(rate, peak),
             conformed: 0,
             exceeded: 0,
         }
@@ -119,24 +114,16 @@ impl Policer {
 
     /// The bucket's depth in ns.
     pub fn burst_ns(&self) -> u64 {
-        self.burst_ns as u64
+        self.buckets.rate.depth as u64
     }
 
     /// `tcf_police_act` for a packet of `len` bytes at `now`: true if it conforms.
     pub fn conforms(&mut self, len: u32, now: SimTime) -> bool {
         let now_ns = now / 1000;
-        let len = len as u64;
-        if len <= self.spec.mtu {
-            let mut toks = (now_ns - self.t_c).min(self.burst_ns as u64) as i64;
-            let mut ptoks = 0;
-            if let Some(peak) = self.peak {
-                ptoks = (toks + self.ptoks).min(self.mtu_ptoks) - peak.l2t(len as u32);
-            }
-            toks = (toks + self.toks).min(self.burst_ns) - self.rate.l2t(len as u32);
-            if (toks | ptoks) >= 0 {
-                self.t_c = now_ns;
-                self.toks = toks;
-                self.ptoks = ptoks;
+        if len as u64 <= self.spec.mtu {
+            let take = self.buckets.take(now_ns, len);
+            if take.fits() {
+                self.buckets.commit(now_ns, take);
                 self.conformed += 1;
                 return true;
             }

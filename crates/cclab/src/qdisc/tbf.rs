@@ -23,6 +23,7 @@
 //!   and keep the new buckets; else wait until now + max(−toks, −ptoks). A child that
 //!   holds its head back (netem's delay) is waited for without charging the bucket.
 
+use super::bucket::{Bucket, TwoBuckets};
 use super::Ratecfg;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
@@ -227,24 +228,15 @@ impl QdiscSpec for Spec {
         // `psched_l2t_ns(peak, mtu)`.
         let bytes = |b: u64| b.min(u32::MAX as u64) as u32;
         let rate = Ratecfg::new(self.rate);
-        let peakrate = self.peakrate.map_or(Ratecfg::NONE, Ratecfg::new);
-        let buffer = rate.l2t(bytes(self.burst));
         let mut max_size = bytes(self.burst) as u64;
-        let mtu = if self.peakrate.is_some() {
+        let peak = self.peakrate.map(|p| {
             max_size = max_size.min(bytes(self.mtu) as u64);
-            peakrate.l2t(bytes(self.mtu))
-        } else {
-            0
-        };
+            let peak = Ratecfg::new(p);
+            Bucket::full(peak, peak.l2t(bytes(self.mtu)))
+        });
         Tbf {
-            rate,
-            peakrate,
-            buffer,
-            mtu,
+            buckets: TwoBuckets::new(Bucket::full(rate, rate.l2t(bytes(self.burst))), peak),
             max_size,
-            tokens: buffer,
-            ptokens: mtu,
-            t_c: 0,
             child: Box::new(self.child.build()),
         }
     }
@@ -256,17 +248,10 @@ impl QdiscSpec for Spec {
 /// The shaper's state (`struct tbf_sched_data`).
 #[derive(Debug)]
 pub struct Tbf {
-    rate: Ratecfg,
-    peakrate: Ratecfg,
-    /// ns.
-    buffer: i64,
-    mtu: i64,
+    /// `tokens`/`buffer` at `rate`, `ptokens`/`mtu` at `peak`, and `t_c`.
+    buckets: TwoBuckets,
     /// bytes.
     pub max_size: u64,
-    tokens: i64,
-    ptokens: i64,
-    /// ns.
-    t_c: u64,
     pub child: Box<Qdisc>,
 }
 
@@ -289,23 +274,15 @@ impl QueueDisc for Tbf {
             return self.child.dequeue(now, drops);
         };
         let now_ns = now / 1000;
-        let mut toks = (now_ns - self.t_c).min(self.buffer as u64) as i64;
-        let mut ptoks = 0;
-        if self.peakrate.is_set() {
-            ptoks = (toks + self.ptokens).min(self.mtu) - self.peakrate.l2t(len);
-        }
-        toks = (toks + self.tokens).min(self.buffer) - self.rate.l2t(len);
-        if (toks | ptoks) >= 0 {
+        let take = self.buckets.take(now_ns, len);
+        if take.fits() {
             let d = self.child.dequeue(now, drops);
             if let Deq::Packet(..) = d {
-                self.t_c = now_ns;
-                self.tokens = toks;
-                self.ptokens = ptoks;
+                self.buckets.commit(now_ns, take);
             }
             return d;
         }
-        // `qdisc_watchdog_schedule_ns(now + max(-toks, -ptoks))`.
-        Deq::NotBefore((now_ns + (-toks).max(-ptoks) as u64) * 1000)
+        Deq::NotBefore((now_ns + take.wait_ns()) * 1000)
     }
 
     fn backlog(&self) -> Backlog {
@@ -356,7 +333,7 @@ mod tests {
     fn aggregates_are_segmented_and_oversize_packets_dropped() {
         let mut q = tbf(900_000_000, 12_000);
         assert_eq!(q.max_size, 12_000);
-        assert_eq!(q.buffer, 106_666);
+        assert_eq!(q.buckets.rate.depth, 106_666);
         assert_eq!(q.enqueue(1, &meta(67_500, 45, 0)), Verdict::Segment);
         assert_eq!(q.enqueue(2, &meta(1500, 1, 0)), Verdict::ENQUEUE);
         let mut q = tbf(8_000_000, 1500);
