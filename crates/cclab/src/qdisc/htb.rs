@@ -248,17 +248,7 @@ impl QueueDisc for Htb {
         d
     }
 
-    fn backlog(&self) -> Backlog {
-        self.child.backlog()
-    }
-
-    fn peek_len(&self) -> Option<u32> {
-        self.child.peek_len()
-    }
-
-    fn orphans(&self) -> bool {
-        self.child.orphans()
-    }
+    super::queue_is_the_childs!();
 }
 
 #[cfg(test)]

@@ -157,6 +157,25 @@ pub trait QueueDisc {
     }
 }
 
+/// The queue of a shaper that only holds back its child's dequeue (tbf, htb): what it
+/// holds, its head and whether it orphans are its child's (`self.child`).
+macro_rules! queue_is_the_childs {
+    () => {
+        fn backlog(&self) -> Backlog {
+            self.child.backlog()
+        }
+
+        fn peek_len(&self) -> Option<u32> {
+            self.child.peek_len()
+        }
+
+        fn orphans(&self) -> bool {
+            self.child.orphans()
+        }
+    };
+}
+pub(crate) use queue_is_the_childs;
+
 /// What every discipline's scenario description offers: the discipline it builds and the
 /// limit it holds packets up to.
 pub trait QdiscSpec {

@@ -285,17 +285,7 @@ impl QueueDisc for Tbf {
         Deq::NotBefore((now_ns + take.wait_ns()) * 1000)
     }
 
-    fn backlog(&self) -> Backlog {
-        self.child.backlog()
-    }
-
-    fn peek_len(&self) -> Option<u32> {
-        self.child.peek_len()
-    }
-
-    fn orphans(&self) -> bool {
-        self.child.orphans()
-    }
+    super::queue_is_the_childs!();
 }
 
 #[cfg(test)]
