@@ -25,7 +25,7 @@
 //! just now, in an earlier process, on another thread or on a Dask worker: the same sweep
 //! gives the same bytes whatever the number of jobs. The folder is locked while a sweep
 //! runs, no link in it is followed, and the tables and the manifest are installed all or
-//! nothing (`report/outdir.rs`).
+//! nothing (`report/outdir/`).
 
 use crate::report::outdir::STATE;
 use crate::report::table::{Col, Column, Table, TABLE_NAMES};

@@ -2,7 +2,7 @@
 //! same scenario and seed), `perf.json` (wall clock), tidy CSV tables (one row per flow,
 //! queue or sample, loadable with `pandas.read_csv`), and SVG plots of the time series.
 //! A run's files are written whole or not at all, into a folder cclab may write
-//! (`outdir.rs`: new, empty or its own, with a manifest `run.json`).
+//! (`outdir/`: new, empty or its own, with a manifest `run.json`).
 
 pub mod csv;
 pub mod human;
