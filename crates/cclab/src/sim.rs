@@ -728,7 +728,7 @@ pub fn run(sc: &Scenario) -> Result<RunResult, String> {
 }
 
 /// An event stays within 16 bytes, so a queue entry (its 16-byte key and the event) is 32
-/// bytes and a wheel chunk's 16 entries fill eight cache lines (`engine.rs`).
+/// bytes and a wheel chunk's 16 entries fill eight cache lines (`engine/`).
 #[cfg(test)]
 #[test]
 fn event_size_is_bounded() {
