@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn jain_reference_values() {
-        // REFERENCE.md §7 unit checks.
+        // docs/references.md §7 unit checks.
         assert!((jain(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
         assert!((jain(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
         assert!((jain(&[3.0, 1.0]) - 0.8).abs() < 1e-12);

@@ -2,6 +2,7 @@
 //! Cargo links each file under tests/ as a program of its own; folding them into one saves
 //! a link (and, under LTO, an optimisation pass) per file. Add a test file here as a module.
 
+mod citations;
 mod cli;
 mod common;
 mod files;

@@ -2,7 +2,7 @@
 //! `bictcp_reset`, `bictcp_update`, `bictcp_cong_avoid`, `bictcp_recalc_ssthresh`,
 //! `bictcp_state`, `bictcp_acked`, `.undo_cwnd = tcp_reno_undo_cwnd`), after Lisong Xu,
 //! Khaled Harfoush, Injong Rhee, "Binary Increase Congestion Control (BIC) for Fast
-//! Long-Distance Networks", IEEE INFOCOM 2004 (REFERENCE.md §3.4). Kernel state followed:
+//! Long-Distance Networks", IEEE INFOCOM 2004 (docs/references.md §3.4). Kernel state followed:
 //! after "tcp: fix stretch ACK bugs in BIC" (Pengcheng Yang, net-next March 2020, v5.7):
 //! slow start's leftover and the `acked` count go to `tcp_cong_avoid_ai`.
 //!

@@ -1,7 +1,7 @@
 //! CUBIC v2.3 with HyStart: a port of Linux `net/ipv4/tcp_cubic.c` (`cubictcp_init`,
 //! `cubictcp_recalc_ssthresh`, `cubictcp_cong_avoid`, `bictcp_update`, `cubic_root`,
 //! `cubictcp_state`, `cubictcp_cwnd_event`, `cubictcp_acked`, `hystart_update`), checked
-//! against RFC 9438 (REFERENCE.md §3.5). Integer arithmetic, scaling and variable names are
+//! against RFC 9438 (docs/references.md §3.5). Integer arithmetic, scaling and variable names are
 //! Linux's; windows are in segments. Kernel state followed: 6.13+, i.e. including
 //! 4e1fddc98d25 (5.16: HyStart round reset moved from cong_avoid into `hystart_update`,
 //! driven by `snd_una` past `end_seq`), the Aug 2024 "switch ca->last_time to usec

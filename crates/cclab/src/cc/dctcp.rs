@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn u1_all_marked_from_zero() {
-        // REFERENCE DCTCP-U1: 100 delivered, 100 CE each window, g = 1/16, start 0.
+        // docs/references.md DCTCP-U1: 100 delivered, 100 CE each window, g = 1/16, start 0.
         let v = windows(0, 12, 100, 100);
         assert_eq!(
             v,

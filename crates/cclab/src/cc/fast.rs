@@ -1,5 +1,5 @@
 //! FAST TCP, after Jin, Wei & Low, "FAST TCP: Motivation, Architecture, Algorithms,
-//! Performance", IEEE INFOCOM 2004 and IEEE/ACM ToN 14(6), 2006 (REFERENCE.md §3.7).
+//! Performance", IEEE INFOCOM 2004 and IEEE/ACM ToN 14(6), 2006 (docs/references.md §3.7).
 //! Not in mainline Linux (the Caltech prototype was a separate patch, later the commercial
 //! FastSoft stack); there is no kernel file to follow, so this is our own implementation of
 //! the paper's window law, shaped like `tcp_vegas.c` (same once-per-RTT machinery).

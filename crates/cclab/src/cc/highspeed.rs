@@ -1,7 +1,7 @@
 //! HighSpeed TCP: a port of Linux `net/ipv4/tcp_highspeed.c` (John Heffner; `hstcp_init`,
 //! `hstcp_cong_avoid`, `hstcp_ssthresh`, `.undo_cwnd = tcp_reno_undo_cwnd`), after Sally
 //! Floyd, "HighSpeed TCP for Large Congestion Windows", RFC 3649 (2003), §5 and the AIMD
-//! table of Appendix B (REFERENCE.md §3.1, §8.9).
+//! table of Appendix B (docs/references.md §3.1, §8.9).
 //!
 //! RFC 3649 makes the increase a(w) and the decrease b(w) functions of the window so that
 //! the response function is W = 0.12/p^0.835 between Low_Window = 38 (Reno below it) and

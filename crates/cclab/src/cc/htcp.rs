@@ -2,7 +2,8 @@
 //! `htcp_recalc_ssthresh`, `htcp_param_update`, `htcp_beta_update`, `htcp_alpha_update`,
 //! `htcp_cong_avoid`, `htcp_state`, `htcp_reset`, `htcp_cwnd_undo`, `measure_rtt`,
 //! `measure_achieved_throughput`), after Leith & Shorten, "H-TCP: TCP for high-speed and
-//! long-distance networks", PFLDnet 2004, and draft-leith-tcp-htcp-06 (REFERENCE.md §3.3, §8.7).
+//! long-distance networks", PFLDnet 2004, and draft-leith-tcp-htcp-06
+//! (docs/references.md §3.3, §8.7).
 //!
 //! With Δ = time since the last congestion event, alpha(Δ) = 1 + 10(Δ − 1 s) +
 //! ((Δ − 1 s)/2)² when Δ exceeds 1 s (else 1), scaled by minRTT/100 ms (clamped to [0.1, 2])

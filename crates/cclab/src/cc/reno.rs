@@ -1,7 +1,7 @@
 //! Reno ("Standard TCP"): Linux `net/ipv4/tcp_cong.c` — `tcp_reno_cong_avoid`,
 //! `tcp_reno_ssthresh`, `tcp_reno_undo_cwnd`. RFC 5681 gives the algorithm; Linux counts
 //! growth in acked segments (appropriate byte counting with L = ∞), so delayed ACKs do not
-//! halve the congestion-avoidance slope (REFERENCE.md §2, §8.3).
+//! halve the congestion-avoidance slope (docs/references.md §2, §8.3).
 
 use super::{CongestionOps, TcpCcState};
 

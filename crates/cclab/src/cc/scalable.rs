@@ -1,7 +1,7 @@
 //! Scalable TCP: a port of modern Linux `net/ipv4/tcp_scalable.c` (John Heffner;
 //! `tcp_scalable_cong_avoid`, `tcp_scalable_ssthresh`, `.undo_cwnd = tcp_reno_undo_cwnd`),
 //! after Tom Kelly, "Scalable TCP: Improving Performance in Highspeed Wide Area Networks",
-//! ACM CCR 33(2), 2003 (REFERENCE.md §3.2, §8.6).
+//! ACM CCR 33(2), 2003 (docs/references.md §3.2, §8.6).
 //!
 //! Kelly's rule is MIMD: cwnd += a = 0.01 per acked segment and cwnd −= b·cwnd with
 //! b = 0.125 on loss, so the window grows ≈1 % per RTT and regains a loss in

@@ -2,7 +2,7 @@
 //! `vegas_enable`, `vegas_disable`, `tcp_vegas_pkts_acked`, `tcp_vegas_state`,
 //! `tcp_vegas_cwnd_event`, `tcp_vegas_cong_avoid`, `tcp_vegas_ssthresh`), after Brakmo &
 //! Peterson, "TCP Vegas: End to End Congestion Avoidance on a Global Internet", IEEE JSAC
-//! 13(8), 1995 (REFERENCE.md §3.6).
+//! 13(8), 1995 (docs/references.md §3.6).
 //!
 //! Once per RTT (the first ACK beyond `beg_snd_nxt`), with ≥ 3 RTT samples in that RTT:
 //! rtt = min sample of the RTT, baseRTT = min sample ever (+1 µs so never 0),
@@ -294,7 +294,7 @@ mod tests {
         assert!(tp.snd_ssthresh <= tp.snd_cwnd && tp.snd_ssthresh >= 68);
     }
 
-    /// REFERENCE §3.6 hold band: baseRTT 100 ms, cwnd 100, rtt 103 ms →
+    /// docs/references.md §3.6 hold band: baseRTT 100 ms, cwnd 100, rtt 103 ms →
     /// diff = 100·3000/100 001 = 2.99997 → 2 (integer), alpha ≤ 2 ≤ beta: hold.
     /// (Round 1 still sees round 0's base samples: +1 → 101; 101·3000/100 001 = 3: hold.)
     #[test]

@@ -12,8 +12,8 @@
 //! at its heuristic K) are judged there, once each.
 //!
 //! Extra rows (full run only): the 10 Gbit/s flow with segmentation offload on
-//! (`[host] tso = true`), at K from 12 to 100 packets: the bursts REFERENCE.md gives as
-//! the reason for 65 rather than the ~12 the bound gives.
+//! (`[host] tso = true`), at K from 12 to 100 packets: the bursts docs/references.md §1C
+//! gives as the reason for 65 rather than the ~12 the bound gives.
 
 use super::study::{Of, Study, N, V};
 use super::{Against, Experiment, Options, Report, Tol};
@@ -262,7 +262,7 @@ fn run(o: &Options) -> Report {
         .map(|(k, _)| *k)
         .min();
     let (b1, b10) = (k_bound(1_000_000_000), k_bound(10_000_000_000));
-    r.note(format!("the seed's heuristics (20 at 1 Gbit/s, 65 at 10 Gbit/s) sit well above the bound ({b1:.1} and {b10:.1} packets here): the seed configuration's host sends one segment at a time (cclab's default, `[host] tso = false`), so much smaller K already keeps the link full. REFERENCE.md gives the NIC's segmentation-offload bursts as the reason for 65 rather than the bound"));
+    r.note(format!("the seed's heuristics (20 at 1 Gbit/s, 65 at 10 Gbit/s) sit well above the bound ({b1:.1} and {b10:.1} packets here): the seed configuration's host sends one segment at a time (cclab's default, `[host] tso = false`), so much smaller K already keeps the link full. docs/references.md §1C gives the NIC's segmentation-offload bursts as the reason for 65 rather than the bound"));
     if !full_from.is_empty() {
         r.note(format!(
             "with segmentation offload on at 10 Gbit/s (`[host] tso = true`, rows 10gbps_tso, K from {} to {} packets): {}",

@@ -1,5 +1,6 @@
-//! `dctcp-queue` — the DCTCP sawtooth (Alizadeh et al., SIGCOMM 2010 §3.3; REFERENCE.md
-//! §1C): N synchronised long flows, bottleneck C packets/s, base RTT, marking at K:
+//! `dctcp-queue` — the DCTCP sawtooth (Alizadeh et al., SIGCOMM 2010 §3.3;
+//! docs/references.md §1C): N synchronised long flows, bottleneck C packets/s, base RTT,
+//! marking at K:
 //!   W* = (C·RTT + K)/N, α ≈ sqrt(2/W*), Q_max = K + N,
 //!   A = ½·sqrt(2N(C·RTT + K)) packets, T_C = ½·sqrt(2(C·RTT + K)/N) RTTs.
 //! Simulated at 1 Gbit/s (K = 20 packets) and 10 Gbit/s (K = 65), RTT 100 µs, N = 2 and 10,
@@ -29,7 +30,7 @@ use crate::sim::Sim;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "dctcp-queue",
-    seed_doc: "000 [2] §3.3 (REFERENCE §1C)",
+    seed_doc: "000 [2] §3.3 (docs/references.md §1C)",
     about: "DCTCP queue sawtooth vs the SIGCOMM 2010 analysis: Q_max, amplitude, period, alpha at 1/10 Gbit/s, N = 2, 10",
     run,
 };
@@ -248,7 +249,7 @@ fn run(o: &Options) -> Report {
             m.q_max,
             th.q_max,
             Tol::Abs(3.0),
-            "REFERENCE DCTCP-A1 and DCTCP-A2: ±3 packets",
+            "docs/references.md DCTCP-A1 and DCTCP-A2: ±3 packets",
         );
         r.check_vs(
             format!("{v} amplitude vs ½·sqrt(2N(C·RTT + K))"),
@@ -256,7 +257,7 @@ fn run(o: &Options) -> Report {
             amp,
             th.amplitude,
             Tol::Rel(0.35),
-            "REFERENCE DCTCP-A2: ±35% (the analysis is fluid and synchronised; packet-level feedback delay widens the sawtooth)",
+            "docs/references.md DCTCP-A2: ±35% (the analysis is fluid and synchronised; packet-level feedback delay widens the sawtooth)",
         );
         r.check_vs(
             format!("{v} alpha vs sqrt(2/W*)"),
@@ -264,7 +265,7 @@ fn run(o: &Options) -> Report {
             m.alpha,
             th.alpha,
             Tol::Rel(0.30),
-            "REFERENCE DCTCP-A1 (its α ±30%, stated for 10 Gbit/s, applied here to every case); marks arriving for one more RTT after the queue falls below K split each cut over several windows, so alpha runs below the analysis",
+            "docs/references.md DCTCP-A1 (its α ±30%, stated for 10 Gbit/s, applied here to every case); marks arriving for one more RTT after the queue falls below K split each cut over several windows, so alpha runs below the analysis",
         );
         r.check_vs(
             format!("{v} period vs T_C"),
@@ -272,7 +273,7 @@ fn run(o: &Options) -> Report {
             m.period_rtts,
             th.period_rtts,
             Tol::Factor(1.0, 4.0),
-            "a bound, not a match (REFERENCE gives no tolerance for T_C): in packet-level DCTCP flows cut on two or three successive windows and no window grows during the RTT of each CWR episode, which can only lengthen the period (see note), so it fails below T_C; above, ×4 allows for three cuts per episode",
+            "a bound, not a match (docs/references.md DCTCP-A1 gives no tolerance for T_C): in packet-level DCTCP flows cut on two or three successive windows and no window grows during the RTT of each CWR episode, which can only lengthen the period (see note), so it fails below T_C; above, ×4 allows for three cuts per episode",
         );
         r.check_vs(
             format!("{v} utilization with K above C·RTT/7"),

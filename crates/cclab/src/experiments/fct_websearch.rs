@@ -218,7 +218,7 @@ fn run(o: &Options) -> Report {
             d.short_unfinished,
             c.short_unfinished
         ),
-        "[2]'s abstract ('unlike TCP, DCTCP also provides high burst tolerance and low latency for short flows'; REFERENCE.md 1C) and §4.3 (under the benchmark's background load DCTCP keeps short-message completion times low while TCP's tail grows with the queue it builds and with its timeouts); 'far below' is read as at most half: the paper's own magnitudes are for its testbed and workload mix, which REFERENCE.md rates low-confidence, not for a fat-tree",
+        "[2]'s abstract ('unlike TCP, DCTCP also provides high burst tolerance and low latency for short flows'; docs/references.md §1C) and §4.3 (under the benchmark's background load DCTCP keeps short-message completion times low while TCP's tail grows with the queue it builds and with its timeouts); 'far below' is read as at most half: the paper's own magnitudes are for its testbed and workload mix, which docs/references.md §1C rates low-confidence, not for a fat-tree",
     );
     for &load in &LOADS {
         let (d, c) = (at("dctcp", load), at("cubic", load));
@@ -238,7 +238,7 @@ fn run(o: &Options) -> Report {
                 "mean slowdown DCTCP {:.2} ({} flows) vs CUBIC {:.2} ({} flows), need ≤ ×1.1",
                 d.long_mean, d.long_n, c.long_mean, c.long_n
             ),
-            "[2]'s abstract: DCTCP 'delivers the same or better throughput than TCP' (REFERENCE.md 1C); a long flow's slowdown (its completion time over the ideal) is the inverse of its throughput over the ideal throughput; 10% allows the few long flows' sampling (3% of web-search flows exceed 10 MB)",
+            "[2]'s abstract: DCTCP 'delivers the same or better throughput than TCP' (docs/references.md §1C); a long flow's slowdown (its completion time over the ideal) is the inverse of its throughput over the ideal throughput; 10% allows the few long flows' sampling (3% of web-search flows exceed 10 MB)",
         );
     }
     r.note("slowdowns: means over the flows that finished; the p99 over every short flow started, one that did not finish (it waits for a 200 ms retransmission timeout past the end of the run) counted at its lower bound (the run's end − its start) / ideal; short_p99_is_lower_bound = 1 when the p99 falls on such a flow");

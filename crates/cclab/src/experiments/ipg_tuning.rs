@@ -2,7 +2,7 @@
 //! layer … 8–1023 B, 1 B (8 ns) step in case of Intel e1000 … TCP stream 941 Mbps 567
 //! Mbps". One CUBIC stream on a GbE link whose sending NIC's IPGT is 8 (the default)
 //! … 1023; and two streams through the same NIC at IPGT 1023, which share the one cap
-//! (REFERENCE §12, IPG-1 and IPG-2).
+//! (docs/references.md §12, IPG-1 and IPG-2).
 //!
 //! The NIC model: e1000's TIPG.IPGT in byte times, to which the MAC adds 4 (Intel 8254x SDM
 //! 13.4.34; Linux `DEFAULT_82543_TIPG_IPGT_COPPER 8`), so a full frame occupies
@@ -149,7 +149,7 @@ fn iperf_run(ipgt: u32, txq: u64, dur: SimTime, seed: u64, o: &Options) -> Out {
     }
 }
 
-const MODEL: &str = "the rate model is exact for back-to-back full frames; 0.5% (REFERENCE IPG-1) covers the loss episodes at the NIC's queue (the ACKs travel the other way and take nothing from it)";
+const MODEL: &str = "the rate model is exact for back-to-back full frames; 0.5% (docs/references.md IPG-1) covers the loss episodes at the NIC's queue (the ACKs travel the other way and take nothing from it)";
 const AVG_WHY: &str = "slide 16's 'improve in … Avg case': a difference of the means of its 30-second runs, read with its 95% interval (Welch), which must lie above 0";
 const MAX_WHY: &str = "slide 16's 'improve in Max case': the best of the runs, as it is (no interval: the maximum of the runs is not a mean)";
 const MIN_WHY: &str = "slide 16's 'no effect in Min case': the worst of the runs with each IPG within 10% of the default's, as they are (the slide gives no figure; 10% is what 'no effect' allows a bar chart's reader)";
@@ -175,7 +175,7 @@ fn run(o: &Options) -> Report {
                 "goodput_mbps",
                 x,
                 Tol::Rel(0.005),
-                "the slide gives whole Mbit/s; REFERENCE IPG-1 asks ±0.5%",
+                "the slide gives whole Mbit/s; docs/references.md IPG-1 asks ±0.5%",
                 Out::total_mbps,
             )
         });

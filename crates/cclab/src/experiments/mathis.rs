@@ -2,12 +2,13 @@
 //! 100 ms path with random (Bernoulli) loss p on the data direction, buffers and windows
 //! large enough; goodput against (MSS/RTT)·sqrt(3/2)/sqrt(p), capped at the link.
 //!
-//! No seed numbers: the document behind this experiment is REFERENCE §2 (RENO-2 and RENO-3),
+//! No seed numbers: the document behind this experiment is docs/references.md §2 (RENO-2
+//! and RENO-3),
 //! and every check is against a closed form evaluated for the configuration simulated.
 //! Configuration (one per loss rate): RENO-2's path (100 Mbit/s never full, RTT 100 ms,
 //! Bernoulli loss p, SACK) with Linux's defaults where RENO-2 differs: MSS 1448 (timestamps
 //! on, not 1460) and delayed ACKs on — Linux Reno counts acknowledged segments, so it still
-//! grows one segment per RTT and C is unchanged (REFERENCE §2, "Linux specifics").
+//! grows one segment per RTT and C is unchanged (docs/references.md §2, "Linux specifics").
 //!
 //! The law assumes loss is detected by duplicate ACKs, never by timeout. At p = 1e-2 the
 //! average window is ~12 segments and losses often take a timeout (PFTK 1998 models that),
@@ -24,7 +25,7 @@ use crate::engine::*;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "mathis",
-    seed_doc: "REFERENCE §2 (Mathis 1997)",
+    seed_doc: "docs/references.md §2 (Mathis 1997)",
     about: "Reno goodput vs random loss p on 100 Mbit/s, RTT 100 ms, against the Mathis formula",
     run,
 };
@@ -77,8 +78,8 @@ fn simulate(o: &Options, p: f64, dur: f64, seed: u64) -> Run {
     }
 }
 
-const WHY_MATHIS: &str = "the formula's C = sqrt(3/2) is for periodic loss; Mathis 1997 reports C ≈ 1.31 (+7%) for random loss, and REFERENCE RENO-2 allows ±15% for Bernoulli loss";
-const WHY_PFTK: &str = "each run's goodput over PFTK (1998, b = 1) at its own T0 (the run's mean RTT + 200 ms, Linux's RTO floor); PFTK approximates timeouts with one T0, and REFERENCE RENO-3 asks for within 20% of PFTK with T0 = the simulator's mean RTO";
+const WHY_MATHIS: &str = "the formula's C = sqrt(3/2) is for periodic loss; Mathis 1997 reports C ≈ 1.31 (+7%) for random loss, and docs/references.md RENO-2 allows ±15% for Bernoulli loss";
+const WHY_PFTK: &str = "each run's goodput over PFTK (1998, b = 1) at its own T0 (the run's mean RTT + 200 ms, Linux's RTO floor); PFTK approximates timeouts with one T0, and docs/references.md RENO-3 asks for within 20% of PFTK with T0 = the simulator's mean RTO";
 
 fn run(o: &Options) -> Report {
     // (label, p, simulated seconds: enough for ≥ ~100 loss events per run at the lower

@@ -201,9 +201,9 @@ impl Variant {
 }
 
 const CLIENT_CAUSE: &str = "the test as its author describes it on the prototype's path: ocbr.{0,1}.flood = false, ocbr.{0,1}.rate = \"80Mbit\" (ocbr -r 80M: each client writes 1000 bytes every 100 µs; the seed's author on the same experiment, ouroboros.rocks blog, 2020-12-19: the ocbr clients were 'trying to send about 80 Mbit/s of application-level throughput'), the senders' IPCPs at line rate ('the prototype is able to handle Gigabit Ethernet', ibid.), and ocbr.{0,1}.kernel_queue = 47: the frames an eth IPCP's raw socket takes into the kernel below the ring that MB-ECN marks from (0.18.0 eth.c: select() for writing before each sendto(); a packet socket is writable below half its 212,992-byte send buffer, a 1033-byte frame's skb is 2,304 bytes)";
-const MB2: &str = "REFERENCE.md MB-2: the blog's ≈79 Mbit/s, ±5% (its lines move 79.0-79.2 Mbit/s; '~80Mb/s' in its text)";
-const MB3: &str = "REFERENCE.md MB-3: both flows ≈42 Mbit/s, ±3 Mbit/s (the seed's lines after the join read 42-44)";
-const SUM: &str = "the seed's two flows together (its lines after the join: 44 and 42.5); REFERENCE.md MB-3 reads each flow's ≈42 Mbit/s to ±3 Mbit/s, so ±3 for each of the two";
+const MB2: &str = "docs/references.md MB-2: the blog's ≈79 Mbit/s, ±5% (its lines move 79.0-79.2 Mbit/s; '~80Mb/s' in its text)";
+const MB3: &str = "docs/references.md MB-3: both flows ≈42 Mbit/s, ±3 Mbit/s (the seed's lines after the join read 42-44)";
+const SUM: &str = "the seed's two flows together (its lines after the join: 44 and 42.5); docs/references.md MB-3 reads each flow's ≈42 Mbit/s to ±3 Mbit/s, so ±3 for each of the two";
 const CONV: &str = "the seed: 'both flows go quite quickly (at most 100ms) to a fair state'; converged = both flows within 3 Mbit/s of their mean for four intervals (the precision of its lines); a run that never converges has no value, and a mean with one has none";
 
 fn run(o: &Options) -> Report {

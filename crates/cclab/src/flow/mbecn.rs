@@ -3,7 +3,7 @@
 //! Source: `ouroboros` `src/ipcpd/unicast/pol/ca-mb-ecn.c` at tag 0.18.0 (2021-01-02; the
 //! same logic as the blog-date commit 5a26b482), read beside the seed's blog post
 //! ("Congestion avoidance in Ouroboros", 2020-12-12), and the later
-//! `src/ipcpd/unicast/ca/mb-ecn.c`. REFERENCE.md §9 has the walk-through. Names are the
+//! `src/ipcpd/unicast/ca/mb-ecn.c`. docs/references.md §9 has the walk-through. Names are the
 //! C context's (`rx_ece`, `tx_wbl`, `tx_mul`, …); arithmetic is integer with shifts only,
 //! as the seed stresses, with C's widths (`rx_ece`/`tx_ece` are `uint16_t`, the rest
 //! `size_t`).
@@ -374,7 +374,7 @@ mod tests {
         (rx, upd)
     }
 
-    /// REFERENCE §9 MB-1, worked by hand from the 0.18.0 code: ecn 0,3,3,3,0,0 gives
+    /// docs/references.md MB-1, worked by hand from the 0.18.0 code: ecn 0,3,3,3,0,0 gives
     /// rx_ece 0,3,6,9,2,0 and FLOW_UPDATEs after packet 2 (start of congestion), 4
     /// (rx_ctr was 1) and 6 (back to 0).
     #[test]
@@ -408,7 +408,8 @@ mod tests {
 
     /// A steady ecn = e drives rx_ece into the fixed points of x − x/32 + e, the x with
     /// x >> 5 = e, that is [32e, 32e + 31]: each packet below them adds e − x/32 ≥ 1. For
-    /// e = 1 the steps are all 1, so it stops at exactly 32 (REFERENCE: "e = 1 → 32").
+    /// e = 1 the steps are all 1, so it stops at exactly 32 (docs/references.md §9: a
+    /// constant e = 1 settles at 32).
     #[test]
     fn steady_ecn_gives_thirty_two_times_e() {
         for e in [1u8, 2, 8, 63, 255] {

@@ -1,6 +1,6 @@
 //! `queue = "codel"`: Controlled Delay (RFC 8289) as Linux implements it
 //! (`include/net/codel.h`, `codel_impl.h`, `net/sched/sch_codel.c`, Linux 4.x – 6.x;
-//! REFERENCE.md §6.2, §11). The state machine ([`CodelVars::dequeue`]) is shared with
+//! docs/references.md §6.2, §11). The state machine ([`CodelVars::dequeue`]) is shared with
 //! `fq_codel`, which runs one per flow.
 //!
 //! - Time in Linux's `codel_time_t` units of 1024 ns (`ns >> 10`, 32 bits): target 5 ms
@@ -447,8 +447,9 @@ mod tests {
     /// CD-1: a persistent sojourn of 10 ms (> 5 ms target): the first drop comes one
     /// interval (100 ms) after the sojourn was first seen above target, then at
     /// interval · rec_inv_sqrt(count). RFC 8289's control law is interval/√count (gaps 100,
-    /// 70.7, 57.7, 50, 44.7 ms: REFERENCE CD-1), but Linux refines 1/√count by one Newton
-    /// step per drop, x' = x(3 − count·x²)/2, starting from x = 1 at count 1, so by hand:
+    /// 70.7, 57.7, 50, 44.7 ms: docs/references.md CD-1), but Linux refines 1/√count by
+    /// one Newton step per drop, x' = x(3 − count·x²)/2, starting from x = 1 at count 1, so
+    /// by hand:
     /// count 2: 1·(3 − 2)/2 = 0.5; 3: 0.5·(3 − 0.75)/2 = 0.5625; 4: 0.5625·(3 −
     /// 1.2656)/2 = 0.4878; 5: 0.4878·(3 − 1.1897)/2 = 0.4415; 6: 0.4415·(3 −
     /// 1.1697)/2 = 0.4041 — gaps of 100, 50, 56.25, 48.78, 44.15, 40.41 ms. That is what this

@@ -1,5 +1,5 @@
 //! `queue = "fq_codel"`: Flow Queue CoDel (RFC 8290) as Linux implements it
-//! (`net/sched/sch_fq_codel.c`, Linux 4.x – 6.x; tc-fq_codel(8); REFERENCE.md §6.3, §11),
+//! (`net/sched/sch_fq_codel.c`, Linux 4.x – 6.x; tc-fq_codel(8); docs/references.md §6.3, §11),
 //! with tc's defaults: limit 10,240 packets, 1024 flows, quantum 1514 (psched_mtu),
 //! memory_limit 32 MB, target 5 ms, interval 100 ms, ECN on, drop_batch_size 64,
 //! ce_threshold off.

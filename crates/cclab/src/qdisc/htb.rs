@@ -1,6 +1,6 @@
 //! `queue = "htb"`, `htb = { rate = …, ceil = …, child = { … } }`: the hierarchical token
 //! bucket with one class under its root (`net/sched/sch_htb.c`, iproute2 `tc/q_htb.c`,
-//! Linux 4.x – 6.x; REFERENCE.md §11) — the shape of seed 004's comment 4 (`htb default
+//! Linux 4.x – 6.x; docs/references.md §11) — the shape of seed 004's comment 4 (`htb default
 //! 10`, class 1:1 rate R, class 1:10 rate R ceil R, a leaf qdisc under it).
 //!
 //! - **Buckets** in time, as tbf's: `tokens` at `rate` `burst` deep, `ctokens` at `ceil`

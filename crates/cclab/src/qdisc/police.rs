@@ -1,7 +1,7 @@
 //! The token-bucket policer of Linux `tc ... action police` (`net/sched/act_police.c`,
 //! Linux 4.20 – 5.16; iproute2 `tc/m_police.c` and `tc/tc_core.c` for the units), and
 //! `queue = "police"`: that policer in front of a drop-tail FIFO, as a policer attached
-//! to a port's egress filter is (REFERENCE.md §6.1, §11).
+//! to a port's egress filter is (docs/references.md §6.1, §11).
 //!
 //! - **The bucket is time**, in nanoseconds (`tcfp_toks`): a packet of `len` bytes costs
 //!   `len · 8·10⁹ / rate` ns, rounded down through the kernel's multiplier and shift (`psched_l2t_ns`, [`Ratecfg`]); the bucket holds at most `burst`'s time at

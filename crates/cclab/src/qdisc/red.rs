@@ -1,6 +1,6 @@
 //! `queue = "red"`: Random Early Detection (Floyd & Jacobson 1993) as Linux `sch_red`
 //! implements it (`include/net/red.h`, `net/sched/sch_red.c`, Linux 4.x – 6.x), with the
-//! parameters tc computes (`tc/q_red.c`, `tc/tc_red.c`; REFERENCE.md §6.4, §11).
+//! parameters tc computes (`tc/q_red.c`, `tc/tc_red.c`; docs/references.md §6.4, §11).
 //!
 //! - **Bytes**: thresholds, average and the child FIFO's `limit` are in bytes.
 //! - **Defaults** (tc): max = limit/4 (or 3·min when min is given), min = max/3, avpkt

@@ -1,5 +1,5 @@
 //! `queue = "tbf"`, `tbf = { rate = …, burst = …, limit = … }`: the token bucket filter (Linux `net/sched/sch_tbf.c`, Linux 3.13 – 6.x;
-//! iproute2 `tc/q_tbf.c`; REFERENCE.md §11), a shaper: packets wait in a child qdisc until
+//! iproute2 `tc/q_tbf.c`; docs/references.md §11), a shaper: packets wait in a child qdisc until
 //! the bucket holds their time.
 //!
 //! - **Buckets in time**, as the policer's (`police.rs`): `burst` bytes become ns at the

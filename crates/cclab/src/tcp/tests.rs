@@ -246,7 +246,7 @@ fn u6_pattern(cc: &str) -> (Bench, Vec<(u64, bool)>) {
 
 #[test]
 fn dctcp_u6_receiver_ce_state_machine_under_delayed_acks() {
-    // REFERENCE DCTCP-U6.
+    // docs/references.md DCTCP-U6.
     let (b, acks) = u6_pattern("dctcp");
     assert_eq!(
         acks,
@@ -281,7 +281,7 @@ fn dctcp_318_receiver_flushes_the_delayed_ack_on_a_ce_change_but_does_not_force_
 
 #[test]
 fn dctcp_u7_syn_is_ect_and_both_dctcp_ends_negotiate() {
-    // REFERENCE DCTCP-U7 / ECN-3.
+    // docs/references.md DCTCP-U7, ECN-3.
     let mut b = Bench::new(&dctcp(), 5 * MS, GBPS, Some(100_000));
     b.connect();
     b.run_until(SEC);

@@ -50,7 +50,7 @@ fn codel_and_fq_codel_hold_the_delay_near_target() {
 }
 
 /// fq_codel shares the link equally among equal flows: Jain's index ≥ 0.99 (RFC 8290's
-/// DRR over per-flow queues; REFERENCE FQ-1's bulk-flow target).
+/// DRR over per-flow queues; docs/references.md FQ-1's bulk-flow target).
 #[test]
 fn fq_codel_is_fair() {
     let r = run(r#"queue = "fq_codel""#);

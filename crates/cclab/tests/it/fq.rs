@@ -54,8 +54,8 @@ fn run(sets: &[(&str, &str)]) -> (Vec<f64>, cclab::results::QueueResult) {
 /// `flow_limit` = 100 packets there, and CUBIC's cut to 0.7 × cwnd leaves the far flow's
 /// window, BDP ≈ 350 packets + its 100 queued, above its BDP), so DRR gives each half the
 /// NIC's bytes, to within a quantum per round. What is left is slow start and the short
-/// moments after a loss: the test asks J ≥ 0.99, REFERENCE §7's target for fair queueing
-/// of bulk flows (FQ-1), i.e. a goodput ratio within 1.22. The same run with drop-tail
+/// moments after a loss: the test asks J ≥ 0.99, docs/references.md §7's target for fair
+/// queueing of bulk flows (FQ-1), i.e. a goodput ratio within 1.22. The same run with drop-tail
 /// gives J ≈ 0.96 (56.4 vs 37.7 Mbit/s) with Linux's local congestion and J ≈ 0.80 (70.4 vs 23.7) when its full queue drops, so the check fails without fq.
 ///
 /// The NIC is never idle once both flows are backlogged: together they get at least 97 %

@@ -1,6 +1,6 @@
 //! The host stack below TCP, from outside: segmentation offload puts an skb's segments on
 //! the wire back to back, TCP small queues bound what a socket holds in its host, GRO
-//! merges what arrives. Each check is a closed form of the Linux rule (REFERENCE.md §10).
+//! merges what arrives. Each check is a closed form of the Linux rule (docs/references.md §10).
 
 use cclab::engine::*;
 use cclab::scenario::*;
@@ -186,7 +186,7 @@ fn local_congestion_holds_segments_instead_of_dropping_them() {
     assert_eq!(o.local, 0);
 }
 
-/// IPG-1 and IPG-2 by hand (REFERENCE §12): e1000's IPGT in byte times, plus the 4 the
+/// IPG-1 and IPG-2 by hand (docs/references.md §12): e1000's IPGT in byte times, plus the 4 the
 /// MAC adds, replaces Ethernet's 12-byte gap. A 1500-byte IP packet on GbE then takes
 /// (1500 + 26 + IPGT + 4) byte times: 12,304 ns at IPGT 8, 16,336 ns at 512 and 20,424 ns
 /// at 1023, so TCP's 1448 payload bytes per frame give 941.5, 709.1 and 567.2 Mbit/s. The

@@ -54,7 +54,7 @@ fn cubic_root_matches_cbrt() {
 }
 
 /// CUB-1: K = cbrt(W_max (1 - beta) / C) after a beta reduction; bic_K is in 1/1024 s.
-/// Tolerance ±1% (REFERENCE.md §3.5).
+/// Tolerance ±1% (docs/references.md §3.5).
 #[test]
 fn cub1_bic_k_after_beta_reduction() {
     for (w_max, k_expected) in [

@@ -1,4 +1,4 @@
-//! `fq` against sequences worked by hand from `sch_fq.c` (v6.6) and REFERENCE §10. Times
+//! `fq` against sequences worked by hand from `sch_fq.c` (v6.6) and docs/references.md §10. Times
 //! in the comments are in µs unless said otherwise; a 1500-byte IP packet is 1514 bytes to
 //! fq (`qdisc_pkt_len`: + 14 B of MAC header), so `initial_quantum` 15140 is ten of them
 //! and `quantum` 3028 two.
@@ -87,7 +87,7 @@ fn defaults_are_fq_init() {
     assert!(d.pacing);
 }
 
-/// PACE-2 (REFERENCE §10): a paced flow's 45-segment aggregates (45 × 1500 B = 67500 B
+/// docs/references.md PACE-2: a paced flow's 45-segment aggregates (45 × 1500 B = 67500 B
 /// IP, 54 µs at 10 Gbit/s) stamped 521 µs apart (65160 B of payload at 1 Gbit/s) leave
 /// exactly at their stamps, while an unpaced flow's packets (1.2 µs each) go in between.
 ///

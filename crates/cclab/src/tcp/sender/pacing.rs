@@ -1,6 +1,6 @@
 //! Pacing, segmentation offload and TCP small queues (part of `Sender`, see `sender.rs`),
 //! as Linux 5.18 – 6.15 does them (`net/ipv4/tcp_output.c`, `tcp_input.c`,
-//! `net/core/sock.c`; REFERENCE.md §10):
+//! `net/core/sock.c`; docs/references.md §10):
 //!
 //! - **Pacing rate** (`tcp_update_pacing_rate`, after every ACK, the SYN-ACK's included):
 //!   `mss · max(cwnd, packets_out) / srtt`, times `tcp_pacing_ss_ratio` (200%) while
@@ -63,7 +63,7 @@ const PACING_SHIFT: u32 = 10;
 /// `sk_gso_max_size` (`GSO_LEGACY_MAX_SIZE`).
 const GSO_MAX_SIZE: u64 = 65_536;
 /// `MAX_TCP_HEADER` = L1_CACHE_ALIGN(128 + MAX_HEADER): 320 on a common x86-64 build
-/// (REFERENCE.md §10, not checked against one kernel's `.config`).
+/// (docs/references.md §10, not checked against one kernel's `.config`).
 const MAX_TCP_HEADER: u64 = 320;
 /// `net.ipv4.tcp_min_tso_segs`.
 const MIN_TSO_SEGS: u64 = 2;
@@ -300,7 +300,7 @@ mod tests {
         }
     }
 
-    /// PACE-1 (REFERENCE.md §10): CUBIC on pfifo with no socket option is unpaced; with
+    /// docs/references.md PACE-1: CUBIC on pfifo with no socket option is unpaced; with
     /// `SO_MAX_PACING_RATE` TCP paces itself; with `fq` as the host qdisc, fq paces.
     #[test]
     fn pacing_status_follows_sk_pacing_status() {
@@ -382,7 +382,7 @@ mod tests {
         assert!(!defer(&mut s, 36, at(100)));
     }
 
-    /// PACE-3 (REFERENCE.md §10): `tcp_tso_autosize` at MSS 1448 for pacing rates and
+    /// docs/references.md PACE-3: `tcp_tso_autosize` at MSS 1448 for pacing rates and
     /// min_rtt; worked by hand, e.g. 100 Mbit/s at 1 ms: 12,500,000 >> 10 = 12,207, plus
     /// 65,536 >> (1000 >> 9 = 1) = 32,768, is 44,975 bytes, / 1448 = 31.06 → 31 — the
     /// table's 30 comes from min_rtt just above 1 ms (r = 1 from 512 to 1023 µs, and 2 from
@@ -432,7 +432,7 @@ mod tests {
         b
     }
 
-    /// PACE-2 (REFERENCE.md §10): a flow paced at 1 Gbit/s (`SO_MAX_PACING_RATE`, TCP
+    /// docs/references.md PACE-2: a flow paced at 1 Gbit/s (`SO_MAX_PACING_RATE`, TCP
     /// pacing itself) sending 45-segment skbs of 65,160 bytes: one skb every 65,160 / 125
     /// MB/s = 521.28 µs. The first skb leaves at once (nothing was sent before, and
     /// `data_segs_out` reaches 45 ≥ 10 only with it). No idle credit shortens the first
