@@ -411,8 +411,16 @@ pub(crate) fn is_key(name: &str) -> bool {
 /// written (`c.explicit`, `tcp/era.rs`); then the keys written in `t`.
 pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     let before = ck.errors.len();
-    if let Some(name) = ck.get::<String>(t, key("linux")) {
-        let era = Era::from_name(&name).unwrap_or_default();
+    // `linux = 2.6` (a TOML number, as `--set tcp.linux=2.6` gives it) reads as "2.6".
+    if let Some(era) = ck.opt(t, "linux", |v| {
+        let name = match v {
+            Value::Float(f) => f.to_string(),
+            v => crate::scenario::check::choice("Linux era", ERA_NAMES)(v)?.to_string(),
+        };
+        Era::from_name(&name).ok_or_else(|| {
+            format!("expected a Linux era: \"6.6\", \"3.18\" or \"2.6\" (got {name})")
+        })
+    }) {
         apply_profile(ck, t.path, era, c);
     }
     c.explicit |= era::explicit_bits(t.t);

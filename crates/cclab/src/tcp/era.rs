@@ -362,12 +362,19 @@ mod tests {
         );
         assert_eq!((fs[0].quickack, fs[0].quickack_rcv_wnd), (16, false));
         assert_eq!(fs[0].rcv_init_wnd, Some(4));
+        // `linux = 2.6` written as a number (as `--set tcp.linux=2.6` gives it) is the era.
+        let f = &flows("[tcp]\nlinux = 2.6\n")[0];
+        assert_eq!(f.linux, Era::Linux2_6);
+        assert_eq!(flows("[tcp]\nlinux = 3.18\n")[0].linux, Era::Linux3_18);
         // A bad era is an error naming the key and the choices.
         let text = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nsenders = 1\n\
                     bottleneck = { rate = \"1Gbps\", delay = \"10ms\" }\n[tcp]\nlinux = \"2.4\"\n";
         let e = parse_scenario(text, "t.toml", &[]).unwrap_err();
         assert_eq!(e[0].key, "tcp.linux");
         assert!(e[0].message.contains("3.18"), "{}", e[0].message);
+        let e = parse_scenario(&text.replace("\"2.4\"", "2.4"), "t.toml", &[]).unwrap_err();
+        assert_eq!(e[0].key, "tcp.linux");
+        assert!(e[0].message.contains("\"2.6\""), "{}", e[0].message);
     }
 
     #[test]

@@ -245,15 +245,13 @@ impl Receiver {
         if s <= self.last_ack_sent.max(self.rcv_nxt) && p.tsval >= self.ts_recent {
             self.ts_recent = p.tsval;
         }
-        if self.win.is_some() {
+        if self.quickack_rcv_wnd || self.win.is_some() {
             self.measure_rcv_mss(p.payload / segs as u32);
         }
-        if self.quickack_rcv_wnd {
-            self.measure_rcv_mss(p.payload / segs as u32);
-            if s != self.rcv_nxt {
-                self.incr_quickack(); // `tcp_enter_quickack_mode`
-                self.data_seen = true;
-            }
+        // `tcp_enter_quickack_mode` on data not at rcv_nxt (before 4.18).
+        if self.quickack_rcv_wnd && s != self.rcv_nxt {
+            self.incr_quickack();
+            self.data_seen = true;
         }
         if e <= self.rcv_nxt {
             // Entirely old: a spurious retransmission. ACK at once (Linux sends a D-SACK).

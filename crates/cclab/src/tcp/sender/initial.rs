@@ -109,6 +109,36 @@ mod tests {
         }
     }
 
+    /// ACK counting by era, on one window of 10 segments ACKed in pairs (delayed ACKs, no
+    /// quick ACKs): 5 ACKs. Slow start: +1 per ACK in 2.6 (`tcp_slow_start`, `"acks"`),
+    /// +1 per acked segment since 3.13 (`"segments"`, and 3.18's `"ss-segments"`).
+    /// Congestion avoidance at cwnd 10: +1 per 10 ACKs in 2.6 and 3.18
+    /// (`reno_cong_avoid`, `tcp_cong_avoid_ai(tp, w)`), per 10 acked segments since 4.0.
+    #[test]
+    fn growth_counts_acks_or_segments_by_era() {
+        use crate::scenario::Growth;
+        let run = |growth: Growth, ssthresh: Option<u32>| {
+            let cfg = TcpConfig {
+                cc: "reno".into(),
+                growth,
+                quickack: 0,
+                init_ssthresh: ssthresh,
+                ..Default::default()
+            };
+            let mut b = Bench::new(&cfg, 10 * MS, 1_000_000_000, Some(1 << 20));
+            b.connect();
+            b.run_until(45 * MS); // the first flight's 5 ACKs are in
+            assert_eq!(b.acks().count(), 5);
+            b.s.tp.snd_cwnd
+        };
+        assert_eq!(run(Growth::Acks, None), 15);
+        assert_eq!(run(Growth::SlowStartSegments, None), 20);
+        assert_eq!(run(Growth::Segments, None), 20);
+        assert_eq!(run(Growth::Acks, Some(10)), 10);
+        assert_eq!(run(Growth::SlowStartSegments, Some(10)), 10);
+        assert_eq!(run(Growth::Segments, Some(10)), 11);
+    }
+
     /// The restart of RFC 2861 as `tcp_cwnd_restart`: cwnd 40 after an idle of 3.5 RTOs
     /// halves for each RTO beyond the first (40 → 20 → 10), never below min(IW, cwnd) = 10.
     #[test]
