@@ -187,7 +187,7 @@ const KEYS: &[Key] = &[
         ty: Ty::Choice("Linux era", ERA_NAMES),
         default: "`\"6.6\"`",
         allowed: "",
-        meaning: "era profile: sets the defaults of a kernel generation for `init_cwnd`, `growth`, `quickack`, `rcv_init_wnd`, `rcv_autotune`, `rcvbuf`, `sndbuf` and `slow_start_after_idle` (table and sources: docs/linux-eras.md); `\"3.18\"` is seed 000's kernel, `\"2.6\"` the 2.6.6 of seed 003; a key written in the scenario wins over the profile, wherever either is written",
+        meaning: "era profile: sets the TCP defaults of a kernel generation — initial window, ACK counting, quick-ack, receive window and buffers, initial RTO, restart after idle (the table and its kernel sources: docs/linux-eras.md); `\"3.18\"` is seed 000's kernel, `\"2.6\"` the 2.6.6 of seed 003; a key written in the scenario wins over the profile, wherever either is written; the profile does not change `cc`",
     },
     Key {
         name: "cc",

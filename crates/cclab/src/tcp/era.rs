@@ -148,6 +148,13 @@ pub static PROFILE: &[Row] = &[
                  default); 2.6.9 restarts unconditionally in `tcp_event_data_sent` \
                  (tcp_output.c `tcp_cwnd_restart`)",
     },
+    Row {
+        key: "rto_initial",
+        values: [S("1s"), S("1s"), S("3s")],
+        source: "`TCP_TIMEOUT_INIT` (include/net/tcp.h): 3·HZ in 2.6.9 (RFC 1122), 1 s since \
+                 3.1 (RFC 6298 §2.1); the estimator itself (`tcp_rtt_estimator`, \
+                 `tcp_set_rto`) is the same in every era",
+    },
     // Keys other work adds; each row applies once its key exists.
     Row {
         key: "rack",
@@ -335,6 +342,7 @@ mod tests {
             "rcvbuf" => c.rcvbuf.to_string(),
             "sndbuf" => c.sndbuf.to_string(),
             "slow_start_after_idle" => c.slow_start_after_idle.to_string(),
+            "rto_initial" => c.rto_initial.to_string(),
             k => panic!("a profile key without a reader in this test: {k}"),
         }
     }
