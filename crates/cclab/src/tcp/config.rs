@@ -8,6 +8,7 @@ use crate::engine::SimTime;
 use crate::scenario::check::{int, join, Checker, Tab};
 use crate::scenario::schema::{Key, Schema, Ty};
 use crate::scenario::units;
+use crate::tcp::era::{self, Era, ERA_NAMES};
 use toml::Value;
 
 /// RTO computation.
@@ -24,8 +25,12 @@ pub enum RtoMode {
 pub enum Growth {
     /// Linux: by acked segments (an ACK covering 2 segments counts 2).
     Segments,
-    /// RFC 5681 per-ACK counting: every ACK counts as one segment.
+    /// RFC 5681 per-ACK counting: every ACK counts as one segment (Linux 2.6's
+    /// `tcp_slow_start` / `reno_cong_avoid`).
     Acks,
+    /// Linux 3.18: slow start counts acked segments (`tcp_slow_start(tp, acked)`),
+    /// congestion avoidance counts ACKs (`tcp_cong_avoid_ai(tp, w)`, before 4.0).
+    SlowStartSegments,
 }
 
 /// The smallest `rto_max` a scenario may set.
@@ -49,6 +54,9 @@ pub struct TcpConfig {
     /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
     pub ecn: bool,
     pub init_cwnd: u32,
+    /// `init_cwnd = "rfc3390"`: the initial window from the MSS (Linux 2.6 `tcp_init_cwnd`,
+    /// RFC 3390) instead of `init_cwnd` segments (`tcp/sender/initial.rs`).
+    pub init_cwnd_rfc3390: bool,
     /// Initial ssthresh in segments (`None` = infinite, as Linux).
     pub init_ssthresh: Option<u32>,
     pub rto_min: SimTime,
@@ -62,6 +70,10 @@ pub struct TcpConfig {
     /// ACK immediately for this many segments at the start (Linux quick-ack mode; the
     /// kernel uses at most `TCP_MAX_QUICKACKS` = 16, larger values are allowed for study).
     pub quickack: u32,
+    /// `quickack = "rcv_wnd"`: the count is Linux's `tcp_incr_quickack` (rcv_wnd /
+    /// (2·rcv_mss), 2 to 16), taken at the first data segment and again on out-of-order
+    /// data (`tcp/receiver/quickack.rs`).
+    pub quickack_rcv_wnd: bool,
     pub growth: Growth,
     /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
     /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
@@ -79,6 +91,20 @@ pub struct TcpConfig {
     pub sndbuf: u64,
     /// Receive buffer in bytes: the advertised window.
     pub rcvbuf: u64,
+    /// Initial receive window in segments, opened by `tcp_grow_window` (`None`: the whole
+    /// `rcvbuf` from the start) (`tcp/receiver/window.rs`).
+    pub rcv_init_wnd: Option<u32>,
+    /// Receive-buffer autotuning as Linux 2.6.7 `tcp_rcv_space_adjust`
+    /// (`tcp/receiver/window.rs`).
+    pub rcv_autotune: bool,
+    /// `tcp_slow_start_after_idle`: cwnd restarts after an idle period longer than the RTO
+    /// (RFC 2861, Linux `tcp_cwnd_restart`; `tcp/sender/initial.rs`).
+    pub slow_start_after_idle: bool,
+    /// The era profile named (`linux`, `tcp/era.rs`).
+    pub linux: crate::tcp::era::Era,
+    /// Profile keys written explicitly somewhere in the scenario (bit i: row i of
+    /// `era::PROFILE`): a profile never overrides them.
+    pub explicit: u64,
     /// DSCP value to put on this flow's packets.
     pub dscp: u8,
     /// `SO_MAX_PACING_RATE` in bit/s (`None` = unlimited, Linux's `~0`): caps the pacing
@@ -118,6 +144,7 @@ impl Default for TcpConfig {
             sack: true,
             ecn: false,
             init_cwnd: 10,
+            init_cwnd_rfc3390: false,
             init_ssthresh: None,
             rto_min: 200 * crate::engine::MS,
             rto_max: 120 * crate::engine::SEC,
@@ -126,6 +153,7 @@ impl Default for TcpConfig {
             delayed_ack: true,
             delack_timeout: 40 * crate::engine::MS,
             quickack: 16,
+            quickack_rcv_wnd: false,
             growth: Growth::Segments,
             prr: true,
             syn_ect: true,
@@ -136,6 +164,11 @@ impl Default for TcpConfig {
             // 100 ms. Long fat paths must raise them, as the seeds say.
             sndbuf: 4 << 20,
             rcvbuf: 6 << 20,
+            rcv_init_wnd: None,
+            rcv_autotune: false,
+            slow_start_after_idle: true,
+            linux: crate::tcp::era::Era::Linux6_6,
+            explicit: 0,
             dscp: 0,
             max_pacing_rate: None,
             pacing_ss_ratio: 200,
@@ -149,6 +182,13 @@ impl Default for TcpConfig {
 const U32: i64 = u32::MAX as i64;
 
 const KEYS: &[Key] = &[
+    Key {
+        name: "linux",
+        ty: Ty::Choice("Linux era", ERA_NAMES),
+        default: "`\"6.6\"`",
+        allowed: "",
+        meaning: "era profile: sets the TCP defaults of a kernel generation — initial window, ACK counting, quick-ack, receive window and buffers, initial RTO, restart after idle (the table and its kernel sources: docs/linux-eras.md); `\"3.18\"` is seed 000's kernel, `\"2.6\"` the 2.6.6 of seed 003; a key written in the scenario wins over the profile, wherever either is written; the profile does not change `cc`",
+    },
     Key {
         name: "cc",
         ty: Ty::Choice("congestion control", CC_NAMES),
@@ -179,10 +219,10 @@ const KEYS: &[Key] = &[
     },
     Key {
         name: "init_cwnd",
-        ty: Ty::Int(1, U32),
+        ty: Ty::Text("integer or `\"rfc3390\"`"),
         default: "`10`",
-        allowed: "",
-        meaning: "initial congestion window, in segments",
+        allowed: "1 to 4294967295, or `\"rfc3390\"`",
+        meaning: "initial congestion window, in segments (Linux `TCP_INIT_CWND`); `\"rfc3390\"`: min(4·MSS, max(2·MSS, 4380 B)) as Linux 2.6 `tcp_init_cwnd` (3 segments at MSS 1460, 4 at 536)",
     },
     Key {
         name: "init_ssthresh",
@@ -235,17 +275,17 @@ const KEYS: &[Key] = &[
     },
     Key {
         name: "quickack",
-        ty: Ty::Int(0, U32),
+        ty: Ty::Text("integer or `\"rcv_wnd\"`"),
         default: "`16`",
-        allowed: "",
-        meaning: "ACK immediately for this many segments at the start (Linux quick-ack)",
+        allowed: "0 to 4294967295, or `\"rcv_wnd\"`",
+        meaning: "ACK immediately for this many segments at the start (Linux quick-ack); `\"rcv_wnd\"`: Linux `tcp_incr_quickack`'s count, rcv_wnd / (2·rcv_mss) between 2 and `TCP_MAX_QUICKACKS` 16, at the first data segment and again on out-of-order data (`tcp_enter_quickack_mode`, as 2.6 and until 4.18)",
     },
     Key {
         name: "growth",
-        ty: Ty::Choice("growth", &["segments", "acks"]),
+        ty: Ty::Choice("growth", &["segments", "acks", "ss-segments"]),
         default: "`\"segments\"`",
         allowed: "",
-        meaning: "how congestion avoidance counts an ACK: by acked segments (Linux; an ACK covering 2 segments counts 2), or one per ACK (RFC 5681)",
+        meaning: "how slow start and congestion avoidance count an ACK: by acked segments (Linux since 4.0; an ACK covering 2 segments counts 2), one per ACK (RFC 5681; Linux 2.6 `tcp_slow_start` / `reno_cong_avoid`), or `\"ss-segments\"`: by segments in slow start and one per ACK in congestion avoidance (Linux 3.18)",
     },
     Key {
         name: "prr",
@@ -274,6 +314,27 @@ const KEYS: &[Key] = &[
         default: "`\"6MiB\"`",
         allowed: "at least `mtu`, at most 1,073,725,440 bytes (65,535 << 14, the largest TCP window, RFC 7323 §2.3)",
         meaning: "receive buffer: the advertised window (Linux `tcp_rmem` maximum); pcap captures announce the window scale Linux derives from it (6 MiB: 7, 16 MiB: 9)",
+    },
+    Key {
+        name: "rcv_init_wnd",
+        ty: Ty::Text("integer or `\"rcvbuf\"`"),
+        default: "`\"rcvbuf\"`",
+        allowed: "1 to 65535 (segments), or `\"rcvbuf\"`",
+        meaning: "initial receive window in segments, opened by 2 segments per data segment received up to `rcvbuf` (Linux `tcp_select_initial_window` and `tcp_grow_window`'s rcv_ssthresh: 4 in 2.6, 10 in 3.18), every growth ACKed at once (`icsk_ack.quick |= 1`); `\"rcvbuf\"`: the whole `rcvbuf` from the start",
+    },
+    Key {
+        name: "rcv_autotune",
+        ty: Ty::Bool,
+        default: "`false`",
+        allowed: "",
+        meaning: "receive-buffer autotuning as Linux 2.6.7 `tcp_rcv_space_adjust` (`net.ipv4.tcp_moderate_rcvbuf`): the window starts at 64 KB (`tcp_rmem[1]` 87,380 B) and follows twice the bytes delivered per receiver RTT, up to `rcvbuf` (then `tcp_rmem[2]`)",
+    },
+    Key {
+        name: "slow_start_after_idle",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "`net.ipv4.tcp_slow_start_after_idle`: when the application writes after an idle period longer than the RTO with nothing in flight, cwnd halves per RTO idle, down to min(`init_cwnd`, cwnd) (RFC 2861, Linux `tcp_cwnd_restart`)",
     },
     Key {
         name: "max_pacing_rate",
@@ -341,14 +402,56 @@ fn key(name: &str) -> &'static Key {
     KEYS.iter().find(|k| k.name == name).expect("a TCP key")
 }
 
-/// Apply every TCP key present in `t` to `c`, then check the combinations.
+pub(crate) fn is_key(name: &str) -> bool {
+    KEYS.iter().any(|k| k.name == name)
+}
+
+/// Apply every TCP key present in `t` to `c`, then check the combinations. An era profile
+/// named in `t` (`linux`) is applied first, to every key of its table that no table has
+/// written (`c.explicit`, `tcp/era.rs`); then the keys written in `t`.
 pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     let before = ck.errors.len();
+    // `linux = 2.6` (a TOML number, as `--set tcp.linux=2.6` gives it) reads as "2.6".
+    if let Some(era) = ck.opt(t, "linux", |v| {
+        let name = match v {
+            Value::Float(f) => f.to_string(),
+            v => crate::scenario::check::choice("Linux era", ERA_NAMES)(v)?.to_string(),
+        };
+        Era::from_name(&name).ok_or_else(|| {
+            format!("expected a Linux era: \"6.6\", \"3.18\" or \"2.6\" (got {name})")
+        })
+    }) {
+        apply_profile(ck, t.path, era, c);
+    }
+    c.explicit |= era::explicit_bits(t.t);
+    parse_keys(ck, t, c);
+    check_combinations(ck, t, c, before);
+}
+
+/// Set `c` to `era`'s profile, except the keys written explicitly (`c.explicit`).
+pub fn apply_profile(ck: &mut Checker, path: &str, era: Era, c: &mut TcpConfig) {
+    c.linux = era;
+    let table = era::table(era, c.explicit, is_key);
+    parse_keys(ck, Tab { path, t: &table }, c);
+}
+
+/// Apply every TCP key present in `t` to `c` (no combination checks).
+fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("cc"), &mut c.cc);
     ck.get_into(t, key("mtu"), &mut c.mtu);
     ck.get_into(t, key("sack"), &mut c.sack);
     ck.get_into(t, key("ecn"), &mut c.ecn);
-    ck.get_into(t, key("init_cwnd"), &mut c.init_cwnd);
+    if let Some(x) = ck.opt(t, "init_cwnd", |v| match v {
+        Value::String(s) if s.eq_ignore_ascii_case("rfc3390") => Ok(None),
+        _ => int(1, U32)(v)
+            .map(|n| Some(n as u32))
+            .map_err(|m| format!("{m} (segments), or \"rfc3390\"")),
+    }) {
+        c.init_cwnd_rfc3390 = x.is_none();
+        if let Some(n) = x {
+            c.init_cwnd = n;
+        }
+    }
     if let Some(x) = ck.opt(t, "init_ssthresh", |v| match v {
         Value::String(s) if matches!(s.to_lowercase().as_str(), "infinite" | "inf") => Ok(None),
         _ => int(1, U32)(v)
@@ -369,18 +472,42 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("rto_initial"), &mut c.rto_initial);
     ck.get_into(t, key("delayed_ack"), &mut c.delayed_ack);
     ck.get_into(t, key("delack_timeout"), &mut c.delack_timeout);
-    ck.get_into(t, key("quickack"), &mut c.quickack);
+    if let Some(x) = ck.opt(t, "quickack", |v| match v {
+        Value::String(s) if s.eq_ignore_ascii_case("rcv_wnd") => Ok(None),
+        _ => int(0, U32)(v)
+            .map(|n| Some(n as u32))
+            .map_err(|m| format!("{m} (segments), or \"rcv_wnd\"")),
+    }) {
+        c.quickack_rcv_wnd = x.is_none();
+        if let Some(n) = x {
+            c.quickack = n;
+        }
+    }
     if let Some(x) = ck.get::<String>(t, key("growth")) {
-        c.growth = if x == "segments" {
-            Growth::Segments
-        } else {
-            Growth::Acks
+        c.growth = match x.as_str() {
+            "segments" => Growth::Segments,
+            "acks" => Growth::Acks,
+            _ => Growth::SlowStartSegments,
         };
     }
     ck.get_into(t, key("prr"), &mut c.prr);
     ck.get_into(t, key("syn_ect"), &mut c.syn_ect);
     ck.get_into(t, key("sndbuf"), &mut c.sndbuf);
     ck.get_into(t, key("rcvbuf"), &mut c.rcvbuf);
+    if let Some(x) = ck.opt(t, "rcv_init_wnd", |v| match v {
+        Value::String(s) if s.eq_ignore_ascii_case("rcvbuf") => Ok(None),
+        _ => int(1, 65_535)(v)
+            .map(|n| Some(n as u32))
+            .map_err(|m| format!("{m} (segments), or \"rcvbuf\"")),
+    }) {
+        c.rcv_init_wnd = x;
+    }
+    ck.get_into(t, key("rcv_autotune"), &mut c.rcv_autotune);
+    ck.get_into(
+        t,
+        key("slow_start_after_idle"),
+        &mut c.slow_start_after_idle,
+    );
     ck.get_into(t, key("dscp"), &mut c.dscp);
     if let Some(r) = ck.get::<u64>(t, key("max_pacing_rate")) {
         c.max_pacing_rate = Some(r);
@@ -411,6 +538,11 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
         };
     }
     cc::parse_options(ck, t, c);
+}
+
+/// The checks of key combinations, over the keys written in `t` (errors from index
+/// `before` on are this table's).
+fn check_combinations(ck: &mut Checker, t: Tab, c: &TcpConfig, before: usize) {
     // Combinations, checked only when every key involved is valid, and reported only where
     // one of them is written, so a bad [tcp] is not reported again for every flow that
     // inherits it.

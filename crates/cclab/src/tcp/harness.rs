@@ -140,6 +140,13 @@ impl Bench {
         self.take(io, false);
     }
 
+    /// The application writes `bytes` more now (a byte-count connection).
+    pub fn write(&mut self, bytes: u64) {
+        let mut io = Io::new(self.now);
+        self.s.app_write(bytes, &mut io);
+        self.take(io, false);
+    }
+
     /// Process events until `until`; returns false if nothing is left to do.
     pub fn run_until(&mut self, until: SimTime) -> bool {
         loop {

@@ -9,6 +9,7 @@
 //! unit-tested by feeding it packets; both halves implement `transport::Endpoint`.
 
 pub mod config;
+pub mod era;
 #[cfg(test)]
 pub mod harness;
 pub mod receiver;

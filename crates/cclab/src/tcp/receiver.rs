@@ -18,6 +18,11 @@
 //! - Listener ECN acceptance (Linux `tcp_ecn_create_request`): an ECN-setup SYN is accepted
 //!   if it is not ECT and ECN is enabled here, or if this end's module needs ECN (DCTCP);
 //!   the SYN-ACK and every ACK of a DCTCP socket are ECT(0).
+//! - Linux's quick-ack count from the window (`receiver/quickack.rs`) and the receive
+//!   window of 2.6 — initial window, `tcp_grow_window`, autotuning (`receiver/window.rs`).
+
+mod quickack;
+mod window;
 
 use super::Addr;
 use crate::cc::ReceiverNeeds;
@@ -69,6 +74,14 @@ pub struct Receiver {
     delayed_ack: bool,
     delack_timeout: SimTime,
     quickack_left: u32,
+    /// `quickack = "rcv_wnd"` (`receiver/quickack.rs`), and whether data has arrived yet.
+    quickack_rcv_wnd: bool,
+    data_seen: bool,
+    /// Linux `icsk_ack.rcv_mss` and the window last advertised (`tp->rcv_wnd`).
+    rcv_mss: u32,
+    rcv_wnd: u64,
+    /// The modelled receive window (`receiver/window.rs`); `None`: all of `rcvbuf`.
+    win: Option<window::RcvWindow>,
     rcvbuf: u64,
     pub rcv_nxt: u64,
     ooo: Vec<OooRange>,
@@ -110,7 +123,16 @@ impl Receiver {
             prior_rcv_nxt: 0,
             delayed_ack: cfg.delayed_ack,
             delack_timeout: cfg.delack_timeout,
-            quickack_left: cfg.quickack,
+            quickack_left: if cfg.quickack_rcv_wnd {
+                0
+            } else {
+                cfg.quickack
+            },
+            quickack_rcv_wnd: cfg.quickack_rcv_wnd,
+            data_seen: false,
+            rcv_mss: quickack::TCP_MIN_RCVMSS,
+            rcv_wnd: 0,
+            win: window::RcvWindow::new(cfg),
             rcvbuf: cfg.rcvbuf,
             rcv_nxt: 0,
             ooo: Vec::new(),
@@ -138,9 +160,14 @@ impl Receiver {
     /// edge never moves left (RFC 7323 §2.4, Linux `tcp_select_window`), so duplicate ACKs
     /// during a loss carry the same window, as RFC 5681 requires of them.
     fn rwnd(&mut self) -> u64 {
-        let free = self.rcvbuf.saturating_sub(self.ooo_bytes);
+        let free = match &self.win {
+            None => self.rcvbuf.saturating_sub(self.ooo_bytes),
+            // `__tcp_select_window`: the free space, at most rcv_ssthresh.
+            Some(w) => w.clamp.saturating_sub(self.ooo_bytes).min(w.rcv_ssthresh),
+        };
         self.rcv_right = self.rcv_right.max(self.rcv_nxt + free);
-        self.rcv_right - self.rcv_nxt
+        self.rcv_wnd = self.rcv_right - self.rcv_nxt;
+        self.rcv_wnd
     }
 
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
@@ -218,6 +245,14 @@ impl Receiver {
         if s <= self.last_ack_sent.max(self.rcv_nxt) && p.tsval >= self.ts_recent {
             self.ts_recent = p.tsval;
         }
+        if self.quickack_rcv_wnd || self.win.is_some() {
+            self.measure_rcv_mss(p.payload / segs as u32);
+        }
+        // `tcp_enter_quickack_mode` on data not at rcv_nxt (before 4.18).
+        if self.quickack_rcv_wnd && s != self.rcv_nxt {
+            self.incr_quickack();
+            self.data_seen = true;
+        }
         if e <= self.rcv_nxt {
             // Entirely old: a spurious retransmission. ACK at once (Linux sends a D-SACK).
             self.stats.dup_segs_in += 1;
@@ -230,6 +265,14 @@ impl Receiver {
                 force_now = true; // a hole was (partly) filled
             }
             self.unacked_segs += segs as u32;
+            // `tcp_event_data_recv`: the first data starts the quick-ack count.
+            if self.quickack_rcv_wnd && !self.data_seen {
+                self.incr_quickack();
+            }
+            self.data_seen = true;
+            if self.win.is_some() {
+                self.window_on_data(p, io.now);
+            }
         } else {
             self.stats.ooo_segs_in += 1;
             self.insert_ooo(s, e);

@@ -30,6 +30,7 @@
 //! machine, PRR, RTO loss entry) and `sender/diag.rs` (the `ss -ti` line).
 
 mod diag;
+mod initial;
 mod pacing;
 mod recovery;
 mod scoreboard;
@@ -110,6 +111,8 @@ pub struct SenderStats {
     pub dupacks: u64,
     /// When the latest cwnd reduction (recovery, CWR or RTO) began.
     pub last_reduction_at: SimTime,
+    /// Restarts of cwnd after idle (`tcp_cwnd_restart`, `sender/initial.rs`).
+    pub cwnd_restarts: u64,
     /// When the handshake completed (SYN-ACK received).
     pub established_at: Option<SimTime>,
 }
@@ -196,6 +199,8 @@ pub struct Sender {
     plain: bool,
     /// Seed 001's spacing (`sender/spacing.rs`).
     spacing: spacing::SpacingState,
+    /// When data last left (Linux `tp->lsndtime`), for the restart after idle.
+    lsndtime: SimTime,
 }
 
 impl Sender {
@@ -213,7 +218,7 @@ impl Sender {
             addr,
             cfg: Arc::clone(cfg),
             state: SndState::Idle,
-            tp: TcpCcState::new(mss, cfg.init_cwnd, ssthresh),
+            tp: TcpCcState::new(mss, initial::init_cwnd(cfg, mss), ssthresh),
             cc,
             mss,
             rtt: RttEstimator::new(cfg.rto_mode, cfg.rto_min, cfg.rto_max, cfg.rto_initial),
@@ -259,6 +264,7 @@ impl Sender {
                 && cfg.host == crate::tcp::config::HostStack::default()
                 && cfg.spacing == Spacing::None,
             spacing: spacing::SpacingState::default(),
+            lsndtime: 0,
         }
     }
 
@@ -311,6 +317,7 @@ impl Sender {
         if self.total_bytes.is_none() || bytes == 0 {
             return;
         }
+        self.slow_start_after_idle_check(io.now);
         self.write_seq += bytes;
         self.push_at = self.push_limit();
         self.done_at = None;
@@ -371,6 +378,9 @@ impl Sender {
                 p.tsq = true;
                 io.below += p.size as u64;
             }
+        }
+        if p.payload > 0 {
+            self.lsndtime = departs; // `tcp_event_data_sent`
         }
         io.tx.push(p);
         departs
@@ -936,6 +946,8 @@ impl Sender {
                     let acked = match self.cfg.growth {
                         Growth::Segments => delivered,
                         Growth::Acks => 1,
+                        Growth::SlowStartSegments if self.tp.in_slow_start() => delivered,
+                        Growth::SlowStartSegments => 1,
                     };
                     self.tp.is_cwnd_limited = self.is_cwnd_limited();
                     if acked > 0 {
