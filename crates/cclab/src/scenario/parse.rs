@@ -225,7 +225,7 @@ pub struct Overrides {
     /// `--pcap NAME`: captures added to `[output] pcap` (a name listed there already is
     /// not added twice), checked as the file's own entries are.
     pub pcap: Vec<String>,
-    /// Values a sweep sets (`[sweep]`, `sweep.rs`), as TOML values, after the `--set`s;
+    /// Values a sweep sets (`[sweep]`, `sweep/`), as TOML values, after the `--set`s;
     /// their errors are attributed to `[sweep]`.
     pub values: Vec<(String, Value)>,
 }
