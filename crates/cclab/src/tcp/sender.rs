@@ -721,7 +721,8 @@ impl Sender {
                 self.lost_hint = s.end;
                 self.rack_note_retransmit(s.start, sent);
                 self.undo_note_retransmit();
-                if !self.rto_timer.is_armed() {
+                // A pending probe gives way to the RTO (`tcp_xmit_retransmit_queue`).
+                if !self.rto_timer.is_armed() || self.loss.pending == Pending::Probe {
                     let at = io.now + self.current_rto();
                     self.arm_rto(io, at);
                 }

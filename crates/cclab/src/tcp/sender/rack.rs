@@ -428,3 +428,32 @@ impl Sender {
         self.loss.reord_seen += 1;
     }
 }
+
+/// Loss-recovery counters and RACK's window, for tests.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LossCounters {
+    pub reo_wnd_steps: u8,
+    pub reo_timeouts: u64,
+    pub tlp_probes: u64,
+    pub tlp_recoveries: u64,
+    pub tlp_high_seq: u64,
+    pub spurious_rtos: u64,
+    pub dsack_undos: u64,
+}
+
+#[cfg(test)]
+impl Sender {
+    pub fn loss_counters(&self) -> LossCounters {
+        let l = &self.loss;
+        LossCounters {
+            reo_wnd_steps: l.rack.reo_wnd_steps,
+            reo_timeouts: l.reo_timeouts,
+            tlp_probes: l.tlp_probes,
+            tlp_recoveries: l.tlp_recoveries,
+            tlp_high_seq: l.tlp_high_seq,
+            spurious_rtos: l.spurious_rtos,
+            dsack_undos: l.dsack_undos,
+        }
+    }
+}

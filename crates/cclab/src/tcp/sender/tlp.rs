@@ -68,7 +68,10 @@ impl Sender {
 
     /// `tcp_send_loss_probe`: the probe timer expired.
     pub(super) fn send_loss_probe(&mut self, io: &mut Io) {
-        if self.loss.tlp_high_seq != 0 || self.segs.is_empty() {
+        if self.loss.tlp_high_seq != 0
+            || self.segs.is_empty()
+            || !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
+        {
             // At most one probe out.
             return self.rearm_rto(io);
         }
