@@ -812,6 +812,7 @@ impl Sender {
         self.loss.orig_acked = false;
         let rack = self.rack_on();
         let mut cum_reord = u64::MAX;
+        let mut rack_orig: Option<(u64, SimTime)> = None;
         let prior_in_flight = self.in_flight();
         let prior_delivered = self.tp.delivered;
         let prior_wnd = self.snd_wnd;
@@ -858,10 +859,23 @@ impl Sender {
                 }
             }
             // `tcp_clean_rtx_queue`: RACK hears of every newly delivered segment, but not
-            // of a retransmission the ACK's timestamp shows was needless.
-            if rack && !s.sacked && !(s.ever_retrans && p.tsecr > 0 && p.tsecr < s.sent) {
-                self.rack_advance(s.ever_retrans, s.end, s.sent);
+            // of a retransmission the ACK's timestamp shows was needless. Segments sent
+            // once are in send order: of a run of them only the last one's call matters
+            // (the latest send time, and the RTT the last call leaves), so it is made when
+            // a retransmitted one comes or the loop ends.
+            if rack && !s.sacked {
+                if !s.ever_retrans {
+                    rack_orig = Some((s.end, s.sent));
+                } else if !(p.tsecr > 0 && p.tsecr < s.sent) {
+                    if let Some((e, t)) = rack_orig.take() {
+                        self.rack_advance(false, e, t);
+                    }
+                    self.rack_advance(true, s.end, s.sent);
+                }
             }
+        }
+        if let Some((e, t)) = rack_orig {
+            self.rack_advance(false, e, t);
         }
         if ack > prior_una {
             self.stats.bytes_acked += ack - prior_una;

@@ -190,10 +190,10 @@ fn rack_reordering_timer_fires_after_the_window() {
     assert!(off.retrans().is_empty(), "{:?}", off.retrans());
 }
 
-/// RFC 8985 §3.3 (reordering): once reordering was seen, RACK waits a reordering window
-/// even with three SACKs above the hole, where RFC 6675's DupThresh retransmits at once.
-/// First P1 arrives 1 ms after P2 (reordering seen: `reord_seen` 1, degree still 3: one
-/// segment); then P4 arrives after P5, P6, P7, within the window: no retransmission.
+/// RFC 8985 §3 (RACK and reordering): once reordering was seen, RACK waits a reordering
+/// window even with three SACKs above the hole, where RFC 6675's DupThresh retransmits at
+/// once. First P1 arrives 1 ms after P2 (reordering seen: `reord_seen` 1, degree still 3:
+/// one segment); then P4 arrives after P5, P6, P7, within the window: no retransmission.
 #[test]
 fn rack_waits_out_reordering_that_dupthresh_takes_for_loss() {
     let run = |rack: bool| {
@@ -241,10 +241,11 @@ fn reordering_degree_grows_with_the_distance_and_stops_at_max_reordering() {
     }
 }
 
-/// RFC 8985 §3.4's example (Linux TLP + RACK): P0..P3 sent, P1..P3 lost. The ACK of P0
-/// (20 ms) arms the probe for 2·srtt + 2 ms; at 42 ms the probe retransmits P3 (no new
-/// data to send); its SACK (52 ms) lets RACK mark P1 and P2 lost (sent 42 ms earlier,
-/// more than RACK's RTT + window ago): fast recovery, no RTO. Without TLP the RTO fires.
+/// RFC 8985 §3's example of RACK-TLP in action (fast recovery; Linux TLP + RACK): P0..P3
+/// sent, P1..P3 lost. The ACK of P0 (20 ms) arms the probe for 2·srtt + 2 ms; at 42 ms the
+/// probe retransmits P3 (no new data to send); its SACK (52 ms) lets RACK mark P1 and P2
+/// lost (sent 42 ms earlier, more than RACK's RTT + window ago): fast recovery, no RTO.
+/// Without TLP the RTO fires.
 #[test]
 fn tlp_and_rack_repair_a_tail_loss_without_an_rto() {
     let mut d = Drv::new(&cfg(), 4);
@@ -311,7 +312,7 @@ fn rack_detects_a_lost_retransmission() {
     );
 }
 
-/// RFC 8985 §7.4.2 / Linux `tcp_process_tlp_ack`: a probe that repaired a loss (the ACK
+/// RFC 8985 §7.4 / Linux `tcp_process_tlp_ack`: a probe that repaired a loss (the ACK
 /// covers data beyond `tlp_high_seq`, no D-SACK) costs one cwnd reduction (CWR entered
 /// and left); a probe that was not needed (the original arrived; the receiver D-SACKs
 /// the probe) leaves cwnd alone. P8, P9 outstanding after the ACK at 20 ms.

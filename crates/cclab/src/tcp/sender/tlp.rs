@@ -31,6 +31,7 @@ const TCP_TIMEOUT_INIT: SimTime = SEC;
 
 impl Sender {
     /// The probe timeout (Linux 6.6 `tcp_schedule_loss_probe`).
+    #[inline]
     fn probe_timeout(&self) -> SimTime {
         if !self.rtt.has_sample() {
             return TCP_TIMEOUT_INIT;
@@ -45,6 +46,7 @@ impl Sender {
 
     /// `tcp_schedule_loss_probe`; `advancing_rto`: called on an ACK that moved snd_una
     /// (the RTO would restart from now).
+    #[inline]
     pub(super) fn schedule_loss_probe(&mut self, io: &mut Io, advancing_rto: bool) -> bool {
         if !self.cfg.tlp
             || self.segs.is_empty()
