@@ -70,6 +70,8 @@ fn two_flows(
     for (i, (_, mtu)) in [a, b].iter().enumerate() {
         let mut t = tcp(cc);
         t.mtu = *mtu;
+        // The seed's 2003 kernels: no tail loss probe (Linux 3.10), no RACK (4.4).
+        super::common::legacy_recovery(&mut t);
         sc.add_flow(&format!("s{i}"), &format!("r{i}"), t);
     }
     let r = crate::sim::run(&sc).expect("valid scenario");

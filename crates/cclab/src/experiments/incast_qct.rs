@@ -62,6 +62,10 @@ link = {{ rate = "10Gbps", delay = "1us", {queue} }}
 tsq = true
 [tcp]
 cc = "{cc}"
+rack = false
+tlp = false
+frto = false
+dsack = false
 [[aggregate]]
 aggregator = "h0"
 workers = [{w}]
@@ -74,6 +78,9 @@ think = "1ms"
         w = workers.join(", "),
         resp = TOTAL.div_ceil(n as u64),
     );
+    // [2]'s kernels (2010) had no tail loss probe (Linux 3.10) and no RACK (4.4): a lost
+    // tail waits for the RTO (with them, the default since 4.18, most tails are repaired by
+    // the probe). The loss recovery is `common::legacy_recovery`'s.
     let mut sc = parse_scenario(&text, "incast-qct", &[]).expect("a valid scenario");
     o.prepare(&mut sc);
     let r = crate::sim::run(&sc).expect("the world builds");

@@ -172,6 +172,8 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64, o: &Options) -> O
     let mut t = tcp("reno");
     t.mtu = MTU;
     t.init_cwnd = 3;
+    // The seed's 2002 kernels: no tail loss probe (Linux 3.10), no RACK (4.4).
+    super::common::legacy_recovery(&mut t);
     if snd == Sender::Nic {
         t.spacing = Spacing::Nic;
     }

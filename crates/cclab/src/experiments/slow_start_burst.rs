@@ -73,6 +73,8 @@ fn scenario(v: Variant, dur: SimTime, seed: u64, o: &Options) -> Scenario {
     let mut sc = Scenario::new("slow-start-burst", topo, dur);
     sc.seed = seed;
     let mut t = tcp("reno");
+    // The seed's 2.4/2.6 kernels: no tail loss probe (Linux 3.10), no RACK (4.4).
+    super::common::legacy_recovery(&mut t);
     if v == Variant::Cps {
         t.spacing = Spacing::Cps {
             tick: MS,

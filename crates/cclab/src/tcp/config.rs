@@ -78,6 +78,21 @@ pub struct TcpConfig {
     /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
     /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
     pub prr: bool,
+    /// RACK loss detection (RFC 8985; Linux `net.ipv4.tcp_recovery` & RACK_LOSS_DETECTION,
+    /// `tcp_recovery.c`); `false` gives RFC 6675's DupThresh marking.
+    pub rack: bool,
+    /// Tail loss probe (RFC 8985 §7; Linux `net.ipv4.tcp_early_retrans` ≥ 3,
+    /// `tcp_output.c: tcp_schedule_loss_probe`).
+    pub tlp: bool,
+    /// F-RTO after a timeout (RFC 5682; Linux `net.ipv4.tcp_frto` = 2, `tcp_process_loss`).
+    pub frto: bool,
+    /// D-SACK (RFC 2883; Linux `net.ipv4.tcp_dsack`): the receiver reports duplicates, the
+    /// sender reads them (RACK's window, undo).
+    pub dsack: bool,
+    /// Initial reordering degree in segments (Linux `net.ipv4.tcp_reordering`, `tp->reordering`).
+    pub reordering: u32,
+    /// Its ceiling (Linux `net.ipv4.tcp_max_reordering`).
+    pub max_reordering: u32,
     /// ECT(0) on SYN and SYN-ACK when the congestion control needs ECN (DCTCP), as Linux
     /// does (`tcp_ecn_send_syn`); `false` sends them Not-ECT (RFC 3168 §6.1.1).
     pub syn_ect: bool,
@@ -156,6 +171,12 @@ impl Default for TcpConfig {
             quickack_rcv_wnd: false,
             growth: Growth::Segments,
             prr: true,
+            rack: true,
+            tlp: true,
+            frto: true,
+            dsack: true,
+            reordering: 3,
+            max_reordering: 300,
             syn_ect: true,
             dctcp_shift_g: 4,
             dctcp_alpha_on_init: 1024,
@@ -293,6 +314,48 @@ const KEYS: &[Key] = &[
         default: "`true`",
         allowed: "",
         meaning: "proportional rate reduction (RFC 6937, Linux) in recovery and CWR; `false` gives RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate)",
+    },
+    Key {
+        name: "rack",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "RACK loss detection (RFC 8985, Linux `tcp_recovery.c`; sysctl `net.ipv4.tcp_recovery` bit RACK_LOSS_DETECTION): a segment is lost once one sent a reordering window after it was delivered; `false` gives RFC 6675's DupThresh marking (segments below the third-highest SACKed one)",
+    },
+    Key {
+        name: "tlp",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "tail loss probe (RFC 8985 §7, Linux `tcp_output.c` `tcp_schedule_loss_probe` / `tcp_send_loss_probe`; sysctl `net.ipv4.tcp_early_retrans` = 3 or 4): 2·srtt after the last send, one segment of new data or the last one again, so a tail loss is repaired without an RTO",
+    },
+    Key {
+        name: "frto",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "F-RTO (RFC 5682 as Linux `tcp_input.c` `tcp_process_loss`; sysctl `net.ipv4.tcp_frto` = 2): after an RTO, ACKs of data never retransmitted show it was spurious and the cwnd reduction is undone",
+    },
+    Key {
+        name: "dsack",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "D-SACK (RFC 2883; sysctl `net.ipv4.tcp_dsack`): the receiver reports a duplicate segment in the first SACK block (Linux `tcp_input.c` `tcp_dsack_set`), the sender reads it (`tcp_check_dsack`) to widen RACK's reordering window and undo a needless reduction",
+    },
+    Key {
+        name: "reordering",
+        ty: Ty::Int(1, 300),
+        default: "`3`",
+        allowed: "",
+        meaning: "initial reordering degree in segments (sysctl `net.ipv4.tcp_reordering`, Linux `tp->reordering`): the duplicate threshold without RACK, raised by reordering the SACKs show (`tcp_input.c` `tcp_check_sack_reordering`)",
+    },
+    Key {
+        name: "max_reordering",
+        ty: Ty::Int(1, 1_000_000),
+        default: "`300`",
+        allowed: "",
+        meaning: "ceiling of the reordering degree (sysctl `net.ipv4.tcp_max_reordering`, `tcp_input.c` `tcp_check_sack_reordering`); `max_reordering = reordering` keeps it fixed",
     },
     Key {
         name: "syn_ect",
@@ -491,6 +554,12 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
         };
     }
     ck.get_into(t, key("prr"), &mut c.prr);
+    ck.get_into(t, key("rack"), &mut c.rack);
+    ck.get_into(t, key("tlp"), &mut c.tlp);
+    ck.get_into(t, key("frto"), &mut c.frto);
+    ck.get_into(t, key("dsack"), &mut c.dsack);
+    ck.get_into(t, key("reordering"), &mut c.reordering);
+    ck.get_into(t, key("max_reordering"), &mut c.max_reordering);
     ck.get_into(t, key("syn_ect"), &mut c.syn_ect);
     ck.get_into(t, key("sndbuf"), &mut c.sndbuf);
     ck.get_into(t, key("rcvbuf"), &mut c.rcvbuf);

@@ -17,6 +17,8 @@ pub mod rtt;
 pub mod sender;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_rack;
 
 use crate::cc::{Cc, CongestionOps};
 use crate::engine::SimTime;

@@ -7,6 +7,9 @@
 //! - Delayed ACKs as Linux (`__tcp_ack_snd_check`): an ACK for every second full segment,
 //!   otherwise after `delack_timeout` (`TCP_DELACK_MIN` = 40 ms); immediately for the first
 //!   `quickack` segments, for out-of-order data and for segments that fill a hole.
+//! - D-SACK (RFC 2883 §4, Linux `tcp_dsack_set` / `tcp_dsack_extend`): a duplicate
+//!   segment below rcv_nxt, or one already held out of order, is reported once as the
+//!   first SACK block of the next ACK, before the ordinary blocks (`dsack` key).
 //! - Timestamps (RFC 7323 §4.3): TS.Recent is taken only from a segment at the left edge,
 //!   so a delayed ACK echoes the earlier segment's time.
 //! - ECN (RFC 3168 §6.1.3): after a CE packet, ECE on every ACK until a CWR segment
@@ -63,6 +66,10 @@ pub struct Receiver {
     pub addr: Addr,
     pub state: RcvState,
     sack: bool,
+    /// RFC 2883 D-SACK (`net.ipv4.tcp_dsack`), and the block to report next (Linux
+    /// `duplicate_sack[0]`, `rx_opt.dsack`).
+    dsack_on: bool,
+    dsack: Option<(u64, u64)>,
     ecn_allowed: bool,
     /// What this end's congestion control needs here (ECN; DCTCP's CE state machine).
     needs: ReceiverNeeds,
@@ -115,6 +122,8 @@ impl Receiver {
             addr,
             state: RcvState::Listen,
             sack: cfg.sack,
+            dsack_on: cfg.sack && cfg.dsack,
+            dsack: None,
             ecn_allowed: cfg.ecn,
             needs,
             syn_ect: cfg.syn_ect,
@@ -254,10 +263,16 @@ impl Receiver {
             self.data_seen = true;
         }
         if e <= self.rcv_nxt {
-            // Entirely old: a spurious retransmission. ACK at once (Linux sends a D-SACK).
+            // Entirely old: a spurious retransmission. ACK at once, with a D-SACK.
             self.stats.dup_segs_in += 1;
+            if self.dsack_on {
+                self.dsack = Some((s, e));
+            }
             force_now = true;
         } else if s <= self.rcv_nxt {
+            if s < self.rcv_nxt && self.dsack_on {
+                self.dsack = Some((s, self.rcv_nxt)); // partly old
+            }
             // In order (possibly overlapping the left edge).
             let had_ooo = !self.ooo.is_empty();
             self.advance(e, io.now);
@@ -275,6 +290,13 @@ impl Receiver {
             }
         } else {
             self.stats.ooo_segs_in += 1;
+            if self.dsack_on {
+                // `tcp_data_queue_ofo`: the part already held is a duplicate.
+                let i = self.ooo.partition_point(|r| r.end <= s);
+                if let Some(r) = self.ooo.get(i).filter(|r| r.start < e) {
+                    self.dsack = Some((s.max(r.start), e.min(r.end)));
+                }
+            }
             self.insert_ooo(s, e);
             if self.sack {
                 self.sack_new_ofo(s, e);
@@ -439,6 +461,14 @@ impl Receiver {
             *b = if i < n { self.sacks[i] } else { (0, 0) };
         }
         a.nsack = n as u8;
+        if let Some(d) = self.dsack.take() {
+            // The D-SACK block first, then the ordinary ones that still fit
+            // (`tcp_options_write` sends it once).
+            let n = self.num_sacks.min(MAX_SACK - 1);
+            a.sack.copy_within(0..n, 1);
+            a.sack[0] = d;
+            a.nsack = n as u8 + 1;
+        }
         a.size = IP_TCP_HDR + TS_OPT + sack_opt_len(a.nsack as usize);
         // The accepted socket's IP ID counter (`tcp::initial_inet_id`).
         a.ip_id = self.inet_id;
@@ -523,10 +553,24 @@ mod tests {
         assert_eq!(seg(&mut r, 5), (9, vec![(10, 11)]));
         assert_eq!(seg(&mut r, 9), (11, vec![]));
         assert_eq!(r.delivered_bytes, 11 * MSS);
-        // A duplicate out-of-order segment is reported again as the front block.
+        // A duplicate out-of-order segment is reported again as the front block, after
+        // its D-SACK (RFC 2883 §4.2.2: the D-SACK block, then the block containing it).
         let mut r = established();
         seg(&mut r, 2);
         seg(&mut r, 4);
+        assert_eq!(seg(&mut r, 2), (0, vec![(2, 3), (2, 3), (4, 5)]));
+        // The D-SACK goes once: the next ACK has only the ordinary blocks.
+        assert_eq!(seg(&mut r, 6), (0, vec![(6, 7), (2, 3), (4, 5)]));
+        // A duplicate below rcv_nxt (RFC 2883 §4.1.1): reported below the ACK.
+        assert_eq!(seg(&mut r, 0), (1, vec![(6, 7), (2, 3), (4, 5)]));
+        assert_eq!(seg(&mut r, 0), (1, vec![(0, 1), (6, 7), (2, 3)]));
+        // Without D-SACK (`dsack = false`), the duplicates go unreported.
+        let mut r = established();
+        r.dsack_on = false;
+        seg(&mut r, 2);
+        seg(&mut r, 4);
         assert_eq!(seg(&mut r, 2), (0, vec![(2, 3), (4, 5)]));
+        assert_eq!(seg(&mut r, 0), (1, vec![(2, 3), (4, 5)]));
+        assert_eq!(seg(&mut r, 0), (1, vec![(2, 3), (4, 5)]));
     }
 }

@@ -22,19 +22,27 @@
 //!
 //! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`.
 //!
-//! Not modelled (yet): RACK/TLP, F-RTO, DSACK undo.
+//! - Modern loss recovery, each a key (Linux 6.6 defaults on): RACK (`sender/rack.rs`),
+//!   the tail loss probe (`sender/tlp.rs`), D-SACK, undo and F-RTO (`sender/undo.rs`), the
+//!   reordering degree `tp->reordering`. RTO, the reordering timer and the probe timer
+//!   share one timer whose pending event says which it is (Linux `icsk_pending`).
 //!
 //! This file holds the socket's state, the application calls, transmission, the ACK path
 //! and the timers; more `impl Sender` blocks live beside it: `sender/scoreboard.rs` (SACK
 //! tagging, loss marking, the invariant check), `sender/recovery.rs` (the congestion state
-//! machine, PRR, RTO loss entry) and `sender/diag.rs` (the `ss -ti` line).
+//! machine, PRR, RTO loss entry), `sender/diag.rs` (the `ss -ti` line) and
+//! `sender/info.rs` (`TCP_INFO`).
 
 mod diag;
 mod initial;
+mod info;
 mod pacing;
+mod rack;
 mod recovery;
 mod scoreboard;
 mod spacing;
+mod tlp;
+mod undo;
 
 use super::rtt::RttEstimator;
 use super::Addr;
@@ -49,7 +57,9 @@ use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+pub use info::{TcpInfo, TCP_INFINITE_SSTHRESH};
 pub use pacing::{PacingStatus, LIMIT_OUTPUT_BYTES, NO_RATE};
+use rack::Pending;
 pub use spacing::Spacing;
 
 const DUPTHRESH: u32 = 3;
@@ -201,6 +211,8 @@ pub struct Sender {
     spacing: spacing::SpacingState,
     /// When data last left (Linux `tp->lsndtime`), for the restart after idle.
     lsndtime: SimTime,
+    /// RACK, TLP, undo, F-RTO, reordering, and the retransmission timer's pending event.
+    loss: rack::LossState,
 }
 
 impl Sender {
@@ -265,6 +277,7 @@ impl Sender {
                 && cfg.spacing == Spacing::None,
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
+            loss: rack::LossState::new(cfg.reordering),
         }
     }
 
@@ -394,17 +407,37 @@ impl Sender {
     }
 
     fn arm_rto(&mut self, io: &mut Io, at: SimTime) {
+        self.arm_xmit_timer(io, Pending::Rto, at);
+    }
+
+    /// Set the retransmission timer for `kind` at `at` (`inet_csk_reset_xmit_timer`): the
+    /// RTO, the reordering timer and the probe timer are one timer (`icsk_pending`).
+    fn arm_xmit_timer(&mut self, io: &mut Io, kind: Pending, at: SimTime) {
+        self.loss.pending = kind;
         if let Some(t) = self.rto_timer.arm(at) {
             io.timers.push((t, TimerKind::Rto));
         }
     }
 
+    /// `tcp_rearm_rto`: the RTO from now; from the head's send time when the timer held
+    /// the reordering or probe event.
     fn rearm_rto(&mut self, io: &mut Io) {
         if self.segs.is_empty() {
             self.rto_timer.disarm();
         } else {
-            let at = io.now + self.current_rto();
+            let mut at = io.now + self.current_rto();
+            if self.loss.pending != Pending::Rto {
+                at = io.now + self.rto_delta().max(crate::engine::US as i64) as SimTime;
+            }
             self.arm_rto(io, at);
+        }
+    }
+
+    /// `tcp_rto_delta_us`: how far the RTO of the head segment lies in the future.
+    fn rto_delta(&self) -> i64 {
+        match self.segs.front() {
+            Some(h) => (h.sent + self.current_rto()) as i64 - self.tp.now as i64,
+            None => self.current_rto() as i64,
         }
     }
 
@@ -417,10 +450,18 @@ impl Sender {
             return;
         }
         self.tp.now = io.now;
+        let nxt = self.tp.snd_nxt;
         if self.plain {
             self.send_plain(io);
         } else {
             self.send_below(io);
+        }
+        if self.cfg.tlp && self.tp.snd_nxt > nxt {
+            // `tcp_write_xmit` sent new data: (re)schedule the probe; a probe no longer
+            // possible leaves the RTO (`tcp_event_new_data_sent`).
+            if !self.schedule_loss_probe(io, false) && self.loss.pending == Pending::Probe {
+                self.rearm_rto(io);
+            }
         }
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
         self.tp.packets_in_flight = self.in_flight();
@@ -443,7 +484,7 @@ impl Sender {
                 self.local_congestion();
                 break;
             }
-            if self.lost_pending > 0 && self.retransmit_next_lost(io) {
+            if self.lost_pending > 0 && !self.loss.rexmit_new && self.retransmit_next_lost(io) {
                 io.local_room = io.local_room.saturating_sub(1);
                 if reducing {
                     self.prr_out += 1;
@@ -492,7 +533,7 @@ impl Sender {
                 self.local_congestion();
                 break;
             }
-            if self.lost_pending > 0 {
+            if self.lost_pending > 0 && !self.loss.rexmit_new {
                 let full = self.mss + IP_TCP_HDR + TS_OPT;
                 if self.small_queue_check(io, full, 1) {
                     break;
@@ -688,7 +729,10 @@ impl Sender {
                 self.retrans_out += 1;
                 self.lost_pending -= 1;
                 self.lost_hint = s.end;
-                if !self.rto_timer.is_armed() {
+                self.rack_note_retransmit(s.start, sent);
+                self.undo_note_retransmit();
+                // A pending probe gives way to the RTO (`tcp_xmit_retransmit_queue`).
+                if !self.rto_timer.is_armed() || self.loss.pending == Pending::Probe {
                     let at = io.now + self.current_rto();
                     self.arm_rto(io, at);
                 }
@@ -773,6 +817,12 @@ impl Sender {
             return; // acks data never sent
         }
         let prior_una = self.tp.snd_una;
+        // `prior_fack` (Linux `tcp_ack`): the highest SACKed segment's start before this ACK.
+        self.loss.prior_fack = self.highest_sack_seq();
+        self.loss.orig_acked = false;
+        let rack = self.rack_on();
+        let mut cum_reord = u64::MAX;
+        let mut rack_orig: Option<(u64, SimTime)> = None;
         let prior_in_flight = self.in_flight();
         let prior_delivered = self.tp.delivered;
         let prior_wnd = self.snd_wnd;
@@ -813,7 +863,29 @@ impl Sender {
             } else if !s.sacked {
                 first_ackt.get_or_insert(s.sent);
                 last_ackt = Some(s.sent);
+                cum_reord = cum_reord.min(s.start);
+                if s.end <= self.high_seq {
+                    self.loss.orig_acked = true; // FLAG_ORIG_SACK_ACKED
+                }
             }
+            // `tcp_clean_rtx_queue`: RACK hears of every newly delivered segment, but not
+            // of a retransmission the ACK's timestamp shows was needless. Segments sent
+            // once are in send order: of a run of them only the last one's call matters
+            // (the latest send time, and the RTT the last call leaves), so it is made when
+            // a retransmitted one comes or the loop ends.
+            if rack && !s.sacked {
+                if !s.ever_retrans {
+                    rack_orig = Some((s.end, s.sent));
+                } else if !(p.tsecr > 0 && p.tsecr < s.sent) {
+                    if let Some((e, t)) = rack_orig.take() {
+                        self.rack_advance(false, e, t);
+                    }
+                    self.rack_advance(true, s.end, s.sent);
+                }
+            }
+        }
+        if let Some((e, t)) = rack_orig {
+            self.rack_advance(false, e, t);
         }
         if ack > prior_una {
             self.stats.bytes_acked += ack - prior_una;
@@ -828,12 +900,33 @@ impl Sender {
             self.top_sacked.copy_within(drop..self.n_top, 0);
             self.n_top = keep;
         }
+        let dsack = if self.cfg.dsack && self.cfg.sack {
+            self.check_dsack(p, prior_una)
+        } else {
+            undo::Dsack::default()
+        };
         let newly_sacked = if self.cfg.sack {
             self.process_sacks(p)
         } else {
             0
         };
-        newly_delivered += newly_sacked;
+        newly_delivered += newly_sacked + dsack.dup_segs;
+        if self.cfg.sack {
+            // Reordering (`tcp_sacktag_write_queue`, `tcp_clean_rtx_queue`): a segment
+            // below the highest SACKed one delivered without retransmission.
+            let reord = std::mem::replace(&mut self.loss.reord, u64::MAX);
+            if reord != u64::MAX
+                && (self.tp.ca_state != CaState::Loss || self.loss.undo_marker != 0)
+            {
+                self.check_sack_reordering(reord);
+            }
+            if cum_reord < self.loss.prior_fack {
+                self.check_sack_reordering(cum_reord);
+            }
+        }
+        if rack {
+            self.rack_update_reo_wnd();
+        }
 
         // Duplicate ACK (RFC 5681 §2 / RFC 6675 §2).
         let is_dup = ack == prior_una
@@ -886,9 +979,16 @@ impl Sender {
             self.update_srtt();
             rtt_us = (ca_rtt / crate::engine::US) as i64;
         }
+        // `FLAG_SET_XMIT_TIMER`: with RACK or TLP the timer is set after loss detection
+        // (`tcp_set_xmit_timer`), unless RACK armed the reordering timer.
+        let mut set_xmit_timer = false;
         if ack > prior_una {
             self.backoff = 0;
-            self.rearm_rto(io);
+            if rack || self.cfg.tlp {
+                set_xmit_timer = true;
+            } else {
+                self.rearm_rto(io);
+            }
         }
         if acked_segs > 0 || newly_sacked > 0 {
             let sample = AckSample {
@@ -917,9 +1017,18 @@ impl Sender {
             self.cc.in_ack_event(&mut self.tp, flags);
         }
 
-        // Loss detection.
+        let not_dup = ack > prior_una || p.payload > 0 || p.rwnd != prior_wnd;
+        if self.loss.tlp_high_seq != 0 {
+            self.process_tlp_ack(ack, dsack.tlp, not_dup, newly_sacked > 0);
+        }
+
+        // Loss detection: RFC 6675 IsLost here, RACK in the state machine.
         let mut newly_lost = 0;
-        if self.cfg.sack {
+        let lost_before = self.lost_out;
+        if self.cfg.sack
+            && !rack
+            && (self.sacked_out >= self.loss.reordering || self.tp.ca_state == CaState::Recovery)
+        {
             newly_lost += self.mark_lost_by_sack();
         }
         let dupacks_now = if self.cfg.sack {
@@ -928,7 +1037,21 @@ impl Sender {
             self.reno_dupacks
         };
 
-        self.congestion_state_machine(io, ack, prior_una, ece, dupacks_now, newly_lost);
+        let ev = rack::AckEvent {
+            // `tcp_ack_is_dubious`.
+            dubious: !not_dup || newly_sacked > 0 || ece || self.tp.ca_state != CaState::Open,
+            una_advanced: ack > prior_una,
+            sacked_or_dup: newly_sacked > 0 || is_dup,
+        };
+        if self.congestion_state_machine(io, ack, prior_una, ece, dupacks_now, newly_lost, ev) {
+            set_xmit_timer = false; // RACK armed the reordering timer
+        }
+        if rack {
+            newly_lost = self.lost_out.saturating_sub(lost_before);
+        }
+        if set_xmit_timer && !self.schedule_loss_probe(io, true) {
+            self.rearm_rto(io);
+        }
 
         // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).
         let delivered = (self.tp.delivered - prior_delivered) as u32;
@@ -965,6 +1088,15 @@ impl Sender {
             self.rto_timer.disarm();
         }
         self.try_send(io);
+        if self.loss.rexmit_new {
+            // F-RTO step 2.b (`tcp_xmit_recovery` with REXMIT_NEW): no new data went out
+            // after all: retransmit.
+            self.loss.rexmit_new = false;
+            if self.tp.snd_nxt <= self.high_seq {
+                self.loss.frto = false;
+                self.try_send(io);
+            }
+        }
     }
 
     // ----- timers -------------------------------------------------------------------
@@ -977,7 +1109,12 @@ impl Sender {
         match self.rto_timer.on_event(io.now) {
             TimerCheck::Idle => {}
             TimerCheck::Reschedule(t) => io.timers.push((t, TimerKind::Rto)),
-            TimerCheck::Fire => self.on_rto(io),
+            // `tcp_write_timer_handler`: the pending event says which timer this is.
+            TimerCheck::Fire => match self.loss.pending {
+                Pending::Rto => self.on_rto(io),
+                Pending::Reo => self.rack_reo_timeout(io),
+                Pending::Probe => self.send_loss_probe(io),
+            },
         }
     }
 
@@ -991,6 +1128,7 @@ impl Sender {
                 if self.segs.is_empty() {
                     return;
                 }
+                self.loss.tlp_high_seq = 0;
                 self.stats.timeouts += 1;
                 if self.backoff == 0
                     && matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)

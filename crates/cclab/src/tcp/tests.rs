@@ -69,8 +69,13 @@ fn single_loss_in_a_large_window_is_repaired_by_fast_retransmit() {
 #[test]
 fn loss_of_the_last_segment_needs_the_rto() {
     // 20 segments; the last one is lost: no later segment can produce duplicate ACKs.
+    // Without the tail loss probe (tests_rack.rs has the probe's repair).
     let mss = crate::tcp::sender::payload_mss(1500) as u64;
-    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(20 * mss));
+    let cfg = TcpConfig {
+        tlp: false,
+        ..reno()
+    };
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(20 * mss));
     b.drop = Box::new(|_, to_server, n| to_server && n == 20);
     b.connect();
     b.run_until(5 * SEC);
@@ -543,10 +548,16 @@ fn psh_marks_write_ends_and_forced_pushes_only() {
 }
 
 /// A Reno flow of `segs` segments whose segment `nth` (from 0) is lost the first `times`
-/// times it is sent, run for 5 s.
-fn lose_segment(segs: u64, nth: u64, times: u32) -> Bench {
+/// times it is sent, run for 5 s (without the tail loss probe, whose probe would be one
+/// more sending; with RACK or RFC 6675's marking).
+fn lose_segment(segs: u64, nth: u64, times: u32, rack: bool) -> Bench {
     let mss = crate::tcp::sender::payload_mss(1500) as u64;
-    let mut b = Bench::new(&reno(), 5 * MS, GBPS, Some(segs * mss));
+    let cfg = TcpConfig {
+        tlp: false,
+        rack,
+        ..reno()
+    };
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(segs * mss));
     let mut sent = 0;
     b.drop = Box::new(move |p, to_server, _| {
         let hit = to_server && p.payload > 0 && p.seq == 1 + nth * mss;
@@ -564,10 +575,14 @@ fn netstat_counts_only_a_tail_loss_rto_as_an_other_tcp_timeout() {
     // The last of 10 segments lost, and its first two retransmissions: nothing after it to
     // SACK, so the RTO fires in Open with nothing SACKed, LINUX_MIB_TCPTIMEOUTS; the two
     // backed-off RTOs that follow are not counted again (`icsk_retransmits` > 0).
-    let b = lose_segment(10, 9, 3);
+    let b = lose_segment(10, 9, 3, true);
     assert_eq!((b.s.stats.timeouts, b.s.stats.other_timeouts), (3, 1));
-    // Segment 50 lost, then its fast retransmission too: the RTO fires in recovery, a
-    // TCPSackFailures in Linux's counters, not an 'other TCP timeout'.
-    let b = lose_segment(200, 49, 2);
+    // Segment 50 lost, then its fast retransmission too: without RACK the RTO fires in
+    // recovery, a TCPSackFailures in Linux's counters, not an 'other TCP timeout'.
+    let b = lose_segment(200, 49, 2, false);
     assert_eq!((b.s.stats.timeouts, b.s.stats.other_timeouts), (1, 0));
+    // RACK sees the retransmission lost (a segment sent after it was delivered) and sends
+    // it again: no timeout at all.
+    let b = lose_segment(200, 49, 2, true);
+    assert_eq!((b.s.stats.timeouts, b.s.stats.retrans_segs), (0, 2));
 }

@@ -31,8 +31,14 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
         start: 0,
         think: 10 * MS,
         request_size: 100,
+        // The incast story of 2010 kernels (no tail loss probe, no RACK: a lost tail waits
+        // for the RTO), as cclab modelled it before RACK-TLP became the default.
         tcp: TcpConfig {
             cc: cc.into(),
+            rack: false,
+            tlp: false,
+            frto: false,
+            dsack: false,
             ..Default::default()
         },
     });

@@ -12,9 +12,16 @@
 //! - Local congestion: a segment the host's own qdisc would drop is not sent and the
 //!   sender enters CWR the same way (Linux `tcp_transmit_skb` on NET_XMIT_DROP).
 //! - RTO: Linux `tcp_enter_loss`: every un-SACKed segment is marked lost, cwnd = 1, slow
-//!   start.
+//!   start. With RACK (Linux `tcp_timeout_mark_lost`), only the head and the segments
+//!   whose RACK deadline passed (sent more than RACK's RTT ago).
+//! - With the modern keys (Linux 6.6 `tcp_fastretrans_alert`): the duplicate threshold is
+//!   the reordering degree `tp->reordering` (`tcp_time_to_recover`); with RACK, recovery
+//!   starts once RACK marked a segment lost (`lost_out > 0`) and RACK does the marking
+//!   (`tcp_identify_packet_loss`); undo on D-SACK (`tcp_try_undo_dsack`,
+//!   `tcp_try_undo_recovery`) and F-RTO in Loss (`sender/undo.rs`).
 
-use super::{Sender, DUPTHRESH};
+use super::rack::AckEvent;
+use super::{Sender, SimTime};
 use crate::cc::{CaEvent, CaState, CongestionOps};
 use crate::transport::Io;
 
@@ -28,6 +35,7 @@ impl Sender {
     fn init_cwnd_reduction(&mut self) {
         self.stats.last_reduction_at = self.tp.now;
         self.high_seq = self.tp.snd_nxt;
+        self.loss.tlp_high_seq = 0;
         self.tp.prior_cwnd = self.tp.snd_cwnd;
         self.prr_delivered = 0;
         self.prr_out = 0;
@@ -51,6 +59,9 @@ impl Sender {
         self.cc.cwnd_event(&mut self.tp, CaEvent::CompleteCwr);
     }
 
+    /// Linux `tcp_fastretrans_alert` (entered for every ACK here). Returns true when RACK
+    /// armed the reordering timer.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn congestion_state_machine(
         &mut self,
         io: &mut Io,
@@ -59,7 +70,19 @@ impl Sender {
         ece: bool,
         dupacks: u32,
         _newly_lost: u32,
-    ) {
+        ev: AckEvent,
+    ) -> bool {
+        let rack = self.rack_on();
+        if ece {
+            self.loss.prior_ssthresh = 0; // an ECN echo forbids undo
+        }
+        // F-RTO and undo in Loss (`tcp_process_loss`), before the episode's end.
+        if self.tp.ca_state == CaState::Loss
+            && (self.cfg.frto || self.cfg.dsack)
+            && self.process_loss_frto(ev.una_advanced, self.loss.orig_acked, ev.sacked_or_dup)
+        {
+            // Undone: on as in Open.
+        }
         // Leave a finished episode.
         match self.tp.ca_state {
             // CWR is held until something *above* high_seq is acked, so the CWR bit has
@@ -70,10 +93,16 @@ impl Sender {
                 self.set_ca_state(CaState::Open);
             }
             CaState::Recovery if ack > self.high_seq || (self.cfg.sack && ack == self.high_seq) => {
-                self.end_cwnd_reduction();
+                if self.try_undo_recovery() {
+                    // cwnd was restored (`tcp_end_cwnd_reduction` leaves it).
+                    self.cc.cwnd_event(&mut self.tp, CaEvent::CompleteCwr);
+                } else {
+                    self.end_cwnd_reduction();
+                }
                 self.set_ca_state(CaState::Open);
             }
             CaState::Loss if ack >= self.high_seq => {
+                self.try_undo_recovery();
                 self.set_ca_state(CaState::Open);
             }
             CaState::Recovery if !self.cfg.sack && ack > prior_una => {
@@ -92,32 +121,45 @@ impl Sender {
             _ => {}
         }
 
+        // D-SACK undo (`tcp_try_undo_dsack`): in Recovery, and late D-SACKs in Open or
+        // Disorder.
+        if self.loss.undo_marker != 0
+            && matches!(
+                self.tp.ca_state,
+                CaState::Recovery | CaState::Open | CaState::Disorder
+            )
+            && self.try_undo_dsack()
+            && self.tp.ca_state == CaState::Recovery
+        {
+            self.try_keep_open();
+        }
+
+        // RACK marks losses (`tcp_identify_packet_loss`) on a dubious ACK.
+        let mut reo_armed = false;
+        let mut lost_retrans = false;
+        if rack && ev.dubious && !self.segs.is_empty() {
+            let retrans_before = self.retrans_out;
+            reo_armed = self.rack_mark_lost(io);
+            lost_retrans = self.retrans_out < retrans_before;
+        }
+
         let head_lost = self.segs.front().is_some_and(|s| s.lost);
         let state = self.tp.ca_state;
-        if matches!(state, CaState::Open | CaState::Disorder | CaState::Cwr)
-            && (dupacks >= DUPTHRESH || head_lost)
+        let time_to_recover = if rack {
+            self.lost_out > 0
+        } else {
+            dupacks >= self.loss.reordering || head_lost
+        };
+        if (matches!(state, CaState::Open | CaState::Disorder | CaState::Cwr)
+            || (state == CaState::Loss && lost_retrans))
+            && time_to_recover
             && !self.segs.is_empty()
         {
-            // Enter fast recovery (Linux `tcp_enter_recovery`).
-            self.stats.recoveries += 1;
-            if !self.cfg.sack || !head_lost {
+            if !rack && (!self.cfg.sack || !head_lost) {
                 self.mark_lost(0);
             }
-            if state != CaState::Cwr {
-                self.init_cwnd_reduction();
-            } else {
-                self.high_seq = self.tp.snd_nxt;
-            }
-            self.high_seq = self.tp.snd_nxt;
-            self.set_ca_state(CaState::Recovery);
-            if !self.cfg.prr {
-                self.tp.snd_cwnd = if self.cfg.sack {
-                    self.tp.snd_ssthresh // RFC 6675 §5 step 4.2
-                } else {
-                    self.tp.snd_ssthresh + DUPTHRESH // RFC 6582 §3.2 step 2
-                };
-            }
-            return;
+            self.enter_recovery(ece);
+            return reo_armed;
         }
         if ece {
             self.enter_cwr();
@@ -129,12 +171,56 @@ impl Sender {
         } else if self.tp.ca_state == CaState::Disorder && self.sacked_out == 0 && dupacks == 0 {
             self.set_ca_state(CaState::Open);
         }
-        let _ = io;
+        reo_armed
+    }
+
+    /// `tcp_enter_recovery` (the loss marking is the caller's).
+    pub(super) fn enter_recovery(&mut self, ece: bool) {
+        let state = self.tp.ca_state;
+        self.stats.recoveries += 1;
+        self.init_undo(false, ece);
+        if state != CaState::Cwr {
+            self.init_cwnd_reduction();
+        }
+        self.high_seq = self.tp.snd_nxt;
+        self.set_ca_state(CaState::Recovery);
+        if !self.cfg.prr {
+            self.tp.snd_cwnd = if self.cfg.sack {
+                self.tp.snd_ssthresh // RFC 6675 §5 step 4.2
+            } else {
+                self.tp.snd_ssthresh + super::DUPTHRESH // RFC 6582 §3.2 step 2
+            };
+        }
+    }
+
+    /// `tcp_try_keep_open` after an undo or a TLP repair: Disorder while anything is
+    /// SACKed, lost or retransmitted, else Open.
+    fn try_keep_open(&mut self) {
+        let st = if self.sacked_out > 0 || self.lost_out > 0 || self.retrans_out > 0 {
+            CaState::Disorder
+        } else {
+            CaState::Open
+        };
+        if self.tp.ca_state != st {
+            self.set_ca_state(st);
+            self.high_seq = self.tp.snd_nxt;
+        }
+    }
+
+    /// One cwnd reduction entered and left at once (`tcp_process_tlp_ack`: the probe
+    /// repaired a loss).
+    pub(super) fn cwnd_reduction_once(&mut self) {
+        self.init_cwnd_reduction();
+        self.set_ca_state(CaState::Cwr);
+        self.end_cwnd_reduction();
+        self.try_keep_open();
     }
 
     /// `tcp_enter_cwr`: one reduction, unless one is under way.
     fn enter_cwr(&mut self) {
+        self.loss.prior_ssthresh = 0;
         if matches!(self.tp.ca_state, CaState::Open | CaState::Disorder) {
+            self.loss.undo_marker = 0;
             self.init_cwnd_reduction();
             self.stats.cwr_episodes += 1;
             self.set_ca_state(CaState::Cwr);
@@ -185,10 +271,12 @@ impl Sender {
     /// `tcp_enter_loss`.
     pub(super) fn enter_loss(&mut self) {
         let st = self.tp.ca_state;
+        let new_recovery = matches!(st, CaState::Open | CaState::Disorder | CaState::Cwr);
         if matches!(st, CaState::Open | CaState::Disorder)
             || self.high_seq <= self.tp.snd_una
             || (st == CaState::Loss && self.backoff == 0)
         {
+            self.init_undo(true, false);
             self.tp.prior_cwnd = self.tp.snd_cwnd;
             self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
             // Linux calls CA_EVENT_LOSS here, while cwnd still has its pre-RTO value.
@@ -197,17 +285,26 @@ impl Sender {
                 self.cwr_pending = true;
             }
         }
+        // A timeout in Disorder with many SACKs: the reordering degree was overestimated.
+        if matches!(st, CaState::Open | CaState::Disorder) && self.sacked_out >= self.cfg.reordering
+        {
+            self.loss.reordering = self.loss.reordering.min(self.cfg.reordering);
+        }
         self.set_ca_state(CaState::Loss);
-        // Every un-SACKed segment is lost; outstanding retransmissions are forgotten.
-        self.retrans_out = 0;
-        self.lost_out = 0;
-        self.lost_pending = 0;
-        for s in self.segs.iter_mut() {
-            s.retrans = false;
-            s.lost = !s.sacked;
-            if s.lost {
-                self.lost_out += 1;
-                self.lost_pending += 1;
+        if self.rack_on() {
+            self.timeout_mark_lost_rack();
+        } else {
+            // Every un-SACKed segment is lost; outstanding retransmissions are forgotten.
+            self.retrans_out = 0;
+            self.lost_out = 0;
+            self.lost_pending = 0;
+            for s in self.segs.iter_mut() {
+                s.retrans = false;
+                s.lost = !s.sacked;
+                if s.lost {
+                    self.lost_out += 1;
+                    self.lost_pending += 1;
+                }
             }
         }
         self.lost_hint = self.tp.snd_una;
@@ -216,6 +313,36 @@ impl Sender {
         self.tp.snd_cwnd = self.in_flight() + 1;
         self.tp.snd_cwnd_cnt = 0;
         self.reno_dupacks_reset();
+        // F-RTO (RFC 5682 §3.1 step 1): unless a recovery was under way, other than
+        // timeouts of the same segment.
+        self.loss.frto = self.cfg.frto && (new_recovery || self.backoff > 0);
+    }
+
+    /// `tcp_timeout_mark_lost` with RACK: the head and every segment whose RACK deadline
+    /// (`sent + rack.rtt`) passed is lost; a lost one's retransmission is forgotten.
+    fn timeout_mark_lost_rack(&mut self) {
+        let now = self.tp.now;
+        let rtt: SimTime = self.loss.rack.rtt;
+        for i in 0..self.segs.len() {
+            let s = self.segs[i];
+            if s.sacked || (i > 0 && s.sent + rtt > now) {
+                continue;
+            }
+            if s.lost {
+                if s.retrans {
+                    self.segs[i].retrans = false;
+                    self.retrans_out -= 1;
+                    self.lost_pending += 1;
+                }
+            } else {
+                self.segs[i].lost = true;
+                self.lost_out += 1;
+                if !s.retrans {
+                    self.lost_pending += 1;
+                }
+            }
+        }
+        self.lost_hint = self.tp.snd_una;
     }
 
     fn reno_dupacks_reset(&mut self) {

@@ -173,6 +173,7 @@ impl Sender {
                 }
                 newly += 1;
                 self.note_sacked(s.start);
+                self.on_newly_sacked(s.start, s.end, s.sent, s.ever_retrans);
             }
             i += 1;
         }
