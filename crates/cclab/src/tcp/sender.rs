@@ -30,6 +30,7 @@
 //! machine, PRR, RTO loss entry) and `sender/diag.rs` (the `ss -ti` line).
 
 mod diag;
+mod listen;
 mod pacing;
 mod recovery;
 mod scoreboard;
@@ -48,6 +49,7 @@ use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+pub use listen::{rcv_wscale, Handshake, SynOptions};
 pub use pacing::{PacingStatus, LIMIT_OUTPUT_BYTES, NO_RATE};
 pub use spacing::Spacing;
 
@@ -77,6 +79,10 @@ struct Seg {
 pub enum SndState {
     Idle,
     SynSent,
+    /// A passive open waits for a SYN (`sender/listen.rs`).
+    Listen,
+    /// SYN received, SYN-ACK sent.
+    SynRcvd,
     Established,
 }
 
@@ -196,6 +202,8 @@ pub struct Sender {
     plain: bool,
     /// Seed 001's spacing (`sender/spacing.rs`).
     spacing: spacing::SpacingState,
+    /// Handshake options, the peer's FIN, our FIN (`sender/listen.rs`).
+    hs: listen::Handshake,
 }
 
 impl Sender {
@@ -207,7 +215,11 @@ impl Sender {
         start_time: SimTime,
         total_bytes: Option<u64>,
     ) -> Self {
-        let mss = payload_mss(cfg.mtu);
+        let mss = if cfg.timestamps {
+            payload_mss(cfg.mtu)
+        } else {
+            cfg.mtu - IP_TCP_HDR
+        };
         let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
         Sender {
             addr,
@@ -259,6 +271,7 @@ impl Sender {
                 && cfg.host == crate::tcp::config::HostStack::default()
                 && cfg.spacing == Spacing::None,
             spacing: spacing::SpacingState::default(),
+            hs: listen::Handshake::new(cfg),
         }
     }
 
@@ -415,6 +428,7 @@ impl Sender {
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
         self.tp.packets_in_flight = self.in_flight();
         self.tp.is_cwnd_limited = self.is_cwnd_limited();
+        self.maybe_send_fin(io);
     }
 
     /// The send loop of a socket with nothing below TCP to model (no pacing, offload, small
@@ -483,7 +497,7 @@ impl Sender {
                 break;
             }
             if self.lost_pending > 0 {
-                let full = self.mss + IP_TCP_HDR + TS_OPT;
+                let full = self.mss + IP_TCP_HDR + self.ts_len();
                 if self.small_queue_check(io, full, 1) {
                     break;
                 }
@@ -527,7 +541,7 @@ impl Sender {
                 break;
             }
             let n = len.div_ceil(mss) as u32;
-            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0) {
+            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + self.ts_len()), 0) {
                 break;
             }
             self.send_new(io, nxt, len as u32);
@@ -580,9 +594,9 @@ impl Sender {
         let mut p = self.template(now);
         p.flags = ACK;
         p.seq = start;
-        p.ack = 1;
+        p.ack = self.hs.rcv_nxt;
         p.payload = len;
-        p.size = len + IP_TCP_HDR + TS_OPT;
+        p.size = len + IP_TCP_HDR + self.ts_len();
         if self.tp.ecn_ok {
             p.ecn = ECT0;
         }
@@ -620,7 +634,7 @@ impl Sender {
         if n > 1 {
             p.segs = n as u16;
             p.gso_size = mss as u16;
-            p.size = len + n * (IP_TCP_HDR + TS_OPT);
+            p.size = len + n * (IP_TCP_HDR + self.ts_len());
         }
         if self.cwr_pending {
             p.flags |= CWR;
@@ -707,11 +721,15 @@ impl Sender {
             SndState::Established => {
                 if p.flags & ACK != 0 && p.flags & SYN == 0 {
                     self.on_ack(p, io);
+                    if p.flags & FIN != 0 {
+                        self.on_peer_fin(p, io);
+                    }
                 } else if p.flags & SYN != 0 {
                     // Retransmitted SYN-ACK: our ACK was lost; ACK again.
                     self.send_pure_ack(io);
                 }
             }
+            SndState::Listen | SndState::SynRcvd => self.on_packet_listen(p, io),
             SndState::Idle => {}
         }
     }
@@ -723,12 +741,14 @@ impl Sender {
             p.ecn = ECT0; // the DCTCP socket keeps ECT on everything it sends
         }
         p.seq = self.tp.snd_nxt.max(1);
-        p.ack = 1;
-        p.size = IP_TCP_HDR + TS_OPT;
+        p.ack = self.hs.rcv_nxt;
+        p.size = IP_TCP_HDR + self.ts_len();
         self.xmit(io, p);
     }
 
     fn on_synack(&mut self, p: &Packet, io: &mut Io) {
+        self.negotiate();
+        self.hs.rcv_nxt = p.seq + 1;
         self.state = SndState::Established;
         self.stats.established_at = Some(io.now);
         self.tp.snd_una = 1;
@@ -866,7 +886,7 @@ impl Sender {
         let mut rtt_us = -1i64;
         let seq_rtt = match first_ackt {
             Some(t) if !retrans_data_acked => Some((io.now - t, io.now - last_ackt.unwrap_or(t))),
-            _ if ack > prior_una && p.tsecr > 0 && p.tsecr <= io.now => {
+            _ if ack > prior_una && self.hs.ts && p.tsecr > 0 && p.tsecr <= io.now => {
                 Some((io.now - p.tsecr, io.now - p.tsecr))
             }
             _ => None,
@@ -992,7 +1012,8 @@ impl Sender {
                 let at = io.now + self.current_rto();
                 self.arm_rto(io, at);
             }
-            SndState::Idle => {}
+            SndState::SynRcvd => self.on_synack_timeout(io),
+            SndState::Listen | SndState::Idle => {}
         }
     }
 }
