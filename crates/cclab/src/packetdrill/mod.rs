@@ -10,6 +10,7 @@
 //! mismatch), [`Verdict::NotApplicable`] (the feature cclab does not model, named) or
 //! [`Verdict::Error`] (the file could not be read or parsed).
 
+mod comments;
 pub mod env;
 pub mod parse;
 pub mod py;

@@ -952,7 +952,10 @@ impl Sender {
                 }
             }
             _ => {
-                if delivered > 0 || ack > prior_una {
+                // `tcp_may_raise_cwnd` (Linux 6.6, reordering at its initial value): only an
+                // ACK that advances snd_una (FLAG_DATA_ACKED) raises cwnd, by every segment
+                // delivered; SACKs and duplicate ACKs alone do not (RFC 5681 §3.1).
+                if ack > prior_una {
                     let acked = match self.cfg.growth {
                         Growth::Segments => delivered,
                         Growth::Acks => 1,
