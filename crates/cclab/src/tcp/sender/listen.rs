@@ -214,10 +214,9 @@ impl Sender {
         self.backoff = 0;
         self.rto_timer.disarm();
         self.cc.init(&mut self.tp);
-        // The pacing rate stays unknown (`~0`, inherited from the listener) until an ACK
-        // acknowledges data: the third ACK meets an empty retransmit queue, so `tcp_ack`
-        // returns before `tcp_cong_control` → `tcp_update_pacing_rate` (Linux 6.6). TSO
-        // autosizing then allows 64 KB skbs for the first flight.
+        // `tcp_rcv_state_process` (TCP_SYN_RECV) sets the pacing rate from the SYN-ACK's
+        // RTT sample (`tcp_update_pacing_rate`, for a module without `cong_control`).
+        self.update_pacing_rate();
         self.try_send(io);
     }
 
