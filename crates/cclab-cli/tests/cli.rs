@@ -944,3 +944,51 @@ fn summary_flows_false_leaves_only_the_list_out() {
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }
+
+/// `cclab packetdrill`: our scripts pass (exit 0, counts per area with --summary); a script
+/// whose expectation cclab does not meet exits 1 naming its line; an unreadable file or a
+/// parse error exits 2 naming the file and line.
+#[test]
+fn packetdrill_exit_codes_and_summary() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cclab/tests/packetdrill");
+    let o = cclab(&["packetdrill", "--summary", dir.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("area") && out.contains("packetdrill"), "{out}");
+    let d = tmpdir("packetdrill");
+    std::fs::create_dir_all(&d).unwrap();
+    let bad = d.join("wrong.pkt");
+    std::fs::write(
+        &bad,
+        "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 bind(3, ..., ...) = 0\n+0 listen(3, 1) = 0\n\
+         +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>\n\
+         +0 > S. 0:0(0) ack 1 <mss 1000,nop,nop,sackOK,nop,wscale 7>\n",
+    )
+    .unwrap();
+    let o = cclab(&["packetdrill", bad.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL at line 5") && out.contains("mss 1460"),
+        "{out}"
+    );
+    let broken = d.join("broken.pkt");
+    std::fs::write(
+        &broken,
+        "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 > S. 0:0 ack 1\n",
+    )
+    .unwrap();
+    let o = cclab(&[
+        "packetdrill",
+        broken.to_str().unwrap(),
+        d.join("none.pkt").to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("broken.pkt:2: expected '(' in START:END(LEN)"),
+        "{out}"
+    );
+    assert!(out.contains("cannot read"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
