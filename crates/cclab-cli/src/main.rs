@@ -112,6 +112,18 @@ enum Cmd {
         #[arg(long)]
         keys: bool,
     },
+    /// Run packetdrill scripts (files, or folders searched for *.pkt) against cclab's TCP
+    /// sender: each script passes, fails (its line and the first mismatch) or is not
+    /// applicable (the feature cclab does not model). Exit status 1 if any fails, 2 if one
+    /// cannot be read or parsed. docs/packetdrill.md describes what is supported.
+    Packetdrill {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Counts per area (the script's folder, or the kernel's tcp_<area>_ prefix), after
+        /// the scripts that did not pass.
+        #[arg(long)]
+        summary: bool,
+    },
     /// Time fixed workloads: 16 CUBIC flows and 10 DCTCP flows (the ns-3/htsim comparison) on a 10 Gbit/s dumbbell, 1 s simulated each.
     Bench {
         #[arg(long)]
@@ -215,7 +227,75 @@ fn main() -> ExitCode {
             senders,
             rounds,
         } => term::finish(bench(json, scale, senders, rounds)),
+        Cmd::Packetdrill { paths, summary } => term::finish(packetdrill(&paths, summary)),
     }
+}
+
+/// `cclab packetdrill`.
+fn packetdrill(paths: &[PathBuf], summary: bool) -> Result<ExitCode, term::Stop> {
+    use cclab::packetdrill::{self as pd, Verdict};
+    let files = match pd::collect(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            errln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut results = Vec::with_capacity(files.len());
+    for f in files {
+        let v = pd::run_file(&f);
+        if !summary || v != Verdict::Pass {
+            outln!("{}: {v}", f.display())?;
+        }
+        results.push((f, v));
+    }
+    if summary {
+        outln!("")?;
+        outln!(
+            "{:<22} {:>5} {:>5} {:>5} {:>5} {:>5}",
+            "area",
+            "total",
+            "pass",
+            "fail",
+            "n/a",
+            "error"
+        )?;
+        let mut tot = [0usize; 4];
+        for (area, c) in pd::summary(&results) {
+            outln!(
+                "{:<22} {:>5} {:>5} {:>5} {:>5} {:>5}",
+                area,
+                c.iter().sum::<usize>(),
+                c[0],
+                c[1],
+                c[2],
+                c[3]
+            )?;
+            for i in 0..4 {
+                tot[i] += c[i];
+            }
+        }
+        outln!(
+            "{:<22} {:>5} {:>5} {:>5} {:>5} {:>5}",
+            "all",
+            tot.iter().sum::<usize>(),
+            tot[0],
+            tot[1],
+            tot[2],
+            tot[3]
+        )?;
+    }
+    let code = if results.iter().any(|(_, v)| matches!(v, Verdict::Error(_))) {
+        2
+    } else if results
+        .iter()
+        .any(|(_, v)| matches!(v, Verdict::Fail { .. }))
+    {
+        1
+    } else {
+        0
+    };
+    Ok(ExitCode::from(code))
 }
 
 /// `cclab bench`.

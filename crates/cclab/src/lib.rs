@@ -9,6 +9,7 @@ pub mod engine;
 pub mod experiments;
 pub mod flow;
 pub mod net;
+pub mod packetdrill;
 pub mod probe;
 pub mod qdisc;
 pub mod report;

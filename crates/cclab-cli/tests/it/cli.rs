@@ -498,7 +498,10 @@ fn reproduce_dctcp_incast_quick_passes() {
     // The seed's CUBIC timeouts are two orders of magnitude above the model's, and no run
     // has shown why: they fail.
     assert_eq!(row(&v, "cubic", "timeouts_total")["outcome"], "fails");
-    assert_verdicts(&v, [21, 0, 12, 1]);
+    // Since cwnd grows only on ACKs that advance snd_una (`tcp_may_raise_cwnd`), CUBIC's
+    // throughput_min_mbps varies more over the 3 runs (95% CI ±120 against a ±20% band):
+    // unresolved, where it reproduced.
+    assert_verdicts(&v, [20, 0, 12, 2]);
     let rows = v["table"].as_array().unwrap();
     assert_eq!(
         rows.iter().filter(|r| r["seed"].is_number()).count(),
@@ -642,12 +645,14 @@ fn markdown_output_is_deterministic() {
 #[test]
 fn reproduce_rtt_and_mtu_fairness_quick_pass() {
     let v = reproduce_json("rtt-fairness");
-    assert_verdicts(&v, [1, 0, 0, 3]);
+    // Reno's ratio is resolved since cwnd grows only on ACKs that advance snd_una.
+    assert_verdicts(&v, [2, 0, 0, 2]);
     assert_eq!(row(&v, "reno", "long_rtt_mbps")["seed"], 202.0);
     assert_eq!(row(&v, "reno", "utilization")["seed"], 0.716);
     row(&v, "htcp", "short_rtt_mbps");
     let v = reproduce_json("mtu-fairness");
-    assert_verdicts(&v, [0, 0, 0, 4]);
+    // mtu9000_mbps is resolved since cwnd grows only on ACKs that advance snd_una.
+    assert_verdicts(&v, [1, 0, 0, 3]);
     assert_eq!(row(&v, "reno", "mtu9000_mbps")["seed"], 464.0);
     row(&v, "cubic", "mtu3000_mbps");
 }
@@ -834,7 +839,9 @@ fn reproduce_parallel_streams_quick_passes() {
     let v = reproduce_json("parallel-streams");
     // Slide 9's early hits are explained by BDP/√48; with two runs (--quick) its spread and
     // Jain claims and the remedies' Jain claims stay open.
-    assert_verdicts(&v, [4, 1, 0, 4]);
+    // fq_pacing's Jain's index is resolved since cwnd grows only on ACKs that advance
+    // snd_una (`tcp_may_raise_cwnd`).
+    assert_verdicts(&v, [5, 1, 0, 3]);
     // Seed 001 slide 8: 550 Mbit/s, 91% of the OC-12, from 24 nodes x 2 normal TCP streams.
     assert_eq!(row(&v, "normal_tcp", "goodput_mbps (seed)")["seed"], 550.0);
     assert_eq!(row(&v, "normal_tcp", "utilization (seed)")["seed"], 0.91);
@@ -943,4 +950,52 @@ fn summary_flows_false_leaves_only_the_list_out() {
     assert_eq!(sa, sb);
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
+}
+
+/// `cclab packetdrill`: our scripts pass (exit 0, counts per area with --summary); a script
+/// whose expectation cclab does not meet exits 1 naming its line; an unreadable file or a
+/// parse error exits 2 naming the file and line.
+#[test]
+fn packetdrill_exit_codes_and_summary() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cclab/tests/packetdrill");
+    let o = cclab(&["packetdrill", "--summary", dir.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("area") && out.contains("packetdrill"), "{out}");
+    let d = tmpdir("packetdrill");
+    std::fs::create_dir_all(&d).unwrap();
+    let bad = d.join("wrong.pkt");
+    std::fs::write(
+        &bad,
+        "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 bind(3, ..., ...) = 0\n+0 listen(3, 1) = 0\n\
+         +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>\n\
+         +0 > S. 0:0(0) ack 1 <mss 1000,nop,nop,sackOK,nop,wscale 7>\n",
+    )
+    .unwrap();
+    let o = cclab(&["packetdrill", bad.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL at line 5") && out.contains("mss 1460"),
+        "{out}"
+    );
+    let broken = d.join("broken.pkt");
+    std::fs::write(
+        &broken,
+        "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 > S. 0:0 ack 1\n",
+    )
+    .unwrap();
+    let o = cclab(&[
+        "packetdrill",
+        broken.to_str().unwrap(),
+        d.join("none.pkt").to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("broken.pkt:2: expected '(' in START:END(LEN)"),
+        "{out}"
+    );
+    assert!(out.contains("cannot read"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
 }

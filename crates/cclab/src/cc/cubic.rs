@@ -389,9 +389,11 @@ impl super::Configure for Cubic {
     const OPTIONS: &'static Schema = &OPTIONS;
     fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
         ck.get_into(t, &OPTIONS.keys[0], &mut cfg.hystart);
+        ck.get_into(t, &OPTIONS.keys[1], &mut cfg.hystart_detect);
     }
     fn configure(&mut self, cfg: &TcpConfig) {
         self.hystart = cfg.hystart;
+        self.hystart_detect = cfg.hystart_detect;
         self.pacing = (
             cfg.pacing_ss_ratio,
             cfg.pacing_ca_ratio,
@@ -412,6 +414,13 @@ static OPTIONS: Schema = Schema {
         default: "`true`",
         allowed: "",
         meaning: "HyStart (module parameter `hystart`): leave slow start on ACK-train length or delay increase",
+    },
+    Key {
+        name: "hystart_detect",
+        ty: Ty::Int(0, 3),
+        default: "`3`",
+        allowed: "",
+        meaning: "HyStart's detection methods (module parameter `hystart_detect`, `/sys/module/tcp_cubic/parameters/hystart_detect`): bit 1 the ACK train, bit 2 the delay increase",
     }],
     with: &[],
     variants: None,

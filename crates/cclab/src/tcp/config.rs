@@ -51,6 +51,16 @@ pub struct TcpConfig {
     /// (timestamps option), as Linux with timestamps on.
     pub mtu: u32,
     pub sack: bool,
+    /// RFC 7323 timestamps (Linux `tcp_timestamps`): on, each segment carries the 12-byte
+    /// option and the payload per segment is MTU − 52; off, MTU − 40.
+    pub timestamps: bool,
+    /// Linux `tcp_tso_win_divisor`: `tcp_tso_should_defer` sends once 1/divisor of the
+    /// window can go.
+    pub tso_win_divisor: u32,
+    /// Linux `tcp_min_tso_segs`: the fewest segments `tcp_tso_autosize` puts in an skb.
+    pub min_tso_segs: u32,
+    /// CUBIC module parameter `hystart_detect` (bit 1 ACK train, bit 2 delay).
+    pub hystart_detect: u8,
     /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
     pub ecn: bool,
     pub init_cwnd: u32,
@@ -157,6 +167,10 @@ impl Default for TcpConfig {
             hystart: true,
             mtu: 1500,
             sack: true,
+            timestamps: true,
+            tso_win_divisor: 3,
+            min_tso_segs: 2,
+            hystart_detect: 3,
             ecn: false,
             init_cwnd: 10,
             init_cwnd_rfc3390: false,
@@ -230,6 +244,27 @@ const KEYS: &[Key] = &[
         default: "`true`",
         allowed: "",
         meaning: "SACK loss recovery (RFC 6675); `false` gives NewReno (RFC 6582)",
+    },
+    Key {
+        name: "timestamps",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "RFC 7323 timestamps (Linux sysctl `net.ipv4.tcp_timestamps`): each segment carries the 12-byte option and the payload per segment is MTU − 52; `false`: MTU − 40, and no RTT samples from echoed timestamps",
+    },
+    Key {
+        name: "tso_win_divisor",
+        ty: Ty::Int(1, 255),
+        default: "`3`",
+        allowed: "",
+        meaning: "Linux sysctl `net.ipv4.tcp_tso_win_divisor`: with segmentation offload (`[host] tso`), `tcp_tso_should_defer` sends a short skb once 1/divisor of the window can go",
+    },
+    Key {
+        name: "min_tso_segs",
+        ty: Ty::Int(1, 255),
+        default: "`2`",
+        allowed: "",
+        meaning: "Linux sysctl `net.ipv4.tcp_min_tso_segs`: the fewest segments `tcp_tso_autosize` puts in an offload skb",
     },
     Key {
         name: "ecn",
@@ -503,6 +538,9 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("cc"), &mut c.cc);
     ck.get_into(t, key("mtu"), &mut c.mtu);
     ck.get_into(t, key("sack"), &mut c.sack);
+    ck.get_into(t, key("timestamps"), &mut c.timestamps);
+    ck.get_into(t, key("tso_win_divisor"), &mut c.tso_win_divisor);
+    ck.get_into(t, key("min_tso_segs"), &mut c.min_tso_segs);
     ck.get_into(t, key("ecn"), &mut c.ecn);
     if let Some(x) = ck.opt(t, "init_cwnd", |v| match v {
         Value::String(s) if s.eq_ignore_ascii_case("rfc3390") => Ok(None),

@@ -195,10 +195,7 @@ pub static PROFILE: &[Row] = &[
 ];
 
 /// Rows whose key does not exist yet (another helper's mechanism); see the module doc.
-pub const AWAITED: &[&str] = &[
-    "fack",
-    "early_retrans",
-];
+pub const AWAITED: &[&str] = &["fack", "early_retrans"];
 
 /// The bits of `PROFILE` rows whose key `t` writes.
 pub fn explicit_bits(t: &Table) -> u64 {

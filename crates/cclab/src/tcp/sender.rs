@@ -34,8 +34,9 @@
 //! `sender/info.rs` (`TCP_INFO`).
 
 mod diag;
-mod initial;
 mod info;
+mod initial;
+mod listen;
 mod pacing;
 mod rack;
 mod recovery;
@@ -58,6 +59,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 pub use info::{TcpInfo, TCP_INFINITE_SSTHRESH};
+pub use listen::{rcv_wscale, Handshake, SynOptions};
 pub use pacing::{PacingStatus, LIMIT_OUTPUT_BYTES, NO_RATE};
 use rack::Pending;
 pub use spacing::Spacing;
@@ -88,6 +90,10 @@ struct Seg {
 pub enum SndState {
     Idle,
     SynSent,
+    /// A passive open waits for a SYN (`sender/listen.rs`).
+    Listen,
+    /// SYN received, SYN-ACK sent.
+    SynRcvd,
     Established,
 }
 
@@ -213,6 +219,8 @@ pub struct Sender {
     lsndtime: SimTime,
     /// RACK, TLP, undo, F-RTO, reordering, and the retransmission timer's pending event.
     loss: rack::LossState,
+    /// Handshake options, the peer's FIN, our FIN (`sender/listen.rs`).
+    hs: listen::Handshake,
 }
 
 impl Sender {
@@ -224,7 +232,11 @@ impl Sender {
         start_time: SimTime,
         total_bytes: Option<u64>,
     ) -> Self {
-        let mss = payload_mss(cfg.mtu);
+        let mss = if cfg.timestamps {
+            payload_mss(cfg.mtu)
+        } else {
+            cfg.mtu - IP_TCP_HDR
+        };
         let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
         Sender {
             addr,
@@ -278,6 +290,7 @@ impl Sender {
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
             loss: rack::LossState::new(cfg.reordering),
+            hs: listen::Handshake::new(cfg),
         }
     }
 
@@ -466,6 +479,7 @@ impl Sender {
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
         self.tp.packets_in_flight = self.in_flight();
         self.tp.is_cwnd_limited = self.is_cwnd_limited();
+        self.maybe_send_fin(io);
     }
 
     /// The send loop of a socket with nothing below TCP to model (no pacing, offload, small
@@ -534,7 +548,7 @@ impl Sender {
                 break;
             }
             if self.lost_pending > 0 && !self.loss.rexmit_new {
-                let full = self.mss + IP_TCP_HDR + TS_OPT;
+                let full = self.mss + IP_TCP_HDR + self.ts_len();
                 if self.small_queue_check(io, full, 1) {
                     break;
                 }
@@ -578,7 +592,7 @@ impl Sender {
                 break;
             }
             let n = len.div_ceil(mss) as u32;
-            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + TS_OPT), 0) {
+            if self.small_queue_check(io, len as u32 + n * (IP_TCP_HDR + self.ts_len()), 0) {
                 break;
             }
             self.send_new(io, nxt, len as u32);
@@ -631,9 +645,9 @@ impl Sender {
         let mut p = self.template(now);
         p.flags = ACK;
         p.seq = start;
-        p.ack = 1;
+        p.ack = self.hs.rcv_nxt;
         p.payload = len;
-        p.size = len + IP_TCP_HDR + TS_OPT;
+        p.size = len + IP_TCP_HDR + self.ts_len();
         if self.tp.ecn_ok {
             p.ecn = ECT0;
         }
@@ -671,7 +685,7 @@ impl Sender {
         if n > 1 {
             p.segs = n as u16;
             p.gso_size = mss as u16;
-            p.size = len + n * (IP_TCP_HDR + TS_OPT);
+            p.size = len + n * (IP_TCP_HDR + self.ts_len());
         }
         if self.cwr_pending {
             p.flags |= CWR;
@@ -761,11 +775,15 @@ impl Sender {
             SndState::Established => {
                 if p.flags & ACK != 0 && p.flags & SYN == 0 {
                     self.on_ack(p, io);
+                    if p.flags & FIN != 0 {
+                        self.on_peer_fin(p, io);
+                    }
                 } else if p.flags & SYN != 0 {
                     // Retransmitted SYN-ACK: our ACK was lost; ACK again.
                     self.send_pure_ack(io);
                 }
             }
+            SndState::Listen | SndState::SynRcvd => self.on_packet_listen(p, io),
             SndState::Idle => {}
         }
     }
@@ -777,12 +795,14 @@ impl Sender {
             p.ecn = ECT0; // the DCTCP socket keeps ECT on everything it sends
         }
         p.seq = self.tp.snd_nxt.max(1);
-        p.ack = 1;
-        p.size = IP_TCP_HDR + TS_OPT;
+        p.ack = self.hs.rcv_nxt;
+        p.size = IP_TCP_HDR + self.ts_len();
         self.xmit(io, p);
     }
 
     fn on_synack(&mut self, p: &Packet, io: &mut Io) {
+        self.negotiate();
+        self.hs.rcv_nxt = p.seq + 1;
         self.state = SndState::Established;
         self.stats.established_at = Some(io.now);
         self.tp.snd_una = 1;
@@ -969,7 +989,7 @@ impl Sender {
         let mut rtt_us = -1i64;
         let seq_rtt = match first_ackt {
             Some(t) if !retrans_data_acked => Some((io.now - t, io.now - last_ackt.unwrap_or(t))),
-            _ if ack > prior_una && p.tsecr > 0 && p.tsecr <= io.now => {
+            _ if ack > prior_una && self.hs.ts && p.tsecr > 0 && p.tsecr <= io.now => {
                 Some((io.now - p.tsecr, io.now - p.tsecr))
             }
             _ => None,
@@ -1065,7 +1085,10 @@ impl Sender {
                 }
             }
             _ => {
-                if delivered > 0 || ack > prior_una {
+                // `tcp_may_raise_cwnd` (Linux 6.6, reordering at its initial value): only an
+                // ACK that advances snd_una (FLAG_DATA_ACKED) raises cwnd, by every segment
+                // delivered; SACKs and duplicate ACKs alone do not (RFC 5681 §3.1).
+                if ack > prior_una {
                     let acked = match self.cfg.growth {
                         Growth::Segments => delivered,
                         Growth::Acks => 1,
@@ -1142,7 +1165,8 @@ impl Sender {
                 let at = io.now + self.current_rto();
                 self.arm_rto(io, at);
             }
-            SndState::Idle => {}
+            SndState::SynRcvd => self.on_synack_timeout(io),
+            SndState::Listen | SndState::Idle => {}
         }
     }
 }

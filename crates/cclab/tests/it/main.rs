@@ -8,6 +8,7 @@ mod bad_input;
 mod fq;
 mod ocbr;
 mod offload;
+mod packetdrill;
 mod pcap_tshark;
 mod phase;
 mod seams;

@@ -65,17 +65,12 @@ const GSO_MAX_SIZE: u64 = 65_536;
 /// `MAX_TCP_HEADER` = L1_CACHE_ALIGN(128 + MAX_HEADER): 320 on a common x86-64 build
 /// (docs/references.md §10, not checked against one kernel's `.config`).
 const MAX_TCP_HEADER: u64 = 320;
-/// `net.ipv4.tcp_min_tso_segs`.
-const MIN_TSO_SEGS: u64 = 2;
 /// `net.ipv4.tcp_tso_rtt_log`.
 const TSO_RTT_LOG: u32 = 9;
 /// `net.ipv4.tcp_limit_output_bytes` (1 MiB; 4 MiB from Linux 6.16).
 pub const LIMIT_OUTPUT_BYTES: u64 = 1 << 20;
 /// Data segments sent unpaced at the start (`tcp_update_skb_after_send`).
 const UNPACED_SEGS: u64 = 10;
-/// `net.ipv4.tcp_tso_win_divisor`: `tcp_tso_should_defer` sends once a third of a window
-/// can go.
-const TSO_WIN_DIVISOR: u64 = 3;
 
 impl Sender {
     /// `sk_pacing_status` for this socket's configuration.
@@ -128,7 +123,7 @@ impl Sender {
         if r < 32 {
             bytes = bytes.saturating_add(GSO_MAX_SIZE >> r);
         }
-        let segs = (bytes.min(GSO_MAX_SIZE) / mss).max(MIN_TSO_SEGS);
+        let segs = (bytes.min(GSO_MAX_SIZE) / mss).max(self.cfg.min_tso_segs as u64);
         let goal = (GSO_MAX_SIZE - 1 - MAX_TCP_HEADER) / mss;
         segs.min(goal).max(1) as u32
     }
@@ -233,8 +228,9 @@ impl Sender {
         if !tail && limit >= skb_len {
             return false;
         }
-        // At least a third of a window can go (`tcp_tso_win_divisor`).
-        let chunk = self.snd_wnd.min(self.tp.snd_cwnd as u64 * mss) / TSO_WIN_DIVISOR;
+        // At least 1/`tcp_tso_win_divisor` (a third by default) of a window can go.
+        let chunk = self.snd_wnd.min(self.tp.snd_cwnd as u64 * mss)
+            / self.cfg.tso_win_divisor.max(1) as u64;
         if limit >= chunk {
             return false;
         }
