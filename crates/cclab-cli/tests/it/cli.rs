@@ -498,10 +498,12 @@ fn reproduce_dctcp_incast_quick_passes() {
     // The seed's CUBIC timeouts are two orders of magnitude above the model's, and no run
     // has shown why: they fail.
     assert_eq!(row(&v, "cubic", "timeouts_total")["outcome"], "fails");
-    // Since cwnd grows only on ACKs that advance snd_una (`tcp_may_raise_cwnd`), CUBIC's
-    // throughput_min_mbps varies more over the 3 runs (95% CI ±120 against a ±20% band):
-    // unresolved, where it reproduced.
-    assert_verdicts(&v, [20, 0, 12, 2]);
+    // Issue 53's TCP (RACK-TLP, D-SACK, F-RTO, cwnd raised only on ACKs that advance
+    // snd_una as `tcp_may_raise_cwnd`, restart after idle) against 45b7347's 21/0/12/1:
+    // CUBIC's throughput_stddev_mbps (was fails) and latency_min_ms (was reproduces) vary
+    // more over the quick run's 3 runs than their bands allow: unresolved. The full run
+    // and the 3.18 profile re-judge them.
+    assert_verdicts(&v, [20, 0, 11, 3]);
     let rows = v["table"].as_array().unwrap();
     assert_eq!(
         rows.iter().filter(|r| r["seed"].is_number()).count(),

@@ -32,6 +32,13 @@ access_delay = ["2500us", "7500us"]
 cc = "cubic"
 sndbuf = "16MiB"
 rcvbuf = "16MiB"
+# The loss recovery this property was measured with (RFC 6675 dupthresh, before RACK).
+# With RACK (the default since issue 53) the 2507 µs case differs: over seeds 1-20 its
+# mean ratio is 1.589 against 1.946 at 2500 µs (difference -0.357, Welch's 95% allows
+# ±0.287), while rack = false gives 1.757 against 1.858 (allowed ±0.262). An open finding:
+# RACK's time-based marking may keep a phase effect that jitter "auto" removes from
+# dupthresh recovery; not yet explained.
+rack = false
 "#;
 
 /// The scenario with the 20 ms flow's access delay at `delay_us`, `host` and `seed`.
