@@ -721,25 +721,33 @@ impl Sender {
         }
     }
 
+    /// Send segment `i` again (`__tcp_retransmit_skb`): its PSH kept, marked a
+    /// retransmission, counted; returns when it left, which becomes its send time.
+    fn resend(&mut self, io: &mut Io, i: usize) -> SimTime {
+        let s = self.segs[i];
+        let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
+        if s.psh {
+            p.flags |= PSH;
+        }
+        p.retrans = true;
+        p.ecn = self.retrans_ecn();
+        self.stats.retrans_segs += 1;
+        self.stats.data_segs_out += 1;
+        let sent = self.xmit(io, p);
+        let seg = &mut self.segs[i];
+        seg.sent = sent;
+        seg.ever_retrans = true;
+        sent
+    }
+
     /// Retransmit the lowest lost, un-SACKed segment not already retransmitted.
     fn retransmit_next_lost(&mut self, io: &mut Io) -> bool {
         let start_idx = self.seg_index(self.lost_hint);
         for i in start_idx..self.segs.len() {
             let s = self.segs[i];
             if s.lost && !s.retrans && !s.sacked {
-                let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
-                if s.psh {
-                    p.flags |= PSH;
-                }
-                p.retrans = true;
-                p.ecn = self.retrans_ecn();
-                self.stats.retrans_segs += 1;
-                self.stats.data_segs_out += 1;
-                let sent = self.xmit(io, p);
-                let seg = &mut self.segs[i];
-                seg.retrans = true;
-                seg.ever_retrans = true;
-                seg.sent = sent;
+                let sent = self.resend(io, i);
+                self.segs[i].retrans = true;
                 self.retrans_out += 1;
                 self.lost_pending -= 1;
                 self.lost_hint = s.end;

@@ -23,7 +23,6 @@ use super::rack::Pending;
 use super::{Sender, SimTime};
 use crate::cc::CaState;
 use crate::engine::{MS, SEC};
-use crate::net::packet::PSH;
 use crate::transport::Io;
 
 /// Linux `TCP_TIMEOUT_INIT`: the PTO without an RTT sample.
@@ -94,19 +93,8 @@ impl Sender {
         }
         // Retransmit the last segment (`__tcp_retransmit_skb`: not counted in retrans_out).
         let i = self.segs.len() - 1;
-        let s = self.segs[i];
-        let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
-        if s.psh {
-            p.flags |= PSH;
-        }
-        p.retrans = true;
-        p.ecn = self.retrans_ecn();
-        self.stats.retrans_segs += 1;
-        self.stats.data_segs_out += 1;
-        let sent = self.xmit(io, p);
-        self.segs[i].sent = sent;
-        self.segs[i].ever_retrans = true;
-        self.rack_note_retransmit(s.start, sent);
+        let sent = self.resend(io, i);
+        self.rack_note_retransmit(self.segs[i].start, sent);
         self.loss.tlp_retrans = true;
         self.probe_sent(io)
     }
