@@ -498,11 +498,15 @@ mod tests {
     const MSS: u64 = 1000;
 
     fn established() -> Receiver {
-        let cfg = TcpConfig {
+        established_with(&TcpConfig {
             delayed_ack: false,
             ..Default::default()
-        };
-        let mut r = Receiver::new(crate::tcp::harness::Bench::ADDR, &cfg, Default::default());
+        })
+    }
+
+    /// A receiver with `cfg` after the handshake (SYN, then the third ACK).
+    pub(super) fn established_with(cfg: &TcpConfig) -> Receiver {
+        let mut r = Receiver::new(crate::tcp::harness::Bench::ADDR, cfg, Default::default());
         let mut io = Io::new(0);
         let mut syn = Packet::blank();
         syn.flags = SYN;

@@ -88,8 +88,6 @@ mod tests {
     /// it waits as a delayed ACK.
     #[test]
     fn out_of_order_data_restarts_the_count() {
-        use crate::net::packet::{Packet, ACK, SYN};
-        use crate::transport::Io;
         for (rcv_wnd_mode, expect_7) in [(true, true), (false, false)] {
             let cfg = TcpConfig {
                 quickack_rcv_wnd: rcv_wnd_mode,
@@ -97,14 +95,7 @@ mod tests {
                 rcvbuf: 6 * 1448,
                 ..Default::default()
             };
-            let mut r = Receiver::new(Bench::ADDR, &cfg, Default::default());
-            let mut io = Io::new(0);
-            let mut syn = Packet::blank();
-            syn.flags = SYN;
-            r.on_packet(&syn, &mut io);
-            let mut ack = Packet::blank();
-            ack.flags = ACK;
-            r.on_packet(&ack, &mut io);
+            let mut r = super::super::tests::established_with(&cfg);
             // 3 quick ACKs (6·1448 / (2·1448) with "rcv_wnd"; 3 set by hand otherwise),
             // then one ACK per 2 segments.
             let acked: Vec<bool> = (0..5).map(|n| seg(&mut r, n)).collect();
