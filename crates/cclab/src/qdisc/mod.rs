@@ -222,6 +222,10 @@ macro_rules! qdiscs {
     ($($(#[$doc:meta])* $name:literal => $var:ident($m:ident),)*) => {
         /// A port's queue discipline. `Custom` holds any other implementation (tests, a
         /// library user's own discipline) behind a pointer; the built-ins need none.
+        /// An explicit tag byte (`repr(u8)`): without it the compiler may hide the
+        /// variant in a niche of one variant's fields, which made every dispatch on the
+        /// packet path several instructions longer (bench: +1.5% instructions).
+        #[repr(u8)]
         pub enum Qdisc {
             $($(#[$doc])* $var(<$m::Spec as QdiscSpec>::Q),)*
             Custom(Box<dyn QueueDisc + Send>),

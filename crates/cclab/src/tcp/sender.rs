@@ -469,7 +469,7 @@ impl Sender {
         } else {
             self.send_below(io);
         }
-        if self.cfg.tlp && self.tp.snd_nxt > nxt {
+        if self.tp.snd_nxt > nxt && self.cfg.tlp {
             // `tcp_write_xmit` sent new data: (re)schedule the probe; a probe no longer
             // possible leaves the RTO (`tcp_event_new_data_sent`).
             if !self.schedule_loss_probe(io, false) && self.loss.pending == Pending::Probe {
@@ -479,7 +479,9 @@ impl Sender {
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
         self.tp.packets_in_flight = self.in_flight();
         self.tp.is_cwnd_limited = self.is_cwnd_limited();
-        self.maybe_send_fin(io);
+        if self.hs.fin_pending {
+            self.maybe_send_fin(io);
+        }
     }
 
     /// The send loop of a socket with nothing below TCP to model (no pacing, offload, small

@@ -254,17 +254,32 @@ impl Sender {
     /// wait of a segment sent before RACK's reference (0 = none).
     pub(super) fn rack_detect_loss(&mut self) -> SimTime {
         let now = self.tp.now;
-        let reo_wnd = self.rack_reo_wnd();
         let (mstamp, end_seq, rtt) = (
             self.loss.rack.mstamp,
             self.loss.rack.end_seq,
             self.loss.rack.rtt,
         );
-        let deadline = |sent: SimTime| -> i64 { (sent + rtt + reo_wnd) as i64 - now as i64 };
-        let mut timeout: i64 = 0;
         // Segments sent once, in sequence (= send) order.
         let from = self.loss.rack.cursor.max(self.tp.snd_una);
         let mut i = self.seg_index(from);
+        if self.loss.rack.rtx.is_empty() {
+            // The common case: no retransmission out and the first candidate sent after
+            // RACK's reference, so both walks below would stop at once.
+            match self.segs.get(i) {
+                None => return 0,
+                Some(s)
+                    if !s.ever_retrans
+                        && !(s.lost && !s.retrans)
+                        && !sent_after(mstamp, s.sent, end_seq, s.end) =>
+                {
+                    return 0
+                }
+                _ => {}
+            }
+        }
+        let reo_wnd = self.rack_reo_wnd();
+        let deadline = |sent: SimTime| -> i64 { (sent + rtt + reo_wnd) as i64 - now as i64 };
+        let mut timeout: i64 = 0;
         let mut settled = true;
         while i < self.segs.len() {
             let s = self.segs[i];
@@ -366,6 +381,10 @@ impl Sender {
 
     /// `tcp_rack_update_reo_wnd`, with RFC 8985 §6.2 step 4's round.
     pub(super) fn rack_update_reo_wnd(&mut self) {
+        let r = &self.loss.rack;
+        if !r.dsack_seen && r.dsack_round == 0 && r.reo_wnd_steps == 1 {
+            return; // nothing would change (the common case)
+        }
         let una = self.tp.snd_una;
         let nxt = self.tp.snd_nxt;
         let r = &mut self.loss.rack;
