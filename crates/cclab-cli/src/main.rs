@@ -358,7 +358,7 @@ fn bench(json: bool, scale: bool, senders: bool, rounds: u32) -> Result<ExitCode
 }
 
 fn list() -> Result<(), term::Stop> {
-    use cclab::scenario::schema::Schema;
+    use cclab::schema::Schema;
     outln!("experiments (cclab reproduce NAME [--quick] [--json]):")?;
     for e in cclab::experiments::all() {
         outln!("  {:16} [seed {}] {}", e.name, e.seed_doc, e.about)?;

@@ -109,8 +109,8 @@ pub fn run(a: RunArgs) -> ExitCode {
         Err(runner::RunError::Interrupted(at)) => {
             errln!(
                 "interrupted at {} of {} simulated; nothing was written",
-                cclab::scenario::units::format_time(at),
-                cclab::scenario::units::format_time(sc.duration)
+                cclab::schema::units::format_time(at),
+                cclab::schema::units::format_time(sc.duration)
             );
             return ExitCode::from(INTERRUPTED);
         }

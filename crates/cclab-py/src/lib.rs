@@ -332,7 +332,7 @@ fn cancel() -> usize {
 
 /// The message of a run stopped at simulated time `at` of `duration`.
 fn interrupted_at(at: cclab::engine::SimTime, duration: cclab::engine::SimTime) -> String {
-    use cclab::scenario::units::format_time;
+    use cclab::schema::units::format_time;
     format!(
         "interrupted at {} of {} simulated; nothing was written",
         format_time(at),
@@ -591,7 +591,7 @@ fn experiments() -> String {
 /// What `cclab list` lists, as JSON.
 #[pyfunction]
 fn list_components() -> String {
-    use cclab::scenario::schema::Schema;
+    use cclab::schema::Schema;
     let kinds = |s: &'static Schema| -> serde_json::Map<String, serde_json::Value> {
         s.variants()
             .map(|v| {

@@ -16,16 +16,18 @@
 //! `results/collect.rs`.
 
 use crate::app::{AnyApp, App, AppCx, AppId, Cmd};
+use crate::conn::{Conn, ConnKey};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::forward::NetOut;
-use crate::net::packet::{PacketPool, PktId, PktKind};
 use crate::net::{NetCtx, NetEv, Network, NoTap, NodeId, PortId};
+use crate::packet::{PacketPool, PktId, PktKind};
 use crate::probe::sampler::SeriesKind;
 use crate::probe::Probes;
+use crate::qdisc::QueueDisc;
 use crate::results::RunResult;
 use crate::scenario::Scenario;
 use crate::tcp::TcpConn;
-use crate::transport::{Conn, Io, Side, TimerKind};
+use crate::transport::{Io, Side, TimerKind};
 
 /// The events of every layer. Small and `Copy`: the queue moves them by value. The tag is a
 /// `u32` (`repr(u32)`), so every variant's fields start 4-byte aligned and moving an event
@@ -59,32 +61,6 @@ impl From<NetEv> for Ev {
     }
 }
 
-/// Which connection a slot holds: its generation ([`crate::tcp::Addr::gen`]: how many
-/// connections the slot held before) and its 4-tuple's hash. What is still on its way for
-/// a connection that closed is ignored once another holds its slot: a timer carries the
-/// whole generation, a packet its low byte, and must match the hash too.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ConnKey {
-    pub gen: u32,
-    pub hash: u32,
-}
-
-impl ConnKey {
-    /// The key of connection `a`.
-    pub fn of(a: &crate::tcp::Addr) -> ConnKey {
-        ConnKey {
-            gen: a.gen,
-            hash: a.hash,
-        }
-    }
-
-    /// Is packet `p` this connection's?
-    #[inline]
-    pub fn owns(&self, p: &crate::net::packet::Packet) -> bool {
-        p.gen == self.gen as u8 && p.hash == self.hash
-    }
-}
-
 /// Per-connection facts the results need.
 pub struct ConnMeta {
     /// The flow's number in the results (`flows.id`): the slot for the connections built
@@ -101,7 +77,7 @@ pub struct ConnMeta {
     /// would drop is to stay unsent (`[host] local_cwr`); `u32::MAX` otherwise.
     pub nic: u32,
     /// Closed, its endpoint state freed, once its last byte is acknowledged (a workload's
-    /// flow, `transport::Conn`).
+    /// flow, `conn::Conn`).
     pub ephemeral: bool,
 }
 

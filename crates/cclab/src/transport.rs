@@ -1,19 +1,19 @@
 //! The transport seam: what every transport endpoint (TCP today; UDP and Ouroboros flows
-//! next) offers the simulator, and the arena the endpoints live in.
+//! next) offers the simulator.
 //!
 //! An endpoint is sans-IO: it is handed a packet or a due timer together with an [`Io`],
 //! and writes into the `Io` the packets it sends and the timers it wants. It never sees
 //! the network, the event queue or another endpoint, so it can be unit-tested by feeding
 //! it packets (`tcp::harness`).
 //!
-//! Both ends of a connection live in one slot of the arena ([`Conn`], one enum variant per
+//! Both ends of a connection live in one slot of the arena (`crate::conn::Conn`, one enum variant per
 //! transport, dispatched by `match`): the initiator ([`Side::Client`], like `iperf -c`)
 //! and the listener ([`Side::Server`]). A packet names its connection and whether it comes
 //! from the client, so its destination endpoint is found without a lookup.
 
 use crate::engine::SimTime;
-use crate::net::packet::Packet;
 use crate::net::NodeId;
+use crate::packet::Packet;
 use std::collections::BTreeMap;
 
 /// Which timer of an endpoint is due.
@@ -88,91 +88,6 @@ pub trait Endpoint {
     fn on_packet(&mut self, p: &Packet, io: &mut Io);
     /// A timer this endpoint asked for (`kind`) is due.
     fn on_timer(&mut self, kind: TimerKind, io: &mut Io);
-}
-
-/// One connection of any transport: both of its endpoints, boxed so the arena holds a
-/// pointer per connection whatever its state.
-///
-/// A workload's flow lives only while it runs: its app creates the connection when the
-/// flow arrives (`Sim::connect`), and when its last byte is acknowledged its result row
-/// goes to the run's flow log (`results::FlowLog`) and its slot becomes [`Conn::Free`],
-/// for the next flow to take. So endpoint memory follows the flows active at once, not
-/// the flows of the run. Other connections are `Tcp` from the start to the end.
-pub enum Conn {
-    Tcp(Box<crate::tcp::TcpConn>),
-    /// A slot whose connection closed, free for the next one.
-    Free,
-}
-
-impl Conn {
-    /// Hand packet `p` to the endpoint it is addressed to (the simulator has checked
-    /// that it is this connection's, not a straggler of its slot's previous one:
-    /// `sim::ConnKey`).
-    #[inline]
-    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            match Side::of_dst(p) {
-                Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
-                Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
-            }
-        }
-    }
-
-    /// A timer of endpoint `side` is due (the simulator has checked that it is this
-    /// connection's, not its slot's previous one's).
-    #[inline]
-    pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            match side {
-                Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
-                Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
-            }
-        }
-    }
-
-    /// The application opens the connection (the client connects).
-    pub fn open(&mut self, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            c.sender.connect(io)
-        }
-    }
-
-    /// The client's application writes `bytes` more.
-    pub fn write(&mut self, bytes: u64, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            c.sender.app_write(bytes, io)
-        }
-    }
-
-    /// The client's application will write nothing more.
-    pub fn stop(&mut self) {
-        if let Conn::Tcp(c) = self {
-            c.sender.app_stop()
-        }
-    }
-
-    /// Payload bytes delivered in order to the listener's application.
-    #[inline]
-    pub fn delivered_bytes(&self) -> u64 {
-        match self {
-            Conn::Tcp(c) => c.receiver.delivered_bytes,
-            Conn::Free => 0,
-        }
-    }
-
-    /// The TCP connection, if this is one and it is open.
-    #[inline]
-    pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
-        match self {
-            Conn::Tcp(c) => Some(c),
-            Conn::Free => None,
-        }
-    }
-
-    /// The 4-tuple and configuration of an open TCP connection.
-    pub fn tcp_addr(&self) -> Option<(crate::tcp::Addr, &crate::scenario::TcpConfig)> {
-        self.tcp().map(|c| (c.sender.addr, c.sender.config()))
-    }
 }
 
 /// The 4-tuple ports of connections, as a real host would pick them: the listener's

@@ -7,6 +7,7 @@
 //! always schedules the same events in the same order.
 
 use crate::app::{AnyApp, App, AppId};
+use crate::conn::Conn;
 use crate::engine::{Rng, SimTime, SEC};
 use crate::net::host::HostJitter;
 use crate::net::{topology, LinkLoss, NodeId, NodeKind, PortId};
@@ -15,7 +16,6 @@ use crate::probe::{rtt::RttProbe, tsg::Tsg};
 use crate::scenario::{Scenario, TcpConfig};
 use crate::sim::{ConnMeta, Ev, Sim};
 use crate::tcp::{Addr, TcpConn};
-use crate::transport::Conn;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -173,7 +173,7 @@ impl WorldBuilder<'_> {
         let sim = &mut *self.sim;
         sim.conns.push(Conn::Tcp(Box::new(c)));
         sim.conn_nic.push(nic);
-        sim.conn_key.push(crate::sim::ConnKey::of(&addr));
+        sim.conn_key.push(crate::conn::ConnKey::of(&addr));
         sim.conn_meta.push(ConnMeta {
             id: conn,
             from: client,

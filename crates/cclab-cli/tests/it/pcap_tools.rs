@@ -21,7 +21,7 @@ use cclab::engine::{SimTime, MS};
 use cclab::experiments::par_map;
 use cclab::net::NodeKind;
 use cclab::probe::pcap::ipv4;
-use cclab::scenario::units::format_time;
+use cclab::schema::units::format_time;
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};

@@ -7,9 +7,10 @@
 
 use super::{endpoints, AppCx, ParseCx};
 use crate::engine::SimTime;
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{units, TcpConfig};
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::units;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
+use crate::tcp::config::TcpConfig;
 use crate::tcp::config::TCP;
 use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;

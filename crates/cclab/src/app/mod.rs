@@ -28,14 +28,16 @@ pub mod reqresp;
 pub mod udp;
 pub mod workload;
 
+use crate::conn::Conn;
 use crate::engine::SimTime;
-use crate::net::packet::Packet;
+use crate::net::topology::spec::TopologySpec;
 use crate::net::NodeId;
+use crate::packet::Packet;
 use crate::results::RunResult;
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::{units, TcpConfig, TopologySpec};
-use crate::transport::Conn;
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::units;
+use crate::schema::{Key, Schema, Ty};
+use crate::tcp::config::TcpConfig;
 use crate::world::WorldBuilder;
 
 /// An app's index in the simulator's app table.
@@ -67,7 +69,7 @@ pub struct NewConn {
     /// The listener's port.
     pub service: u16,
     pub bytes: u64,
-    pub cfg: std::sync::Arc<crate::scenario::TcpConfig>,
+    pub cfg: std::sync::Arc<crate::tcp::config::TcpConfig>,
 }
 
 /// What an app sees while it runs: the time, the connections (read only) and the list

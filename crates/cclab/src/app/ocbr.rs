@@ -25,11 +25,11 @@ use crate::engine::{secs, SimTime, MS, NS, SEC};
 use crate::flow::endpoint::{FlowAddr, FlowIo, FlowReceiver, FlowSender, FLOW_HDR, FLOW_UPDATE};
 use crate::flow::text::{date_time, fa_stat, ocbr_line, FaCounters, FaIdentity};
 use crate::flow::{FlowCa, FlowCaKind, FLOW_CA_NAMES};
-use crate::net::packet::Packet;
 use crate::net::{flow_hash, NodeId};
+use crate::packet::Packet;
 use crate::results::{FaSample, OcbrInterval, OcbrResult, RunResult};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::world::WorldBuilder;
 
 /// An ocbr client and server over one flow.
@@ -219,7 +219,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             let time = start.saturating_add(d).min(end).saturating_sub(start);
             let how = format!(
                 "{} in packets of size = {size} B",
-                crate::scenario::units::format_rate(rate)
+                crate::schema::units::format_rate(rate)
             );
             ck.check_app_packets(t, RATE.name, &how, per_s, time, cx.max_app_packets);
         }

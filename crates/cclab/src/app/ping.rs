@@ -4,11 +4,11 @@
 
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::SimTime;
-use crate::net::packet::{Packet, PktKind, ECT0, NOT_ECT};
 use crate::net::{flow_hash, NodeId};
+use crate::packet::{Packet, PktKind, ECT0, NOT_ECT};
 use crate::results::{PingResult, RunResult};
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::world::WorldBuilder;
 
 /// A ping probe: an echo every `interval` through the same queues.

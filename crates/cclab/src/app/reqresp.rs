@@ -9,12 +9,12 @@
 
 use super::{AppCx, ParseCx, ResultCx};
 use crate::engine::SimTime;
-use crate::net::packet::{Packet, PktKind};
 use crate::net::NodeId;
+use crate::packet::{Packet, PktKind};
 use crate::results::{AggregateResult, RunResult};
-use crate::scenario::check::{join, name_in, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::TcpConfig;
+use crate::schema::check::{join, name_in, Checker, Tab};
+use crate::schema::{Key, Schema, Ty, REQUIRED};
+use crate::tcp::config::TcpConfig;
 use crate::tcp::config::TCP;
 use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;

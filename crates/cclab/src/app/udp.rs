@@ -26,11 +26,11 @@
 
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::{secs, SimTime, SEC};
-use crate::net::packet::{Packet, PktKind, NOT_ECT};
 use crate::net::{flow_hash, NodeId};
+use crate::packet::{Packet, PktKind, NOT_ECT};
 use crate::results::{RunResult, UdpInterval, UdpResult};
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::world::WorldBuilder;
 
 /// The path MTU of the sending host's link.
@@ -139,7 +139,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
         if let Some(s) = stop {
             if s <= start {
                 ck.err(
-                    &crate::scenario::check::join(t.path, STOP.name),
+                    &crate::schema::check::join(t.path, STOP.name),
                     t.t.get(STOP.name),
                     "stops at or before its start".to_string(),
                 );
@@ -157,7 +157,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             let time = stop.unwrap_or(d).min(d).saturating_sub(start);
             let how = format!(
                 "{} in datagrams of len = {len} B{}",
-                crate::scenario::units::format_rate(r),
+                crate::schema::units::format_rate(r),
                 match frags.len() {
                     1 => String::new(),
                     n => format!(", {n} fragments each"),

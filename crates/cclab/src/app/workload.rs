@@ -27,9 +27,10 @@
 
 use super::AppCx;
 use crate::engine::{Rng, SimTime};
-use crate::scenario::check::{join, type_name, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::{units, TcpConfig};
+use crate::schema::check::{join, type_name, Checker, Tab};
+use crate::schema::units;
+use crate::schema::{Key, Schema, Ty};
+use crate::tcp::config::TcpConfig;
 use crate::world::WorldBuilder;
 use toml::Value;
 
@@ -276,7 +277,7 @@ pub fn parse(
                         m.len()
                     )),
                     // Read with the limit too: the file may grow after `metadata`.
-                    Ok(_) => crate::scenario::read_text_limited(&p, MAX_CDF_BYTES),
+                    Ok(_) => crate::schema::read_text_limited(&p, MAX_CDF_BYTES),
                     Err(e) => Err(e.to_string()),
                 };
                 match read {
@@ -555,7 +556,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
             nodes.push(w.host(n).map_err(|_| {
                 format!(
                     "{label}.hosts: unknown host \"{n}\"; allowed: the topology's hosts, {}",
-                    crate::scenario::check::name_list(&w.host_names())
+                    crate::schema::check::name_list(&w.host_names())
                 )
             })?);
             rates.push(w.host_rate(n).map_err(|e| format!("{label}: {e}"))?);
@@ -565,7 +566,7 @@ pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String>
             Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
                 format!(
                     "{label}.to: \"{t}\" is not one of the workload's hosts; allowed: {}",
-                    crate::scenario::check::name_list(&names)
+                    crate::schema::check::name_list(&names)
                 )
             })?),
         };

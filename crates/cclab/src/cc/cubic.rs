@@ -20,9 +20,9 @@
 //! - Module parameters are per-instance fields; `beta`, `bic_scale` and derived scales are consts.
 
 use super::{AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::TcpConfig;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
+use crate::tcp::config::TcpConfig;
 
 /// Scale factor for beta: `max_cwnd = snd_cwnd * beta / BICTCP_BETA_SCALE`.
 const BICTCP_BETA_SCALE: u32 = 1024;

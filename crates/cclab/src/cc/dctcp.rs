@@ -15,9 +15,9 @@
 //! Not modelled: PLB (protective load balancing) rehashing.
 
 use super::{reno, CaEvent, CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE};
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::TcpConfig;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
+use crate::tcp::config::TcpConfig;
 
 pub const DCTCP_MAX_ALPHA: u32 = 1024;
 

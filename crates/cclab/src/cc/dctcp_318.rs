@@ -46,9 +46,9 @@
 
 use super::dctcp::{dctcp_ssthresh, ss_info, ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIFT_G};
 use super::{CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE, CA_ACK_WIN_UPDATE};
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::TcpConfig;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
+use crate::tcp::config::TcpConfig;
 
 /// `TCP_MSS_DEFAULT`: the receive-MSS hint of a socket that has received no data.
 const TCP_MSS_DEFAULT: u32 = 536;

@@ -22,9 +22,9 @@ pub mod scalable;
 pub mod vegas;
 
 use crate::engine::SimTime;
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Schema, Variants};
-use crate::scenario::TcpConfig;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Schema, Variants};
+use crate::tcp::config::TcpConfig;
 
 /// Linux `enum tcp_ca_state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,8 +26,8 @@
 
 use super::{wnd_wait_ns, CongestionApi, FlowCa};
 use crate::engine::SimTime;
-use crate::net::packet::{Packet, PktKind, NOT_ECT};
 use crate::net::NodeId;
+use crate::packet::{Packet, PktKind, NOT_ECT};
 
 /// The data-transfer PCI with irm's default sizes (`dt.c`): address 4, QoS 1, TTL 1, ECN
 /// 1, endpoint id 8.

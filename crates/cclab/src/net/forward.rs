@@ -10,7 +10,7 @@
 use super::packet::{split_gso, PacketPool, PktId};
 use super::{Network, NodeId, PortId};
 use crate::engine::{EventQueue, SimTime};
-use crate::net::packet::{Packet, PktKind, CE};
+use crate::packet::{Packet, PktKind, CE};
 use crate::qdisc::{Deq, Mark, Offer, PktMeta, QueueDisc, Verdict};
 
 /// The network's own events.

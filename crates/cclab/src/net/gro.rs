@@ -145,7 +145,7 @@ impl Gro {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{Packet, ACK};
+    use crate::packet::{Packet, ACK};
 
     fn seg(pool: &mut PacketPool, conn: u32, seq: u64, payload: u32, flags: u8) -> PktId {
         let mut p = Packet::blank();

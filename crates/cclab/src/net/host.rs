@@ -58,8 +58,9 @@ use super::forward::{NetCtx, NetEv, Tap};
 use super::packet::{PktId, PktKind, ECT0, NOT_ECT};
 use super::{Network, NodeId};
 use crate::engine::{Rng, SimTime};
-use crate::scenario::check::{time, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
+use crate::qdisc::QueueDisc;
+use crate::schema::check::{time, Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 use toml::Value;
 
 /// A host NIC's processing jitter: the largest delay between the stack handing a packet to
@@ -270,7 +271,7 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
         }) {
             h.jitter = j;
         }
-        if let Some(g) = ck.opt(t, IPG.name, crate::scenario::check::int(0, IPGT_MAX as i64)) {
+        if let Some(g) = ck.opt(t, IPG.name, crate::schema::check::int(0, IPGT_MAX as i64)) {
             h.ipgt = g as u32;
         }
         ck.get_into(t, &TSO, &mut h.tso);
@@ -425,10 +426,11 @@ impl Network {
 mod tests {
     use super::*;
     use crate::engine::{EventQueue, US};
-    use crate::net::packet::{Packet, PacketPool};
     use crate::net::{NoTap, NodeKind};
+    use crate::packet::{Packet, PacketPool};
     use crate::qdisc::Qdisc;
-    use crate::scenario::{Limit, QueueSpec};
+    use crate::qdisc::QueueSpec;
+    use crate::schema::Limit;
 
     #[derive(Clone, Copy)]
     enum Ev {

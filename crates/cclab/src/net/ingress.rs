@@ -10,8 +10,8 @@
 
 use super::packet::Packet;
 use crate::qdisc::police::{self, Action, PoliceSpec, Policer};
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 const LINK: Key = Key {
     name: "link",

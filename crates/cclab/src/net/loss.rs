@@ -6,10 +6,22 @@
 //! included.
 
 use crate::engine::Rng;
-use crate::scenario::check::{int, join, type_name, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::LossSpec;
+use crate::schema::check::{int, join, type_name, Checker, Tab};
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use toml::Value;
+
+/// Loss injection on a named link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossSpec {
+    pub link: String,
+    /// Each packet crossing the link is dropped with this probability.
+    pub rate: f64,
+    /// Drop the n-th (1-based) data packet of flow `flow` (index in `flows`) crossing it.
+    pub drop_nth: Vec<(usize, u64)>,
+    /// Drop every n-th data packet crossing the link (a periodic dropper, as the kernel
+    /// module of seed 003's "drop 1 in 25,000" tests); 0 = off.
+    pub every: u64,
+}
 
 /// Loss injected on a link.
 #[derive(Debug)]

@@ -9,13 +9,14 @@ pub mod gro;
 pub mod host;
 pub mod ingress;
 pub mod loss;
-pub mod packet;
+/// Packets live a layer below the network (`crate::packet`): queue disciplines hold them too.
+pub use crate::packet;
 pub mod port;
 pub mod routing;
 pub mod topology;
 
 use crate::engine::SimTime;
-use crate::qdisc::Qdisc;
+use crate::qdisc::{Qdisc, QueueDisc};
 
 pub use forward::{NetCtx, NetEv, NoTap, Tap};
 pub use loss::LinkLoss;
@@ -237,7 +238,8 @@ impl Network {
 mod tests {
     use super::*;
     use crate::qdisc::Qdisc;
-    use crate::scenario::{Limit, QueueSpec};
+    use crate::qdisc::QueueSpec;
+    use crate::schema::Limit;
 
     fn q() -> Qdisc {
         Qdisc::from_spec(&QueueSpec::droptail(Limit::Packets(10)))

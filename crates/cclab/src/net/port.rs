@@ -314,7 +314,7 @@ impl Port {
 mod tests {
     use super::*;
     use crate::qdisc::QueueSpec;
-    use crate::scenario::Limit;
+    use crate::schema::Limit;
 
     #[test]
     fn serialisation_time_is_the_rounded_up_division_at_every_rate() {

@@ -26,7 +26,7 @@ use super::py;
 use super::Verdict;
 use crate::cc::Cc;
 use crate::engine::{SimTime, MS, US};
-use crate::net::packet::*;
+use crate::packet::*;
 use crate::tcp::sender::{SndState, SynOptions};
 use crate::tcp::{Addr, Sender};
 use crate::transport::{Io, TimerKind};

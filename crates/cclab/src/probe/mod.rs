@@ -11,6 +11,7 @@
 pub mod pcap;
 pub mod rtt;
 pub mod sampler;
+pub mod spec;
 pub mod tsg;
 
 use crate::results::Series;
@@ -28,9 +29,9 @@ pub struct Probes {
 }
 
 use crate::engine::SimTime;
-use crate::scenario::check::{int, name_in, rate, size, type_name, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::OutputSpec;
+use crate::probe::spec::OutputSpec;
+use crate::schema::check::{int, name_in, rate, size, type_name, Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 use toml::Value;
 
 const SERIES_ALLOWED: &str = "greater than zero; at most 10,000,000 samples over the run, and all series of the run together (samples × flows or queues, and `tsg`) at most 10,000,000 rows";
@@ -207,9 +208,9 @@ pub static KEYS: Schema = Schema {
 
 /// `[output.plot.NAME]`: the bounds given, y in the plot's base unit (segments, bytes,
 /// bit/s, bytes).
-fn parse_axes(ck: &mut Checker, t: Tab, name: &str) -> crate::scenario::Axes {
+fn parse_axes(ck: &mut Checker, t: Tab, name: &str) -> crate::probe::spec::Axes {
     ck.check_keys(t, &AXES, None);
-    let mut a = crate::scenario::Axes {
+    let mut a = crate::probe::spec::Axes {
         xmin: ck.get(t, &XMIN),
         xmax: ck.get(t, &XMAX),
         ..Default::default()
@@ -233,7 +234,7 @@ fn parse_axes(ck: &mut Checker, t: Tab, name: &str) -> crate::scenario::Axes {
                 t.t.get(XMAX.name),
                 format!(
                     "must be above xmin ({}{})",
-                    crate::scenario::units::format_time(lo),
+                    crate::schema::units::format_time(lo),
                     if a.xmin.is_none() {
                         ", its default"
                     } else {

@@ -4,10 +4,10 @@
 //! throughput over the interval (`throughput`). The flows sampled are the connections
 //! built with the world (`[[flow]]`, an aggregate's workers), not a workload's.
 
+use crate::conn::Conn;
 use crate::engine::{secs, SimTime};
 use crate::net::{Network, PortId};
 use crate::results::{CwndSample, QueueSample, Series, ThroughputSample};
-use crate::transport::Conn;
 
 /// Which series a sampling event is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

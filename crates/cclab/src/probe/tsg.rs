@@ -3,7 +3,7 @@
 //! receives (the cumulative ACK and the window's right edge), with its time.
 
 use crate::engine::{secs, SimTime};
-use crate::net::packet::{Packet, ACK};
+use crate::packet::{Packet, ACK};
 use crate::results::{Series, TsgSample};
 
 #[derive(Default)]

@@ -71,7 +71,9 @@ impl Take {
 #[derive(Clone, Debug)]
 pub struct TwoBuckets {
     pub rate: Bucket,
-    pub peak: Option<Bucket>,
+    /// Boxed: rarely set, and inline it would make `Tbf` the largest variant of the
+    /// `Qdisc` enum every port holds (`qdisc_enum_stays_small`).
+    pub peak: Option<Box<Bucket>>,
     /// ns.
     t_c: u64,
 }
@@ -79,7 +81,11 @@ pub struct TwoBuckets {
 impl TwoBuckets {
     /// Full buckets; `peak` (a rate and its depth in ns) when a peak rate is set.
     pub fn new(rate: Bucket, peak: Option<Bucket>) -> TwoBuckets {
-        TwoBuckets { rate, peak, t_c: 0 }
+        TwoBuckets {
+            rate,
+            peak: peak.map(Box::new),
+            t_c: 0,
+        }
     }
 
     /// The buckets after a packet of `len` bytes at `now_ns`: the time since the last
@@ -87,7 +93,10 @@ impl TwoBuckets {
     #[inline]
     pub fn take(&self, now_ns: u64, len: u32) -> Take {
         let elapsed = (now_ns - self.t_c).min(self.rate.depth as u64) as i64;
-        let ptoks = self.peak.map_or(0, |p| p.refilled(elapsed) - p.cost(len));
+        let ptoks = self
+            .peak
+            .as_ref()
+            .map_or(0, |p| p.refilled(elapsed) - p.cost(len));
         let toks = self.rate.refilled(elapsed) - self.rate.cost(len);
         Take { toks, ptoks }
     }

@@ -9,10 +9,10 @@
 
 use super::{Backlog, Deq, Offer, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{join, show, type_name, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{join, show, type_name, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 use toml::Value;
 
 /// Most classes a port may have: one per DSCP value and a default.
@@ -135,7 +135,7 @@ pub fn parse(ck: &mut Checker, t: Tab, default_limit: Limit) -> Option<Spec> {
                         continue;
                     }
                 }
-                let kind = crate::net::topology::queue_kind(ctab);
+                let kind = super::queue_kind(ctab);
                 ck.check_keys(ctab, &CLASS, kind.as_deref());
                 let dscp = match ct.get(DSCP.name) {
                     None => Vec::new(),

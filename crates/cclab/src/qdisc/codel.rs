@@ -18,10 +18,10 @@
 
 use super::{Backlog, Deq, Mark, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::{SimTime, MS};
-use crate::net::packet::{PktId, NOT_ECT};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::{PktId, NOT_ECT};
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 use std::collections::VecDeque;
 
 /// `codel_time_t`: ns >> 10, as a wrapping 32-bit count.

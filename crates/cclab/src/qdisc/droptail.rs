@@ -5,10 +5,10 @@
 
 use super::{Backlog, Deq, Fifo, Mark, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 
 /// `queue = "droptail"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +113,21 @@ impl QueueDisc for DropTail {
     #[inline]
     fn peek_len(&self) -> Option<u32> {
         self.fifo.peek().map(|h| h.1)
+    }
+    /// Its port runs direct (`QueueDisc::arrival_fifo`).
+    #[inline]
+    fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
+        Some(&mut self.fifo)
+    }
+    /// The packets of `len` bytes that fit below the limit.
+    #[inline]
+    fn room(&self, len: u32) -> u32 {
+        let (bytes, pkts) = (self.fifo.bytes, self.fifo.len() as u64);
+        let n = match self.limit {
+            Limit::Packets(n) => n.saturating_sub(pkts),
+            Limit::Bytes(b) => b.saturating_sub(bytes) / len.max(1) as u64,
+        };
+        n.min(u32::MAX as u64 - 1) as u32
     }
 }
 

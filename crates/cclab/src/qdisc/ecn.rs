@@ -5,12 +5,13 @@
 //! still tail-drops at its limit, ECT or not.
 
 use super::droptail::DropTail;
-use super::{Backlog, Deq, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
+use super::{Backlog, Deq, Fifo, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::{units, Limit};
+use crate::packet::PktId;
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::units;
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 
 /// `queue = "ecn"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,7 +113,7 @@ impl QueueDisc for EcnThreshold {
             return Verdict::Drop;
         }
         let above_k = self.k.exceeded_by(bytes, pkts);
-        if above_k && m.ecn == crate::net::packet::NOT_ECT {
+        if above_k && m.ecn == crate::packet::NOT_ECT {
             return Verdict::Drop;
         }
         self.tail.fifo.push(id, m.len);
@@ -143,12 +144,17 @@ impl QueueDisc for EcnThreshold {
     fn peek_len(&self) -> Option<u32> {
         self.tail.peek_len()
     }
+    /// Its port runs direct, as drop-tail's (`QueueDisc::arrival_fifo`).
+    #[inline]
+    fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
+        Some(&mut self.tail.fifo)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{ECT0, NOT_ECT};
+    use crate::packet::{ECT0, NOT_ECT};
 
     fn meta(ecn: u8) -> PktMeta {
         PktMeta {

@@ -2,7 +2,7 @@
 //! threshold-marking queues.
 
 use super::Backlog;
-use crate::net::packet::PktId;
+use crate::packet::PktId;
 
 /// Packets in arrival order, each with its IP length: a ring of a power-of-two capacity
 /// that doubles when full.

@@ -60,10 +60,10 @@
 
 use super::{Backlog, Deq, Mark, Offer, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::{SimTime, MS, SEC};
-use crate::net::packet::{PktId, ECT0, ECT1};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::{PktId, ECT0, ECT1};
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -850,6 +850,11 @@ impl QueueDisc for Fq {
                 let &Reverse((_, _, f)) = self.delayed.peek()?;
                 self.fq_peek(f).map(|(n, _)| self.nodes[n as usize].len)
             })
+    }
+    /// `sch_fq` holds each packet until its `skb->tstamp`.
+    #[inline]
+    fn honours_edt(&self) -> bool {
+        true
     }
 }
 

@@ -24,10 +24,10 @@
 use super::codel::{self, codel_time, CodelParams, CodelQueue, CodelVars, Queued};
 use super::{Backlog, Deq, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 use std::collections::VecDeque;
 
 /// `queue = "fq_codel"`.
@@ -432,7 +432,7 @@ mod tests {
             let now = k as u64 * ms;
             let mut m = meta(A, 1500);
             m.now = now;
-            m.ecn = crate::net::packet::ECT0;
+            m.ecn = crate::packet::ECT0;
             q.enqueue(k, &m);
             while next_tx <= now {
                 if let Deq::Packet(_, mark) = q.dequeue(next_tx, &mut drops) {

@@ -38,10 +38,10 @@ pub mod red;
 pub mod tbf;
 
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, Variants};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, Variants};
 
 pub use fifo::Fifo;
 
@@ -155,6 +155,26 @@ pub trait QueueDisc {
     fn orphans(&self) -> bool {
         false
     }
+    /// The FIFO of a discipline that decides everything when a packet arrives and sends
+    /// in arrival order whatever the time (drop-tail, ECN threshold). Its port knows, when
+    /// it admits a packet, when that packet will start: it can put it on the wire at once
+    /// (`Port::direct`, `net/forward.rs`). `None` (the default): the port runs on events.
+    #[inline]
+    fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
+        None
+    }
+    /// How many more packets of `len` bytes the discipline admits now, as a host's stack
+    /// sees its NIC queue (`u32::MAX`, the default: it does not say).
+    #[inline]
+    fn room(&self, _len: u32) -> u32 {
+        u32::MAX
+    }
+    /// Does the discipline hold packets until their earliest departure time (`fq`)? A
+    /// sender then hands its pacing to the qdisc, as Linux's TCP does with `sch_fq`.
+    #[inline]
+    fn honours_edt(&self) -> bool {
+        false
+    }
 }
 
 /// The queue of a shaper that only holds back its child's dequeue (tbf, htb): what it
@@ -186,7 +206,8 @@ pub trait QdiscSpec {
 }
 
 // A boxed discipline is a big one: its calls stay out of line, so the `Qdisc` dispatch
-// that every packet goes through stays small enough to inline.
+// that every packet goes through stays small enough to inline. Every method forwards: a
+// trait default left here would answer for the boxed discipline instead of its own.
 impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline(never)]
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
@@ -211,6 +232,28 @@ impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline(never)]
     fn orphans(&self) -> bool {
         (**self).orphans()
+    }
+    #[inline(never)]
+    fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
+        (**self).arrival_fifo()
+    }
+    #[inline(never)]
+    fn room(&self, len: u32) -> u32 {
+        (**self).room(len)
+    }
+    #[inline(never)]
+    fn honours_edt(&self) -> bool {
+        (**self).honours_edt()
+    }
+}
+
+/// The `queue` a table names, for checking the keys of that discipline (`None` when the
+/// value is not a string: it is reported where it is read).
+pub fn queue_kind(t: Tab) -> Option<String> {
+    match t.t.get("queue") {
+        None => Some("droptail".into()),
+        Some(toml::Value::String(k)) => Some(k.to_lowercase()),
+        _ => None,
     }
 }
 
@@ -327,6 +370,27 @@ macro_rules! qdiscs {
                     Qdisc::Custom(q) => q.orphans(),
                 }
             }
+            #[inline(always)]
+            fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
+                match self {
+                    $(Qdisc::$var(q) => q.arrival_fifo(),)*
+                    Qdisc::Custom(q) => q.arrival_fifo(),
+                }
+            }
+            #[inline(always)]
+            fn room(&self, len: u32) -> u32 {
+                match self {
+                    $(Qdisc::$var(q) => q.room(len),)*
+                    Qdisc::Custom(q) => q.room(len),
+                }
+            }
+            #[inline(always)]
+            fn honours_edt(&self) -> bool {
+                match self {
+                    $(Qdisc::$var(q) => q.honours_edt(),)*
+                    Qdisc::Custom(q) => q.honours_edt(),
+                }
+            }
         }
     };
 }
@@ -392,7 +456,7 @@ pub(crate) fn parse_child(
     default_limit: Limit,
 ) -> Option<QueueSpec> {
     let ct = ck.table(t, "child", path)?;
-    let kind = crate::net::topology::queue_kind(ct);
+    let kind = queue_kind(ct);
     ck.check_keys(ct, &QUEUE, kind.as_deref());
     Some(parse(ck, ct, default_limit))
 }
@@ -479,41 +543,22 @@ impl Qdisc {
     pub fn pkts(&self) -> u64 {
         self.backlog().pkts
     }
+}
 
-    /// How many more packets of `len` bytes the discipline admits before it drops one,
-    /// where it can say (drop-tail); `u32::MAX` otherwise.
-    #[inline]
-    pub fn room(&self, len: u32) -> u32 {
-        match self {
-            Qdisc::DropTail(q) => {
-                let (bytes, pkts) = (q.fifo.bytes, q.fifo.len() as u64);
-                let n = match q.limit {
-                    Limit::Packets(n) => n.saturating_sub(pkts),
-                    Limit::Bytes(b) => b.saturating_sub(bytes) / len.max(1) as u64,
-                };
-                n.min(u32::MAX as u64 - 1) as u32
-            }
-            _ => u32::MAX,
-        }
-    }
-
-    /// The FIFO of a discipline that decides everything when a packet arrives and sends in
-    /// arrival order whatever the time (drop-tail, ECN threshold). Its port knows, when it
-    /// admits a packet, when that packet will start: it can put it on the wire at once
-    /// (`Port::direct`, `net/forward.rs`).
-    #[inline]
-    pub fn arrival_fifo(&mut self) -> Option<&mut Fifo> {
-        match self {
-            Qdisc::DropTail(q) => Some(&mut q.fifo),
-            Qdisc::Ecn(q) => Some(&mut q.tail.fifo),
-            _ => None,
-        }
-    }
-
-    /// Does the discipline hold packets until their earliest departure time (`fq`)?
-    pub fn honours_edt(&self) -> bool {
-        matches!(self, Qdisc::Fq(_))
-    }
+/// What the ports ask a discipline, through the `Qdisc` dispatch and the `Box` forwarding
+/// (a boxed discipline such as `fq` answers for itself, not with the trait's default).
+#[cfg(test)]
+#[test]
+fn the_port_questions_reach_the_discipline() {
+    let p = Limit::Packets(10);
+    let mut tail = QueueSpec::droptail(p).build();
+    let mut ecn = QueueSpec::ecn(p, Limit::Packets(5)).build();
+    let mut fq = QueueSpec::fq(fq::Spec::default()).build();
+    assert!(tail.arrival_fifo().is_some() && ecn.arrival_fifo().is_some());
+    assert!(fq.arrival_fifo().is_none());
+    assert_eq!(tail.room(1500), 10);
+    assert_eq!((ecn.room(1500), fq.room(1500)), (u32::MAX, u32::MAX));
+    assert!(fq.honours_edt() && !tail.honours_edt() && !ecn.honours_edt());
 }
 
 /// The `Qdisc` enum sits inline in every port: big disciplines are boxed so that it stays

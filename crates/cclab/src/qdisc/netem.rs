@@ -16,10 +16,10 @@
 
 use super::{Backlog, Deq, PktMeta, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 use std::collections::VecDeque;
 
 /// `queue = "netem"`.
@@ -76,7 +76,7 @@ pub static KEYS: Schema = Schema {
 };
 
 pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
-    let path = crate::scenario::check::join(t.path, TABLE.name);
+    let path = crate::schema::check::join(t.path, TABLE.name);
     let t = super::own_table(
         ck,
         t,
@@ -87,7 +87,7 @@ pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
     )?;
     if !t.t.contains_key(DELAY.name) {
         ck.err(
-            &crate::scenario::check::join(t.path, DELAY.name),
+            &crate::schema::check::join(t.path, DELAY.name),
             None,
             "netem needs delay (e.g. delay = \"50ms\")".into(),
         );

@@ -35,10 +35,10 @@ use super::droptail::DropTail;
 use super::Ratecfg;
 use super::{Backlog, Deq, Offer, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 
 /// What a policer does with a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

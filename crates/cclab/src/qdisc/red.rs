@@ -30,10 +30,10 @@
 
 use super::{Backlog, Deq, Fifo, Mark, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::{Rng, SimTime, MS};
-use crate::net::packet::{PktId, NOT_ECT};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::{PktId, NOT_ECT};
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 
 /// `queue = "red"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -553,7 +553,7 @@ mod tests {
             let m = PktMeta {
                 len: 1000,
                 ecn: if k % 2 == 0 {
-                    crate::net::packet::ECT0
+                    crate::packet::ECT0
                 } else {
                     NOT_ECT
                 },

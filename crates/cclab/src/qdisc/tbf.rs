@@ -27,10 +27,10 @@ use super::bucket::{Bucket, TwoBuckets};
 use super::Ratecfg;
 use super::{Backlog, Deq, PktMeta, Qdisc, QdiscSpec, QueueDisc, QueueSpec, Verdict};
 use crate::engine::SimTime;
-use crate::net::packet::PktId;
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::Limit;
+use crate::packet::PktId;
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty};
 
 /// `queue = "tbf"`.
 #[derive(Clone, Debug, PartialEq)]

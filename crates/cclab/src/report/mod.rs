@@ -139,7 +139,7 @@ pub fn run_files_to(
     // The tables (`table::run_tables`), each as CSV and Parquet: the run's, its flows'
     // (a group of rows at a time), then the others; each series' plot after its table.
     let put = |files: &mut Files, t: &table::Table| -> Result<(), String> {
-        for f in crate::sweep::table_files(t) {
+        for f in table::table_files(t) {
             files.push(f)?;
         }
         Ok(())

@@ -295,7 +295,7 @@ pub fn fct_tables(r: &crate::results::RunResult) -> Vec<Table> {
 /// `fct_buckets`, each `.csv` and `.parquet`) into `sink`, the rows read
 /// [`super::parquet::GROUP`] at a time: a run of a million flows writes them without
 /// holding them (its rows are on file, `results::Flows`); the bytes are those of
-/// [`run_tables`]' tables through `sweep::table_files`.
+/// [`run_tables`]' tables through [`table_files`].
 pub(crate) fn flow_files_to(
     r: &crate::results::RunResult,
     sink: &mut dyn super::FileSink,
@@ -359,7 +359,7 @@ fn grouped_table_files(
         })
     })?;
     sink.file(&format!("{name}.parquet"), &mut |w| {
-        let mut p = super::parquet::Writer::new(w, &crate::sweep::created_by())?;
+        let mut p = super::parquet::Writer::new(w, &created_by())?;
         // As `parquet::write_grouped` splits a table held in memory.
         each_group(r, keep, group, &mut |rows| p.group(&build(rows)))?;
         p.finish()
@@ -413,7 +413,7 @@ pub(crate) fn fct_files_grouped(
         group,
     )?;
     // A read error is reported by `run_files_to` once every file is made.
-    for (name, bytes) in crate::sweep::table_files(&fct_buckets(id, &sizes)) {
+    for (name, bytes) in table_files(&fct_buckets(id, &sizes)) {
         sink.file(&name, &mut |w| w.write_all(&bytes))?;
     }
     Ok(())
@@ -668,3 +668,19 @@ pub const TABLE_NAMES: &[&str] = &[
     "throughput",
     "tsg",
 ];
+
+/// The files of a table: `<name>.csv` and `<name>.parquet`.
+pub fn table_files(t: &Table) -> [(String, Vec<u8>); 2] {
+    [
+        (format!("{}.csv", t.name), t.csv().into_bytes()),
+        (
+            format!("{}.parquet", t.name),
+            super::parquet::write(t, &created_by()),
+        ),
+    ]
+}
+
+/// The Parquet files' `created_by`.
+pub fn created_by() -> String {
+    format!("cclab {}", crate::VERSION)
+}

@@ -194,9 +194,9 @@ fn rows_on_file_write_the_files_of_rows_in_memory() {
     let t = &table::fct_tables(&in_mem)[0];
     assert!(t.rows() > 7 * 20);
     assert_eq!(files[0], ("fct.csv".to_string(), t.csv().into_bytes()));
-    let grouped = parquet::write_grouped(t, &crate::sweep::created_by(), 7);
+    let grouped = parquet::write_grouped(t, &table::created_by(), 7);
     assert_eq!(files[1], ("fct.parquet".to_string(), grouped.clone()));
-    assert_ne!(grouped, parquet::write(t, &crate::sweep::created_by()));
+    assert_ne!(grouped, parquet::write(t, &table::created_by()));
     assert!(on_file.flows.read_error().is_none());
     // A file that cannot be read back: an error, not short files.
     let mut log = FlowLog::with_spill(1500);

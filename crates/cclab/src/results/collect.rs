@@ -38,7 +38,7 @@ pub fn ideal_fct(net: &crate::net::Network, a: &crate::tcp::Addr, bytes: u64, ms
     let (back, _) = walk(a.server, a.client);
     let mss = mss.max(1) as u64;
     let segs = bytes.div_ceil(mss);
-    let per_seg = (crate::net::packet::IP_TCP_HDR + crate::net::packet::TS_OPT + framing) as u64;
+    let per_seg = (crate::packet::IP_TCP_HDR + crate::packet::TS_OPT + framing) as u64;
     let wire = bytes + segs * per_seg;
     2 * out + back + crate::engine::tx_time(wire, rate)
 }

@@ -278,8 +278,8 @@ mod tests {
     /// table where the code, as Linux's `sch_codel`, gives 1000).
     #[test]
     fn f13_every_queue_limit_default_is_the_one_the_parser_gives() {
-        use crate::scenario::check::{Checker, Tab};
         use crate::scenario::Limit;
+        use crate::schema::check::{Checker, Tab};
         let shared = crate::qdisc::droptail::LIMIT.default;
         let mut tested = Vec::new();
         for (kind, schema) in crate::qdisc::QUEUE.variants().unwrap().kinds {

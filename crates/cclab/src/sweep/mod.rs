@@ -28,6 +28,7 @@
 //! nothing (`report/outdir/`).
 
 use crate::report::outdir::STATE;
+pub use crate::report::table::{created_by, table_files};
 use crate::report::table::{Col, Column, Table, TABLE_NAMES};
 use crate::scenario::{Overrides, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
@@ -390,22 +391,6 @@ fn repeat(c: &Col, p: usize, n: usize) -> Col {
         Col::Str(v) => Col::Str(vec![v[p].clone(); n]),
         Col::Bool(v) => Col::Bool(vec![v[p]; n]),
     }
-}
-
-/// The files of a table: `<name>.csv` and `<name>.parquet`.
-pub fn table_files(t: &Table) -> [(String, Vec<u8>); 2] {
-    [
-        (format!("{}.csv", t.name), t.csv().into_bytes()),
-        (
-            format!("{}.parquet", t.name),
-            crate::report::parquet::write(t, &created_by()),
-        ),
-    ]
-}
-
-/// The Parquet files' `created_by`.
-pub fn created_by() -> String {
-    format!("cclab {}", crate::VERSION)
 }
 
 /// What a sweep did.

@@ -5,9 +5,9 @@
 
 use crate::cc::{self, CC_NAMES};
 use crate::engine::SimTime;
-use crate::scenario::check::{int, join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty};
-use crate::scenario::units;
+use crate::schema::check::{int, join, Checker, Tab};
+use crate::schema::units;
+use crate::schema::{Key, Schema, Ty};
 use crate::tcp::era::{self, Era, ERA_NAMES};
 use toml::Value;
 
@@ -513,7 +513,7 @@ pub fn parse(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     if let Some(era) = ck.opt(t, "linux", |v| {
         let name = match v {
             Value::Float(f) => f.to_string(),
-            v => crate::scenario::check::choice("Linux era", ERA_NAMES)(v)?.to_string(),
+            v => crate::schema::check::choice("Linux era", ERA_NAMES)(v)?.to_string(),
         };
         Era::from_name(&name).ok_or_else(|| {
             format!("expected a Linux era: \"6.6\", \"3.18\" or \"2.6\" (got {name})")

@@ -6,8 +6,8 @@
 use super::{Addr, Receiver, Sender};
 use crate::cc::{Cc, CongestionOps};
 use crate::engine::{tx_time, SimTime};
-use crate::net::packet::{Packet, CE};
-use crate::scenario::TcpConfig;
+use crate::packet::{Packet, CE};
+use crate::tcp::config::TcpConfig;
 use crate::transport::{Io, TimerKind};
 
 /// One packet as it crossed the link.
@@ -209,7 +209,7 @@ impl Bench {
     pub fn acks(&self) -> impl Iterator<Item = &Logged> {
         self.log
             .iter()
-            .filter(|l| !l.to_server && l.p.flags & crate::net::packet::SYN == 0)
+            .filter(|l| !l.to_server && l.p.flags & crate::packet::SYN == 0)
     }
 }
 

@@ -22,8 +22,8 @@ mod tests_rack;
 
 use crate::cc::{Cc, CongestionOps};
 use crate::engine::SimTime;
-use crate::net::packet::Packet;
-use crate::scenario::TcpConfig;
+use crate::packet::Packet;
+use crate::tcp::config::TcpConfig;
 use crate::transport::{Endpoint, Io, TimerKind};
 use std::sync::Arc;
 
@@ -46,7 +46,7 @@ pub struct Addr {
     /// How many connections used this slot (`conn`) before: 0 for the connections built
     /// with the world; a workload's flow takes the slot of one that closed, and its
     /// packets and timers carry this so that the old connection's stragglers are ignored
-    /// (`sim::ConnKey`).
+    /// (`conn::ConnKey`).
     pub gen: u32,
 }
 
@@ -55,7 +55,7 @@ impl Addr {
     /// listener, stamped with the timestamp option's clock.
     pub fn segment(&self, from_client: bool, now: SimTime) -> Packet {
         let mut p = Packet::blank();
-        p.kind = crate::net::packet::PktKind::Tcp;
+        p.kind = crate::packet::PktKind::Tcp;
         (p.src, p.dst) = if from_client {
             (self.client, self.server)
         } else {

@@ -30,8 +30,8 @@ mod window;
 use super::Addr;
 use crate::cc::ReceiverNeeds;
 use crate::engine::{SimTime, Timer, TimerCheck};
-use crate::net::packet::*;
-use crate::scenario::TcpConfig;
+use crate::packet::*;
+use crate::tcp::config::TcpConfig;
 use crate::transport::{Io, TimerKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

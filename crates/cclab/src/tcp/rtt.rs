@@ -9,7 +9,7 @@
 //! floored at `rto_min` (the RFC's 1 s when the scenario asks for it), G = 0.
 
 use crate::engine::{SimTime, NS};
-use crate::scenario::RtoMode;
+use crate::tcp::config::RtoMode;
 
 #[derive(Clone, Debug)]
 pub struct RttEstimator {

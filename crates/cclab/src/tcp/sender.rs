@@ -52,8 +52,9 @@ use crate::cc::{
     CA_ACK_WIN_UPDATE,
 };
 use crate::engine::{SimTime, Timer, TimerCheck, SEC};
-use crate::net::packet::*;
-use crate::scenario::{Growth, TcpConfig};
+use crate::packet::*;
+use crate::tcp::config::Growth;
+use crate::tcp::config::TcpConfig;
 use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -667,7 +668,7 @@ impl Sender {
     }
 
     /// Send `len` new bytes from `start` as one skb: one segment, or with TSO an
-    /// aggregate of ⌈len / mss⌉ segments that the NIC cuts (`net::packet::split_gso`).
+    /// aggregate of ⌈len / mss⌉ segments that the NIC cuts (`packet::split_gso`).
     /// The scoreboard keeps one entry per segment, as Linux's retransmit queue does once
     /// SACKs split its skbs.
     fn send_new(&mut self, io: &mut Io, start: u64, len: u32) {

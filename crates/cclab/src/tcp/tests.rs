@@ -2,8 +2,8 @@
 
 use super::harness::Bench;
 use crate::engine::{MS, SEC, US};
-use crate::net::packet::*;
-use crate::scenario::TcpConfig;
+use crate::packet::*;
+use crate::tcp::config::TcpConfig;
 
 const GBPS: u64 = 1_000_000_000;
 
@@ -472,7 +472,7 @@ fn open_disorder_transitions_reach_the_congestion_module() {
 /// the largest window after the last PSH; a retransmission keeps its segment's flag.
 #[test]
 fn psh_marks_write_ends_and_forced_pushes_only() {
-    use crate::net::packet::PSH;
+    use crate::packet::PSH;
     let mss = crate::tcp::sender::payload_mss(1500) as u64;
     let psh_ends = |b: &Bench, retrans: bool| -> Vec<u64> {
         b.data_sent()

@@ -11,8 +11,8 @@ use super::harness::Bench;
 use super::sender::{payload_mss, Sender};
 use crate::cc::Cc;
 use crate::engine::{SimTime, MS, US};
-use crate::net::packet::*;
-use crate::scenario::TcpConfig;
+use crate::packet::*;
+use crate::tcp::config::TcpConfig;
 use crate::transport::{Io, TimerKind};
 use std::sync::Arc;
 

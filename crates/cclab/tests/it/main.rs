@@ -6,6 +6,7 @@ mod apps;
 mod aqm;
 mod bad_input;
 mod fq;
+mod layers;
 mod ocbr;
 mod offload;
 mod packetdrill;

@@ -16,8 +16,8 @@
 //! there, writes byte-identical files (checked when it was designed).
 
 use cclab::engine::*;
-use cclab::net::packet::{Packet, PktKind};
 use cclab::net::{NodeId, PortId, ETH_OVERHEAD};
+use cclab::packet::{Packet, PktKind};
 use cclab::probe::pcap::{Capture, CaptureStats, ConnPorts};
 use cclab::scenario::*;
 use cclab::sim::Sim;

@@ -3,8 +3,8 @@
 //! port to the rate it sets.
 
 use cclab::engine::*;
-use cclab::net::packet::PktId;
 use cclab::net::Framing;
+use cclab::packet::PktId;
 use cclab::qdisc::{Backlog, Deq, Fifo, Mark, PktMeta, Qdisc, QueueDisc, Verdict};
 use cclab::scenario::*;
 use cclab::sim::Sim;
@@ -234,8 +234,8 @@ fn seventy_thousand_connections_run() {
 
 // ---- The port drives the qdisc correctly when it answers Empty or NotBefore.
 
-use cclab::net::packet::{Packet, PacketPool};
 use cclab::net::{topology, NetCtx, NetEv, Network, NoTap};
+use cclab::packet::{Packet, PacketPool};
 use cclab::qdisc::classful::{Class, Classful, Sched};
 use cclab::qdisc::droptail::DropTail;
 

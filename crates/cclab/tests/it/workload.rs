@@ -127,7 +127,7 @@ fn bad_workloads_are_refused_with_the_key() {
 
 #[test]
 fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
-    use cclab::transport::Conn;
+    use cclab::conn::Conn;
     let text =
         format!("{TREE}\n[[workload]]\nsizes = \"websearch\"\nload = 0.3\nstop = \"60ms\"\n");
     let sc = parse_scenario(&text, "w.toml", &[]).unwrap();

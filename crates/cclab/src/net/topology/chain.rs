@@ -5,9 +5,14 @@
 //! Links, in port order: `hop{i}`, `hop{i}_rev` for each hop i.
 
 use super::{big_queue, parse_link, placeholder_link, LINK};
-use crate::scenario::check::{type_name, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
+use crate::net::topology::spec::GraphLinkSpec;
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::NodeSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::net::NodeKind;
+use crate::schema::check::{type_name, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use toml::Value;
 
 const HOPS: Key = Key {

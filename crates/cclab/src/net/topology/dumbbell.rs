@@ -9,10 +9,16 @@
 
 use super::{big_queue, link_table, queue_table, senders, LINK, MAX_SENDERS};
 use crate::engine::US;
+use crate::net::topology::spec::GraphLinkSpec;
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::NodeSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::net::Framing;
+use crate::net::NodeKind;
 use crate::qdisc::QUEUE;
-use crate::scenario::check::{time, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{Framing, GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
+use crate::schema::check::{time, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use toml::Value;
 
 const SENDERS: Key = Key {

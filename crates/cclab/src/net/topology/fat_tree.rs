@@ -18,9 +18,15 @@
 //! host on host links); a host's NIC runs `host_queue`.
 
 use super::{parse_link, LINK};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec};
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::LinkSpec;
+use crate::net::topology::spec::NodeSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::net::NodeKind;
+use crate::qdisc::QueueSpec;
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 
 /// Largest k: 65,536 hosts and 5,120 switches.
 pub const MAX_K: i64 = 64;

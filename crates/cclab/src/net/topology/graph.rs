@@ -21,11 +21,17 @@
 //! link's forward port before its reverse. Hosts do not forward: paths run through
 //! switches.
 
-use super::{queue_kind, read_link, LINK};
+use super::{read_link, LINK};
+use crate::net::topology::spec::GraphLinkSpec;
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::NodeSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::net::NodeKind;
+use crate::qdisc::queue_kind;
 use crate::qdisc::QUEUE;
-use crate::scenario::check::{join, type_name, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
+use crate::schema::check::{join, type_name, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 use std::collections::BTreeSet;
 use toml::Value;
 
@@ -122,7 +128,7 @@ pub static REVERSE_KEYS: Schema = Schema {
 
 /// Is `s` usable as a node or link name (it may name output files)?
 fn valid_name(s: &str) -> bool {
-    crate::scenario::check::plain_name(s).is_ok()
+    crate::schema::check::plain_name(s).is_ok()
 }
 
 /// The names of list key `k` (`hosts`, `switches`), each valid and new to `seen`.
@@ -148,7 +154,7 @@ fn names(ck: &mut Checker, t: Tab, k: &Key, seen: &mut BTreeSet<String>) -> Opti
             Value::String(s) if !valid_name(s) => ck.err(
                 &path,
                 Some(x),
-                crate::scenario::check::plain_name(s).unwrap_err(),
+                crate::schema::check::plain_name(s).unwrap_err(),
             ),
             Value::String(s) if !seen.insert(s.clone()) => {
                 ck.err(&path, Some(x), format!("'{s}' is named twice"))
@@ -233,8 +239,8 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
                     v,
                     format!(
                         "no host or switch named {} (the graph has: {})",
-                        crate::scenario::check::echo(&name),
-                        crate::scenario::check::name_list(
+                        crate::schema::check::echo(&name),
+                        crate::schema::check::name_list(
                             &g.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>()
                         )
                     ),
@@ -260,7 +266,7 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
             .unwrap_or_else(|| format!("{from}_{to}"));
         let (mut reverse_name, mut reverse_queue) = (
             format!("{name}_rev"),
-            crate::scenario::QueueSpec::droptail(Limit::Packets(1000)),
+            crate::qdisc::QueueSpec::droptail(Limit::Packets(1000)),
         );
         let rpath = join(lt.path, REVERSE.name);
         if let Some(rt) = ck.table(lt, REVERSE.name, &rpath) {
@@ -285,7 +291,7 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
                 ck.err(
                     &at,
                     Some(&v),
-                    crate::scenario::check::plain_name(n).unwrap_err(),
+                    crate::schema::check::plain_name(n).unwrap_err(),
                 );
                 name_ok &= !own;
             } else if seen.contains(n.as_str()) {

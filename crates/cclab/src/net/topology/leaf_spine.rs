@@ -14,9 +14,15 @@
 //! Every switch port runs its tier's queue; a host's NIC runs `host_queue`.
 
 use super::{link_table, LINK};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{GraphSpec, Limit, LinkSpec, NodeKind, NodeSpec, QueueSpec, TopologySpec};
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::LinkSpec;
+use crate::net::topology::spec::NodeSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::net::NodeKind;
+use crate::qdisc::QueueSpec;
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 
 /// Most leaves, spines, and hosts on one leaf.
 pub const MAX_SWITCHES: i64 = 4096;

@@ -17,15 +17,20 @@ pub mod dumbbell;
 pub mod fat_tree;
 pub mod graph;
 pub mod leaf_spine;
+pub mod spec;
 pub mod star;
 
 use super::{Framing, Network, NodeId};
+use crate::net::topology::spec::GraphLinkSpec;
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::LinkSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::qdisc::QueueSpec;
 use crate::qdisc::{Qdisc, QUEUE};
-use crate::scenario::check::{join, Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, Variants, REQUIRED};
-use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, LinkSpec, QueueSpec, TopologySpec};
+use crate::schema::check::{join, Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, Variants, REQUIRED};
 use std::collections::BTreeMap;
-use toml::Value;
 
 /// The queue of ports that are not an experiment's subject: a large drop-tail.
 pub fn big_queue() -> QueueSpec {
@@ -96,7 +101,7 @@ pub fn parse(ck: &mut Checker, root: Tab) -> Option<TopologySpec> {
             None,
             format!(
                 "missing required table [topology]; give it kind = {} and its links",
-                crate::scenario::check::or_list(&crate::scenario::check::quoted(KINDS))
+                crate::schema::check::or_list(&crate::schema::check::quoted(KINDS))
             ),
         );
         return None;
@@ -142,19 +147,9 @@ pub static LINK: Schema = Schema {
     variants: None,
 };
 
-/// The `queue` a table names, for checking the keys of that discipline (`None` when the
-/// value is not a string: it is reported where it is read).
-pub fn queue_kind(t: Tab) -> Option<String> {
-    match t.t.get("queue") {
-        None => Some("droptail".into()),
-        Some(Value::String(k)) => Some(k.to_lowercase()),
-        _ => None,
-    }
-}
-
 /// Read link table `t` (rate, delay, framing, queue); `default_limit` if it names none.
 pub fn parse_link(ck: &mut Checker, t: Tab, default_limit: Limit) -> LinkSpec {
-    ck.check_keys(t, &LINK, queue_kind(t).as_deref());
+    ck.check_keys(t, &LINK, crate::qdisc::queue_kind(t).as_deref());
     read_link(ck, t, default_limit)
 }
 
@@ -209,7 +204,7 @@ pub fn queue_table(ck: &mut Checker, t: Tab, k: &str) -> QueueSpec {
     let default_limit = Limit::Packets(10_000);
     match ck.table(t, k, &path) {
         Some(q) => {
-            ck.check_keys(q, &QUEUE, queue_kind(q).as_deref());
+            ck.check_keys(q, &QUEUE, crate::qdisc::queue_kind(q).as_deref());
             crate::qdisc::parse(ck, q, default_limit)
         }
         None => QueueSpec::droptail(default_limit),

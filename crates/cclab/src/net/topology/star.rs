@@ -6,10 +6,15 @@
 //! `s{i}_down`.
 
 use super::{link_table, queue_table, senders, LINK, MAX_SENDERS};
+use crate::net::topology::spec::GraphLinkSpec;
+use crate::net::topology::spec::GraphSpec;
+use crate::net::topology::spec::NodeSpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::net::NodeKind;
 use crate::qdisc::QUEUE;
-use crate::scenario::check::{Checker, Tab};
-use crate::scenario::schema::{Key, Schema, Ty, REQUIRED};
-use crate::scenario::{GraphLinkSpec, GraphSpec, Limit, NodeKind, NodeSpec, TopologySpec};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::Limit;
+use crate::schema::{Key, Schema, Ty, REQUIRED};
 
 const SENDERS: Key = Key {
     name: "senders",

@@ -1,8 +1,8 @@
 use super::*;
 use crate::engine::MS;
+use crate::net::topology::spec::LinkSpec;
+use crate::net::Framing;
 use crate::net::NodeKind;
-use crate::scenario::Framing;
-use crate::scenario::LinkSpec;
 
 fn q() -> QueueSpec {
     QueueSpec::droptail(Limit::Packets(100))
@@ -88,8 +88,8 @@ fn routing_memory_grows_with_hosts_not_with_pairs_of_nodes() {
 }
 
 /// A 1 Gbit/s, 1 ms duplex graph link `from → to` named `name` (reverse `{name}_rev`).
-fn link(name: &str, from: &str, to: &str) -> crate::scenario::GraphLinkSpec {
-    crate::scenario::GraphLinkSpec {
+fn link(name: &str, from: &str, to: &str) -> crate::net::topology::spec::GraphLinkSpec {
+    crate::net::topology::spec::GraphLinkSpec {
         name: name.into(),
         from: from.into(),
         to: to.into(),
@@ -106,7 +106,9 @@ fn link(name: &str, from: &str, to: &str) -> crate::scenario::GraphLinkSpec {
 fn hosts_do_not_forward() {
     // h0 — sw — h1 and a direct link h0 — h2 — h1: the only path from h0 to h1 through a
     // switch is via sw, although h2 offers one as short.
-    use crate::scenario::{GraphSpec, NodeKind, NodeSpec};
+    use crate::net::topology::spec::GraphSpec;
+    use crate::net::topology::spec::NodeSpec;
+    use crate::net::NodeKind;
     let node = |n: &str, kind| NodeSpec {
         name: n.into(),
         kind,
@@ -140,7 +142,9 @@ fn hosts_do_not_forward() {
 #[test]
 fn a_route_through_a_host_is_no_route() {
     // a — b — c, all hosts: b does not forward, so a cannot reach c.
-    use crate::scenario::{GraphSpec, NodeKind, NodeSpec};
+    use crate::net::topology::spec::GraphSpec;
+    use crate::net::topology::spec::NodeSpec;
+    use crate::net::NodeKind;
     let g = GraphSpec {
         nodes: ["a", "b", "c"]
             .iter()
@@ -159,7 +163,7 @@ fn a_route_through_a_host_is_no_route() {
 }
 
 /// The topology of a scenario with this `[topology]` table, parsed as a file would be.
-fn parsed(topology: &str) -> Result<TopologySpec, Vec<crate::scenario::ScenarioError>> {
+fn parsed(topology: &str) -> Result<TopologySpec, Vec<crate::schema::ScenarioError>> {
     let text = format!("[sim]\nduration = \"1s\"\n\n[topology]\n{topology}\n");
     crate::scenario::parse_scenario(&text, "t.toml", &[]).map(|s| s.topology)
 }

@@ -6,8 +6,8 @@
 
 use super::{ConnPorts, PcapWriter, ETH_HDR};
 use crate::engine::SimTime;
-use crate::net::packet::{Packet, PktKind, ACK, FIN, RST, SYN};
 use crate::net::{Network, NodeId, NodeKind, PortId};
+use crate::packet::{Packet, PktKind, ACK, FIN, RST, SYN};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{self, Write};
@@ -125,9 +125,9 @@ impl Point {
         let st = &mut self.stats;
         st.packets += 1;
         st.bytes += ETH_HDR as u64 + p.size as u64;
-        if p.ecn == crate::net::packet::CE {
+        if p.ecn == crate::packet::CE {
             st.ce += 1;
-        } else if p.ecn != crate::net::packet::NOT_ECT {
+        } else if p.ecn != crate::packet::NOT_ECT {
             st.ect += 1;
         }
         if p.kind != PktKind::Tcp {
@@ -140,8 +140,8 @@ impl Point {
         }
         st.retrans += p.retrans as u64;
         if p.flags & SYN == 0 {
-            st.ece += (p.flags & crate::net::packet::ECE != 0) as u64;
-            st.cwr += (p.flags & crate::net::packet::CWR != 0) as u64;
+            st.ece += (p.flags & crate::packet::ECE != 0) as u64;
+            st.cwr += (p.flags & crate::packet::CWR != 0) as u64;
         }
         let c = p.conn as usize;
         if self.tally.len() <= c {

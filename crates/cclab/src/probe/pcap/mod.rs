@@ -148,7 +148,7 @@ pub struct ConnPorts {
     /// Which connection of its slot these are. A packet of the slot's previous
     /// connection, still on its way when a workload's next flow took the slot, is written
     /// with that one's ports.
-    pub key: crate::sim::ConnKey,
+    pub key: crate::conn::ConnKey,
 }
 
 impl ConnPorts {
@@ -167,8 +167,8 @@ impl ConnPorts {
     }
 
     /// A TCP connection between ports `client` and `server` whose ends run `cfg`.
-    pub fn tcp(client: u16, server: u16, cfg: &crate::scenario::TcpConfig) -> ConnPorts {
-        let mss = cfg.mtu.saturating_sub(crate::net::packet::IP_TCP_HDR);
+    pub fn tcp(client: u16, server: u16, cfg: &crate::tcp::config::TcpConfig) -> ConnPorts {
+        let mss = cfg.mtu.saturating_sub(crate::packet::IP_TCP_HDR);
         ConnPorts {
             client,
             server,
@@ -181,9 +181,9 @@ impl ConnPorts {
     }
 
     /// TCP connection `a` whose ends run `cfg`.
-    pub fn of(a: &crate::tcp::Addr, cfg: &crate::scenario::TcpConfig) -> ConnPorts {
+    pub fn of(a: &crate::tcp::Addr, cfg: &crate::tcp::config::TcpConfig) -> ConnPorts {
         ConnPorts {
-            key: crate::sim::ConnKey::of(a),
+            key: crate::conn::ConnKey::of(a),
             ..ConnPorts::tcp(a.sport, a.dport, cfg)
         }
     }

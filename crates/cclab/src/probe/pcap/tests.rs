@@ -3,8 +3,8 @@
 
 use super::writer::{fold, sum16};
 use super::*;
-use crate::net::packet::{Packet, PktKind, ACK, CE, CWR, ECE, ECT0, PSH, SYN};
-use crate::scenario::TopologySpec;
+use crate::net::topology::spec::TopologySpec;
+use crate::packet::{Packet, PktKind, ACK, CE, CWR, ECE, ECT0, PSH, SYN};
 use std::io::{self, Write};
 
 fn tcp(from_client: bool, flags: u8, seq: u64, ack: u64, payload: u32, opt: u32) -> Packet {
@@ -281,7 +281,7 @@ fn capture_taps_hosts_and_links_and_tallies_dupacks() {
         1_000_000_000,
         100_000_000,
         crate::engine::MS,
-        crate::scenario::QueueSpec::droptail(crate::scenario::Limit::Packets(10)),
+        crate::qdisc::QueueSpec::droptail(crate::schema::Limit::Packets(10)),
     );
     let net = crate::net::topology::build(&spec);
     let src = net.node_by_name("src").unwrap();
@@ -327,7 +327,7 @@ fn open_checks_every_name_before_creating_files() {
         1_000_000_000,
         100_000_000,
         crate::engine::MS,
-        crate::scenario::QueueSpec::droptail(crate::scenario::Limit::Packets(10)),
+        crate::qdisc::QueueSpec::droptail(crate::schema::Limit::Packets(10)),
     );
     let net = crate::net::topology::build(&spec);
     let dir = std::env::temp_dir().join(format!("cclab-pcap-open-{}", std::process::id()));
@@ -422,7 +422,7 @@ fn syn_window_scale_follows_linux_for_the_receive_buffer() {
         (16 << 20, 9),
         (2 << 30, 14),
     ] {
-        let cfg = crate::scenario::TcpConfig {
+        let cfg = crate::tcp::config::TcpConfig {
             rcvbuf,
             ..Default::default()
         };

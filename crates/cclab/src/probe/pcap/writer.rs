@@ -12,8 +12,8 @@ use super::{
     MAX_SNAPLEN, PCAP_MAGIC_NS, REC_HDR, SERVER_ISN, SERVER_TS_OFFSET,
 };
 use crate::engine::SimTime;
-use crate::net::packet::{Packet, PktKind, ACK, MAX_SACK, SYN};
 use crate::net::NodeId;
+use crate::packet::{Packet, PktKind, ACK, MAX_SACK, SYN};
 use std::io::{self, Write};
 
 /// Writes packets to a libpcap stream. Nothing is allocated per packet: each record is

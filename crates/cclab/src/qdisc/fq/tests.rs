@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::engine::{NS, PS, US};
-use crate::net::packet::{CE, NOT_ECT};
+use crate::packet::{CE, NOT_ECT};
 
 fn pkt(hash: u32, len: u32, edt: SimTime, now: SimTime) -> PktMeta {
     PktMeta {

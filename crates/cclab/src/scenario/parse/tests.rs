@@ -1,7 +1,7 @@
 use super::*;
 use crate::engine::{MS, SEC, US};
-use crate::scenario::check::name_list;
 use crate::scenario::*;
+use crate::schema::check::name_list;
 
 fn sets(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs

@@ -52,7 +52,7 @@ impl Receiver {
 mod tests {
     use super::*;
     use crate::engine::MS;
-    use crate::scenario::TcpConfig;
+    use crate::tcp::config::TcpConfig;
     use crate::tcp::harness::Bench;
 
     #[test]
@@ -71,7 +71,7 @@ mod tests {
 
     /// Segment `n` of 1448 B to `r` at time `n` ms; true if it was ACKed at once.
     fn seg(r: &mut Receiver, n: u64) -> bool {
-        use crate::net::packet::{Packet, ACK};
+        use crate::packet::{Packet, ACK};
         use crate::transport::Io;
         let mut p = Packet::blank();
         p.flags = ACK;

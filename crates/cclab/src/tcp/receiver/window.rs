@@ -22,8 +22,8 @@
 
 use super::Receiver;
 use crate::engine::SimTime;
-use crate::net::packet::Packet;
-use crate::scenario::TcpConfig;
+use crate::packet::Packet;
+use crate::tcp::config::TcpConfig;
 
 /// `tcp_full_space(tcp_rmem[1] = 87,380)` with `tcp_adv_win_scale` 2: 2.6's default window.
 pub const RMEM_DEFAULT_WINDOW: u64 = 65_535;
@@ -184,7 +184,7 @@ mod tests {
             rcv_init_wnd: Some(4),
             init_cwnd_rfc3390: true,
             quickack_rcv_wnd: true,
-            growth: crate::scenario::Growth::Acks,
+            growth: crate::tcp::config::Growth::Acks,
             cc: "reno".into(),
             ..Default::default()
         };

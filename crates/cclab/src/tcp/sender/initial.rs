@@ -18,7 +18,7 @@
 use super::Sender;
 use crate::cc::{CaEvent, CaState, CongestionOps};
 use crate::engine::SimTime;
-use crate::scenario::TcpConfig;
+use crate::tcp::config::TcpConfig;
 
 /// Linux 2.6.9 `tcp_init_cwnd` without a route metric: the RFC 3390 window in segments
 /// for a segment payload of `mss` bytes.
@@ -116,7 +116,7 @@ mod tests {
     /// (`reno_cong_avoid`, `tcp_cong_avoid_ai(tp, w)`), per 10 acked segments since 4.0.
     #[test]
     fn growth_counts_acks_or_segments_by_era() {
-        use crate::scenario::Growth;
+        use crate::tcp::config::Growth;
         let run = |growth: Growth, ssthresh: Option<u32>| {
             let cfg = TcpConfig {
                 cc: "reno".into(),

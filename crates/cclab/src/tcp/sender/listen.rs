@@ -26,7 +26,7 @@
 use super::{Sender, SndState};
 use crate::cc::CongestionOps;
 use crate::engine::SimTime;
-use crate::net::packet::*;
+use crate::packet::*;
 use crate::transport::{Io, TimerKind};
 use std::sync::Arc;
 
@@ -66,7 +66,7 @@ pub struct Handshake {
 }
 
 impl Handshake {
-    pub fn new(cfg: &crate::scenario::TcpConfig) -> Handshake {
+    pub fn new(cfg: &crate::tcp::config::TcpConfig) -> Handshake {
         Handshake {
             peer: None,
             ts: cfg.timestamps,

@@ -74,7 +74,7 @@ const UNPACED_SEGS: u64 = 10;
 
 impl Sender {
     /// `sk_pacing_status` for this socket's configuration.
-    pub(super) fn pacing_status_of(cfg: &crate::scenario::TcpConfig) -> PacingStatus {
+    pub(super) fn pacing_status_of(cfg: &crate::tcp::config::TcpConfig) -> PacingStatus {
         if cfg.host.fq {
             PacingStatus::Fq
         } else if cfg.max_pacing_rate.is_some() {
@@ -171,7 +171,7 @@ impl Sender {
     #[inline]
     pub(super) fn stamp_departure(
         &mut self,
-        p: &mut crate::net::packet::Packet,
+        p: &mut crate::packet::Packet,
         now: SimTime,
     ) -> SimTime {
         let prior = self.wstamp;
@@ -277,8 +277,8 @@ impl Sender {
 mod tests {
     use super::*;
     use crate::engine::{MS, US};
-    use crate::scenario::TcpConfig;
     use crate::tcp::config::HostStack;
+    use crate::tcp::config::TcpConfig;
     use crate::tcp::harness::Bench;
 
     fn cfg(tso: bool, max: Option<u64>, fq: bool) -> TcpConfig {

@@ -267,14 +267,13 @@ impl Sender {
             // RACK's reference, so both walks below would stop at once.
             match self.segs.get(i) {
                 None => return 0,
-                Some(s)
-                    if !s.ever_retrans
-                        && !(s.lost && !s.retrans)
-                        && !sent_after(mstamp, s.sent, end_seq, s.end) =>
-                {
-                    return 0
+                Some(s) => {
+                    // Skipped by the walk: in the ring, or lost and waiting to go again.
+                    let skipped = s.ever_retrans || (s.lost && !s.retrans);
+                    if !skipped && !sent_after(mstamp, s.sent, end_seq, s.end) {
+                        return 0;
+                    }
                 }
-                _ => {}
             }
         }
         let reo_wnd = self.rack_reo_wnd();

@@ -10,7 +10,7 @@
 //! - `check_invariants`: the counters recomputed from the segments, for tests.
 
 use super::{Seg, Sender, DUPTHRESH};
-use crate::net::packet::{Packet, MAX_SACK};
+use crate::packet::{Packet, MAX_SACK};
 use std::collections::VecDeque;
 
 /// [`Sender::seg_index`] on a queue of segments in sequence order.

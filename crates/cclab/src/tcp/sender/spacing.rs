@@ -144,7 +144,7 @@ impl Sender {
 #[cfg(test)]
 mod tests {
     use crate::engine::{SimTime, MS, SEC};
-    use crate::scenario::TcpConfig;
+    use crate::tcp::config::TcpConfig;
     use crate::tcp::harness::Bench;
 
     use super::Spacing;

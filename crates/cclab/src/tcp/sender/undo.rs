@@ -24,7 +24,7 @@
 
 use super::Sender;
 use crate::cc::{CaState, CongestionOps};
-use crate::net::packet::Packet;
+use crate::packet::Packet;
 
 /// What the D-SACK check found on one ACK.
 #[derive(Clone, Copy, Debug, Default)]

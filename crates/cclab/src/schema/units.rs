@@ -9,7 +9,7 @@
 //! up in front of a person (see `ScenarioError`).
 
 use super::check::echo;
-use super::spec::Limit;
+use super::Limit;
 use crate::engine::{SimTime, MS, NS, PS, SEC, US};
 
 /// Every rate unit, exactly as it must be written (units are case-sensitive), and its

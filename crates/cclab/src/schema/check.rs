@@ -13,9 +13,8 @@ use std::fmt;
 
 use toml::{Table, Value};
 
-use super::schema::{Key, Schema, Ty};
-use super::spec::Limit;
 use super::units;
+use super::{Key, Limit, Schema, Ty};
 use crate::engine::SimTime;
 
 /// Most points one time series (or pings of one probe) may hold over a run.

@@ -7,6 +7,15 @@
 //! ([`Schema::check_path`]), `cclab list --keys`, and the key tables of
 //! docs/scenario.md ([`markdown`], kept current by a test).
 
+pub mod check;
+mod input;
+mod limit;
+pub mod units;
+
+pub use check::ScenarioError;
+pub use input::{input_limit_text, read_text_limited, MAX_INPUT_BYTES};
+pub use limit::Limit;
+
 use std::fmt::Write;
 
 /// How a value is written, checked and documented.
@@ -221,11 +230,7 @@ impl Schema {
             return Ok(());
         };
         let Some(k) = self.key(first) else {
-            return Err(super::check::unknown_key_message(
-                first,
-                &self.names(),
-                self.place,
-            ));
+            return Err(check::unknown_key_message(first, &self.names(), self.place));
         };
         check_value_path(&k.ty, k.name, self.place, rest)
     }
