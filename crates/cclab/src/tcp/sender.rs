@@ -576,9 +576,11 @@ impl Sender {
                 break;
             }
             // One skb: up to the autosized number of segments, within cwnd
-            // (`tcp_cwnd_test`), the peer's window and the send buffer
+            // (`tcp_cwnd_test`, which also keeps an skb to half of cwnd so that at least
+            // two are in flight), the peer's window and the send buffer
             // (`tcp_mss_split_point`).
-            let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
+            let cwnd = self.tp.snd_cwnd;
+            let quota = (cwnd - self.in_flight()).min((cwnd >> 1).max(1)) as u64;
             let segs = quota.min(max_segs as u64).min(allow as u64).max(1);
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
@@ -685,6 +687,10 @@ impl Sender {
             self.push_at = self.push_limit();
         }
         if n > 1 {
+            // `__tcp_transmit_skb` forces PSH on every GSO packet, to end the receiver's
+            // GRO aggregate with it (Linux 4.9+, "tcp: force a PSH flag on TSO packets");
+            // on the packet only: the skb kept for retransmission has its own flags.
+            p.flags |= PSH;
             p.segs = n as u16;
             p.gso_size = mss as u16;
             p.size = len + n * (IP_TCP_HDR + self.ts_len());
@@ -847,7 +853,7 @@ impl Sender {
             return; // acks data never sent
         }
         let prior_una = self.tp.snd_una;
-        // `prior_fack` (Linux `tcp_ack`): the highest SACKed segment's start before this ACK.
+        // `prior_fack` (Linux `tcp_ack`): `tcp_highest_sack_seq` before this ACK.
         self.loss.prior_fack = self.highest_sack_seq();
         self.loss.orig_acked = false;
         let rack = self.rack_on();
