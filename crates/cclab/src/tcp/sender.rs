@@ -38,6 +38,7 @@ mod info;
 mod initial;
 mod listen;
 mod pacing;
+mod probe0;
 mod rack;
 mod recovery;
 mod scoreboard;
@@ -146,6 +147,8 @@ pub struct Sender {
     pub rtt: RttEstimator,
     /// Exponential backoff exponent (Linux `icsk_backoff`).
     backoff: u32,
+    /// Zero-window probes sent since the window closed (`sender/probe0.rs`).
+    probe0_backoff: u32,
     pub rto_timer: Timer,
     pub stats: SenderStats,
 
@@ -247,6 +250,7 @@ impl Sender {
             mss,
             rtt: RttEstimator::new(cfg.rto_mode, cfg.rto_min, cfg.rto_max, cfg.rto_initial),
             backoff: 0,
+            probe0_backoff: 0,
             rto_timer: Timer::default(),
             stats: SenderStats::default(),
             write_seq: 1,
@@ -479,6 +483,9 @@ impl Sender {
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
         self.tp.packets_in_flight = self.in_flight();
         self.tp.is_cwnd_limited = self.is_cwnd_limited();
+        if self.snd_wnd == 0 {
+            self.check_probe_timer(io);
+        }
         if self.hs.fin_pending {
             self.maybe_send_fin(io);
         }
@@ -514,7 +521,9 @@ impl Sender {
             }
             let len = (self.write_seq - nxt).min(mss);
             let una = self.tp.snd_una;
-            if nxt + len - una > self.snd_wnd.max(mss) || nxt + len - una > self.cfg.sndbuf.max(mss)
+            if self.snd_wnd == 0
+                || nxt + len - una > self.snd_wnd.max(mss)
+                || nxt + len - una > self.cfg.sndbuf.max(mss)
             {
                 self.cwnd_limited = false;
                 break;
@@ -582,6 +591,12 @@ impl Sender {
             let cwnd = self.tp.snd_cwnd;
             let quota = (cwnd - self.in_flight()).min((cwnd >> 1).max(1)) as u64;
             let segs = quota.min(max_segs as u64).min(allow as u64).max(1);
+            if self.snd_wnd == 0 {
+                // A closed window: nothing new until it opens (`tcp_snd_wnd_test`); the
+                // zero-window probe asks for it (`sender/probe0.rs`).
+                self.cwnd_limited = false;
+                break;
+            }
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
                 .min(una + self.cfg.sndbuf.max(mss))
@@ -638,6 +653,11 @@ impl Sender {
     /// The peer advertised `rwnd`: Linux `max_window`, which moves the forced push.
     #[inline]
     fn peer_window(&mut self, rwnd: u64) {
+        if rwnd != self.snd_wnd && self.tp.snd_nxt < self.write_seq {
+            // `tcp_ack_update_window`: a changed window with data waiting restarts an
+            // idle cwnd (`tcp_slow_start_after_idle_check`).
+            self.slow_start_after_idle_check(self.tp.now);
+        }
         self.snd_wnd = rwnd;
         if rwnd > self.max_window {
             self.max_window = rwnd;
@@ -863,6 +883,9 @@ impl Sender {
         let prior_delivered = self.tp.delivered;
         let prior_wnd = self.snd_wnd;
         self.peer_window(p.rwnd);
+        if self.loss.pending == Pending::Probe0 {
+            self.ack_probe(io);
+        }
         let ece = self.tp.ecn_ok && p.flags & ECE != 0;
         if ece {
             self.stats.ece_acks += 1;
@@ -1153,6 +1176,7 @@ impl Sender {
                 Pending::Rto => self.on_rto(io),
                 Pending::Reo => self.rack_reo_timeout(io),
                 Pending::Probe => self.send_loss_probe(io),
+                Pending::Probe0 => self.send_probe0(io),
             },
         }
     }

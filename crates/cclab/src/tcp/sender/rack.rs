@@ -48,6 +48,8 @@ pub(super) enum Pending {
     Rto,
     Reo,
     Probe,
+    /// The zero-window probe (`ICSK_TIME_PROBE0`, `sender/probe0.rs`).
+    Probe0,
 }
 
 /// RACK's state (Linux `tp->rack`).
