@@ -20,7 +20,9 @@
 //! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (enter CWR), CWR set on the
 //!   next new data segment.
 //!
-//! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`.
+//! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`;
+//!   PSH on every GSO packet and on the segment that ends a write (`send_new`).
+//! - Zero-window probes (`tcp_send_probe0`): `sender/probe0.rs`.
 //!
 //! - Modern loss recovery, each a key (Linux 6.6 defaults on): RACK (`sender/rack.rs`),
 //!   the tail loss probe (`sender/tlp.rs`), D-SACK, undo and F-RTO (`sender/undo.rs`), the
