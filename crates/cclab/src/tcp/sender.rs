@@ -20,7 +20,9 @@
 //! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (enter CWR), CWR set on the
 //!   next new data segment.
 //!
-//! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`.
+//! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`;
+//!   PSH on every GSO packet and on the segment that ends a write (`send_new`).
+//! - Zero-window probes (`tcp_send_probe0`): `sender/probe0.rs`.
 //!
 //! - Modern loss recovery, each a key (Linux 6.6 defaults on): RACK (`sender/rack.rs`),
 //!   the tail loss probe (`sender/tlp.rs`), D-SACK, undo and F-RTO (`sender/undo.rs`), the
@@ -38,6 +40,7 @@ mod info;
 mod initial;
 mod listen;
 mod pacing;
+mod probe0;
 mod rack;
 mod recovery;
 mod scoreboard;
@@ -147,6 +150,8 @@ pub struct Sender {
     pub rtt: RttEstimator,
     /// Exponential backoff exponent (Linux `icsk_backoff`).
     backoff: u32,
+    /// Zero-window probes sent since the window closed (`sender/probe0.rs`).
+    probe0_backoff: u32,
     pub rto_timer: Timer,
     pub stats: SenderStats,
 
@@ -248,6 +253,7 @@ impl Sender {
             mss,
             rtt: RttEstimator::new(cfg.rto_mode, cfg.rto_min, cfg.rto_max, cfg.rto_initial),
             backoff: 0,
+            probe0_backoff: 0,
             rto_timer: Timer::default(),
             stats: SenderStats::default(),
             write_seq: 1,
@@ -480,6 +486,9 @@ impl Sender {
         self.max_packets_out = self.max_packets_out.max(self.packets_out());
         self.tp.packets_in_flight = self.in_flight();
         self.tp.is_cwnd_limited = self.is_cwnd_limited();
+        if self.snd_wnd == 0 {
+            self.check_probe_timer(io);
+        }
         if self.hs.fin_pending {
             self.maybe_send_fin(io);
         }
@@ -515,7 +524,9 @@ impl Sender {
             }
             let len = (self.write_seq - nxt).min(mss);
             let una = self.tp.snd_una;
-            if nxt + len - una > self.snd_wnd.max(mss) || nxt + len - una > self.cfg.sndbuf.max(mss)
+            if self.snd_wnd == 0
+                || nxt + len - una > self.snd_wnd.max(mss)
+                || nxt + len - una > self.cfg.sndbuf.max(mss)
             {
                 self.cwnd_limited = false;
                 break;
@@ -577,10 +588,18 @@ impl Sender {
                 break;
             }
             // One skb: up to the autosized number of segments, within cwnd
-            // (`tcp_cwnd_test`), the peer's window and the send buffer
+            // (`tcp_cwnd_test`, which also keeps an skb to half of cwnd so that at least
+            // two are in flight), the peer's window and the send buffer
             // (`tcp_mss_split_point`).
-            let quota = (self.tp.snd_cwnd - self.in_flight()) as u64;
+            let cwnd = self.tp.snd_cwnd;
+            let quota = (cwnd - self.in_flight()).min((cwnd >> 1).max(1)) as u64;
             let segs = quota.min(max_segs as u64).min(allow as u64).max(1);
+            if self.snd_wnd == 0 {
+                // A closed window: nothing new until it opens (`tcp_snd_wnd_test`); the
+                // zero-window probe asks for it (`sender/probe0.rs`).
+                self.cwnd_limited = false;
+                break;
+            }
             let una = self.tp.snd_una;
             let room = (una + self.snd_wnd.max(mss))
                 .min(una + self.cfg.sndbuf.max(mss))
@@ -637,6 +656,11 @@ impl Sender {
     /// The peer advertised `rwnd`: Linux `max_window`, which moves the forced push.
     #[inline]
     fn peer_window(&mut self, rwnd: u64) {
+        if rwnd != self.snd_wnd && self.tp.snd_nxt < self.write_seq {
+            // `tcp_ack_update_window`: a changed window with data waiting restarts an
+            // idle cwnd (`tcp_slow_start_after_idle_check`).
+            self.slow_start_after_idle_check(self.tp.now);
+        }
         self.snd_wnd = rwnd;
         if rwnd > self.max_window {
             self.max_window = rwnd;
@@ -686,6 +710,10 @@ impl Sender {
             self.push_at = self.push_limit();
         }
         if n > 1 {
+            // `__tcp_transmit_skb` forces PSH on every GSO packet, to end the receiver's
+            // GRO aggregate with it (Linux 4.9+, "tcp: force a PSH flag on TSO packets");
+            // on the packet only: the skb kept for retransmission has its own flags.
+            p.flags |= PSH;
             p.segs = n as u16;
             p.gso_size = mss as u16;
             p.size = len + n * (IP_TCP_HDR + self.ts_len());
@@ -848,7 +876,7 @@ impl Sender {
             return; // acks data never sent
         }
         let prior_una = self.tp.snd_una;
-        // `prior_fack` (Linux `tcp_ack`): the highest SACKed segment's start before this ACK.
+        // `prior_fack` (Linux `tcp_ack`): `tcp_highest_sack_seq` before this ACK.
         self.loss.prior_fack = self.highest_sack_seq();
         self.loss.orig_acked = false;
         let rack = self.rack_on();
@@ -858,6 +886,9 @@ impl Sender {
         let prior_delivered = self.tp.delivered;
         let prior_wnd = self.snd_wnd;
         self.peer_window(p.rwnd);
+        if self.loss.pending == Pending::Probe0 {
+            self.ack_probe(io);
+        }
         let ece = self.tp.ecn_ok && p.flags & ECE != 0;
         if ece {
             self.stats.ece_acks += 1;
@@ -1148,6 +1179,7 @@ impl Sender {
                 Pending::Rto => self.on_rto(io),
                 Pending::Reo => self.rack_reo_timeout(io),
                 Pending::Probe => self.send_loss_probe(io),
+                Pending::Probe0 => self.send_probe0(io),
             },
         }
     }

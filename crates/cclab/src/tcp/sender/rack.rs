@@ -48,6 +48,8 @@ pub(super) enum Pending {
     Rto,
     Reo,
     Probe,
+    /// The zero-window probe (`ICSK_TIME_PROBE0`, `sender/probe0.rs`).
+    Probe0,
 }
 
 /// RACK's state (Linux `tp->rack`).
@@ -94,7 +96,7 @@ pub(super) struct LossState {
     pub rexmit_new: bool,
     /// Lowest start of a segment delivered out of order on this ACK (`state->reord`).
     pub reord: u64,
-    /// The highest SACKed start before this ACK (`prior_fack`).
+    /// `tcp_highest_sack_seq` before this ACK (`prior_fack`).
     pub prior_fack: u64,
     /// This ACK covered or SACKed data below high_seq never retransmitted
     /// (`FLAG_ORIG_SACK_ACKED`).
@@ -419,14 +421,19 @@ impl Sender {
         self.loss.rack.advanced = true;
     }
 
-    /// The highest SACKed segment's start, or snd_una with nothing SACKed
-    /// (`tcp_highest_sack_seq`).
+    /// `tcp_highest_sack_seq`: snd_una with nothing SACKed, else where the segment after
+    /// the highest SACKed one starts — Linux's `highest_sack` is that next skb
+    /// (`tcp_advance_highest_sack` takes `skb_rb_next`, or the next skb sent when there
+    /// was none), so this is the highest SACKed segment's end.
     #[inline]
     pub(super) fn highest_sack_seq(&self) -> u64 {
         if self.sacked_out == 0 || self.n_top == 0 {
-            self.tp.snd_una
-        } else {
-            self.top_sacked[self.n_top - 1]
+            return self.tp.snd_una;
+        }
+        let top = self.top_sacked[self.n_top - 1];
+        match self.segs.get(self.seg_index(top)) {
+            Some(s) if s.start == top => s.end,
+            _ => self.tp.snd_nxt,
         }
     }
 
