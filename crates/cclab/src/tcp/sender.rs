@@ -34,6 +34,8 @@
 //! `sender/info.rs` (`TCP_INFO`).
 
 mod diag;
+mod early_retrans;
+mod fack;
 mod info;
 mod initial;
 mod listen;
@@ -54,6 +56,7 @@ use crate::cc::{
 use crate::engine::{SimTime, Timer, TimerCheck, SEC};
 use crate::net::packet::*;
 use crate::scenario::{Growth, TcpConfig};
+use crate::tcp::config::TlpVariant;
 use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -289,7 +292,7 @@ impl Sender {
                 && cfg.spacing == Spacing::None,
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
-            loss: rack::LossState::new(cfg.reordering),
+            loss: rack::LossState::new(cfg.reordering).with_era(cfg),
             hs: listen::Handshake::new(cfg),
         }
     }
@@ -847,6 +850,13 @@ impl Sender {
             return; // acks data never sent
         }
         let prior_una = self.tp.snd_una;
+        // 3.18 `tcp_ack`: the RTO takes back the timer from early retransmit's delay and
+        // (3.18's probe) from a pending probe.
+        if self.loss.pending == Pending::EarlyRetrans
+            || (self.loss.pending == Pending::Probe && self.cfg.tlp_variant != TlpVariant::Linux6_6)
+        {
+            self.rearm_rto(io);
+        }
         // `prior_fack` (Linux `tcp_ack`): the highest SACKed segment's start before this ACK.
         self.loss.prior_fack = self.highest_sack_seq();
         self.loss.orig_acked = false;
@@ -1055,11 +1065,22 @@ impl Sender {
         // Loss detection: RFC 6675 IsLost here, RACK in the state machine.
         let mut newly_lost = 0;
         let lost_before = self.lost_out;
-        if self.cfg.sack
-            && !rack
-            && (self.sacked_out >= self.loss.reordering || self.tp.ca_state == CaState::Recovery)
-        {
-            newly_lost += self.mark_lost_by_sack();
+        if self.cfg.sack && !rack {
+            if self.loss.fack {
+                // FACK (`sender/fack.rs`); the entry into recovery marks in the state machine.
+                if newly_sacked > 0 && self.tp.ca_state == CaState::Recovery {
+                    self.fack_mark_lost_retrans();
+                }
+                if self.tp.ca_state == CaState::Recovery
+                    && self.fack_do_lost(is_dup, newly_sacked > 0, ack > prior_una)
+                {
+                    newly_lost += self.fack_mark_lost();
+                }
+            } else if self.sacked_out >= self.loss.reordering
+                || self.tp.ca_state == CaState::Recovery
+            {
+                newly_lost += self.mark_lost_by_sack();
+            }
         }
         let dupacks_now = if self.cfg.sack {
             self.sacked_out
@@ -1081,6 +1102,13 @@ impl Sender {
         }
         if set_xmit_timer && !self.schedule_loss_probe(io, true) {
             self.rearm_rto(io);
+        } else if !set_xmit_timer
+            && self.cfg.tlp_variant != TlpVariant::Linux6_6
+            && self.loss.pending == Pending::Rto
+            && self.rto_timer.is_armed()
+        {
+            // 3.18 `tcp_ack`: the probe again on every ACK that leaves the RTO pending.
+            self.schedule_loss_probe(io, false);
         }
 
         // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).
@@ -1147,6 +1175,7 @@ impl Sender {
                 Pending::Rto => self.on_rto(io),
                 Pending::Reo => self.rack_reo_timeout(io),
                 Pending::Probe => self.send_loss_probe(io),
+                Pending::EarlyRetrans => self.resume_early_retransmit(io),
             },
         }
     }

@@ -16,22 +16,43 @@
 //!   `tlp_high_seq` shows the probe repaired a loss: one cwnd reduction (CWR entered and
 //!   left at once, `TCPLossProbeRecovery`).
 //!
-//! The PTO of earlier kernels (3.10–4.x: max(2·srtt, 1.5·srtt + `TCP_DELACK_MAX`) with one
-//! segment out, only in Open) is a different `probe_timeout`.
+//! `tlp_variant = "3.18"`: the probe of Linux 3.10–4.x (`draft-dukkipati-tcpm-tcp-loss-probe`;
+//! read from 3.18's `tcp_output.c` and `tcp_input.c`):
+//! - `tcp_schedule_loss_probe`: only when the timer holds the RTO (not early retransmit's
+//!   delay; a pending probe is replaced by the RTO, "no consecutive loss probes"), with an
+//!   RTT sample (`tp->srtt_us`), SACK, data out, in Open only, and when nothing more may
+//!   be sent (`snd_cwnd > packets_in_flight` with data waiting gives no probe). PTO =
+//!   2·srtt; with one segment out max(PTO, 1.5·srtt + `TCP_DELACK_MAX` 200 ms); at least
+//!   10 ms; and no later than the armed RTO (`icsk_timeout`). The kernel counts it in
+//!   jiffies (`usecs_to_jiffies`, rounded up to 1/HZ); cclab keeps nanoseconds.
+//! - `tcp_ack`: every ACK first puts the RTO back in place of a pending probe, and after
+//!   its processing schedules the probe again when the RTO is pending.
+//! - `tcp_send_loss_probe`: new data if any (`tcp_write_xmit` with `push_one = 2`, the
+//!   peer's window permitting), which does not set `tlp_high_seq`; else, unless a probe
+//!   retransmission is out, the last segment again, `tlp_high_seq` = snd_nxt; then the RTO
+//!   from now. `tcp_process_tlp_ack` of 3.18 then works like 6.6's with `tlp_retrans`.
 
 use super::rack::Pending;
 use super::{Sender, SimTime};
 use crate::cc::CaState;
 use crate::engine::{MS, SEC};
+use crate::tcp::config::TlpVariant;
 use crate::transport::Io;
 
 /// Linux `TCP_TIMEOUT_INIT`: the PTO without an RTT sample.
 const TCP_TIMEOUT_INIT: SimTime = SEC;
+/// Linux `TCP_DELACK_MAX` (HZ/5): the peer's longest delayed ACK, in 3.18's PTO.
+const TCP_DELACK_MAX: SimTime = 200 * MS;
+/// 3.18's PTO floor (`msecs_to_jiffies(10)`).
+const PTO_MIN_3_18: SimTime = 10 * MS;
 
 impl Sender {
-    /// The probe timeout (Linux 6.6 `tcp_schedule_loss_probe`).
+    /// The probe timeout (Linux 6.6 `tcp_schedule_loss_probe`; 3.18's with `tlp_variant`).
     #[inline]
-    fn probe_timeout(&self) -> SimTime {
+    pub(super) fn probe_timeout(&self) -> SimTime {
+        if self.cfg.tlp_variant == TlpVariant::Linux3_18 {
+            return self.probe_timeout_3_18();
+        }
         if !self.rtt.has_sample() {
             return TCP_TIMEOUT_INIT;
         }
@@ -43,20 +64,61 @@ impl Sender {
         2 * self.rtt.srtt() + extra
     }
 
+    /// 3.18's PTO: 2·srtt; with one segment out max(PTO, 1.5·srtt + `TCP_DELACK_MAX`);
+    /// at least 10 ms.
+    #[cold]
+    fn probe_timeout_3_18(&self) -> SimTime {
+        let rtt = self.rtt.srtt();
+        let mut timeout = 2 * rtt;
+        if self.packets_out() == 1 {
+            timeout = timeout.max(rtt + rtt / 2 + TCP_DELACK_MAX);
+        }
+        timeout.max(PTO_MIN_3_18)
+    }
+
+    /// 3.18's conditions of `tcp_schedule_loss_probe` beyond TLP, SACK and data out:
+    /// true when a probe may be scheduled.
+    #[cold]
+    fn may_schedule_probe_3_18(&mut self, io: &mut Io) -> bool {
+        match self.loss.pending {
+            Pending::Rto => {}
+            Pending::Probe => {
+                // "No consecutive loss probes": the RTO takes the probe's place.
+                self.rearm_rto(io);
+                return false;
+            }
+            _ => return false,
+        }
+        self.rtt.has_sample()
+            && self.tp.ca_state == CaState::Open
+            && !(self.tp.snd_cwnd > self.in_flight() && self.write_seq > self.tp.snd_nxt)
+    }
+
     /// `tcp_schedule_loss_probe`; `advancing_rto`: called on an ACK that moved snd_una
     /// (the RTO would restart from now).
     #[inline]
     pub(super) fn schedule_loss_probe(&mut self, io: &mut Io, advancing_rto: bool) -> bool {
-        if !self.cfg.tlp
-            || self.segs.is_empty()
-            || !self.cfg.sack
-            || !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
+        if !self.cfg.tlp || self.segs.is_empty() || !self.cfg.sack {
+            return false;
+        }
+        let v318 = self.cfg.tlp_variant == TlpVariant::Linux3_18;
+        if v318 {
+            if !self.may_schedule_probe_3_18(io) {
+                return false;
+            }
+        } else if !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
+            || self.loss.pending == Pending::EarlyRetrans
         {
             return false;
         }
         let mut timeout = self.probe_timeout();
         let rto_delta = if advancing_rto {
             self.current_rto() as i64
+        } else if v318 {
+            // The armed RTO (`icsk_timeout`).
+            self.rto_timer
+                .deadline
+                .map_or(0, |d| d as i64 - io.now as i64)
         } else {
             self.rto_delta()
         };
@@ -69,6 +131,9 @@ impl Sender {
 
     /// `tcp_send_loss_probe`: the probe timer expired.
     pub(super) fn send_loss_probe(&mut self, io: &mut Io) {
+        if self.cfg.tlp_variant == TlpVariant::Linux3_18 {
+            return self.send_loss_probe_3_18(io);
+        }
         if self.loss.tlp_high_seq != 0
             || self.segs.is_empty()
             || !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
@@ -92,6 +157,36 @@ impl Sender {
             return self.rearm_rto(io);
         }
         // Retransmit the last segment (`__tcp_retransmit_skb`: not counted in retrans_out).
+        let i = self.segs.len() - 1;
+        let sent = self.resend(io, i);
+        self.rack_note_retransmit(self.segs[i].start, sent);
+        self.loss.tlp_retrans = true;
+        self.probe_sent(io)
+    }
+
+    /// 3.18's `tcp_send_loss_probe`.
+    #[cold]
+    fn send_loss_probe_3_18(&mut self, io: &mut Io) {
+        let nxt = self.tp.snd_nxt;
+        let mss = self.mss as u64;
+        let len = self.write_seq.saturating_sub(nxt).min(mss);
+        if len > 0 {
+            // New data, the peer's window (and the send buffer) permitting; no
+            // `tlp_high_seq` for it.
+            let una = self.tp.snd_una;
+            if nxt + len - una <= self.snd_wnd.max(mss)
+                && nxt + len - una <= self.cfg.sndbuf.max(mss)
+            {
+                self.send_new(io, nxt, len as u32);
+                self.loss.tlp_probes += 1;
+            }
+            self.loss.pending = Pending::Rto;
+            return self.rearm_rto(io);
+        }
+        if self.loss.tlp_high_seq != 0 || self.segs.is_empty() {
+            self.loss.pending = Pending::Rto;
+            return self.rearm_rto(io);
+        }
         let i = self.segs.len() - 1;
         let sent = self.resend(io, i);
         self.rack_note_retransmit(self.segs[i].start, sent);
