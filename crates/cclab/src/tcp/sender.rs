@@ -56,7 +56,6 @@ use crate::cc::{
 use crate::engine::{SimTime, Timer, TimerCheck, SEC};
 use crate::net::packet::*;
 use crate::scenario::{Growth, TcpConfig};
-use crate::tcp::config::TlpVariant;
 use crate::transport::{Io, TimerKind};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -850,12 +849,8 @@ impl Sender {
             return; // acks data never sent
         }
         let prior_una = self.tp.snd_una;
-        // 3.18 `tcp_ack`: the RTO takes back the timer from early retransmit's delay and
-        // (3.18's probe) from a pending probe.
-        if self.loss.pending == Pending::EarlyRetrans
-            || (self.loss.pending == Pending::Probe && self.cfg.tlp_variant != TlpVariant::Linux6_6)
-        {
-            self.rearm_rto(io);
+        if self.loss.v318 {
+            self.ack_start_3_18(io); // `sender/early_retrans.rs`
         }
         // `prior_fack` (Linux `tcp_ack`): the highest SACKed segment's start before this ACK.
         self.loss.prior_fack = self.highest_sack_seq();
@@ -1068,14 +1063,7 @@ impl Sender {
         if self.cfg.sack && !rack {
             if self.loss.fack {
                 // FACK (`sender/fack.rs`); the entry into recovery marks in the state machine.
-                if newly_sacked > 0 && self.tp.ca_state == CaState::Recovery {
-                    self.fack_mark_lost_retrans();
-                }
-                if self.tp.ca_state == CaState::Recovery
-                    && self.fack_do_lost(is_dup, newly_sacked > 0, ack > prior_una)
-                {
-                    newly_lost += self.fack_mark_lost();
-                }
+                newly_lost += self.fack_on_ack(is_dup, newly_sacked > 0, ack > prior_una);
             } else if self.sacked_out >= self.loss.reordering
                 || self.tp.ca_state == CaState::Recovery
             {
@@ -1102,13 +1090,8 @@ impl Sender {
         }
         if set_xmit_timer && !self.schedule_loss_probe(io, true) {
             self.rearm_rto(io);
-        } else if !set_xmit_timer
-            && self.cfg.tlp_variant != TlpVariant::Linux6_6
-            && self.loss.pending == Pending::Rto
-            && self.rto_timer.is_armed()
-        {
-            // 3.18 `tcp_ack`: the probe again on every ACK that leaves the RTO pending.
-            self.schedule_loss_probe(io, false);
+        } else if !set_xmit_timer && self.loss.v318 {
+            self.ack_end_3_18(io); // `sender/early_retrans.rs`
         }
 
         // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).

@@ -29,6 +29,7 @@ use super::rack::Pending;
 use super::{Sender, SimTime};
 use crate::cc::CaState;
 use crate::engine::MS;
+use crate::tcp::config::TlpVariant;
 use crate::transport::Io;
 
 /// The delay's floor (`msecs_to_jiffies(2)` in `tcp_pause_early_retransmit`).
@@ -83,6 +84,60 @@ impl Sender {
             }
             _ => true,
         }
+    }
+
+    /// 3.18 `tcp_ack`, first: the RTO takes the timer back from early retransmit's delay
+    /// and (3.18's probe) from a pending probe.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn ack_start_3_18(&mut self, io: &mut Io) {
+        if self.loss.pending == Pending::EarlyRetrans
+            || (self.loss.pending == Pending::Probe && self.cfg.tlp_variant != TlpVariant::Linux6_6)
+        {
+            self.rearm_rto(io);
+        }
+    }
+
+    /// 3.18 `tcp_ack`, last: the probe again on every ACK that leaves the RTO pending
+    /// (one that moved snd_una scheduled it already).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn ack_end_3_18(&mut self, io: &mut Io) {
+        if self.cfg.tlp_variant != TlpVariant::Linux6_6
+            && self.loss.pending == Pending::Rto
+            && self.rto_timer.is_armed()
+        {
+            self.schedule_loss_probe(io, false);
+        }
+    }
+
+    /// 3.18's `tcp_time_to_recover` without RACK: FACK's count, or RFC 6675's duplicate
+    /// threshold and a lost head; then early retransmit (Trick#6), which may arm its delay.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn time_to_recover_3_18(
+        &mut self,
+        io: &mut Io,
+        ece: bool,
+        una_advanced: bool,
+        dupacks: u32,
+        head_lost: bool,
+    ) -> bool {
+        let recover = if self.fack_on() {
+            self.lost_out > 0 || self.fackets_out() > self.loss.reordering
+        } else {
+            dupacks >= self.loss.reordering || head_lost
+        };
+        if recover
+            || !self.loss.do_early_retrans
+            || !matches!(
+                self.tp.ca_state,
+                CaState::Open | CaState::Disorder | CaState::Cwr
+            )
+        {
+            return recover;
+        }
+        self.early_retrans_now(io, ece, una_advanced)
     }
 
     /// `tcp_resume_early_retransmit`: the delay passed with no ACK in between.

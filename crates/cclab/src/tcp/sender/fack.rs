@@ -34,6 +34,7 @@
 //! 4.4 to 4.14 RACK marked losses in addition to it, which cclab does not model).
 
 use super::Sender;
+use crate::cc::CaState;
 
 impl Sender {
     /// FACK is in force: configured, not disabled by reordering, with SACK, without RACK.
@@ -48,6 +49,29 @@ impl Sender {
             return 0;
         }
         self.seg_index(self.top_sacked[self.n_top - 1]) as u32 + 1
+    }
+
+    /// FACK's loss marking on an ACK (`tcp_sacktag_write_queue`'s `tcp_mark_lost_retrans`,
+    /// then `tcp_fastretrans_alert` in Recovery); returns the newly lost.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn fack_on_ack(
+        &mut self,
+        is_dup: bool,
+        newly_sacked: bool,
+        una_advanced: bool,
+    ) -> u32 {
+        if self.tp.ca_state != CaState::Recovery {
+            return 0;
+        }
+        if newly_sacked {
+            self.fack_mark_lost_retrans();
+        }
+        if self.fack_do_lost(is_dup, newly_sacked, una_advanced) {
+            self.fack_mark_lost()
+        } else {
+            0
+        }
     }
 
     /// `tcp_fastretrans_alert`'s `do_lost` with FACK: a duplicate ACK, or new SACKs (or,

@@ -115,6 +115,9 @@ pub(super) struct LossState {
     /// `sender/fack.rs`); `tp->do_early_retrans` (`sender/early_retrans.rs`).
     pub fack: bool,
     pub do_early_retrans: bool,
+    /// Any of 3.18's mechanisms is configured (`tlp_variant = "3.18"`, `fack`,
+    /// `early_retrans`): one test keeps them off the default profile's path.
+    pub v318: bool,
     /// Early retransmits delayed (timer armed) and resumed (timer fired).
     pub er_delays: u64,
     pub er_fired: u64,
@@ -158,6 +161,7 @@ impl LossState {
             reo_timeouts: 0,
             fack: false,
             do_early_retrans: false,
+            v318: false,
             er_delays: 0,
             er_fired: 0,
             lost_retrans: 0,
@@ -169,6 +173,9 @@ impl LossState {
     pub fn with_era(mut self, cfg: &crate::scenario::TcpConfig) -> Self {
         self.fack = cfg.fack;
         self.do_early_retrans = cfg.early_retrans && cfg.reordering == 3;
+        self.v318 = cfg.fack
+            || cfg.early_retrans
+            || cfg.tlp_variant != crate::tcp::config::TlpVariant::Linux6_6;
         self
     }
 }

@@ -145,26 +145,22 @@ impl Sender {
 
         let head_lost = self.segs.front().is_some_and(|s| s.lost);
         let state = self.tp.ca_state;
-        let fack = !rack && self.fack_on();
-        let mut time_to_recover = if rack {
+        let time_to_recover = if rack {
             self.lost_out > 0
-        } else if fack {
-            // 3.18 `tcp_time_to_recover` with `tcp_dupack_heuristics` = fackets_out.
-            self.lost_out > 0 || self.fackets_out() > self.loss.reordering
+        } else if self.loss.v318 {
+            // FACK and early retransmit (`sender/fack.rs`, `sender/early_retrans.rs`).
+            let t = self.time_to_recover_3_18(io, ece, ev.una_advanced, dupacks, head_lost);
+            reo_armed |= self.loss.pending == super::rack::Pending::EarlyRetrans;
+            t
         } else {
             dupacks >= self.loss.reordering || head_lost
         };
-        let can_enter = matches!(state, CaState::Open | CaState::Disorder | CaState::Cwr);
-        if !time_to_recover && !rack && can_enter && self.loss.do_early_retrans {
-            // Early retransmit (`sender/early_retrans.rs`), or its delay.
-            time_to_recover = self.early_retrans_now(io, ece, ev.una_advanced);
-            reo_armed |= self.loss.pending == super::rack::Pending::EarlyRetrans;
-        }
-        if (can_enter || (state == CaState::Loss && lost_retrans))
+        if (matches!(state, CaState::Open | CaState::Disorder | CaState::Cwr)
+            || (state == CaState::Loss && lost_retrans))
             && time_to_recover
             && !self.segs.is_empty()
         {
-            if fack {
+            if !rack && self.loss.fack && self.cfg.sack {
                 self.fack_mark_lost(); // `tcp_update_scoreboard` with FACK
             } else if !rack && (!self.cfg.sack || !head_lost) {
                 self.mark_lost(0);

@@ -47,12 +47,9 @@ const TCP_DELACK_MAX: SimTime = 200 * MS;
 const PTO_MIN_3_18: SimTime = 10 * MS;
 
 impl Sender {
-    /// The probe timeout (Linux 6.6 `tcp_schedule_loss_probe`; 3.18's with `tlp_variant`).
+    /// The probe timeout (Linux 6.6 `tcp_schedule_loss_probe`).
     #[inline]
-    pub(super) fn probe_timeout(&self) -> SimTime {
-        if self.cfg.tlp_variant == TlpVariant::Linux3_18 {
-            return self.probe_timeout_3_18();
-        }
+    fn probe_timeout(&self) -> SimTime {
         if !self.rtt.has_sample() {
             return TCP_TIMEOUT_INIT;
         }
@@ -66,8 +63,7 @@ impl Sender {
 
     /// 3.18's PTO: 2·srtt; with one segment out max(PTO, 1.5·srtt + `TCP_DELACK_MAX`);
     /// at least 10 ms.
-    #[cold]
-    fn probe_timeout_3_18(&self) -> SimTime {
+    pub(super) fn probe_timeout_3_18(&self) -> SimTime {
         let rtt = self.rtt.srtt();
         let mut timeout = 2 * rtt;
         if self.packets_out() == 1 {
@@ -76,49 +72,24 @@ impl Sender {
         timeout.max(PTO_MIN_3_18)
     }
 
-    /// 3.18's conditions of `tcp_schedule_loss_probe` beyond TLP, SACK and data out:
-    /// true when a probe may be scheduled.
-    #[cold]
-    fn may_schedule_probe_3_18(&mut self, io: &mut Io) -> bool {
-        match self.loss.pending {
-            Pending::Rto => {}
-            Pending::Probe => {
-                // "No consecutive loss probes": the RTO takes the probe's place.
-                self.rearm_rto(io);
-                return false;
-            }
-            _ => return false,
-        }
-        self.rtt.has_sample()
-            && self.tp.ca_state == CaState::Open
-            && !(self.tp.snd_cwnd > self.in_flight() && self.write_seq > self.tp.snd_nxt)
-    }
-
     /// `tcp_schedule_loss_probe`; `advancing_rto`: called on an ACK that moved snd_una
-    /// (the RTO would restart from now).
-    #[inline]
+    /// (the RTO would restart from now). Always in line (the 3.18 variant is a call): in
+    /// line it was before that variant, and the ACK path's instruction count depends on it.
+    #[inline(always)]
     pub(super) fn schedule_loss_probe(&mut self, io: &mut Io, advancing_rto: bool) -> bool {
-        if !self.cfg.tlp || self.segs.is_empty() || !self.cfg.sack {
-            return false;
+        if self.cfg.tlp_variant != TlpVariant::Linux6_6 {
+            return self.schedule_loss_probe_3_18(io, advancing_rto);
         }
-        let v318 = self.cfg.tlp_variant == TlpVariant::Linux3_18;
-        if v318 {
-            if !self.may_schedule_probe_3_18(io) {
-                return false;
-            }
-        } else if !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
-            || self.loss.pending == Pending::EarlyRetrans
+        if !self.cfg.tlp
+            || self.segs.is_empty()
+            || !self.cfg.sack
+            || !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
         {
             return false;
         }
         let mut timeout = self.probe_timeout();
         let rto_delta = if advancing_rto {
             self.current_rto() as i64
-        } else if v318 {
-            // The armed RTO (`icsk_timeout`).
-            self.rto_timer
-                .deadline
-                .map_or(0, |d| d as i64 - io.now as i64)
         } else {
             self.rto_delta()
         };
@@ -129,9 +100,49 @@ impl Sender {
         true
     }
 
+    /// 3.18's `tcp_schedule_loss_probe`: only when the timer holds the RTO (a pending probe
+    /// gives way to it, "no consecutive loss probes"), with TLP, SACK, data out, an RTT
+    /// sample, in Open, and nothing more that may be sent now.
+    #[cold]
+    #[inline(never)]
+    fn schedule_loss_probe_3_18(&mut self, io: &mut Io, advancing_rto: bool) -> bool {
+        match self.loss.pending {
+            Pending::Rto => {}
+            Pending::Probe => {
+                self.rearm_rto(io);
+                return false;
+            }
+            _ => return false,
+        }
+        if !self.cfg.tlp
+            || self.segs.is_empty()
+            || !self.cfg.sack
+            || !self.rtt.has_sample()
+            || self.tp.ca_state != CaState::Open
+            || (self.tp.snd_cwnd > self.in_flight() && self.write_seq > self.tp.snd_nxt)
+        {
+            return false;
+        }
+        let mut timeout = self.probe_timeout_3_18();
+        // "If RTO is shorter, just schedule TLP in its place": the armed RTO
+        // (`icsk_timeout`), which an ACK that moved snd_una restarted from now.
+        let rto_delta = if advancing_rto {
+            self.current_rto() as i64
+        } else {
+            self.rto_timer
+                .deadline
+                .map_or(0, |d| d as i64 - io.now as i64)
+        };
+        if rto_delta > 0 {
+            timeout = timeout.min(rto_delta as SimTime);
+        }
+        self.arm_xmit_timer(io, Pending::Probe, io.now + timeout);
+        true
+    }
+
     /// `tcp_send_loss_probe`: the probe timer expired.
     pub(super) fn send_loss_probe(&mut self, io: &mut Io) {
-        if self.cfg.tlp_variant == TlpVariant::Linux3_18 {
+        if self.cfg.tlp_variant != TlpVariant::Linux6_6 {
             return self.send_loss_probe_3_18(io);
         }
         if self.loss.tlp_high_seq != 0
@@ -166,6 +177,7 @@ impl Sender {
 
     /// 3.18's `tcp_send_loss_probe`.
     #[cold]
+    #[inline(never)]
     fn send_loss_probe_3_18(&mut self, io: &mut Io) {
         let nxt = self.tp.snd_nxt;
         let mss = self.mss as u64;
