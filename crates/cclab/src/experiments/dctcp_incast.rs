@@ -18,6 +18,7 @@ use crate::engine::*;
 use crate::results::RunResult;
 use crate::scenario::*;
 use crate::stats::jain;
+use crate::tcp::era::Era;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "dctcp-incast",
@@ -66,6 +67,9 @@ pub fn scenario_with(
     let mut sc = Scenario::new(&format!("dctcp-incast-{cc}"), topo, duration);
     sc.seed = seed;
     let mut tcp = endpoint(cc);
+    // The seed's hosts ran Linux 3.18 (FACK, early retransmit, 3.18's probe, no RACK):
+    // its profile, with the buffers the experiment sets.
+    crate::tcp::config::set_era(&mut tcp, Era::Linux3_18, &["sndbuf", "rcvbuf"]);
     tcp.mtu = mtu;
     let ping_dscp = tcp.dscp;
     if flows_dscp0 {

@@ -10,6 +10,7 @@
 //! not applicable, naming the command or sysctl.
 
 use crate::scenario::TcpConfig;
+use crate::tcp::era::Era;
 
 /// The test's configuration, built before the socket is.
 #[derive(Clone, Debug)]
@@ -47,6 +48,15 @@ impl Conf {
                 self.tol_pct = num().ok_or("--tolerance_percent needs a number")?;
             }
             "ip_version" if val == Some("ipv4") => {}
+            // cclab's own flag: the kernel generation the script was written for
+            // (`tcp/era.rs`), applied before the script's sysctls; it decides what
+            // `tcp_early_retrans` and `tcp_recovery` mean.
+            "linux" => {
+                let era = val
+                    .and_then(crate::tcp::era::Era::from_name)
+                    .ok_or("--linux needs 6.6, 3.18 or 2.6")?;
+                crate::tcp::config::set_era(&mut self.cfg, era, &[]);
+            }
             _ => return Err(format!("option --{name}")),
         }
         Ok(())
@@ -139,23 +149,31 @@ impl Conf {
             },
             "tcp_frto" => c.frto = n()? != 0,
             "tcp_dsack" => c.dsack = n()? != 0,
-            // 6.6's `tcp_early_retrans`: 3 and 4 enable the tail loss probe (early
-            // retransmit itself was replaced by RACK in 4.18).
+            // `tcp_early_retrans`: 3 and 4 enable the tail loss probe in every era. In 3.18
+            // (`--linux=3.18`) 1–3 also enable early retransmit, 2 and 3 with its delay;
+            // 6.6 has no early retransmit (removed in 4.11), so there 1 and 2 only turn the
+            // probe off.
             "tcp_early_retrans" => match n()? {
-                v @ 0..=4 => c.tlp = v >= 3,
+                v @ 0..=4 => {
+                    c.tlp = v >= 3;
+                    c.early_retrans = c.linux == Era::Linux3_18 && (1..=3).contains(&v);
+                    c.early_retrans_no_delay = v == 1;
+                }
                 _ => return bad(),
             },
-            // `tcp_recovery`: bit 0 RACK loss detection; the static reordering window (2)
-            // and no-dupthresh (4) bits are not modelled.
+            // `tcp_recovery` (4.4+): bit 0 RACK loss detection; the static reordering window
+            // (2) and no-dupthresh (4) bits are not modelled. 3.18 has no such sysctl: its
+            // write fails and changes nothing (`defaults.sh` ignores the failure).
+            "tcp_recovery" if c.linux == Era::Linux3_18 => {}
             "tcp_recovery" => match n()? {
                 v @ 0..=1 => c.rack = v == 1,
                 _ => return bad(),
             },
-            // Accepted, with no effect the modelled areas' scripts can see (`tcp_fack` was
-            // removed in 4.15).
-            "tcp_wmem" | "tcp_syn_retries" | "tcp_synack_retries" | "tcp_fack"
-            | "tcp_notsent_lowat" | "tcp_fastopen" | "tcp_fastopen_key" | "tcp_syncookies"
-            | "tcp_ecn_option" => {}
+            // FACK (until 4.15; 6.6's `defaults.sh` writes 0, a failed write there).
+            "tcp_fack" => c.fack = n()? != 0,
+            // Accepted, with no effect the modelled areas' scripts can see.
+            "tcp_wmem" | "tcp_syn_retries" | "tcp_synack_retries" | "tcp_notsent_lowat"
+            | "tcp_fastopen" | "tcp_fastopen_key" | "tcp_syncookies" | "tcp_ecn_option" => {}
             _ => return bad(),
         }
         Ok(())

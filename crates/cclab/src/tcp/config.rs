@@ -33,6 +33,17 @@ pub enum Growth {
     SlowStartSegments,
 }
 
+/// Which kernel's tail loss probe runs (`tlp_variant`, `tcp/sender/tlp.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TlpVariant {
+    /// Linux 6.6 (RFC 8985 §7): PTO = 2·srtt + 2 ms, in Open or CWR.
+    #[default]
+    Linux6_6,
+    /// Linux 3.10–4.x (`draft-dukkipati-tcpm-tcp-loss-probe`, as 3.18): PTO = 2·srtt, with
+    /// one segment out max(PTO, 1.5·srtt + 200 ms), at least 10 ms, only in Open.
+    Linux3_18,
+}
+
 /// The smallest `rto_max` a scenario may set.
 pub const MIN_RTO_MAX: SimTime = crate::engine::MS;
 
@@ -94,6 +105,19 @@ pub struct TcpConfig {
     /// Tail loss probe (RFC 8985 §7; Linux `net.ipv4.tcp_early_retrans` ≥ 3,
     /// `tcp_output.c: tcp_schedule_loss_probe`).
     pub tlp: bool,
+    /// Which kernel's probe (`tlp_variant`): its timeout and when it is scheduled.
+    pub tlp_variant: TlpVariant,
+    /// FACK (Linux 3.18 `tcp_input.c`; sysctl `net.ipv4.tcp_fack`, removed in 4.15): with
+    /// SACK and without RACK, the holes below the highest SACKed segment count as lost
+    /// (`tcp/sender/fack.rs`).
+    pub fack: bool,
+    /// Early retransmit (RFC 5827 with Linux 3.18's delay; sysctl
+    /// `net.ipv4.tcp_early_retrans` 2 or 3, removed in 4.11): without RACK
+    /// (`tcp/sender/early_retrans.rs`).
+    pub early_retrans: bool,
+    /// `early_retrans = "no-delay"` (sysctl 1): recovery starts at once, without
+    /// `tcp_pause_early_retransmit`'s delay.
+    pub early_retrans_no_delay: bool,
     /// F-RTO after a timeout (RFC 5682; Linux `net.ipv4.tcp_frto` = 2, `tcp_process_loss`).
     pub frto: bool,
     /// D-SACK (RFC 2883; Linux `net.ipv4.tcp_dsack`): the receiver reports duplicates, the
@@ -187,6 +211,10 @@ impl Default for TcpConfig {
             prr: true,
             rack: true,
             tlp: true,
+            tlp_variant: TlpVariant::Linux6_6,
+            fack: false,
+            early_retrans: false,
+            early_retrans_no_delay: false,
             frto: true,
             dsack: true,
             reordering: 3,
@@ -365,6 +393,27 @@ const KEYS: &[Key] = &[
         meaning: "tail loss probe (RFC 8985 §7, Linux `tcp_output.c` `tcp_schedule_loss_probe` / `tcp_send_loss_probe`; sysctl `net.ipv4.tcp_early_retrans` = 3 or 4): 2·srtt after the last send, one segment of new data or the last one again, so a tail loss is repaired without an RTO",
     },
     Key {
+        name: "tlp_variant",
+        ty: Ty::Choice("tlp_variant", &["6.6", "3.18"]),
+        default: "`\"6.6\"`",
+        allowed: "",
+        meaning: "which kernel's tail loss probe `tlp` runs: `\"6.6\"` (RFC 8985 §7: PTO = 2·srtt + 2 ms, or + `rto_min` with one segment out, in Open or CWR) or `\"3.18\"` (Linux 3.10–4.x `tcp_output.c` `tcp_schedule_loss_probe`: PTO = 2·srtt, with one segment out max(PTO, 1.5·srtt + 200 ms `TCP_DELACK_MAX`), at least 10 ms, only in Open, none without an RTT sample or while early retransmit's timer waits; any ACK cancels a pending probe and schedules it again; a probe of new data does not count as the episode's probe); the sysctl is `net.ipv4.tcp_early_retrans`, whose meaning changed between the kernels",
+    },
+    Key {
+        name: "fack",
+        ty: Ty::Bool,
+        default: "`false`",
+        allowed: "",
+        meaning: "FACK (Linux 3.18 `tcp_input.c`: `tcp_dupack_heuristics`, `tcp_update_scoreboard`; sysctl `net.ipv4.tcp_fack`, on until its removal in 4.15): with SACK and without `rack`, recovery starts once the segments up to the highest SACKed one (`fackets_out`) exceed the reordering degree, and that many less the degree, from the head, count as lost; turned off for the connection when the SACKs show reordering (`tcp_disable_fack`); no effect with `rack` (RACK replaced it) or without `sack`",
+    },
+    Key {
+        name: "early_retrans",
+        ty: Ty::Text("boolean or `\"no-delay\"`"),
+        default: "`false`",
+        allowed: "`true`, `false` or `\"no-delay\"`",
+        meaning: "early retransmit (RFC 5827 as Linux 3.18 `tcp_time_to_recover`, `tcp_pause_early_retransmit`; sysctl `net.ipv4.tcp_early_retrans` = 2 or 3, removed in 4.11): with fewer than 4 segments out, all but one SACKed (or duplicate-ACKed) and nothing new to send, recovery starts after max(srtt/4, 2 ms) instead of waiting for 3 duplicates; `\"no-delay\"` (sysctl 1) starts it at once; only when `reordering` is 3, and off for the connection once reordering is seen; no effect with `rack` (RACK replaced it)",
+    },
+    Key {
         name: "frto",
         ty: Ty::Bool,
         default: "`true`",
@@ -533,6 +582,29 @@ pub fn apply_profile(ck: &mut Checker, path: &str, era: Era, c: &mut TcpConfig) 
     parse_keys(ck, Tab { path, t: &table }, c);
 }
 
+/// What a scenario writing `linux = "<era>"` and the keys `keep` gives, for a
+/// configuration built in code (experiments, the packetdrill runner): `era`'s profile
+/// applied to `c` except to the keys in `keep` (and those already explicit), which keep
+/// their values.
+pub fn set_era(c: &mut TcpConfig, era: Era, keep: &[&str]) {
+    for k in keep {
+        let i = era::PROFILE
+            .iter()
+            .position(|r| r.key == *k)
+            .unwrap_or_else(|| panic!("{k} is not a profile key"));
+        c.explicit |= 1 << i;
+    }
+    let mut ck = Checker {
+        file: "",
+        from_cli: Vec::new(),
+        errors: Vec::new(),
+        hosts: None,
+        links: None,
+    };
+    apply_profile(&mut ck, "tcp", era, c);
+    assert!(ck.errors.is_empty(), "the profile's own values are valid");
+}
+
 /// Apply every TCP key present in `t` to `c` (no combination checks).
 fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("cc"), &mut c.cc);
@@ -594,6 +666,23 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("prr"), &mut c.prr);
     ck.get_into(t, key("rack"), &mut c.rack);
     ck.get_into(t, key("tlp"), &mut c.tlp);
+    if let Some(x) = ck.get::<String>(t, key("tlp_variant")) {
+        c.tlp_variant = if x == "3.18" {
+            TlpVariant::Linux3_18
+        } else {
+            TlpVariant::Linux6_6
+        };
+    }
+    ck.get_into(t, key("fack"), &mut c.fack);
+    // `(on, without the delay)`.
+    if let Some((on, no_delay)) = ck.opt(t, "early_retrans", |v| match v {
+        Value::Boolean(b) => Ok((*b, false)),
+        Value::String(s) if s.eq_ignore_ascii_case("no-delay") => Ok((true, true)),
+        _ => Err("expected true, false or \"no-delay\"".to_string()),
+    }) {
+        c.early_retrans = on;
+        c.early_retrans_no_delay = no_delay;
+    }
     ck.get_into(t, key("frto"), &mut c.frto);
     ck.get_into(t, key("dsack"), &mut c.dsack);
     ck.get_into(t, key("reordering"), &mut c.reordering);

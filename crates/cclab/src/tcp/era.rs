@@ -167,6 +167,14 @@ pub static PROFILE: &[Row] = &[
         source: "`tcp_early_retrans` ≥ 3 (tail loss probe, tcp_output.c, since 3.10)",
     },
     Row {
+        key: "tlp_variant",
+        values: [S("6.6"), S("3.18"), S("6.6")],
+        source: "6.6: `tcp_schedule_loss_probe` (tcp_output.c, RFC 8985 §7); 3.18: the same \
+                 function of 3.10–4.x (PTO 2·srtt, max(PTO, 1.5·srtt + `TCP_DELACK_MAX`) \
+                 with one segment out, at least 10 ms, Open only); 2.6 has no probe (`tlp` \
+                 false) and keeps the default",
+    },
+    Row {
         key: "frto",
         values: [B(true), B(true), B(false)],
         source: "`tcp_frto`: 2 in 6.6 and 3.18; 0 in 2.6.9 (tcp_input.c)",
@@ -195,7 +203,7 @@ pub static PROFILE: &[Row] = &[
 ];
 
 /// Rows whose key does not exist yet (another helper's mechanism); see the module doc.
-pub const AWAITED: &[&str] = &["fack", "early_retrans"];
+pub const AWAITED: &[&str] = &[];
 
 /// The bits of `PROFILE` rows whose key `t` writes.
 pub fn explicit_bits(t: &Table) -> u64 {
@@ -340,6 +348,9 @@ mod tests {
             "frto" => c.frto.to_string(),
             "dsack" => c.dsack.to_string(),
             "reordering" => c.reordering.to_string(),
+            "tlp_variant" => format!("{:?}", c.tlp_variant),
+            "fack" => c.fack.to_string(),
+            "early_retrans" => format!("{} {}", c.early_retrans, c.early_retrans_no_delay),
             k => panic!("a profile key without a reader in this test: {k}"),
         }
     }
@@ -380,6 +391,25 @@ mod tests {
         let e = parse_scenario(&text.replace("\"2.4\"", "2.4"), "t.toml", &[]).unwrap_err();
         assert_eq!(e[0].key, "tcp.linux");
         assert!(e[0].message.contains("\"2.6\""), "{}", e[0].message);
+    }
+
+    /// The 3.18 recovery keys: the profile turns them on, each reads back, and
+    /// `early_retrans` takes "no-delay" (sysctl 1) and nothing else.
+    #[test]
+    fn the_3_18_recovery_keys_read_back() {
+        let e = &flows("[tcp]\nlinux = \"3.18\"\n")[0];
+        assert!(e.fack && e.early_retrans && !e.early_retrans_no_delay && !e.rack);
+        assert_eq!(e.tlp_variant, crate::tcp::config::TlpVariant::Linux3_18);
+        let d = &flows("")[0];
+        assert!(!d.fack && !d.early_retrans);
+        assert_eq!(d.tlp_variant, crate::tcp::config::TlpVariant::Linux6_6);
+        let n = &flows("[tcp]\nlinux = \"3.18\"\nearly_retrans = \"no-delay\"\n")[0];
+        assert!(n.early_retrans && n.early_retrans_no_delay && n.fack);
+        let text = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nsenders = 1\n\
+                    bottleneck = { rate = \"1Gbps\", delay = \"10ms\" }\n[tcp]\nearly_retrans = \"soon\"\n";
+        let e = parse_scenario(text, "t.toml", &[]).unwrap_err();
+        assert_eq!(e[0].key, "tcp.early_retrans");
+        assert!(e[0].message.contains("no-delay"), "{}", e[0].message);
     }
 
     #[test]

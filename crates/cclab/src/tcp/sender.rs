@@ -36,6 +36,8 @@
 //! `sender/info.rs` (`TCP_INFO`).
 
 mod diag;
+mod early_retrans;
+mod fack;
 mod info;
 mod initial;
 mod listen;
@@ -296,7 +298,7 @@ impl Sender {
                 && cfg.spacing == Spacing::None,
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
-            loss: rack::LossState::new(cfg.reordering),
+            loss: rack::LossState::new(cfg.reordering).with_era(cfg),
             hs: listen::Handshake::new(cfg),
         }
     }
@@ -876,6 +878,9 @@ impl Sender {
             return; // acks data never sent
         }
         let prior_una = self.tp.snd_una;
+        if self.loss.v318 {
+            self.ack_start_3_18(io); // `sender/early_retrans.rs`
+        }
         // `prior_fack` (Linux `tcp_ack`): `tcp_highest_sack_seq` before this ACK.
         self.loss.prior_fack = self.highest_sack_seq();
         self.loss.orig_acked = false;
@@ -1087,11 +1092,15 @@ impl Sender {
         // Loss detection: RFC 6675 IsLost here, RACK in the state machine.
         let mut newly_lost = 0;
         let lost_before = self.lost_out;
-        if self.cfg.sack
-            && !rack
-            && (self.sacked_out >= self.loss.reordering || self.tp.ca_state == CaState::Recovery)
-        {
-            newly_lost += self.mark_lost_by_sack();
+        if self.cfg.sack && !rack {
+            if self.loss.fack {
+                // FACK (`sender/fack.rs`); the entry into recovery marks in the state machine.
+                newly_lost += self.fack_on_ack(is_dup, newly_sacked > 0, ack > prior_una);
+            } else if self.sacked_out >= self.loss.reordering
+                || self.tp.ca_state == CaState::Recovery
+            {
+                newly_lost += self.mark_lost_by_sack();
+            }
         }
         let dupacks_now = if self.cfg.sack {
             self.sacked_out
@@ -1113,6 +1122,8 @@ impl Sender {
         }
         if set_xmit_timer && !self.schedule_loss_probe(io, true) {
             self.rearm_rto(io);
+        } else if !set_xmit_timer && self.loss.v318 {
+            self.ack_end_3_18(io); // `sender/early_retrans.rs`
         }
 
         // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).
@@ -1180,6 +1191,7 @@ impl Sender {
                 Pending::Reo => self.rack_reo_timeout(io),
                 Pending::Probe => self.send_loss_probe(io),
                 Pending::Probe0 => self.send_probe0(io),
+                Pending::EarlyRetrans => self.resume_early_retransmit(io),
             },
         }
     }

@@ -451,3 +451,207 @@ fn rto_reordering_and_probe_share_one_timer() {
     // one before it (the lazy timer), a handful here.
     assert!(d.order < 10, "{} timer events", d.order);
 }
+
+// ----- Linux 3.18's recovery (`sender/fack.rs`, `sender/early_retrans.rs`, 3.18's probe) --
+
+/// The recovery of the 3.18 profile without the probe (each test turns on its piece).
+fn cfg_3_18() -> TcpConfig {
+    TcpConfig {
+        rack: false,
+        tlp: false,
+        tlp_variant: crate::tcp::config::TlpVariant::Linux3_18,
+        ..cfg()
+    }
+}
+
+/// FACK (Linux 3.18 `tcp_time_to_recover` with `tcp_dupack_heuristics` = fackets_out,
+/// `tcp_update_scoreboard`): P0 acked at 20 ms, then a SACK of P5: fackets_out = 5
+/// (P1..P5), above the reordering degree 3, so recovery starts and max(5 − 3, 1) = 2 segments, P1 and P2, are lost;
+/// P1 goes at once. A SACK of P7 next: fackets_out 7, lost P1..P4 (P5 SACKed). Without
+/// FACK the one SACKed segment is below DupThresh: Disorder, nothing lost.
+#[test]
+fn fack_marks_fackets_out_less_reordering_lost() {
+    let run = |fack: bool| {
+        let mut d = Drv::new(&TcpConfig { fack, ..cfg_3_18() }, 10);
+        d.ack(20 * MS, 1, &[]);
+        d.ack(21 * MS, 1, &[(5, 6)]);
+        let first = d.s.info();
+        d.ack(22 * MS, 1, &[(5, 6), (7, 8)]);
+        (first, d.s.info(), d.retrans())
+    };
+    let (a, b, r) = run(true);
+    assert_eq!(
+        (a.ca_state, a.lost, a.sacked),
+        (3, 2, 1),
+        "Recovery, P1 P2 lost"
+    );
+    assert_eq!((b.ca_state, b.lost, b.sacked), (3, 4, 2), "P1..P4 lost");
+    assert_eq!(r[0], (21 * MS, 1));
+    let (a, b, r) = run(false);
+    assert_eq!((a.ca_state, a.lost), (1, 0), "Disorder");
+    assert_eq!((b.ca_state, b.lost), (1, 0));
+    assert!(r.is_empty(), "{r:?}");
+}
+
+/// Early retransmit (RFC 5827, Linux 3.18 `tcp_time_to_recover` Trick#6 and
+/// `tcp_pause_early_retransmit`): two segments out, P1 SACKed at 20 ms, nothing more to
+/// send: the entry waits max(srtt/4, 2 ms) = 2.5 ms (srtt 10 ms) on the timer. An ACK at
+/// 21 ms puts the RTO back (`tcp_ack`: `tcp_rearm_rto`) and the test runs again: the delay
+/// restarts, and P0 goes at 23.5 ms, in Recovery (`tcp_resume_early_retransmit`). Without
+/// early retransmit nothing goes before the RTO (210 ms after the send).
+#[test]
+fn early_retransmit_fires_a_quarter_rtt_after_the_sack() {
+    let run = |early_retrans: bool| {
+        let mut d = Drv::new(
+            &TcpConfig {
+                early_retrans,
+                ..cfg_3_18()
+            },
+            2,
+        );
+        d.ack(20 * MS, 0, &[(1, 2)]);
+        d.until(22 * MS);
+        assert!(d.retrans().is_empty());
+        d.ack(21 * MS + 500 * US, 0, &[(1, 2)]);
+        d.until(30 * MS);
+        d
+    };
+    let d = run(true);
+    assert_eq!(d.retrans(), vec![(24 * MS, 0)]);
+    assert_eq!(d.s.info().ca_state, 3);
+    assert_eq!(d.s.early_retrans_state(), (true, 2, 1));
+    let mut off = run(false);
+    assert!(off.retrans().is_empty());
+    off.until(300 * MS);
+    assert_eq!(off.retrans(), vec![(220 * MS, 0)], "the RTO");
+    assert_eq!(off.s.stats.timeouts, 1);
+}
+
+/// `early_retrans = "no-delay"` (3.18's sysctl value 1): the same tail, P0 goes at the
+/// SACK, 20 ms.
+#[test]
+fn early_retransmit_without_its_delay_fires_at_the_sack() {
+    let mut d = Drv::new(
+        &TcpConfig {
+            early_retrans: true,
+            early_retrans_no_delay: true,
+            ..cfg_3_18()
+        },
+        2,
+    );
+    d.ack(20 * MS, 0, &[(1, 2)]);
+    assert_eq!(d.retrans(), vec![(20 * MS, 0)]);
+    assert_eq!(d.s.early_retrans_state(), (true, 0, 0));
+}
+
+/// Reordering turns early retransmit off for the connection (`tcp_update_reordering` →
+/// `tcp_disable_early_retrans`): P0 arrives after P1 (a SACK of P1, then the cumulative
+/// ACK of both, a hole filled by an original: reordering), so a later tail with one
+/// segment SACKed waits for the RTO.
+#[test]
+fn reordering_turns_early_retransmit_off() {
+    let mut d = Drv::new(
+        &TcpConfig {
+            early_retrans: true,
+            ..cfg_3_18()
+        },
+        4,
+    );
+    assert!(d.s.early_retrans_state().0);
+    d.ack(20 * MS, 0, &[(1, 2)]);
+    d.ack(20 * MS + 100 * US, 2, &[]);
+    assert!(!d.s.early_retrans_state().0, "reordering seen");
+    d.ack(21 * MS, 2, &[(3, 4)]);
+    d.until(100 * MS);
+    assert!(d.retrans().is_empty(), "{:?}", d.retrans());
+}
+
+/// 3.18's probe timeout (`tcp_schedule_loss_probe` of 3.10–4.x): PTO = 2·srtt = 20 ms
+/// with more than one segment out (6.6: 2·srtt + 2 ms = 22 ms); with one segment out
+/// max(2·srtt, 1.5·srtt + 200 ms) = 215 ms, later than the RTO (210 ms), so the probe
+/// takes the RTO's place at 220 ms (6.6: 2·srtt + rto_min = 220 ms, also clamped).
+#[test]
+fn tlp_of_3_18_waits_two_srtt() {
+    use crate::tcp::config::TlpVariant;
+    let probe = |variant: TlpVariant, segs: u64| {
+        let mut d = Drv::new(
+            &TcpConfig {
+                tlp: true,
+                tlp_variant: variant,
+                ..cfg_3_18()
+            },
+            segs,
+        );
+        d.until(if segs == 1 { 300 } else { 100 } * MS);
+        (
+            d.retrans()[0],
+            d.s.loss_counters().tlp_probes,
+            d.s.stats.timeouts,
+        )
+    };
+    assert_eq!(probe(TlpVariant::Linux3_18, 2), ((30 * MS, 1), 1, 0));
+    assert_eq!(probe(TlpVariant::Linux6_6, 2), ((32 * MS, 1), 1, 0));
+    assert_eq!(probe(TlpVariant::Linux3_18, 1).0, (220 * MS, 0));
+    assert_eq!(probe(TlpVariant::Linux3_18, 1).1, 1, "a probe, not an RTO");
+}
+
+/// 3.18 probes only in Open, and every ACK first puts the RTO back in place of a pending
+/// probe (`tcp_ack`: `tcp_rearm_rto`): a SACK at 20 ms (Disorder) leaves only the RTO.
+#[test]
+fn tlp_of_3_18_is_cancelled_by_an_ack_outside_open() {
+    let mut d = Drv::new(
+        &TcpConfig {
+            tlp: true,
+            ..cfg_3_18()
+        },
+        4,
+    );
+    d.ack(20 * MS, 0, &[(3, 4)]);
+    d.until(200 * MS);
+    assert_eq!(d.s.loss_counters().tlp_probes, 0);
+    assert!(d.retrans().is_empty());
+}
+
+/// FACK's `tcp_mark_lost_retrans`: P1 is lost, and so is its retransmission. Once a
+/// segment first sent after that retransmission is SACKed, the retransmission is lost
+/// too and P1 goes a third time, with no RTO. Without FACK's test (RFC 6675 marking)
+/// the lost retransmission waits for the RTO.
+#[test]
+fn fack_detects_a_lost_retransmission() {
+    let run = |fack: bool| {
+        let mut d = Drv::new(&TcpConfig { fack, ..cfg_3_18() }, 30);
+        // P0 acked: slow start sends P10, P11 (20 ms).
+        d.ack(20 * MS, 1, &[]);
+        // P2..P9 SACKed one by one from 21 ms: recovery, P1 retransmitted.
+        for k in 2..10 {
+            d.ack(20 * MS + k * MS, 1, &[(2, k + 1)]);
+        }
+        // P10.. SACKed (sent after P1's retransmission at 22 ms, some of them).
+        for k in 10..20 {
+            d.ack(30 * MS + k * MS, 1, &[(2, k + 1)]);
+        }
+        d
+    };
+    let d = run(true);
+    let r = d.retrans();
+    assert_eq!(r[0], (24 * MS, 1), "fackets_out 4 > 3 at 24 ms: P1 lost");
+    // The first segment first sent after P1's retransmission; its SACK (at 30 + k ms)
+    // shows the retransmission lost.
+    let k = d
+        .sent
+        .iter()
+        .find(|e| !e.2 && e.0 > 24 * MS)
+        .map(|e| (e.1 - 1) / mss())
+        .expect("new data after the retransmission");
+    assert!(k < 20, "P{k}");
+    assert_eq!(
+        r[1],
+        ((30 + k) * MS, 1),
+        "P1 a third time when P{k} is SACKed"
+    );
+    assert!(d.s.fack_lost_retrans() >= 1);
+    assert_eq!(d.s.stats.timeouts, 0);
+    let d = run(false);
+    assert_eq!(d.retrans()[0], (24 * MS, 1), "RFC 6675: 3 SACKed above P1");
+    assert_eq!(d.retrans().iter().filter(|e| e.1 == 1).count(), 1);
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 fn own_packetdrill_scripts_pass() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/packetdrill");
     let files = collect(&[dir]).expect("the script folder");
-    assert!(files.len() >= 14, "scripts found: {files:?}");
+    assert!(files.len() >= 16, "scripts found: {files:?}");
     let bad: Vec<String> = files
         .iter()
         .filter_map(|f| match run_file(f) {
@@ -41,4 +41,31 @@ fn a_wrong_expectation_fails_with_its_line() {
         "{}",
         cclab::packetdrill::run_str(&late)
     );
+}
+
+/// The 3.18 scripts test their mechanism: with its sysctl off, the retransmission they
+/// expect at once (FACK) or after the early-retransmit delay (25 ms) comes only with the
+/// RTO, 0.4 s into the script, and the script fails at that line.
+#[test]
+fn fack_and_early_retransmit_scripts_fail_without_their_sysctl() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/packetdrill");
+    for (file, on, off, line) in [
+        ("fack.pkt", "tcp_fack=1", "tcp_fack=0", 22),
+        (
+            "early-retransmit.pkt",
+            "tcp_early_retrans=3",
+            "tcp_early_retrans=4",
+            23,
+        ),
+    ] {
+        let src = std::fs::read_to_string(dir.join(file)).expect("the script");
+        assert!(src.contains(on), "{file}");
+        match cclab::packetdrill::run_str(&src.replace(on, off)) {
+            Verdict::Fail { line: l, msg } => {
+                assert_eq!(l, line, "{file}: {msg}");
+                assert!(msg.contains("sent at 0.400000 s"), "{file}: {msg}");
+            }
+            v => panic!("{file} with {off}: {v}"),
+        }
+    }
 }

@@ -41,7 +41,8 @@ pub(super) const TCP_TIMEOUT_MIN: SimTime = 2 * crate::engine::MS;
 const TCP_RACK_RECOVERY_THRESH: u8 = 16;
 
 /// Which event the retransmission timer holds (Linux `icsk_pending`: one timer per socket
-/// for `ICSK_TIME_RETRANS`, `ICSK_TIME_REO_TIMEOUT` and `ICSK_TIME_LOSS_PROBE`).
+/// for `ICSK_TIME_RETRANS`, `ICSK_TIME_REO_TIMEOUT`, `ICSK_TIME_LOSS_PROBE` and, in 3.18,
+/// `ICSK_TIME_EARLY_RETRANS`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum Pending {
     #[default]
@@ -50,6 +51,8 @@ pub(super) enum Pending {
     Probe,
     /// The zero-window probe (`ICSK_TIME_PROBE0`, `sender/probe0.rs`).
     Probe0,
+    /// Early retransmit's delay (`sender/early_retrans.rs`).
+    EarlyRetrans,
 }
 
 /// RACK's state (Linux `tp->rack`).
@@ -69,8 +72,9 @@ pub(super) struct Rack {
     pub dsack_round: u64,
     /// Segments sent once below this are settled (acked, SACKed, lost or retransmitted).
     cursor: u64,
-    /// Retransmitted segments in the order they were sent: (start, send time).
-    rtx: VecDeque<(u64, SimTime)>,
+    /// Retransmitted segments in the order they were sent: (start, send time). Also
+    /// FACK's, in Recovery (`sender/fack.rs`).
+    pub(super) rtx: VecDeque<(u64, SimTime)>,
 }
 
 /// Loss recovery state beside the scoreboard: RACK, TLP, undo, F-RTO, the reordering
@@ -109,6 +113,18 @@ pub(super) struct LossState {
     pub spurious_rtos: u64,
     pub dsack_undos: u64,
     pub reo_timeouts: u64,
+    /// FACK in force for this connection (`fack` until reordering turns it off,
+    /// `sender/fack.rs`); `tp->do_early_retrans` (`sender/early_retrans.rs`).
+    pub fack: bool,
+    pub do_early_retrans: bool,
+    /// Any of 3.18's mechanisms is configured (`tlp_variant = "3.18"`, `fack`,
+    /// `early_retrans`): one test keeps them off the default profile's path.
+    pub v318: bool,
+    /// Early retransmits delayed (timer armed) and resumed (timer fired).
+    pub er_delays: u64,
+    pub er_fired: u64,
+    /// FACK's lost retransmissions (`TCPLostRetransmit`).
+    pub lost_retrans: u64,
 }
 
 impl LossState {
@@ -145,7 +161,24 @@ impl LossState {
             spurious_rtos: 0,
             dsack_undos: 0,
             reo_timeouts: 0,
+            fack: false,
+            do_early_retrans: false,
+            v318: false,
+            er_delays: 0,
+            er_fired: 0,
+            lost_retrans: 0,
         }
+    }
+
+    /// The 3.18 mechanisms for a new connection: FACK as configured; early retransmit
+    /// when configured and `tcp_reordering` is 3 (`tcp_enable_early_retrans`).
+    pub fn with_era(mut self, cfg: &crate::scenario::TcpConfig) -> Self {
+        self.fack = cfg.fack;
+        self.do_early_retrans = cfg.early_retrans && cfg.reordering == 3;
+        self.v318 = cfg.fack
+            || cfg.early_retrans
+            || cfg.tlp_variant != crate::tcp::config::TlpVariant::Linux6_6;
+        self
     }
 }
 
@@ -193,7 +226,7 @@ impl Sender {
     /// Record a retransmission of the segment at `start`, sent at `sent`, for the walk.
     #[inline]
     pub(super) fn rack_note_retransmit(&mut self, start: u64, sent: SimTime) {
-        if self.rack_on() {
+        if self.rack_on() || (self.loss.fack && self.tp.ca_state == CaState::Recovery) {
             self.loss.rack.rtx.push_back((start, sent));
         }
     }
@@ -235,7 +268,7 @@ impl Sender {
     /// `tcp_mark_skb_lost`: a SACKed segment stays; a lost one whose retransmission is
     /// in flight has lost that retransmission (`TCPLostRetransmit`): it waits to be sent
     /// again.
-    fn rack_mark_skb_lost(&mut self, i: usize) {
+    pub(super) fn rack_mark_skb_lost(&mut self, i: usize) {
         let s = self.segs[i];
         if s.sacked {
             return;
@@ -449,7 +482,9 @@ impl Sender {
         let metric = fack - low_seq;
         if metric > self.loss.reordering as u64 * mss {
             self.loss.reordering = (metric.div_ceil(mss) as u32).min(self.cfg.max_reordering);
+            self.disable_fack(); // 3.18 `tcp_update_reordering`
         }
+        self.loss.do_early_retrans = false; // `tcp_disable_early_retrans`
         self.loss.reord_seen += 1;
     }
 }

@@ -147,6 +147,11 @@ impl Sender {
         let state = self.tp.ca_state;
         let time_to_recover = if rack {
             self.lost_out > 0
+        } else if self.loss.v318 {
+            // FACK and early retransmit (`sender/fack.rs`, `sender/early_retrans.rs`).
+            let t = self.time_to_recover_3_18(io, ece, ev.una_advanced, dupacks, head_lost);
+            reo_armed |= self.loss.pending == super::rack::Pending::EarlyRetrans;
+            t
         } else {
             dupacks >= self.loss.reordering || head_lost
         };
@@ -155,7 +160,9 @@ impl Sender {
             && time_to_recover
             && !self.segs.is_empty()
         {
-            if !rack && (!self.cfg.sack || !head_lost) {
+            if !rack && self.loss.fack && self.cfg.sack {
+                self.fack_mark_lost(); // `tcp_update_scoreboard` with FACK
+            } else if !rack && (!self.cfg.sack || !head_lost) {
                 self.mark_lost(0);
             }
             self.enter_recovery(ece);

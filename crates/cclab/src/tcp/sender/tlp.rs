@@ -16,17 +16,35 @@
 //!   `tlp_high_seq` shows the probe repaired a loss: one cwnd reduction (CWR entered and
 //!   left at once, `TCPLossProbeRecovery`).
 //!
-//! The PTO of earlier kernels (3.10–4.x: max(2·srtt, 1.5·srtt + `TCP_DELACK_MAX`) with one
-//! segment out, only in Open) is a different `probe_timeout`.
+//! `tlp_variant = "3.18"`: the probe of Linux 3.10–4.x (`draft-dukkipati-tcpm-tcp-loss-probe`;
+//! read from 3.18's `tcp_output.c` and `tcp_input.c`):
+//! - `tcp_schedule_loss_probe`: only when the timer holds the RTO (not early retransmit's
+//!   delay; a pending probe is replaced by the RTO, "no consecutive loss probes"), with an
+//!   RTT sample (`tp->srtt_us`), SACK, data out, in Open only, and when nothing more may
+//!   be sent (`snd_cwnd > packets_in_flight` with data waiting gives no probe). PTO =
+//!   2·srtt; with one segment out max(PTO, 1.5·srtt + `TCP_DELACK_MAX` 200 ms); at least
+//!   10 ms; and no later than the armed RTO (`icsk_timeout`). The kernel counts it in
+//!   jiffies (`usecs_to_jiffies`, rounded up to 1/HZ); cclab keeps nanoseconds.
+//! - `tcp_ack`: every ACK first puts the RTO back in place of a pending probe, and after
+//!   its processing schedules the probe again when the RTO is pending.
+//! - `tcp_send_loss_probe`: new data if any (`tcp_write_xmit` with `push_one = 2`, the
+//!   peer's window permitting), which does not set `tlp_high_seq`; else, unless a probe
+//!   retransmission is out, the last segment again, `tlp_high_seq` = snd_nxt; then the RTO
+//!   from now. `tcp_process_tlp_ack` of 3.18 then works like 6.6's with `tlp_retrans`.
 
 use super::rack::Pending;
 use super::{Sender, SimTime};
 use crate::cc::CaState;
 use crate::engine::{MS, SEC};
+use crate::tcp::config::TlpVariant;
 use crate::transport::Io;
 
 /// Linux `TCP_TIMEOUT_INIT`: the PTO without an RTT sample.
 const TCP_TIMEOUT_INIT: SimTime = SEC;
+/// Linux `TCP_DELACK_MAX` (HZ/5): the peer's longest delayed ACK, in 3.18's PTO.
+const TCP_DELACK_MAX: SimTime = 200 * MS;
+/// 3.18's PTO floor (`msecs_to_jiffies(10)`).
+const PTO_MIN_3_18: SimTime = 10 * MS;
 
 impl Sender {
     /// The probe timeout (Linux 6.6 `tcp_schedule_loss_probe`).
@@ -43,10 +61,25 @@ impl Sender {
         2 * self.rtt.srtt() + extra
     }
 
+    /// 3.18's PTO: 2·srtt; with one segment out max(PTO, 1.5·srtt + `TCP_DELACK_MAX`);
+    /// at least 10 ms.
+    pub(super) fn probe_timeout_3_18(&self) -> SimTime {
+        let rtt = self.rtt.srtt();
+        let mut timeout = 2 * rtt;
+        if self.packets_out() == 1 {
+            timeout = timeout.max(rtt + rtt / 2 + TCP_DELACK_MAX);
+        }
+        timeout.max(PTO_MIN_3_18)
+    }
+
     /// `tcp_schedule_loss_probe`; `advancing_rto`: called on an ACK that moved snd_una
-    /// (the RTO would restart from now).
-    #[inline]
+    /// (the RTO would restart from now). Always in line (the 3.18 variant is a call): in
+    /// line it was before that variant, and the ACK path's instruction count depends on it.
+    #[inline(always)]
     pub(super) fn schedule_loss_probe(&mut self, io: &mut Io, advancing_rto: bool) -> bool {
+        if self.cfg.tlp_variant != TlpVariant::Linux6_6 {
+            return self.schedule_loss_probe_3_18(io, advancing_rto);
+        }
         if !self.cfg.tlp
             || self.segs.is_empty()
             || !self.cfg.sack
@@ -67,8 +100,51 @@ impl Sender {
         true
     }
 
+    /// 3.18's `tcp_schedule_loss_probe`: only when the timer holds the RTO (a pending probe
+    /// gives way to it, "no consecutive loss probes"), with TLP, SACK, data out, an RTT
+    /// sample, in Open, and nothing more that may be sent now.
+    #[cold]
+    #[inline(never)]
+    fn schedule_loss_probe_3_18(&mut self, io: &mut Io, advancing_rto: bool) -> bool {
+        match self.loss.pending {
+            Pending::Rto => {}
+            Pending::Probe => {
+                self.rearm_rto(io);
+                return false;
+            }
+            _ => return false,
+        }
+        if !self.cfg.tlp
+            || self.segs.is_empty()
+            || !self.cfg.sack
+            || !self.rtt.has_sample()
+            || self.tp.ca_state != CaState::Open
+            || (self.tp.snd_cwnd > self.in_flight() && self.write_seq > self.tp.snd_nxt)
+        {
+            return false;
+        }
+        let mut timeout = self.probe_timeout_3_18();
+        // "If RTO is shorter, just schedule TLP in its place": the armed RTO
+        // (`icsk_timeout`), which an ACK that moved snd_una restarted from now.
+        let rto_delta = if advancing_rto {
+            self.current_rto() as i64
+        } else {
+            self.rto_timer
+                .deadline
+                .map_or(0, |d| d as i64 - io.now as i64)
+        };
+        if rto_delta > 0 {
+            timeout = timeout.min(rto_delta as SimTime);
+        }
+        self.arm_xmit_timer(io, Pending::Probe, io.now + timeout);
+        true
+    }
+
     /// `tcp_send_loss_probe`: the probe timer expired.
     pub(super) fn send_loss_probe(&mut self, io: &mut Io) {
+        if self.cfg.tlp_variant != TlpVariant::Linux6_6 {
+            return self.send_loss_probe_3_18(io);
+        }
         if self.loss.tlp_high_seq != 0
             || self.segs.is_empty()
             || !matches!(self.tp.ca_state, CaState::Open | CaState::Cwr)
@@ -92,6 +168,37 @@ impl Sender {
             return self.rearm_rto(io);
         }
         // Retransmit the last segment (`__tcp_retransmit_skb`: not counted in retrans_out).
+        let i = self.segs.len() - 1;
+        let sent = self.resend(io, i);
+        self.rack_note_retransmit(self.segs[i].start, sent);
+        self.loss.tlp_retrans = true;
+        self.probe_sent(io)
+    }
+
+    /// 3.18's `tcp_send_loss_probe`.
+    #[cold]
+    #[inline(never)]
+    fn send_loss_probe_3_18(&mut self, io: &mut Io) {
+        let nxt = self.tp.snd_nxt;
+        let mss = self.mss as u64;
+        let len = self.write_seq.saturating_sub(nxt).min(mss);
+        if len > 0 {
+            // New data, the peer's window (and the send buffer) permitting; no
+            // `tlp_high_seq` for it.
+            let una = self.tp.snd_una;
+            if nxt + len - una <= self.snd_wnd.max(mss)
+                && nxt + len - una <= self.cfg.sndbuf.max(mss)
+            {
+                self.send_new(io, nxt, len as u32);
+                self.loss.tlp_probes += 1;
+            }
+            self.loss.pending = Pending::Rto;
+            return self.rearm_rto(io);
+        }
+        if self.loss.tlp_high_seq != 0 || self.segs.is_empty() {
+            self.loss.pending = Pending::Rto;
+            return self.rearm_rto(io);
+        }
         let i = self.segs.len() - 1;
         let sent = self.resend(io, i);
         self.rack_note_retransmit(self.segs[i].start, sent);
