@@ -172,7 +172,7 @@ impl LossState {
 
     /// The 3.18 mechanisms for a new connection: FACK as configured; early retransmit
     /// when configured and `tcp_reordering` is 3 (`tcp_enable_early_retrans`).
-    pub fn with_era(mut self, cfg: &crate::scenario::TcpConfig) -> Self {
+    pub fn with_era(mut self, cfg: &crate::tcp::config::TcpConfig) -> Self {
         self.fack = cfg.fack;
         self.do_early_retrans = cfg.early_retrans && cfg.reordering == 3;
         self.v318 = cfg.fack
