@@ -6,12 +6,18 @@
 //! The network schedules its own events (`NetEv`) on the simulator's queue and reports
 //! what passes a port or reaches a node to a [`Tap`] (pcap capture), which costs one
 //! branch when nothing listens.
+//!
+//! This file holds forwarding, the enqueue into a port's discipline and transmission;
+//! `forward/arrive.rs` a packet's arrival at the next node, the event dispatch and TCP
+//! small queues' completions.
 
 use super::packet::{split_gso, PacketPool, PktId};
 use super::{Network, NodeId, PortId};
 use crate::engine::{EventQueue, SimTime};
 use crate::packet::{Packet, PktKind, CE};
 use crate::qdisc::{Deq, Mark, Offer, PktMeta, QueueDisc, Verdict};
+
+mod arrive;
 
 /// The network's own events.
 #[derive(Clone, Copy, Debug)]
@@ -479,182 +485,6 @@ impl Network {
             cx.q.schedule(cx.q.now(), NetEv::TsqWake { conn: p.conn }.into());
         }
         cx.pool.free(id);
-    }
-
-    /// Packet `id`, the head of `port`'s wire, reaches the next node. Returns `(host,
-    /// packet)` when the node is the packet's destination: it leaves the network there.
-    #[inline]
-    pub fn arrive<E: From<NetEv>, T: Tap>(
-        &mut self,
-        port: PortId,
-        id: PktId,
-        cx: &mut NetCtx<E, T>,
-    ) -> Option<(NodeId, PktId)> {
-        let pr = &mut self.ports[port as usize];
-        let node = pr.peer;
-        let policed = pr.policed;
-        let to_host = pr.to_host;
-        match pr.wire.pop_front() {
-            Some((t, next)) => cx.q.schedule(t, NetEv::Arrive { port, id: next }.into()),
-            None => pr.on_wire = false,
-        }
-        let p = cx.pool.get(id);
-        cx.tap.on_rx(cx.q.now(), node, p);
-        let (dst, hash) = (p.dst, p.hash);
-        if node == dst {
-            if let Some(gro) = self.gro.as_deref_mut() {
-                if gro.receive(node, id, port, cx.pool) {
-                    let at = cx.q.now() + gro.flush;
-                    cx.q.schedule(at, NetEv::GroFlush { node }.into());
-                }
-                return None;
-            }
-            if policed && !self.admit(port, id, cx) {
-                return None;
-            }
-            return Some((node, id));
-        }
-        if policed && !self.admit(port, id, cx) {
-            return None;
-        }
-        if to_host {
-            // Hosts do not forward (Linux with `ip_forward = 0`).
-            self.unroutable += 1;
-            self.discard(id, cx);
-            return None;
-        }
-        self.route(node, id, dst, hash, cx);
-        None
-    }
-
-    /// Start loading port `port`'s first cache line, which an arrival over its link reads
-    /// first. No bounds check: a prefetch of an address outside the ports does nothing.
-    #[inline(always)]
-    pub fn prefetch_port(&self, port: PortId) {
-        crate::engine::prefetch(self.ports.as_ptr().wrapping_add(port as usize));
-    }
-
-    /// Handle one of the network's events; returns a packet that reached its destination.
-    #[inline]
-    pub fn on_event<E: From<NetEv>, T: Tap>(&mut self, ev: NetEv, cx: &mut NetCtx<E, T>) -> NetOut {
-        match ev {
-            NetEv::Arrive { port, id } => match self.arrive(port, id, cx) {
-                Some((node, id)) => NetOut::Deliver(node, id),
-                None if !self.ready.is_empty() => NetOut::Ready,
-                None => NetOut::Nothing,
-            },
-            NetEv::GroFlush { node } => {
-                if let Some(gro) = self.gro.as_deref_mut() {
-                    gro.flush(node, &mut self.gro_out);
-                }
-                self.host_ingress(node, cx);
-                NetOut::Ready
-            }
-            NetEv::TxDone { port } => {
-                self.tx_done(port, cx);
-                NetOut::Nothing
-            }
-            NetEv::TsqDone { port } => self.tsq_done(port, cx),
-            NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
-        }
-    }
-
-    /// What GRO released at host `node` passes the host's ingress and waits in `ready`.
-    fn host_ingress<E: From<NetEv>, T: Tap>(&mut self, node: NodeId, cx: &mut NetCtx<E, T>) {
-        let mut out = std::mem::take(&mut self.gro_out);
-        for (id, port) in out.drain(..) {
-            if !self.ports[port as usize].policed || self.admit(port, id, cx) {
-                self.ready.push((node, id));
-            }
-        }
-        self.gro_out = out;
-    }
-
-    /// The ingress policer of `port` decides on packet `id`, arriving over it; a packet
-    /// it drops is discarded here.
-    #[inline(never)]
-    fn admit<E: From<NetEv>, T: Tap>(
-        &mut self,
-        port: PortId,
-        id: PktId,
-        cx: &mut NetCtx<E, T>,
-    ) -> bool {
-        let now = cx.q.now();
-        let ing = self.ports[port as usize]
-            .ingress
-            .as_deref_mut()
-            .expect("a policer");
-        if ing.admits(cx.pool.get(id), now) {
-            true
-        } else {
-            self.discard(id, cx);
-            false
-        }
-    }
-
-    /// A sender waits on `port`'s NIC and the head of its TCP-small-queues list is due:
-    /// release what the NIC finished by now, wake the sender whose packet it was, and
-    /// come back at the next completion while a sender still waits.
-    #[inline(never)]
-    fn tsq_done<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) -> NetOut {
-        let now = cx.q.now();
-        if self.tsq_armed[port as usize] == now {
-            self.tsq_armed[port as usize] = SimTime::MAX;
-        }
-        self.settle_tsq(port, now);
-        self.tsq_arm(port, cx.q);
-        if self.tsq_wakes.len() == 1 {
-            return NetOut::TsqWake(self.tsq_wakes.pop().expect("one wake"));
-        }
-        self.flush_tsq_wakes(cx.q);
-        NetOut::Nothing
-    }
-
-    /// Release the bytes of what `port`'s NIC finished sending by `now` (TCP small
-    /// queues); senders waiting for them go into `tsq_wakes`.
-    #[inline]
-    pub fn settle_tsq(&mut self, port: PortId, now: SimTime) {
-        let pr = &mut self.ports[port as usize];
-        while let Some(&(t, conn, size)) = pr.tsq_done.front() {
-            if t > now {
-                break;
-            }
-            pr.tsq_done.pop_front();
-            if self.tsq.release(conn, size) {
-                self.tsq_wakes.push(conn);
-            }
-        }
-    }
-
-    /// While a sender waits on `port`, have a `TsqDone` event at the head of its list.
-    pub fn tsq_arm<E: From<NetEv>>(&mut self, port: PortId, q: &mut EventQueue<E>) {
-        if self.tsq.waiters(port) == 0 {
-            return;
-        }
-        if self.tsq_armed.len() <= port as usize {
-            self.tsq_armed.resize(port as usize + 1, SimTime::MAX);
-        }
-        if let Some(&(t, _, _)) = self.ports[port as usize].tsq_done.front() {
-            if t < self.tsq_armed[port as usize] {
-                self.tsq_armed[port as usize] = t;
-                q.schedule(t, NetEv::TsqDone { port }.into());
-            }
-        }
-    }
-
-    /// The sender of `conn` stops until bytes of it leave NIC `port` (TCP small queues;
-    /// `u32::MAX`: no NIC known, nothing to arm).
-    pub fn tsq_wait<E: From<NetEv>>(&mut self, conn: u32, port: PortId, q: &mut EventQueue<E>) {
-        self.tsq.wait_on(conn, port);
-        self.tsq_arm(port, q);
-    }
-
-    /// Wake, now, the senders released outside their port's event.
-    pub fn flush_tsq_wakes<E: From<NetEv>>(&mut self, q: &mut EventQueue<E>) {
-        let now = q.now();
-        for conn in self.tsq_wakes.drain(..) {
-            q.schedule(now, NetEv::TsqWake { conn }.into());
-        }
     }
 }
 

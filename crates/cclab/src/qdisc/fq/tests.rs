@@ -4,7 +4,7 @@
 //! and `quantum` 3028 two.
 
 use super::*;
-use crate::engine::{NS, PS, US};
+use crate::engine::{MS, NS, PS, US};
 use crate::packet::{CE, NOT_ECT};
 
 fn pkt(hash: u32, len: u32, edt: SimTime, now: SimTime) -> PktMeta {
