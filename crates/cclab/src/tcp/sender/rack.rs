@@ -193,6 +193,13 @@ pub(super) struct AckEvent {
     pub sacked_or_dup: bool,
 }
 
+/// A segment the walk of segments sent once passes over: it is in the retransmission ring,
+/// or lost and waiting to be sent again.
+#[inline]
+fn not_in_first_walk(s: &super::Seg) -> bool {
+    s.ever_retrans || (s.lost && !s.retrans)
+}
+
 /// `tcp_skb_sent_after`: t1 later than t2, or at the same time with a higher end.
 #[inline]
 fn sent_after(t1: SimTime, t2: SimTime, seq1: u64, seq2: u64) -> bool {
@@ -303,9 +310,7 @@ impl Sender {
             match self.segs.get(i) {
                 None => return 0,
                 Some(s) => {
-                    // Skipped by the walk: in the ring, or lost and waiting to go again.
-                    let skipped = s.ever_retrans || (s.lost && !s.retrans);
-                    if !skipped && !sent_after(mstamp, s.sent, end_seq, s.end) {
+                    if !not_in_first_walk(s) && !sent_after(mstamp, s.sent, end_seq, s.end) {
                         return 0;
                     }
                 }
@@ -317,8 +322,7 @@ impl Sender {
         let mut settled = true;
         while i < self.segs.len() {
             let s = self.segs[i];
-            if s.ever_retrans || (s.lost && !s.retrans) {
-                // In the retransmission ring, or lost and waiting to be sent again.
+            if not_in_first_walk(&s) {
                 if settled {
                     self.loss.rack.cursor = s.end;
                 }
