@@ -127,14 +127,13 @@ fn prep_io(io: &mut Io, net: &mut Network, nics: &[u32], conn: u32, side: Side) 
     };
     if nic != u32::MAX {
         // What the NIC sent by now has left the sender's count (TCP small queues).
-        net.settle_tsq(nic, io.now);
+        net.host.settle_tsq(nic, io.now);
     }
-    io.below = net.tsq.below(conn);
+    io.below = net.host.tsq.below(conn);
     io.local_room = if nic == u32::MAX {
         u32::MAX
     } else {
-        net.settle(nic, io.now);
-        net.ports[nic as usize].qdisc.room(1500)
+        net.port_now(nic, io.now).qdisc.room(1500)
     };
 }
 
@@ -205,7 +204,7 @@ impl Sim {
     /// Empty for a port the network does not have.
     pub fn on_wire(&self, port: PortId) -> Vec<(SimTime, PktId)> {
         let mut on = Vec::new();
-        let Some(pr) = self.net.ports.get(port as usize) else {
+        let Some(pr) = self.net.ports().get(port as usize) else {
             return on;
         };
         self.q.for_each_pending(|t, ev| {
@@ -320,13 +319,13 @@ impl Sim {
     /// Deliver what the network made ready at once (GRO's flushes).
     #[inline(never)]
     fn deliver_ready(&mut self) {
-        while !self.net.ready.is_empty() {
-            let mut ready = std::mem::take(&mut self.net.ready);
+        while !self.net.host.ready.is_empty() {
+            let mut ready = std::mem::take(&mut self.net.host.ready);
             for (node, id) in ready.drain(..) {
                 self.deliver(node, id);
             }
-            if self.net.ready.is_empty() {
-                self.net.ready = ready; // keep the allocation
+            if self.net.host.ready.is_empty() {
+                self.net.host.ready = ready; // keep the allocation
             }
         }
     }
@@ -427,11 +426,11 @@ impl Sim {
         if self.io.tsq_throttled {
             self.io.tsq_throttled = false;
             let nic = self.conn_nic[conn as usize];
-            self.net.tsq_wait(conn, nic, &mut self.q);
+            self.net.host.tsq_wait(conn, nic, &mut self.q);
         }
-        if !self.net.tsq_wakes.is_empty() {
+        if self.net.host.wakes_pending() {
             // Senders released while their bytes were settled outside an event.
-            self.net.flush_tsq_wakes(&mut self.q);
+            self.net.host.flush_tsq_wakes(&mut self.q);
         }
         for (at, kind) in self.io.timers.drain(..) {
             let gen = self.conn_key[conn as usize].gen;
@@ -474,7 +473,7 @@ impl Sim {
         self.flow_log.push(&r);
         self.conns[i] = Conn::Free;
         self.probes.rtt.forget(i);
-        self.net.tsq.forget(conn);
+        self.net.host.tsq.forget(conn);
         self.conn_key[i].gen = self.conn_key[i].gen.wrapping_add(1);
         self.free_conns.push(conn);
     }
@@ -493,9 +492,9 @@ impl Sim {
             .rposition(|&c| {
                 // Its NIC's sent packets leave the count lazily: settle them first.
                 if let Some(&nic) = nics.get(c as usize).filter(|&&n| n != u32::MAX) {
-                    net.settle_tsq(nic, now);
+                    net.host.settle_tsq(nic, now);
                 }
-                net.tsq.below(c) == 0
+                net.host.tsq.below(c) == 0
             })
             .filter(|_| self.reuse_slots);
         let slot = match pick {
@@ -726,13 +725,13 @@ fn prefetching_follows_the_ports_and_changes_no_result() {
     assert!(
         !small.net.prefetch,
         "cubic16: {} ports",
-        small.net.ports.len()
+        small.net.ports().len()
     );
     let mut sc = crate::bench::scenario_fat_tree(4, "2ms");
     sc.seed = 3;
     let mut on = Sim::new(&sc).unwrap();
     on.run();
-    assert!(on.net.prefetch, "k = 4: {} ports", on.net.ports.len());
+    assert!(on.net.prefetch, "k = 4: {} ports", on.net.ports().len());
     assert!(on.net.packet_hops > 10_000, "{} hops", on.net.packet_hops);
     // The same run with the hints off (`seal` sets the flag; this run steps without it).
     let mut off = Sim::new(&sc).unwrap();

@@ -56,6 +56,8 @@ pub struct WorldBuilder<'s> {
     last_tcp: Option<Arc<TcpConfig>>,
     /// The last configuration a workload's connections were checked with.
     checked_tcp: Option<Arc<TcpConfig>>,
+    /// The Ouroboros layer's router marking, once an app asks for it.
+    flow_marking: Option<(crate::flow::FlowCaKind, u64)>,
 }
 
 impl WorldBuilder<'_> {
@@ -83,7 +85,7 @@ impl WorldBuilder<'_> {
         let node = &net.nodes[self.host(name)? as usize];
         node.ports
             .first()
-            .map(|&p| net.ports[p as usize].rate_bps)
+            .map(|&p| net.port(p).rate_bps)
             .ok_or_else(|| format!("host '{name}' has no link"))
     }
 
@@ -98,15 +100,12 @@ impl WorldBuilder<'_> {
         self.sim.net.routes.attachment(host)
     }
 
-    /// The Ouroboros layer's congestion avoidance: ports update flow packets' ECN octet
-    /// with it from now on.
-    pub fn set_flow_ca(&mut self, ca: crate::flow::FlowCaKind) {
-        self.sim.net.flow_ca = Some(ca);
-    }
-
-    /// Packets each port's kernel holds below the layer's rings, unseen by the marker.
-    pub fn set_flow_hidden(&mut self, pkts: u64) {
-        self.sim.net.flow_hidden = pkts;
+    /// The Ouroboros layer's congestion avoidance, and the packets each port's kernel
+    /// holds below the layer's rings, unseen by the marker: once the apps are built, every
+    /// port's discipline gets the layer's router marking in front (`flow::router`). The
+    /// last call wins.
+    pub fn set_flow_marking(&mut self, ca: crate::flow::FlowCaKind, hidden: u64) {
+        self.flow_marking = Some((ca, hidden));
     }
 
     /// The time `from`'s NIC takes to send a packet of `size` bytes (with its link's
@@ -114,7 +113,7 @@ impl WorldBuilder<'_> {
     pub fn frame_time(&self, from: NodeId, to: NodeId, hash: u32, size: u32) -> SimTime {
         let net = &self.sim.net;
         match net.routes.next_port(from, to, hash) {
-            Some(p) => net.ports[p as usize].ser_time(size),
+            Some(p) => net.port(p).ser_time(size),
             None => 0,
         }
     }
@@ -234,31 +233,31 @@ impl WorldBuilder<'_> {
 pub fn build(sc: &Scenario) -> Result<Sim, String> {
     let mut net = topology::build(&sc.topology);
     let jitter = HostJitter::max_of(sc.host.jitter, &net);
+    let nics: Vec<PortId> = (net.nodes.iter())
+        .filter(|n| n.kind == NodeKind::Host)
+        .flat_map(|n| n.ports.iter().copied())
+        .collect();
     if jitter > 0 {
         // Every host NIC draws its processing jitter from its own stream.
-        for node in net.nodes.iter().filter(|n| n.kind == NodeKind::Host) {
-            for &p in &node.ports {
-                net.ports[p as usize].set_jitter(HostJitter::new(
-                    jitter,
-                    Rng::new(sc.seed, STREAM_HOST_JITTER + p as u64),
-                ));
-            }
+        for &p in &nics {
+            net.port_mut(p).set_jitter(HostJitter::new(
+                jitter,
+                Rng::new(sc.seed, STREAM_HOST_JITTER + p as u64),
+            ));
         }
     }
     if sc.host.ipgt != crate::net::host::IPGT_DEFAULT {
         // The NIC's inter-packet gap (e1000 TIPG.IPGT + 4 byte times) replaces Ethernet's
         // 12-byte gap on every Ethernet-framed host port; bare-IP links have no gap.
-        for node in net.nodes.iter().filter(|n| n.kind == NodeKind::Host) {
-            for &p in &node.ports {
-                let port = &mut net.ports[p as usize];
-                if port.framing == crate::net::ETH_OVERHEAD {
-                    port.framing = port.framing - crate::net::host::IPGT_DEFAULT + sc.host.ipgt;
-                }
+        for &p in &nics {
+            let port = net.port_mut(p);
+            if port.framing == crate::net::ETH_OVERHEAD {
+                port.framing = port.framing - crate::net::host::IPGT_DEFAULT + sc.host.ipgt;
             }
         }
     }
     if sc.host.gro {
-        net.gro = Some(Box::new(crate::net::gro::Gro::new(
+        net.host.gro = Some(Box::new(crate::net::gro::Gro::new(
             sc.host.gro_flush,
             net.nodes.len(),
         )));
@@ -267,13 +266,14 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         let pid = net
             .port_by_name(&pol.link)
             .ok_or_else(|| format!("police: unknown link '{}'", pol.link))?;
-        net.ports[pid as usize].set_ingress(crate::net::ingress::Ingress::new(pol.police));
+        net.port_mut(pid)
+            .set_ingress(crate::net::ingress::Ingress::new(pol.police));
     }
     for (i, l) in sc.losses.iter().enumerate() {
         let pid = net
             .port_by_name(&l.link)
             .ok_or_else(|| format!("loss: unknown link '{}'", l.link))?;
-        net.ports[pid as usize].set_loss(LinkLoss {
+        net.port_mut(pid).set_loss(LinkLoss {
             rate: l.rate,
             rng: Rng::new(sc.seed, STREAM_LINK_LOSS + i as u64),
             drop_nth: l.drop_nth.iter().map(|&(f, n)| (f as u32, n)).collect(),
@@ -306,8 +306,16 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         hosts,
         last_tcp: None,
         checked_tcp: None,
+        flow_marking: None,
     };
     crate::app::build(&sc.apps, &mut w)?;
+    if let Some((ca, hidden)) = w.flow_marking {
+        sim.net.wrap_qdiscs(|q| {
+            crate::qdisc::Qdisc::Custom(Box::new(crate::flow::router::RouterMark::new(
+                q, ca, hidden,
+            )))
+        });
+    }
     sim.next_flow_id = sim.conns.len() as u32;
     // Known once the apps are built (a builder opens an app's connections before it adds
     // the app).
@@ -323,7 +331,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
     let sampled: Vec<PortId> = if o.queues.is_empty() {
         // The bottleneck, or every forward hop of a chain.
         sim.net
-            .ports
+            .ports()
             .iter()
             .enumerate()
             .filter(|(_, p)| {
@@ -398,7 +406,7 @@ fn series_budget(sim: &Sim) -> Result<(), String> {
             .ports
             .iter()
             .map(|&p| {
-                let p = &sim.net.ports[p as usize];
+                let p = &sim.net.port(p);
                 let wire_bits = u128::from(c.sender.mss + 40 + p.framing) * 8;
                 (u128::from(p.rate_bps) * u128::from(d)).div_ceil(wire_bits * u128::from(SEC))
             })

@@ -102,7 +102,7 @@ const DURATION_RATE: u64 = 1_000_000_000;
 fn duration(full: &cclab::scenario::Scenario, sim: &cclab::sim::Sim) -> SimTime {
     let fastest = sim
         .net
-        .ports
+        .ports()
         .iter()
         .map(|p| p.rate_bps)
         .max()

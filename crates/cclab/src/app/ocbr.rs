@@ -629,8 +629,7 @@ pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
             ));
         }
         let kind = FlowCaKind::by_name(&s.ca).ok_or_else(|| format!("ocbr.{i}: unknown ca"))?;
-        w.set_flow_ca(kind);
-        w.set_flow_hidden(s.kernel_queue);
+        w.set_flow_marking(kind, s.kernel_queue);
         let frame_time = w
             .frame_time(from, to, hash, s.size + FLOW_HDR)
             .max(s.packet_time);

@@ -27,6 +27,7 @@
 pub mod endpoint;
 pub mod mbecn;
 pub mod nop;
+pub mod router;
 pub mod text;
 
 use std::fmt::Write;

@@ -135,13 +135,6 @@ impl Network {
             settle(pr, now, &mut self.packet_hops);
         }
         let p = cx.pool.get_mut(id);
-        if let Some(ca) = self.flow_ca {
-            // Every IPCP, the source's own included, updates a flow packet's ECN octet
-            // from the packets already queued for the outgoing link (seed 002).
-            if p.kind == PktKind::Flow {
-                p.cong = flow_mark(ca, p.cong, pr.qdisc.pkts().saturating_sub(self.flow_hidden));
-            }
-        }
         let meta = PktMeta {
             len: p.size,
             ecn: p.ecn,
@@ -150,6 +143,8 @@ impl Network {
             segs: p.segs,
             edt: p.edt,
             now,
+            flow: p.kind == PktKind::Flow,
+            cong: p.cong,
         };
         if pr.idle(now) {
             // An idle transmitter has an empty queue (anything queued has a wake-up
@@ -431,12 +426,7 @@ impl Network {
         let pr = if p.tsq {
             // The NIC sends it for a socket that counts its bytes until then (TSQ).
             p.tsq = false;
-            pr.tsq_done.push_back((done, p.conn, p.size));
-            // Its completion needs an event only if a sender waits on this port (one may
-            // have stopped while all its bytes were still in the qdisc).
-            if self.tsq.waiters(port) > 0 {
-                self.tsq_arm(port, cx.q);
-            }
+            self.host.nic_sending(port, done, p.conn, p.size, cx.q);
             &mut self.ports[port as usize]
         } else {
             pr
@@ -471,7 +461,7 @@ impl Network {
     /// `skb_orphan_partial`).
     #[inline(never)]
     fn orphan<E: From<NetEv>, T: Tap>(&mut self, conn: u32, size: u32, cx: &mut NetCtx<E, T>) {
-        if self.tsq.release(conn, size) {
+        if self.host.tsq.release(conn, size) {
             cx.q.schedule(cx.q.now(), NetEv::TsqWake { conn }.into());
         }
     }
@@ -481,7 +471,7 @@ impl Network {
     #[inline(never)]
     fn discard<E: From<NetEv>, T: Tap>(&mut self, id: PktId, cx: &mut NetCtx<E, T>) {
         let p = cx.pool.get(id);
-        if p.tsq && self.tsq.release(p.conn, p.size) {
+        if p.tsq && self.host.tsq.release(p.conn, p.size) {
             cx.q.schedule(cx.q.now(), NetEv::TsqWake { conn: p.conn }.into());
         }
         cx.pool.free(id);
@@ -612,13 +602,6 @@ fn arm<E: From<NetEv>>(
     q.schedule(at, NetEv::TxDone { port }.into());
 }
 
-/// `update_ecn_in_router` of the layer's policy, out of the TCP path.
-#[cold]
-#[inline(never)]
-fn flow_mark(ca: crate::flow::FlowCaKind, ecn: u8, queued: u64) -> u8 {
-    ca.update_ecn_in_router(ecn, queued as usize)
-}
-
 /// Write `mark` into `p`; true if it marked anything.
 #[inline]
 fn apply(mark: Mark, p: &mut Packet) -> bool {
@@ -631,6 +614,19 @@ fn apply(mark: Mark, p: &mut Packet) -> bool {
         Mark::Cong(v) => {
             p.cong |= v;
             v != 0
+        }
+        Mark::Rewrite(v) => {
+            p.cong = v;
+            false
+        }
+        Mark::RewriteMarked(v) => {
+            p.cong = v;
+            true
+        }
+        Mark::RewriteCe(v) => {
+            p.cong = v;
+            p.ecn = CE;
+            true
         }
     }
 }

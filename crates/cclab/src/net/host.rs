@@ -56,11 +56,12 @@
 
 use super::forward::{NetCtx, NetEv, Tap};
 use super::packet::{PktId, PktKind, ECT0, NOT_ECT};
-use super::{Network, NodeId};
-use crate::engine::{Rng, SimTime};
+use super::{Network, NodeId, PortId};
+use crate::engine::{EventQueue, Rng, SimTime};
 use crate::qdisc::QueueDisc;
 use crate::schema::check::{time, Checker, Tab};
 use crate::schema::{Key, Schema, Ty};
+use std::collections::VecDeque;
 use toml::Value;
 
 /// A host NIC's processing jitter: the largest delay between the stack handing a packet to
@@ -283,15 +284,145 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
     h
 }
 
+/// The host side of the network: what lies between a host's endpoints and its NIC on the
+/// way out (TCP small queues' accounting of what a socket has below it) and between its
+/// NIC and its endpoints on the way in (GRO, the packets handed over). The ports keep what
+/// every port has (qdisc, transmitter, link), so a switch port sees `Port` and `Qdisc`
+/// only; the host NIC's egress stage and processing jitter are [`Network::egress`] and
+/// [`HostJitter`].
+#[derive(Debug, Default)]
+pub struct HostStack {
+    /// TCP small queues: what each socket has below it.
+    pub tsq: Tsq,
+    /// TCP small queues: per port (a host NIC), (time, connection, bytes) of the packets
+    /// it is sending for a socket that counts them, in the order they finish.
+    tsq_done: Vec<VecDeque<(SimTime, u32, u32)>>,
+    /// TCP small queues: per port, the time of the earliest `TsqDone` event pending for it
+    /// (`SimTime::MAX`: none), so a port is not woken twice for the same instant.
+    tsq_armed: Vec<SimTime>,
+    /// TCP small queues: sockets released from waiting outside their port's event (a
+    /// release at the very instant of another event), to wake when the simulator next
+    /// flushes (reused: no allocation).
+    tsq_wakes: Vec<u32>,
+    /// Generic receive offload on the hosts (`[host] gro`); `None` = off.
+    pub gro: Option<Box<super::gro::Gro>>,
+    /// Packets that reached their destination and wait to be handed over (GRO flushes
+    /// several at once); drained by the simulator.
+    pub ready: Vec<(NodeId, PktId)>,
+    /// What GRO released, with the port each arrived over (scratch, reused).
+    pub(super) gro_out: Vec<(PktId, PortId)>,
+}
+
+impl HostStack {
+    /// NIC `port` sends, finishing at `done`, a packet of `size` bytes whose socket
+    /// (`conn`) counts it until then (TCP small queues). Its completion needs an event only
+    /// if a sender waits on this port (one may have stopped while all its bytes were still
+    /// in the qdisc).
+    #[inline]
+    pub(super) fn nic_sending<E: From<NetEv>>(
+        &mut self,
+        port: PortId,
+        done: SimTime,
+        conn: u32,
+        size: u32,
+        q: &mut EventQueue<E>,
+    ) {
+        if self.tsq_done.len() <= port as usize {
+            self.tsq_done.resize_with(port as usize + 1, VecDeque::new);
+        }
+        self.tsq_done[port as usize].push_back((done, conn, size));
+        if self.tsq.waiters(port) > 0 {
+            self.tsq_arm(port, q);
+        }
+    }
+
+    /// `port`'s `TsqDone` event: release what the NIC finished by now, and come back at
+    /// the next completion while a sender still waits. Returns the one sender to wake now,
+    /// if exactly one was released (more are woken by events).
+    pub(super) fn tsq_due<E: From<NetEv>>(
+        &mut self,
+        port: PortId,
+        q: &mut EventQueue<E>,
+    ) -> Option<u32> {
+        let now = q.now();
+        if self.tsq_armed[port as usize] == now {
+            self.tsq_armed[port as usize] = SimTime::MAX;
+        }
+        self.settle_tsq(port, now);
+        self.tsq_arm(port, q);
+        if self.tsq_wakes.len() == 1 {
+            return self.tsq_wakes.pop();
+        }
+        self.flush_tsq_wakes(q);
+        None
+    }
+
+    /// Release the bytes of what `port`'s NIC finished sending by `now` (TCP small
+    /// queues); senders waiting for them go into the wake list.
+    #[inline]
+    pub fn settle_tsq(&mut self, port: PortId, now: SimTime) {
+        let Some(done) = self.tsq_done.get_mut(port as usize) else {
+            return;
+        };
+        while let Some(&(t, conn, size)) = done.front() {
+            if t > now {
+                break;
+            }
+            done.pop_front();
+            if self.tsq.release(conn, size) {
+                self.tsq_wakes.push(conn);
+            }
+        }
+    }
+
+    /// While a sender waits on `port`, have a `TsqDone` event at the head of its list.
+    pub fn tsq_arm<E: From<NetEv>>(&mut self, port: PortId, q: &mut EventQueue<E>) {
+        if self.tsq.waiters(port) == 0 {
+            return;
+        }
+        if self.tsq_armed.len() <= port as usize {
+            self.tsq_armed.resize(port as usize + 1, SimTime::MAX);
+        }
+        let head = self.tsq_done.get(port as usize).and_then(|d| d.front());
+        if let Some(&(t, _, _)) = head {
+            if t < self.tsq_armed[port as usize] {
+                self.tsq_armed[port as usize] = t;
+                q.schedule(t, NetEv::TsqDone { port }.into());
+            }
+        }
+    }
+
+    /// The sender of `conn` stops until bytes of it leave NIC `port` (TCP small queues;
+    /// `u32::MAX`: no NIC known, nothing to arm).
+    pub fn tsq_wait<E: From<NetEv>>(&mut self, conn: u32, port: PortId, q: &mut EventQueue<E>) {
+        self.tsq.wait_on(conn, port);
+        self.tsq_arm(port, q);
+    }
+
+    /// Are senders released outside their port's event waiting to be woken?
+    #[inline]
+    pub fn wakes_pending(&self) -> bool {
+        !self.tsq_wakes.is_empty()
+    }
+
+    /// Wake, now, the senders released outside their port's event.
+    pub fn flush_tsq_wakes<E: From<NetEv>>(&mut self, q: &mut EventQueue<E>) {
+        let now = q.now();
+        for conn in self.tsq_wakes.drain(..) {
+            q.schedule(now, NetEv::TsqWake { conn }.into());
+        }
+    }
+}
+
 /// TCP small queues (Linux `sk_wmem_alloc` and `TSQ_THROTTLED`): per connection, the
 /// bytes its sender's packets hold in the host qdisc and NIC, and whether the sender waits
 /// for them to leave (and on which NIC port); per port, how many senders wait on it. Empty
 /// unless a sender uses TSQ (`[host] tsq`).
 ///
-/// A NIC's sent packets leave the count lazily (`Network::settle_tsq`): when their socket
+/// A NIC's sent packets leave the count lazily (`HostStack::settle_tsq`): when their socket
 /// is next told its bytes (`Sim::prep_io`), when a closed connection's slot is looked at
 /// for reuse, and — the only time an event is needed — at each completion on a port while
-/// a sender waits on it (`Network::tsq_arm`), which wakes the sender at its packet's
+/// a sender waits on it (`HostStack::tsq_arm`), which wakes the sender at its packet's
 /// completion as Linux's `tcp_wfree` does.
 #[derive(Debug, Default)]
 pub struct Tsq {
@@ -398,7 +529,7 @@ impl Network {
     ) {
         let p = cx.pool.get(id);
         if p.tsq {
-            self.tsq.hold(p.conn, p.size);
+            self.host.tsq.hold(p.conn, p.size);
         }
         let (dst, hash) = (p.dst, p.hash);
         self.route(host, id, dst, hash, cx)

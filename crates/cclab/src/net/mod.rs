@@ -62,7 +62,10 @@ pub fn flow_hash(src: NodeId, dst: NodeId, sport: u16, dport: u16, proto: u8) ->
 #[derive(Debug, Default)]
 pub struct Network {
     pub nodes: Vec<Node>,
-    pub ports: Vec<Port>,
+    /// Private: a direct port's queue and counters are brought up to date lazily
+    /// ([`Network::settle`]), so they are read through [`Network::port_now`], or after a
+    /// run (which settles every port) through [`Network::port`] and [`Network::ports`].
+    ports: Vec<Port>,
     pub routes: Routes,
     /// Packets put on a wire (one packet crossing one link is one hop).
     pub packet_hops: u64,
@@ -73,29 +76,9 @@ pub struct Network {
     drops: Vec<packet::PktId>,
     /// Scratch space for the segments of an aggregate being cut (reused).
     segs_scratch: Vec<packet::PktId>,
-    /// TCP small queues: what each socket has below it (`host.rs`).
-    pub tsq: host::Tsq,
-    /// TCP small queues: per port, the time of the earliest `TsqDone` event pending for it
-    /// (`SimTime::MAX`: none), so a port is not woken twice for the same instant.
-    pub tsq_armed: Vec<crate::engine::SimTime>,
-    /// TCP small queues: sockets released from waiting outside their port's event (a
-    /// release at the very instant of another event), to wake when the simulator next
-    /// flushes (reused: no allocation).
-    pub tsq_wakes: Vec<u32>,
-    /// Generic receive offload on the hosts (`[host] gro`); `None` = off.
-    pub gro: Option<Box<gro::Gro>>,
-    /// Packets that reached their destination and wait to be handed over (GRO flushes
-    /// several at once); drained by the simulator.
-    pub ready: Vec<(NodeId, packet::PktId)>,
-    /// What GRO released, with the port each arrived over (scratch, reused).
-    gro_out: Vec<(packet::PktId, PortId)>,
-    /// The congestion-avoidance policy of the Ouroboros layer: how every port updates the
-    /// ECN octet of the flow packets it queues (`update_ecn_in_router`, seed 002); `None`
-    /// in a network without flows, whose ports then never look at a packet's kind.
-    pub flow_ca: Option<crate::flow::FlowCaKind>,
-    /// Packets of each port's queue that the kernel holds below the IPCP's ring, out of the
-    /// marker's sight (`[[ocbr]] kernel_queue`): the marker sees the queue less these.
-    pub flow_hidden: u64,
+    /// The host side: TCP small queues, GRO and what reached its destination host
+    /// ([`host::HostStack`]). Switch ports see their `Port` and `Qdisc` only.
+    pub host: host::HostStack,
     /// Run every transmitter on events, direct ports too ([`Port::direct`]): the same
     /// results but where two events fall on the same picosecond, more events; for tests
     /// and comparisons.
@@ -178,6 +161,46 @@ impl Network {
                 }
             }
             p.direct = direct;
+        }
+    }
+
+    /// Port `id`: its description (name, ends, rate, delay, framing) and its queue and
+    /// counters as last settled — at the end of a run (`Sim::run_until` settles every
+    /// port) or by [`Network::port_now`]. Panics on a port the network does not have.
+    #[inline]
+    pub fn port(&self, id: PortId) -> &Port {
+        &self.ports[id as usize]
+    }
+
+    /// Every port, in id order, as [`Network::port`] gives each.
+    #[inline]
+    pub fn ports(&self) -> &[Port] {
+        &self.ports
+    }
+
+    /// Port `id` with its queue and counters brought up to `now` first.
+    #[inline]
+    pub fn port_now(&mut self, id: PortId, now: SimTime) -> &Port {
+        self.settle(id, now);
+        &self.ports[id as usize]
+    }
+
+    /// Port `id`, to configure before a run (its loss, policer, jitter, framing, or its
+    /// discipline, replaced whole). Changing it during a run is the caller's risk:
+    /// [`Network::seal`] decides each port's mode again when a run resumes.
+    #[inline]
+    pub fn port_mut(&mut self, id: PortId) -> &mut Port {
+        &mut self.ports[id as usize]
+    }
+
+    /// Put every port's discipline inside `wrap` (a stage in front of each queue, as the
+    /// Ouroboros layer's router marking is: `flow::router`).
+    pub fn wrap_qdiscs(&mut self, mut wrap: impl FnMut(Qdisc) -> Qdisc) {
+        for p in &mut self.ports {
+            let placeholder =
+                crate::qdisc::QueueSpec::droptail(crate::schema::Limit::Packets(0)).build();
+            let q = std::mem::replace(&mut p.qdisc, placeholder);
+            p.qdisc = wrap(q);
         }
     }
 

@@ -174,9 +174,6 @@ pub struct Port {
     pub qdisc: Qdisc,
     /// Loss injected on the link (`[[loss]]`; `set_loss`).
     pub(super) loss: Option<Box<super::loss::LinkLoss>>,
-    /// TCP small queues: (time, connection, bytes) of packets this port (a host NIC) is
-    /// sending for a socket that counts them, in the order they finish.
-    pub tsq_done: Box<VecDeque<(SimTime, u32, u32)>>,
     /// A policer on what arrives over this link at its far end (`[[police]]`;
     /// `set_ingress`).
     pub(super) ingress: Option<Box<super::ingress::Ingress>>,
@@ -224,7 +221,6 @@ impl Port {
             tx_bytes: 0,
             loss: None,
             jitter: super::host::HostJitter::off(),
-            tsq_done: Box::default(),
             ingress: None,
         }
     }

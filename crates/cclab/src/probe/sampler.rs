@@ -87,7 +87,7 @@ impl Sampler {
             }
             SeriesKind::Queue => {
                 for &pid in &self.ports {
-                    let p = &net.ports[pid as usize];
+                    let p = &net.port(pid);
                     let b = p.backlog();
                     out.queue.push(QueueSample {
                         t,

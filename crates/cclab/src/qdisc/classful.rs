@@ -447,6 +447,7 @@ mod tests {
             segs: 1,
             now: 0,
             edt: 0,
+            ..PktMeta::default()
         }
     }
 

@@ -61,6 +61,10 @@ pub struct PktMeta {
     /// Earliest departure time the sender asked for (0 = none): what `sch_fq` honours.
     pub edt: SimTime,
     pub now: SimTime,
+    /// An Ouroboros flow packet (seed 002), and its one-octet congestion field (`cong`;
+    /// false and 0 for every other packet): what the flow layer's router marking reads.
+    pub flow: bool,
+    pub cong: u8,
 }
 
 /// A congestion signal written into a packet by a queue.
@@ -72,6 +76,13 @@ pub enum Mark {
     Ce,
     /// OR this value into the packet's one-octet congestion field (multi-bit ECN, seed 002).
     Cong(u8),
+    /// Set a flow packet's congestion field to this octet: the one the IPCP in front of
+    /// the queue wrote (`update_ecn_in_router`; `flow::router`), which is not a mark of
+    /// the queue's. The two below add the queue's own mark (counted as a mark): the
+    /// octet then includes what the queue ORed in, or CE is set too.
+    Rewrite(u8),
+    RewriteMarked(u8),
+    RewriteCe(u8),
 }
 
 /// The qdisc's decision on an arriving packet.

@@ -25,7 +25,7 @@ pub fn ideal_fct(net: &crate::net::Network, a: &crate::tcp::Addr, bytes: u64, ms
             let Some(pid) = net.routes.next_port(node, to, a.hash) else {
                 break;
             };
-            let p = &net.ports[pid as usize];
+            let p = &net.port(pid);
             delay += p.delay;
             if slowest.is_none_or(|(r, _)| p.rate_bps < r) {
                 slowest = Some((p.rate_bps, p.framing));
@@ -149,7 +149,7 @@ fn finish(sim: &Sim, mut flows: crate::results::Flows) -> Result<RunResult, Stri
     let end = sim.q.now();
     let queues = sim
         .net
-        .ports
+        .ports()
         .iter()
         .filter(|p| p.stats.enqueued > 0 || p.loss().is_some() || p.ingress().is_some())
         .map(|p| {

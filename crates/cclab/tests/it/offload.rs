@@ -40,7 +40,7 @@ fn tsq_bounds_what_a_socket_holds_in_its_host() {
         let mut sim = Sim::new(&sc).unwrap();
         sim.run();
         let nic = sim.net.port_by_name("hop0").unwrap() as usize;
-        let p = &sim.net.ports[nic];
+        let p = &sim.net.port(nic as u32);
         (
             p.stats.max_bytes,
             p.stats.drops,
@@ -86,7 +86,7 @@ fn tsq_wakes_a_socket_whose_bytes_wait_in_a_host_shaper() {
     let mut sim = Sim::new(&sc).unwrap();
     sim.run();
     let nic = sim.net.port_by_name("hop0").unwrap() as usize;
-    let st = &sim.net.ports[nic].stats;
+    let st = &sim.net.port(nic as u32).stats;
     assert_eq!(st.drops, 0);
     // Everything the socket holds is in the qdisc (the NIC sends each packet in 12 µs of
     // the shaper's 120): at most TSQ's limit (`tcp_limit_output_bytes`, or less: about
@@ -119,14 +119,14 @@ fn tso_aggregates_leave_as_segments_and_gro_merges_them() {
     let f = &r.flows[0];
     assert!(f.goodput_bps > 1e9, "the flow ran: {}", f.goodput_bps);
     let hop1 = sim.net.port_by_name("hop1").unwrap() as usize;
-    let p = &sim.net.ports[hop1];
+    let p = &sim.net.port(hop1 as u32);
     // Every packet on the second hop is a single segment of at most 1500 bytes.
     assert!(p.tx_bytes <= p.tx_pkts * 1500);
     assert!(p.tx_pkts as f64 > f.bytes as f64 / 1448.0 * 0.99);
     // GRO: the receiver acknowledges aggregates (more than one full segment each, so at
     // once), not every second segment: far fewer ACKs than data segments / 2.
     let rev = sim.net.port_by_name("hop1_rev").unwrap() as usize;
-    let acks = sim.net.ports[rev].tx_pkts;
+    let acks = sim.net.port(rev as u32).tx_pkts;
     assert!(
         (acks as f64) < p.tx_pkts as f64 / 4.0,
         "{acks} ACKs for {} segments",
@@ -157,7 +157,7 @@ fn local_congestion_holds_segments_instead_of_dropping_them() {
         let mut sim = Sim::new(&sc).unwrap();
         sim.run();
         let nic = sim.net.port_by_name("hop0").unwrap() as usize;
-        let st = &sim.net.ports[nic].stats;
+        let st = &sim.net.port(nic as u32).stats;
         let s = &sim.tcp(0).sender.stats;
         Out {
             drops: st.drops,
@@ -202,7 +202,7 @@ fn ipg_stretches_every_frame_of_the_nic() {
         sc.host.ipgt = ipgt;
         bulk(&mut sc);
         let sim = Sim::new(&sc).unwrap();
-        let nic = &sim.net.ports[sim.net.port_by_name("hop0").unwrap() as usize];
+        let nic = &sim.net.port(sim.net.port_by_name("hop0").unwrap());
         assert_eq!(nic.ser_time(1500), ns * 1000, "IPGT {ipgt}");
         let model = 1448.0 * 8.0 / ns as f64 * 1e3;
         assert!((model - mbps).abs() < 0.05, "IPGT {ipgt}: {model}");

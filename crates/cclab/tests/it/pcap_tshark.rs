@@ -51,7 +51,7 @@ impl WireTap {
         let mut frames = Vec::new();
         for h in hosts {
             let n = net.node_by_name(h).expect("a host");
-            for (pid, p) in net.ports.iter().enumerate() {
+            for (pid, p) in net.ports().iter().enumerate() {
                 if p.node == n {
                     watched.push((pid as PortId, None, 0));
                 }
@@ -63,7 +63,7 @@ impl WireTap {
         }
         let step = watched
             .iter()
-            .map(|w| net.ports[w.0 as usize].delay)
+            .map(|w| net.port(w.0).delay)
             .min()
             .expect("watched links");
         assert!(step > 0);
@@ -92,7 +92,7 @@ impl WireTap {
 
     fn poll(&mut self, sim: &Sim, cap: &mut Capture, now: SimTime) {
         for (port, host, last) in self.watched.iter_mut() {
-            let pr = &sim.net.ports[*port as usize];
+            let pr = &sim.net.port(*port);
             let seen = *last;
             for (at, id) in sim.on_wire(*port).into_iter().filter(|w| w.0 > seen) {
                 let p = sim.pool.get(id).clone();
@@ -116,7 +116,7 @@ impl WireTap {
                 at_what
             } else {
                 cap.on_tx(t, t, at_what, &p);
-                sim.net.ports[at_what as usize].node
+                sim.net.port(at_what).node
             };
             if let Some((_, f)) = self.frames.iter_mut().find(|f| f.0 == node) {
                 if !rx || p.dst == node {
@@ -297,7 +297,7 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
 
     let c = sim.tcp(0);
     let (s, r) = (&c.sender.stats, &c.receiver.stats);
-    let port = |n: &str| &sim.net.ports[sim.net.port_by_name(n).unwrap() as usize];
+    let port = |n: &str| sim.net.port(sim.net.port_by_name(n).unwrap());
     let (hop0, hop0_rev, hop1) = (port("hop0"), port("hop0_rev"), port("hop1"));
     let lost_on_hop1 = hop1.loss().unwrap().dropped;
     let res = sim.results();
@@ -569,7 +569,7 @@ fn pcap_hook_writes_the_same_bytes_as_the_tap() {
         assert!(a == b, "{n}: bytes differ");
     }
     println!("hook: {st_hook:?}\ntap: {st_tap:?}");
-    let hop1 = &sim.net.ports[sim.net.port_by_name("hop1").unwrap() as usize];
+    let hop1 = &sim.net.port(sim.net.port_by_name("hop1").unwrap());
     assert_eq!(st_hook[2].1.packets, hop1.tx_pkts);
     assert_eq!(st_hook[2].1.ce, hop1.stats.marks);
     // Same simulation with or without capture.

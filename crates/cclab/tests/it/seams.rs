@@ -63,12 +63,12 @@ fn a_qdisc_sees_every_packet_even_on_an_idle_port() {
     let mut sim = Sim::new(&sc).unwrap();
     let offered = Arc::new(AtomicU64::new(0));
     let port = sim.net.port_by_name("hop1").unwrap() as usize;
-    sim.net.ports[port].qdisc = Qdisc::Custom(Box::new(Counting {
+    sim.net.port_mut(port as u32).qdisc = Qdisc::Custom(Box::new(Counting {
         fifo: Fifo::default(),
         offered: offered.clone(),
     }));
     sim.run();
-    let p = &sim.net.ports[port];
+    let p = &sim.net.port(port as u32);
     assert_eq!(p.tx_pkts, 20, "one echo request every 10 ms for 200 ms");
     assert_eq!(offered.load(Ordering::Relaxed), p.tx_pkts);
     assert_eq!(p.stats.enqueued, p.tx_pkts);
@@ -122,7 +122,7 @@ fn a_qdisc_answering_not_before_paces_its_port_to_its_rate() {
     let mut sim = Sim::new(&sc).unwrap();
     let port = sim.net.port_by_name("hop1").unwrap() as usize;
     let rate = 1_000_000_000;
-    sim.net.ports[port].qdisc = Qdisc::Custom(Box::new(Pacer {
+    sim.net.port_mut(port as u32).qdisc = Qdisc::Custom(Box::new(Pacer {
         fifo: Fifo::default(),
         rate_bps: rate,
         next: 0,
@@ -130,9 +130,9 @@ fn a_qdisc_answering_not_before_paces_its_port_to_its_rate() {
     // Measure the second half, once slow start and the recovery from its overshoot are
     // over (at 0.5 s, with HyStart's Linux threshold, the flow was still recovering).
     sim.run_until(dur / 2);
-    let b0 = sim.net.ports[port].tx_bytes;
+    let b0 = sim.net.port(port as u32).tx_bytes;
     sim.run();
-    let bps = (sim.net.ports[port].tx_bytes - b0) as f64 * 8.0 / secs(dur - dur / 2);
+    let bps = (sim.net.port(port as u32).tx_bytes - b0) as f64 * 8.0 / secs(dur - dur / 2);
     // The pacer's schedule allows exactly `rate`; TCP keeps it busy, so the port carries
     // it to within 2% (a drained pacer after a loss is the only slack).
     assert!(
@@ -141,10 +141,10 @@ fn a_qdisc_answering_not_before_paces_its_port_to_its_rate() {
     );
     println!(
         "paced port: {bps:.0} bit/s, max backlog {} pkts",
-        sim.net.ports[port].stats.max_pkts
+        sim.net.port(port as u32).stats.max_pkts
     );
     // The link alone would carry 10x as much: the pacing came from the qdisc.
-    assert!(sim.net.ports[port].stats.max_pkts > 10);
+    assert!(sim.net.port(port as u32).stats.max_pkts > 10);
 }
 
 /// `examples/graph.toml` writes out `examples/chain.toml`'s path as a graph: the per-flow
@@ -316,7 +316,7 @@ impl Bare {
     fn new(qdisc: Qdisc) -> Bare {
         let mut net = topology::build(&path(1_000_000_000));
         let port = net.port_by_name("hop1").unwrap();
-        net.ports[port as usize].qdisc = qdisc;
+        net.port_mut(port).qdisc = qdisc;
         Bare {
             net,
             pool: PacketPool::default(),
@@ -383,7 +383,7 @@ fn a_class_that_drops_its_head_at_dequeue_does_not_strand_the_others() {
         b.send(d);
     }
     b.run(100 * MS);
-    let p = &b.net.ports[b.net.port_by_name("hop1").unwrap() as usize];
+    let p = &b.net.port(b.net.port_by_name("hop1").unwrap());
     assert_eq!(p.tx_pkts, 2, "both DSCP 0 packets sent");
     assert_eq!((p.stats.drops, p.qdisc.pkts()), (1, 0));
     assert_eq!(b.arrived.iter().filter(|a| a.1 == 0).count(), 2);
@@ -501,13 +501,13 @@ fn a_port_that_stops_being_direct_between_runs_still_sends_what_it_admitted() {
     whole.run();
     let mut switched = Sim::new(&sc).unwrap();
     switched.run_until(SEC + 123_456);
-    let committed: usize = switched.net.ports.iter().map(|p| p.starts.len()).sum();
+    let committed: usize = switched.net.ports().iter().map(|p| p.starts.len()).sum();
     assert!(committed > 0, "nothing was waiting to start at the switch");
     switched.net.no_direct = true;
     switched.run();
     assert!(switched
         .net
-        .ports
+        .ports()
         .iter()
         .all(|p| !p.direct && p.starts.is_empty()));
     let (a, b) = (whole.results(), switched.results());

@@ -1,13 +1,11 @@
 //! A packet's arrival (part of [`super`], the forwarding path): the wire delivers the head
 //! packet to the next node, which forwards it or, at its destination host, passes it
 //! through host ingress to leave the network; ingress policing; the network's events (`NetEv`) dispatched;
-//! and TCP small queues' completions (Linux `tcp_tsq_handler`: a packet that left the
-//! host frees its socket's budget and wakes the socket).
+//! and TCP small queues' completions, handed to the host stack (`net/host.rs`).
 
 use super::super::packet::PktId;
 use super::super::{Network, NodeId, PortId};
 use super::{NetCtx, NetEv, NetOut, Tap};
-use crate::engine::{EventQueue, SimTime};
 
 impl Network {
     /// Packet `id`, the head of `port`'s wire, reaches the next node. Returns `(host,
@@ -31,7 +29,7 @@ impl Network {
         cx.tap.on_rx(cx.q.now(), node, p);
         let (dst, hash) = (p.dst, p.hash);
         if node == dst {
-            if let Some(gro) = self.gro.as_deref_mut() {
+            if let Some(gro) = self.host.gro.as_deref_mut() {
                 if gro.receive(node, id, port, cx.pool) {
                     let at = cx.q.now() + gro.flush;
                     cx.q.schedule(at, NetEv::GroFlush { node }.into());
@@ -69,12 +67,12 @@ impl Network {
         match ev {
             NetEv::Arrive { port, id } => match self.arrive(port, id, cx) {
                 Some((node, id)) => NetOut::Deliver(node, id),
-                None if !self.ready.is_empty() => NetOut::Ready,
+                None if !self.host.ready.is_empty() => NetOut::Ready,
                 None => NetOut::Nothing,
             },
             NetEv::GroFlush { node } => {
-                if let Some(gro) = self.gro.as_deref_mut() {
-                    gro.flush(node, &mut self.gro_out);
+                if let Some(gro) = self.host.gro.as_deref_mut() {
+                    gro.flush(node, &mut self.host.gro_out);
                 }
                 self.host_ingress(node, cx);
                 NetOut::Ready
@@ -90,13 +88,13 @@ impl Network {
 
     /// What GRO released at host `node` passes the host's ingress and waits in `ready`.
     fn host_ingress<E: From<NetEv>, T: Tap>(&mut self, node: NodeId, cx: &mut NetCtx<E, T>) {
-        let mut out = std::mem::take(&mut self.gro_out);
+        let mut out = std::mem::take(&mut self.host.gro_out);
         for (id, port) in out.drain(..) {
             if !self.ports[port as usize].policed || self.admit(port, id, cx) {
-                self.ready.push((node, id));
+                self.host.ready.push((node, id));
             }
         }
-        self.gro_out = out;
+        self.host.gro_out = out;
     }
 
     /// The ingress policer of `port` decides on packet `id`, arriving over it; a packet
@@ -126,63 +124,9 @@ impl Network {
     /// come back at the next completion while a sender still waits.
     #[inline(never)]
     fn tsq_done<E: From<NetEv>, T: Tap>(&mut self, port: PortId, cx: &mut NetCtx<E, T>) -> NetOut {
-        let now = cx.q.now();
-        if self.tsq_armed[port as usize] == now {
-            self.tsq_armed[port as usize] = SimTime::MAX;
-        }
-        self.settle_tsq(port, now);
-        self.tsq_arm(port, cx.q);
-        if self.tsq_wakes.len() == 1 {
-            return NetOut::TsqWake(self.tsq_wakes.pop().expect("one wake"));
-        }
-        self.flush_tsq_wakes(cx.q);
-        NetOut::Nothing
-    }
-
-    /// Release the bytes of what `port`'s NIC finished sending by `now` (TCP small
-    /// queues); senders waiting for them go into `tsq_wakes`.
-    #[inline]
-    pub fn settle_tsq(&mut self, port: PortId, now: SimTime) {
-        let pr = &mut self.ports[port as usize];
-        while let Some(&(t, conn, size)) = pr.tsq_done.front() {
-            if t > now {
-                break;
-            }
-            pr.tsq_done.pop_front();
-            if self.tsq.release(conn, size) {
-                self.tsq_wakes.push(conn);
-            }
-        }
-    }
-
-    /// While a sender waits on `port`, have a `TsqDone` event at the head of its list.
-    pub fn tsq_arm<E: From<NetEv>>(&mut self, port: PortId, q: &mut EventQueue<E>) {
-        if self.tsq.waiters(port) == 0 {
-            return;
-        }
-        if self.tsq_armed.len() <= port as usize {
-            self.tsq_armed.resize(port as usize + 1, SimTime::MAX);
-        }
-        if let Some(&(t, _, _)) = self.ports[port as usize].tsq_done.front() {
-            if t < self.tsq_armed[port as usize] {
-                self.tsq_armed[port as usize] = t;
-                q.schedule(t, NetEv::TsqDone { port }.into());
-            }
-        }
-    }
-
-    /// The sender of `conn` stops until bytes of it leave NIC `port` (TCP small queues;
-    /// `u32::MAX`: no NIC known, nothing to arm).
-    pub fn tsq_wait<E: From<NetEv>>(&mut self, conn: u32, port: PortId, q: &mut EventQueue<E>) {
-        self.tsq.wait_on(conn, port);
-        self.tsq_arm(port, q);
-    }
-
-    /// Wake, now, the senders released outside their port's event.
-    pub fn flush_tsq_wakes<E: From<NetEv>>(&mut self, q: &mut EventQueue<E>) {
-        let now = q.now();
-        for conn in self.tsq_wakes.drain(..) {
-            q.schedule(now, NetEv::TsqWake { conn }.into());
+        match self.host.tsq_due(port, cx.q) {
+            Some(conn) => NetOut::TsqWake(conn),
+            None => NetOut::Nothing,
         }
     }
 }

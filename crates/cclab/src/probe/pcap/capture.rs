@@ -195,8 +195,8 @@ impl Capture {
         Capture {
             points: Vec::new(),
             by_node: vec![NONE; net.nodes.len()],
-            by_port: vec![NONE; net.ports.len()],
-            port_node: net.ports.iter().map(|p| p.node).collect(),
+            by_port: vec![NONE; net.ports().len()],
+            port_node: net.ports().iter().map(|p| p.node).collect(),
             conns: Vec::new(),
             error: None,
         }
@@ -274,7 +274,7 @@ impl Capture {
             .iter()
             .filter(|n| n.kind == NodeKind::Host)
             .map(|n| n.name.as_str());
-        let links = net.ports.iter().map(|p| p.name.as_str());
+        let links = net.ports().iter().map(|p| p.name.as_str());
         Err(format!(
             "pcap: no host or link named '{name}' (hosts: {}; links: {})",
             hosts.collect::<Vec<_>>().join(", "),

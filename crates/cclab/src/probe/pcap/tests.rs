@@ -303,7 +303,7 @@ fn capture_taps_hosts_and_links_and_tallies_dupacks() {
     d.seq += 1448;
     cap.on_tx(20, 20, hop0, &d);
     cap.on_tx(30, 30, hop1, &d); // link
-    cap.on_rx(40, net.ports[hop0 as usize].peer, &d); // router: not a destination
+    cap.on_rx(40, net.port(hop0).peer, &d); // router: not a destination
     let mut ack = tcp(false, ACK, 1, 1449, 0, 12);
     (ack.src, ack.dst) = (dst, src);
     for t in [50, 60, 70] {
@@ -590,7 +590,8 @@ fn captures_of_direct_ports_are_in_time_order_and_the_event_driven_ones() {
         std::fs::remove_dir_all(&dir).unwrap();
         (
             files,
-            sim.net.ports[sim.net.port_by_name("hop1").unwrap() as usize]
+            sim.net
+                .port(sim.net.port_by_name("hop1").unwrap())
                 .stats
                 .max_pkts,
         )

@@ -16,6 +16,7 @@ fn pkt(hash: u32, len: u32, edt: SimTime, now: SimTime) -> PktMeta {
         segs: 1,
         edt,
         now,
+        ..PktMeta::default()
     }
 }
 
