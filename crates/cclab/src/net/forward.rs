@@ -544,8 +544,7 @@ fn finish_tx<E: From<NetEv>>(
 ) -> bool {
     if pr.lossy {
         let loss = pr.loss.as_deref_mut().expect("a lossy link has its loss");
-        let data_of = (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn);
-        if loss.loses(data_of) {
+        if loss.loses(p) {
             return false;
         }
     }

@@ -6,6 +6,7 @@
 //! included.
 
 use crate::engine::Rng;
+use crate::packet::{Packet, PktKind};
 use crate::schema::check::{int, join, type_name, Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
 use toml::Value;
@@ -38,13 +39,22 @@ pub struct LinkLoss {
     pub dropped: u64,
 }
 
+/// The loss stage's classifier: the connection a packet counts for in the counting
+/// droppers (`drop_nth`, `every`), or `None` if they do not count it. They count a
+/// transfer's data as the seeds' droppers do (seed 003's kernel module dropping "1 in
+/// 25,000" data packets; a test dropping a flow's n-th segment): TCP segments with payload
+/// from the connection's client, the data sender. Random loss (`rate`) takes any packet.
+#[inline]
+pub fn counted(p: &Packet) -> Option<u32> {
+    (p.kind == PktKind::Tcp && p.payload > 0 && p.from_client).then_some(p.conn)
+}
+
 impl LinkLoss {
-    /// Does the link lose this packet? `data_of` is the connection of a data packet from
-    /// the data sender (the only packets the counting droppers count), or `None`.
+    /// Does the link lose packet `p`? The counting droppers count what [`counted`] says.
     #[inline]
-    pub fn loses(&mut self, data_of: Option<u32>) -> bool {
+    pub fn loses(&mut self, p: &Packet) -> bool {
         let mut drop = false;
-        if let Some(conn) = data_of {
+        if let Some(conn) = counted(p) {
             if self.every > 0 {
                 self.data_seen += 1;
                 if self.data_seen.is_multiple_of(self.every) {
