@@ -108,14 +108,15 @@ impl Sender {
     }
 
     /// Retransmit the lowest lost skb not already retransmitted, or as much of it as
-    /// cwnd and offload allow (`tcp_xmit_retransmit_queue` → `tcp_retransmit_skb`).
+    /// cwnd and offload allow (`tcp_xmit_retransmit_queue` → `tcp_retransmit_skb`), and
+    /// at most `allow` segments (seed 001's spacing, `sender/spacing.rs`).
     /// Returns the segments sent, 0 if none was waiting.
-    pub(super) fn retransmit_next_lost(&mut self, io: &mut Io) -> u32 {
+    pub(super) fn retransmit_next_lost(&mut self, io: &mut Io, allow: u32) -> u32 {
         let start_idx = self.seg_index(self.lost_hint);
         for i in start_idx..self.segs.len() {
             let s = self.segs[i];
             if s.lost && !s.retrans && !s.sacked {
-                let n = self.lost_run(i, self.rtx_max_segs());
+                let n = self.lost_run(i, self.rtx_max_segs().min(allow));
                 let sent = self.resend_run(io, i, n);
                 for k in i..i + n as usize {
                     self.segs[k].retrans = true;
@@ -124,7 +125,9 @@ impl Sender {
                     self.undo_note_retransmit();
                 }
                 self.retrans_out += n;
-                self.lost_pending -= n;
+                // Each was counted once (lost, not retransmitted); the count may be stale
+                // high (`lost_pending`), never low.
+                self.lost_pending = self.lost_pending.saturating_sub(n);
                 self.lost_hint = self.segs[i + n as usize - 1].end;
                 // A pending probe gives way to the RTO (`tcp_xmit_retransmit_queue`).
                 if !self.rto_timer.is_armed() || self.loss.pending == Pending::Probe {

@@ -91,7 +91,10 @@ impl Sender {
                 self.local_congestion();
                 break;
             }
-            if self.lost_pending > 0 && !self.loss.rexmit_new && self.retransmit_next_lost(io) > 0 {
+            if self.lost_pending > 0
+                && !self.loss.rexmit_new
+                && self.retransmit_next_lost(io, 1) > 0
+            {
                 io.local_room = io.local_room.saturating_sub(1);
                 if reducing {
                     self.prr_out += 1;
@@ -147,7 +150,7 @@ impl Sender {
                 if self.small_queue_check(io, full, 1) {
                     break;
                 }
-                let n = self.retransmit_next_lost(io);
+                let n = self.retransmit_next_lost(io, allow);
                 if n > 0 {
                     io.local_room = io.local_room.saturating_sub(1);
                     self.spacing_sent(io.now, n);
