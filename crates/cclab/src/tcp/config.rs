@@ -77,6 +77,10 @@ pub struct TcpConfig {
     pub tso_win_divisor: u32,
     /// Linux `tcp_min_tso_segs`: the fewest segments `tcp_tso_autosize` puts in an skb.
     pub min_tso_segs: u32,
+    /// A lost skb is retransmitted as one offload packet of up to min(cwnd room,
+    /// `tcp_tso_segs`) segments (Linux ≥ 4.x `__tcp_retransmit_skb(sk, skb, segs)`,
+    /// `tcp/sender/rtx.rs`); `false`: one segment at a time (3.18 and before).
+    pub tso_retrans: bool,
     /// CUBIC module parameter `hystart_detect` (bit 1 ACK train, bit 2 delay).
     pub hystart_detect: u8,
     /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
@@ -201,6 +205,7 @@ impl Default for TcpConfig {
             timestamps: true,
             tso_win_divisor: 3,
             min_tso_segs: 2,
+            tso_retrans: true,
             hystart_detect: 3,
             ecn: false,
             init_cwnd: 10,
@@ -319,6 +324,7 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("timestamps"), &mut c.timestamps);
     ck.get_into(t, key("tso_win_divisor"), &mut c.tso_win_divisor);
     ck.get_into(t, key("min_tso_segs"), &mut c.min_tso_segs);
+    ck.get_into(t, key("tso_retrans"), &mut c.tso_retrans);
     ck.get_into(t, key("ecn"), &mut c.ecn);
     if let Some(x) = ck.opt(t, "init_cwnd", |v| match v {
         Value::String(s) if s.eq_ignore_ascii_case("rfc3390") => Ok(None),

@@ -155,6 +155,14 @@ pub static PROFILE: &[Row] = &[
                  3.1 (RFC 6298 §2.1); the estimator itself (`tcp_rtt_estimator`, \
                  `tcp_set_rto`) is the same in every era",
     },
+    Row {
+        key: "tso_retrans",
+        values: [B(true), B(false), B(false)],
+        source: "6.6: `__tcp_retransmit_skb(sk, skb, segs)` sends up to min(cwnd room, \
+                 `tcp_tso_segs`) segments of a lost skb at once (tcp_output.c; new between \
+                 3.19 and 4.8, \"tcp-tso: do not split TSO packets at retransmit time\"); \
+                 3.18 and 2.6.9: `tcp_fragment` to one `cur_mss`",
+    },
     // Keys other work adds; each row applies once its key exists.
     Row {
         key: "rack",
@@ -341,6 +349,7 @@ mod tests {
             "rcv_autotune" => c.rcv_autotune.to_string(),
             "rcvbuf" => c.rcvbuf.to_string(),
             "sndbuf" => c.sndbuf.to_string(),
+            "tso_retrans" => c.tso_retrans.to_string(),
             "slow_start_after_idle" => c.slow_start_after_idle.to_string(),
             "rto_initial" => c.rto_initial.to_string(),
             "rack" => c.rack.to_string(),

@@ -36,7 +36,8 @@
 //! `sender/scoreboard.rs` (SACK tagging, loss marking, the invariant check),
 //! `sender/recovery.rs` (the congestion state machine, PRR, RTO loss entry),
 //! `sender/rack.rs`, `sender/tlp.rs`, `sender/undo.rs`, `sender/fack.rs` and
-//! `sender/early_retrans.rs` (loss detection and undo), `sender/pacing.rs`,
+//! `sender/early_retrans.rs` (loss detection and undo), `sender/rtx.rs` (which lost
+//! segments go again together), `sender/pacing.rs`,
 //! `sender/spacing.rs` and `sender/probe0.rs` (what paces or holds transmission),
 //! `sender/initial.rs` (the initial window and its restart after idle), `sender/listen.rs`
 //! (the passive open, option negotiation and the connection's end), `sender/diag.rs` (the
@@ -53,6 +54,7 @@ mod pacing;
 mod probe0;
 mod rack;
 mod recovery;
+mod rtx;
 mod scoreboard;
 mod send;
 mod spacing;
@@ -95,6 +97,8 @@ struct Seg {
     ever_retrans: bool,
     /// Sent with PSH, which its retransmissions keep.
     psh: bool,
+    /// The first segment of an skb of Linux's retransmission queue (`sender/rtx.rs`).
+    head: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

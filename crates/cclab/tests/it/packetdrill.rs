@@ -69,3 +69,28 @@ fn fack_and_early_retransmit_scripts_fail_without_their_sysctl() {
         }
     }
 }
+
+/// Retransmissions of whole skbs (rtx-gso.pkt) are Linux 4.x–6.x; on the 3.18 profile
+/// (`tso_retrans` off, `__tcp_retransmit_skb` cuts to one MSS) the first hole goes again
+/// as single segments and the script fails at its first GSO retransmission.
+#[test]
+fn gso_retransmission_script_fails_on_the_3_18_profile() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/packetdrill");
+    let src = std::fs::read_to_string(dir.join("rtx-gso.pkt")).expect("the script");
+    // The second `P. 1:2001` is the retransmission; the option line comes first.
+    let line = src
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("> P. 1:2001(2000)"))
+        .nth(1)
+        .expect("the retransmission line")
+        .0
+        + 2;
+    match cclab::packetdrill::run_str(&format!("--linux=3.18\n{src}")) {
+        Verdict::Fail { line: l, msg } => {
+            assert_eq!(l, line, "{msg}");
+            assert!(msg.contains("expected P. but got ."), "{msg}");
+        }
+        v => panic!("rtx-gso.pkt on 3.18: {v}"),
+    }
+}

@@ -57,6 +57,13 @@ pub(super) const KEYS: &[Key] = &[
         meaning: "Linux sysctl `net.ipv4.tcp_min_tso_segs`: the fewest segments `tcp_tso_autosize` puts in an offload skb",
     },
     Key {
+        name: "tso_retrans",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "with segmentation offload (`[host] tso`), a lost skb goes again as one offload packet of up to min(cwnd room, `tcp_tso_segs`) of its segments, cut where it was sent or SACKed (Linux 4.x–6.x `tcp_xmit_retransmit_queue` / `__tcp_retransmit_skb`; no sysctl); `false`: one segment at a time, as Linux 3.18 and before",
+    },
+    Key {
         name: "ecn",
         ty: Ty::Bool,
         default: "`false`",

@@ -22,8 +22,7 @@
 //!   `max(2, min(pacing_rate >> 10 + 64 KB >> (min_rtt_us >> 9), 64 KB) / mss)` segments,
 //!   and at most `(65536 − 1 − MAX_TCP_HEADER) / mss` (`tcp_xmit_size_goal`;
 //!   MAX_TCP_HEADER taken as 320 bytes, a common x86-64 build's value: 45 segments at
-//!   MSS 1448). Not modelled: aggregated retransmissions (lost segments are retransmitted
-//!   one by one).
+//!   MSS 1448). A lost skb goes again as one aggregate too (`sender/rtx.rs`).
 //! - **TSO deferral** (`tcp_tso_should_defer`, "TSO Nagle"): in the Open, Disorder and
 //!   CWR states, an skb of new data that the windows would cut below a full skb waits for
 //!   the next ACK unless a third of the window can go (`tcp_tso_win_divisor` 3), the

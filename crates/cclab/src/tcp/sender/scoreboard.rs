@@ -271,6 +271,7 @@ mod tests {
             retrans: false,
             ever_retrans: false,
             psh: false,
+            head: false,
         };
         // Segment lengths, taken in turn: one MSS; a short one now and then (a send's last
         // segment), also first; a mix; a long first segment. None is empty (`send_new`).

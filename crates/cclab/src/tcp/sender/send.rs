@@ -1,7 +1,7 @@
 //! The sender's transmission path (part of `Sender`, see `sender.rs`): the send loop
 //! that fills what cwnd, the peer's window and the send buffer allow, lost segments first
 //! (RFC 6675 NextSeg), then new data (Linux `tcp_write_xmit`, `tcp_xmit_retransmit_queue`);
-//! new segments and retransmissions (`__tcp_retransmit_skb`), PSH placement
+//! new segments (retransmissions: `sender/rtx.rs`), PSH placement
 //! (`tcp_mark_push`, `forced_push`) and each packet's IP ID and departure time.
 
 use super::rack::Pending;
@@ -91,7 +91,10 @@ impl Sender {
                 self.local_congestion();
                 break;
             }
-            if self.lost_pending > 0 && !self.loss.rexmit_new && self.retransmit_next_lost(io) {
+            if self.lost_pending > 0
+                && !self.loss.rexmit_new
+                && self.retransmit_next_lost(io, 1) > 0
+            {
                 io.local_room = io.local_room.saturating_sub(1);
                 if reducing {
                     self.prr_out += 1;
@@ -147,11 +150,12 @@ impl Sender {
                 if self.small_queue_check(io, full, 1) {
                     break;
                 }
-                if self.retransmit_next_lost(io) {
+                let n = self.retransmit_next_lost(io, allow);
+                if n > 0 {
                     io.local_room = io.local_room.saturating_sub(1);
-                    self.spacing_sent(io.now, 1);
+                    self.spacing_sent(io.now, n);
                     if reducing {
-                        self.prr_out += 1;
+                        self.prr_out += n;
                     }
                     continue;
                 }
@@ -318,6 +322,8 @@ impl Sender {
                 retrans: false,
                 ever_retrans: false,
                 psh: false,
+                // `tso_fragment` made the packet its own skb (`sender/rtx.rs`).
+                head: s == start,
             });
             s = e;
         }
@@ -331,50 +337,5 @@ impl Sender {
             let at = io.now + self.current_rto();
             self.arm_rto(io, at);
         }
-    }
-
-    /// Send segment `i` again (`__tcp_retransmit_skb`): its PSH kept, marked a
-    /// retransmission, counted; returns when it left, which becomes its send time.
-    pub(super) fn resend(&mut self, io: &mut Io, i: usize) -> SimTime {
-        let s = self.segs[i];
-        let mut p = self.data_packet(io.now, s.start, (s.end - s.start) as u32);
-        if s.psh {
-            p.flags |= PSH;
-        }
-        p.retrans = true;
-        p.ecn = self.retrans_ecn();
-        self.stats.retrans_segs += 1;
-        self.stats.data_segs_out += 1;
-        let sent = self.xmit(io, p);
-        let seg = &mut self.segs[i];
-        seg.sent = sent;
-        seg.ever_retrans = true;
-        sent
-    }
-
-    /// Retransmit the lowest lost, un-SACKed segment not already retransmitted.
-    pub(super) fn retransmit_next_lost(&mut self, io: &mut Io) -> bool {
-        let start_idx = self.seg_index(self.lost_hint);
-        for i in start_idx..self.segs.len() {
-            let s = self.segs[i];
-            if s.lost && !s.retrans && !s.sacked {
-                let sent = self.resend(io, i);
-                self.segs[i].retrans = true;
-                self.retrans_out += 1;
-                self.lost_pending -= 1;
-                self.lost_hint = s.end;
-                self.rack_note_retransmit(s.start, sent);
-                self.undo_note_retransmit();
-                // A pending probe gives way to the RTO (`tcp_xmit_retransmit_queue`).
-                if !self.rto_timer.is_armed() || self.loss.pending == Pending::Probe {
-                    let at = io.now + self.current_rto();
-                    self.arm_rto(io, at);
-                }
-                return true;
-            }
-        }
-        // Nothing found: the count was stale (segments got SACKed/acked).
-        self.lost_pending = 0;
-        false
     }
 }
