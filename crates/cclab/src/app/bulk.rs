@@ -6,13 +6,13 @@
 //! opens the connection and, at `stop`, closes the write side.
 
 use super::{endpoints, AppCx, ParseCx};
+use super::{Build, ConnReq};
 use crate::engine::SimTime;
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::units;
 use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::config::TCP;
-use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;
 
 /// A bulk TCP transfer (iperf -c).
@@ -190,7 +190,7 @@ impl super::App for Bulk {
 }
 
 /// One connection and one app per flow.
-pub fn build(specs: &[FlowSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[FlowSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, f) in specs.iter().enumerate() {
         let app = w.next_app();
         let conn = w.conn(ConnReq {

@@ -21,6 +21,7 @@
 //! Adding an app: one file here (the app, its scenario entry, keys, `parse` and `build`)
 //! and one line in the `apps!` registry.
 
+mod build;
 pub mod bulk;
 pub mod ocbr;
 pub mod ping;
@@ -38,7 +39,7 @@ use crate::schema::check::{join, Checker, Tab};
 use crate::schema::units;
 use crate::schema::{Key, Schema, Ty};
 use crate::tcp::config::TcpConfig;
-use crate::world::WorldBuilder;
+pub use build::{Build, ConnReq};
 
 /// An app's index in the simulator's app table.
 pub type AppId = u32;
@@ -220,7 +221,7 @@ macro_rules! apps {
         }
 
         /// Build every app, in registry order.
-        pub fn build(specs: &AppSpecs, w: &mut WorldBuilder) -> Result<(), String> {
+        pub fn build(specs: &AppSpecs, w: &mut dyn Build) -> Result<(), String> {
             $($m::build(&specs.$field, w)?;)*
             Ok(())
         }

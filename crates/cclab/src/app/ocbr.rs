@@ -20,6 +20,7 @@
 //! - At the end of the run the app writes each end's flow-allocator statistics file
 //!   (`flow/text.rs`).
 
+use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::{secs, SimTime, MS, NS, SEC};
 use crate::flow::endpoint::{FlowAddr, FlowIo, FlowReceiver, FlowSender, FLOW_HDR, FLOW_UPDATE};
@@ -30,7 +31,6 @@ use crate::packet::Packet;
 use crate::results::{FaSample, OcbrInterval, OcbrResult, RunResult};
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
-use crate::world::WorldBuilder;
 
 /// An ocbr client and server over one flow.
 #[derive(Clone, Debug, PartialEq)]
@@ -616,7 +616,7 @@ fn eid(app: AppId, end: u64) -> u64 {
 }
 
 /// One app per `[[ocbr]]`.
-pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[OcbrSpec], w: &mut dyn Build) -> Result<(), String> {
     let mut per_server: std::collections::BTreeMap<NodeId, u32> = Default::default();
     for (i, s) in specs.iter().enumerate() {
         let id = w.next_app();

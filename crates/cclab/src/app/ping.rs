@@ -2,6 +2,7 @@
 //! the same queues as the traffic (as `ping -i`). The destination host answers it
 //! (`net::host`, the kernel's echo reply); the reply's round-trip time is recorded here.
 
+use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::SimTime;
 use crate::net::{flow_hash, NodeId};
@@ -9,7 +10,6 @@ use crate::packet::{Packet, PktKind, ECT0, NOT_ECT};
 use crate::results::{PingResult, RunResult};
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
-use crate::world::WorldBuilder;
 
 /// A ping probe: an echo every `interval` through the same queues.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,7 +185,7 @@ impl super::App for Ping {
 }
 
 /// One app per probe.
-pub fn build(specs: &[PingSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[PingSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, p) in specs.iter().enumerate() {
         let id = w.next_app();
         let (from, to) = (w.host(&p.from)?, w.host(&p.to)?);

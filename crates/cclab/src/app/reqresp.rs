@@ -8,6 +8,7 @@
 //! captures) through the same queues as everything else.
 
 use super::{AppCx, ParseCx, ResultCx};
+use super::{Build, ConnReq};
 use crate::engine::SimTime;
 use crate::net::NodeId;
 use crate::packet::{Packet, PktKind};
@@ -16,7 +17,6 @@ use crate::schema::check::{join, name_in, Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::config::TCP;
-use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;
 
 /// Partition/aggregate traffic (the DCTCP paper's query pattern): `aggregator` sends a
@@ -340,7 +340,7 @@ impl super::App for ReqResp {
 
 /// One connection per worker (worker → aggregator), which writes only when asked: a byte
 /// count of 0 to start; then the app.
-pub fn build(specs: &[AggregateSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[AggregateSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, a) in specs.iter().enumerate() {
         let app = w.next_app();
         let first = w.next_conn();

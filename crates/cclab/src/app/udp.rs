@@ -24,6 +24,7 @@
 //!   transit times, sender timestamp to arrival), and lost/total datagrams from the gaps
 //!   in the sequence numbers, printed in iperf's format.
 
+use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::{secs, SimTime, SEC};
 use crate::net::{flow_hash, NodeId};
@@ -31,7 +32,6 @@ use crate::packet::{Packet, PktKind, NOT_ECT};
 use crate::results::{RunResult, UdpInterval, UdpResult};
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
-use crate::world::WorldBuilder;
 
 /// The path MTU of the sending host's link.
 pub const MTU: u32 = 1500;
@@ -495,7 +495,7 @@ impl super::App for Udp {
 }
 
 /// One app per `[[udp]]`.
-pub fn build(specs: &[UdpSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[UdpSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, s) in specs.iter().enumerate() {
         let id = w.next_app();
         let (from, to) = (w.host(&s.from)?, w.host(&s.to)?);

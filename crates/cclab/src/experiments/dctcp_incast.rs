@@ -234,7 +234,7 @@ fn run(o: &Options) -> Report {
             }
         }
         o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("valid scenario")
+        crate::world::run(&sc).expect("valid scenario")
     });
     let all = d.all_runs();
     let m: Vec<Vec<MeanCi>> = variants

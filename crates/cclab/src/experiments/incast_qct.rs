@@ -83,7 +83,7 @@ think = "1ms"
     // the probe). The loss recovery is `common::legacy_recovery`'s.
     let mut sc = parse_scenario(&text, "incast-qct", &[]).expect("a valid scenario");
     o.prepare(&mut sc);
-    let r = crate::sim::run(&sc).expect("the world builds");
+    let r = crate::world::run(&sc).expect("the world builds");
     r.aggregates.into_iter().next().expect("one aggregate")
 }
 

@@ -82,7 +82,7 @@ fn run(o: &Options) -> Report {
         }
         let mut sc = parse_scenario(&text, "mbecn-rtt", &sets).expect("valid scenario");
         o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("runs")
+        crate::world::run(&sc).expect("runs")
     });
     let half = secs(end) / 2.0;
     let mut p = Plot {

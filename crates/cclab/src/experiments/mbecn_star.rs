@@ -434,7 +434,7 @@ pub(super) fn run_star(
     let text = star("mbecn-star", "50us", "50us", RING, TWO_FLOODS);
     let mut sc = parse_scenario(&text, "mbecn-star", &all).expect("valid scenario");
     o.prepare(&mut sc);
-    crate::sim::run(&sc).expect("runs")
+    crate::world::run(&sc).expect("runs")
 }
 
 /// `ocbr.{0,1}.packet_time` for senders at `k` × the bottleneck's packet rate.

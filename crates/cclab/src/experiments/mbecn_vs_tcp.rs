@@ -66,7 +66,7 @@ fn run(o: &Options) -> Report {
         let text = star("mbecn-vs-tcp", "50us", "50us", RING, MIXED);
         let mut sc = parse_scenario(&text, "mbecn-vs-tcp", &sets).expect("valid scenario");
         o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("runs")
+        crate::world::run(&sc).expect("runs")
     });
     let j = secs(join);
     let framed = C * 1000.0 / WIRE / 1e6;

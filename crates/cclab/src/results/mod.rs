@@ -1,11 +1,8 @@
 //! What a run produces: plain structs, serialisable, with simulated quantities only (so a
 //! summary is byte-identical across runs). Wall-clock figures live in `Perf`, apart.
 
-mod collect;
 pub mod log;
 
-pub(crate) use collect::read_back;
-pub use collect::{collect, flow_result, try_collect, try_collect_streaming};
 pub use log::{FlowIter, FlowLog, Spilled};
 use serde::Serialize;
 use std::sync::Arc;
@@ -410,6 +407,11 @@ pub struct OcbrInterval {
     /// The interval's length as the server measured it, µs.
     pub us: u64,
     pub mbps: f64,
+}
+
+/// The error of a run whose finished flows' rows could not be read back.
+pub(crate) fn read_back(e: String) -> String {
+    format!("the finished flows' rows could not be read back from their temporary file: {e}")
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -42,7 +42,7 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
             ..Default::default()
         },
     });
-    let r = cclab::sim::run(&sc).unwrap();
+    let r = cclab::world::run(&sc).unwrap();
     r.aggregates[0].clone()
 }
 
@@ -89,7 +89,7 @@ fn the_incast_example_runs_only_its_queries_and_all_of_them_answer() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/incast.toml");
     let sc = load_scenario(&path, &[]).unwrap();
     assert!(sc.apps.flows.is_empty(), "{} flows", sc.apps.flows.len());
-    let r = cclab::sim::run(&sc).unwrap();
+    let r = cclab::world::run(&sc).unwrap();
     let a = &r.aggregates[0];
     assert_eq!(a.queries_done, 100, "{a:?}");
     // The only connections are the 20 workers' answers (worker → aggregator).

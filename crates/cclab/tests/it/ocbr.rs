@@ -2,7 +2,7 @@
 //! star: two clients on Gigabit Ethernet, a router, 100 Mbit/s to the server.
 
 use cclab::scenario::parse_scenario;
-use cclab::sim;
+use cclab::world;
 
 const STAR: &str = r#"
 [sim]
@@ -32,7 +32,7 @@ fn run(sets: &[(&str, &str)]) -> cclab::results::RunResult {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let sc = parse_scenario(STAR, "star.toml", &sets).expect("the scenario is valid");
-    sim::run(&sc).expect("runs")
+    world::run(&sc).expect("runs")
 }
 
 /// Without congestion avoidance (`nop`) a flooding client fills the 100 Mbit/s port:

@@ -158,7 +158,7 @@ fn a_graph_topology_equal_to_the_chain_example_gives_the_same_results() {
         // 3 s of the 60 s run: slow start, the first losses and recovery.
         sc.duration = 3 * SEC;
         sc.output = OutputSpec::default();
-        cclab::sim::run(&sc).unwrap()
+        cclab::world::run(&sc).unwrap()
     };
     let (chain, graph) = (load("chain.toml"), load("graph.toml"));
     assert!(matches!(

@@ -2,7 +2,7 @@
 //! as seed 004 runs it, with IPv4 fragmentation and reassembly between the hosts.
 
 use cclab::scenario::parse_scenario;
-use cclab::sim;
+use cclab::world;
 
 const SCENARIO: &str = r#"
 [sim]
@@ -29,7 +29,7 @@ fn run(sets: &[(&str, &str)]) -> cclab::results::UdpResult {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let sc = parse_scenario(SCENARIO, "udp.toml", &sets).expect("the scenario is valid");
-    let r = sim::run(&sc).expect("runs");
+    let r = world::run(&sc).expect("runs");
     assert!(
         r.flows.is_empty(),
         "a file with [[udp]] gets no default TCP flow"

@@ -1,11 +1,11 @@
-//! Collecting a run's results from the simulator: one row per connection (what its
+//! Collecting a run's results at its end (`Sim::results`): one row per connection (what its
 //! endpoints counted), per port that carried traffic (what the port counted), per host
 //! (netstat-style counters), then whatever each app reports (pings, query times).
 
-use super::*;
 use crate::app::{App, ResultCx};
 use crate::engine::{secs, SimTime};
 use crate::net::NodeId;
+use crate::results::*;
 use crate::sim::Sim;
 
 /// The receiver-side completion time (`fct_s`) of a flow of `bytes` alone on an empty
@@ -116,11 +116,6 @@ pub fn try_collect(sim: &Sim) -> Result<RunResult, String> {
     let mut flows = sim.flow_log.rows().map_err(read_back)?;
     open_rows(sim, &mut flows);
     finish(sim, flows.into())
-}
-
-/// The error of a run whose finished flows' rows could not be read back.
-pub(crate) fn read_back(e: String) -> String {
-    format!("the finished flows' rows could not be read back from their temporary file: {e}")
 }
 
 /// The open connections' rows, added to `flows`, and all of them sorted by flow number.
