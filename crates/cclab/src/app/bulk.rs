@@ -87,19 +87,13 @@ pub static KEYS: Schema = Schema {
     variants: None,
 };
 
-/// Tables that are traffic of their own: a file with one of them gets no default flows
-/// (an incast scenario's queries would otherwise compete with a bulk flow per sender
-/// nobody asked for). `[[ping]]` is a probe, not traffic: a file with only pings still
-/// gets the default flows, whose path it measures.
-const OWN_TRAFFIC: &[&str] = &["aggregate", "udp", "ocbr", "workload"];
-
 /// Read every `[[flow]]`; without any, one flow per sender of the topology for the whole
-/// run unless the file has other traffic (`OWN_TRAFFIC`). `None` when the flows cannot be
+/// run unless the file has other traffic (`App::traffic`). `None` when the flows cannot be
 /// counted (a malformed table, no topology).
 pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<Vec<FlowSpec>> {
     let (topology, tcp, duration) = (cx.topology, cx.tcp, cx.duration);
     let Some(tables) = ck.array_of_tables(root, table) else {
-        if OWN_TRAFFIC.iter().any(|k| root.t.contains_key(*k)) {
+        if super::has_own_traffic(root) {
             return Some(Vec::new());
         }
         return topology.map(|t| {

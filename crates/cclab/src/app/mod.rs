@@ -34,7 +34,7 @@ use crate::engine::SimTime;
 use crate::net::topology::spec::TopologySpec;
 use crate::net::NodeId;
 use crate::packet::Packet;
-use crate::results::RunResult;
+use crate::results::AppTables;
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::units;
 use crate::schema::{Key, Schema, Ty};
@@ -123,8 +123,57 @@ pub trait App {
     fn wants_deliveries(&self) -> bool {
         false
     }
-    /// Add this app's results to `r`.
-    fn results(&self, _r: &mut RunResult, _cx: &ResultCx) {}
+    /// Hand this app's results over (`out.push(row)`: rows of a type of its own that
+    /// implements [`crate::results::AppRow`], which says where they go).
+    fn tables(&self, _cx: &ResultCx, _out: &mut AppTables) {}
+    /// The kinds of rows apps of this type report (`t.declare::<Row>()` each), so that a
+    /// kind that always shows is in the results of a run without such an app.
+    fn declare(_t: &mut AppTables)
+    where
+        Self: Sized,
+    {
+    }
+    /// Are its scenario tables traffic of their own? A file with one of them gets no
+    /// default flows (`bulk`): an incast scenario's queries would otherwise compete with a
+    /// bulk flow per sender nobody asked for. A probe (`[[ping]]`) is not: a file with
+    /// only pings still gets the default flows, whose path it measures.
+    fn traffic() -> bool
+    where
+        Self: Sized,
+    {
+        true
+    }
+}
+
+/// An app kept behind a pointer (the large ones, so that `AnyApp` stays small).
+impl<T: App> App for Box<T> {
+    fn start(&mut self, cx: &mut AppCx) {
+        (**self).start(cx)
+    }
+    #[inline]
+    fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
+        (**self).on_event(tag, cx)
+    }
+    #[inline]
+    fn on_delivered(&mut self, conn: u32, cx: &mut AppCx) {
+        (**self).on_delivered(conn, cx)
+    }
+    #[inline]
+    fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
+        (**self).on_message(p, cx)
+    }
+    fn wants_deliveries(&self) -> bool {
+        (**self).wants_deliveries()
+    }
+    fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
+        (**self).tables(cx, out)
+    }
+    fn declare(t: &mut AppTables) {
+        T::declare(t)
+    }
+    fn traffic() -> bool {
+        T::traffic()
+    }
 }
 
 /// What an app may read when results are collected.
@@ -175,8 +224,8 @@ macro_rules! apps {
             fn wants_deliveries(&self) -> bool {
                 match self { $(AnyApp::$var(a) => a.wants_deliveries(),)* }
             }
-            fn results(&self, r: &mut RunResult, cx: &ResultCx) {
-                match self { $(AnyApp::$var(a) => a.results(r, cx),)* }
+            fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
+                match self { $(AnyApp::$var(a) => a.tables(cx, out),)* }
             }
         }
 
@@ -218,6 +267,17 @@ macro_rules! apps {
         pub fn parse(ck: &mut Checker, root: Tab, cx: &ParseCx) -> Option<AppSpecs> {
             $(let $field = $m::parse(ck, root, $table, cx);)*
             Some(AppSpecs { $($field: $field?,)* })
+        }
+
+        /// Declare every app's kinds of rows ([`App::declare`]).
+        pub fn declare(t: &mut AppTables) {
+            $(<$m::App as App>::declare(t);)*
+        }
+
+        /// Does the file have a table of an app that is traffic of its own
+        /// ([`App::traffic`])?
+        pub fn has_own_traffic(root: Tab) -> bool {
+            false $(|| (<$m::App as App>::traffic() && root.t.contains_key($table)))*
         }
 
         /// Build every app, in registry order.

@@ -6,7 +6,7 @@ use cclab::scenario::*;
 /// `n` workers share a 1 MB answer per query (the DCTCP paper's incast test, §4.2) to one
 /// aggregator over 1 Gbit/s links; the switch port to the aggregator holds 100 packets,
 /// the paper's static buffer.
-fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
+fn incast(cc: &str, n: usize) -> cclab::app::reqresp::AggregateResult {
     let queue = if cc == "dctcp" {
         QueueSpec::ecn(Limit::Packets(100), Limit::Packets(20))
     } else {
@@ -43,7 +43,7 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
         },
     });
     let r = cclab::world::run(&sc).unwrap();
-    r.aggregates[0].clone()
+    r.app::<cclab::app::reqresp::AggregateResult>()[0].clone()
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn the_incast_example_runs_only_its_queries_and_all_of_them_answer() {
     let sc = load_scenario(&path, &[]).unwrap();
     assert!(sc.apps.flows.is_empty(), "{} flows", sc.apps.flows.len());
     let r = cclab::world::run(&sc).unwrap();
-    let a = &r.aggregates[0];
+    let a = &r.app::<cclab::app::reqresp::AggregateResult>()[0];
     assert_eq!(a.queries_done, 100, "{a:?}");
     // The only connections are the 20 workers' answers (worker → aggregator).
     assert_eq!(r.flows.len(), 20);

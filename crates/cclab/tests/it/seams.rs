@@ -75,7 +75,7 @@ fn a_qdisc_sees_every_packet_even_on_an_idle_port() {
     // None of them waited: the largest backlog left behind an arrival is zero.
     assert_eq!(p.stats.max_pkts, 0);
     let r = sim.results();
-    assert_eq!(r.pings[0].received, 20);
+    assert_eq!(r.app::<cclab::app::ping::PingResult>()[0].received, 20);
 }
 
 /// A FIFO that releases packets no faster than `rate_bps` (IP bytes), answering

@@ -23,7 +23,7 @@ rate = "800Mbit"
 len = "45KiB"
 "#;
 
-fn run(sets: &[(&str, &str)]) -> cclab::results::UdpResult {
+fn run(sets: &[(&str, &str)]) -> cclab::app::udp::UdpResult {
     let sets: Vec<(String, String)> = sets
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -34,7 +34,7 @@ fn run(sets: &[(&str, &str)]) -> cclab::results::UdpResult {
         r.flows.is_empty(),
         "a file with [[udp]] gets no default TCP flow"
     );
-    r.udp[0].clone()
+    r.app::<cclab::app::udp::UdpResult>()[0].clone()
 }
 
 /// Through a 1 Gbit/s path: 800 Mbit/s of 46,080-byte datagrams is 2,170.1 datagrams a
