@@ -291,8 +291,9 @@ pub(crate) fn runs_table(r: &crate::results::RunResult) -> Table {
 const SSTHRESH_UNSET: u32 = 1 << 30;
 
 /// The tables of run `r` other than `runs` and its flows' (`flows`, `fct`,
-/// `fct_buckets`) and its series, in [`TABLE_NAMES`] order: `queues`, `pings`, `queries`
-/// always; `udp`, `ocbr`, `hosts` when the run has them.
+/// `fct_buckets`) and its series, in [`table_names`] order: `queues`; the apps' own
+/// (`AppRow`: `pings`, `queries` always, `udp`, `ocbr` when the run has them); `hosts`
+/// when the run has them.
 pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
     let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
     let mut out = Vec::new();
