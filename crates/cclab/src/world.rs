@@ -41,8 +41,8 @@ pub struct WorldBuilder<'s> {
     checked_tcp: Option<Arc<TcpConfig>>,
 }
 
+/// Each method is documented on [`Build`].
 impl Build for WorldBuilder<'_> {
-    /// The node of host `name`.
     fn host(&self, name: &str) -> Result<NodeId, String> {
         self.hosts
             .get(name)
@@ -50,7 +50,6 @@ impl Build for WorldBuilder<'_> {
             .ok_or_else(|| format!("unknown host '{name}'"))
     }
 
-    /// Every host's name, in node order.
     fn host_names(&self) -> Vec<String> {
         let net = &self.sim.net;
         net.nodes
@@ -60,7 +59,6 @@ impl Build for WorldBuilder<'_> {
             .collect()
     }
 
-    /// The rate of host `name`'s NIC (its first link), bit/s.
     fn host_rate(&self, name: &str) -> Result<u64, String> {
         let net = &self.sim.net;
         let node = &net.nodes[self.host(name)? as usize];
@@ -70,30 +68,22 @@ impl Build for WorldBuilder<'_> {
             .ok_or_else(|| format!("host '{name}' has no link"))
     }
 
-    /// Does the route from `a` lead to `z`?
     fn reaches(&self, a: NodeId, z: NodeId, hash: u32) -> bool {
         self.sim.net.reaches(a, z, hash)
     }
 
-    /// The switch a host's only link leads to, if any (`Routes::attachment`): routing
-    /// treats all hosts of one such switch alike.
     fn attachment(&self, host: NodeId) -> Option<NodeId> {
         self.sim.net.routes.attachment(host)
     }
 
-    /// The Ouroboros layer's congestion avoidance: ports update flow packets' ECN octet
-    /// with it from now on.
     fn set_flow_ca(&mut self, ca: crate::flow::FlowCaKind) {
         self.sim.net.flow_ca = Some(ca);
     }
 
-    /// Packets each port's kernel holds below the layer's rings, unseen by the marker.
     fn set_flow_hidden(&mut self, pkts: u64) {
         self.sim.net.flow_hidden = pkts;
     }
 
-    /// The time `from`'s NIC takes to send a packet of `size` bytes (with its link's
-    /// framing) towards `to`.
     fn frame_time(&self, from: NodeId, to: NodeId, hash: u32, size: u32) -> SimTime {
         let net = &self.sim.net;
         match net.routes.next_port(from, to, hash) {
@@ -102,30 +92,24 @@ impl Build for WorldBuilder<'_> {
         }
     }
 
-    /// Host `node`'s monotonic clock at the start of the run, ns: as if it booted a
-    /// random time (under a day) before, drawn from the run's seed for that host.
     fn host_clock_ns(&self, node: NodeId) -> u64 {
         let mut r = Rng::new(self.sim.scenario.seed, STREAM_HOST_CLOCK + node as u64);
         r.below(86_400_000_000_000)
     }
 
-    /// A random stream of its own for app `app`, from the run's seed.
     fn app_rng(&self, app: AppId) -> Rng {
         Rng::new(self.sim.scenario.seed, STREAM_APP + app as u64)
     }
 
-    /// Random stream `k` of app `app` (one per host of a workload), from the run's seed.
     fn app_sub_rng(&self, app: AppId, k: u64) -> Rng {
         let stream = STREAM_APP_PART | (u64::from(app) << 32) | (k & 0xffff_ffff);
         Rng::new(self.sim.scenario.seed, stream)
     }
 
-    /// The id the next app pushed gets.
     fn next_app(&self) -> AppId {
         self.sim.apps.len() as AppId
     }
 
-    /// The index the next connection gets.
     fn next_conn(&self) -> u32 {
         self.sim.conns.len() as u32
     }
@@ -135,7 +119,6 @@ impl Build for WorldBuilder<'_> {
         (self.sim.apps.len() - 1) as AppId
     }
 
-    /// Add a TCP connection `from → to`; returns its index.
     fn conn(&mut self, r: ConnReq) -> Result<u32, String> {
         let (client, server) = (self.host(r.from)?, self.host(r.to)?);
         let conn = self.sim.conns.len() as u32;
@@ -170,9 +153,6 @@ impl Build for WorldBuilder<'_> {
         Ok(conn)
     }
 
-    /// `tcp` as the connections sent from host `client` run it: with the host's stack
-    /// below TCP (`[host]`, and whether its qdisc paces). Equal configurations share one
-    /// allocation.
     fn host_tcp(&mut self, client: NodeId, tcp: &TcpConfig) -> Arc<TcpConfig> {
         let mut tcp = tcp.clone();
         let h = &self.sim.scenario.host;
@@ -189,7 +169,6 @@ impl Build for WorldBuilder<'_> {
         cfg
     }
 
-    /// Check that connections of `cfg` can be built (a workload's, created later).
     fn check_tcp(&mut self, cfg: &Arc<TcpConfig>) -> Result<(), String> {
         if !self
             .checked_tcp
