@@ -121,7 +121,7 @@ pub fn run(
     let warnings = sim.warnings();
     // The finished flows' rows stay in their temporary file, read back as the files are
     // written (`results::Flows`).
-    let result = match crate::results::try_collect_streaming(&mut sim) {
+    let result = match crate::sim::try_collect_streaming(&mut sim) {
         Ok(r) => r,
         Err(msg) => {
             abandon(&streamed);

@@ -13,7 +13,11 @@
 //!
 //! A run is a pure function (scenario, seed) → results: no global state, no wall clock in
 //! the results, no printing. The world is built in `world.rs`, results are collected in
-//! `results/collect.rs`.
+//! `sim/collect.rs`.
+
+mod collect;
+
+pub use collect::try_collect_streaming;
 
 use crate::app::{AnyApp, App, AppCx, AppId, Cmd};
 use crate::conn::{Conn, ConnKey};
@@ -163,11 +167,6 @@ macro_rules! with_net {
 }
 
 impl Sim {
-    /// Build the world (`world.rs`). Errors name what is wrong (unknown host or link).
-    pub fn new(sc: &Scenario) -> Result<Sim, String> {
-        crate::world::build(sc)
-    }
-
     /// An empty simulator over `net`, to be populated by `world::build`.
     pub(crate) fn empty(sc: &Scenario, net: Network) -> Sim {
         Sim {
@@ -469,7 +468,7 @@ impl Sim {
     fn close(&mut self, conn: u32) {
         let i = conn as usize;
         let Some(c) = self.conns[i].tcp() else { return };
-        let r = crate::results::flow_result(self, i, c, self.q.now());
+        let r = collect::flow_result(self, i, c, self.q.now());
         self.flow_log.push(&r);
         self.conns[i] = Conn::Free;
         self.probes.rtt.forget(i);
@@ -669,15 +668,15 @@ impl Sim {
         }
     }
 
-    /// Collect the results of the run so far (`results/collect.rs`).
+    /// Collect the results of the run so far (`sim/collect.rs`).
     pub fn results(&self) -> RunResult {
-        crate::results::collect(self)
+        collect::collect(self)
     }
 
     /// [`Sim::results`], with an error instead of a panic if the finished flows' rows
     /// cannot be read back from their temporary file.
     pub fn try_results(&self) -> Result<RunResult, String> {
-        crate::results::try_collect(self)
+        collect::try_collect(self)
     }
 
     /// What the user should know about a run that still gave its results: the finished
@@ -693,13 +692,6 @@ impl Sim {
             .into_iter()
             .collect()
     }
-}
-
-/// Build, run and collect in one call.
-pub fn run(sc: &Scenario) -> Result<RunResult, String> {
-    let mut sim = Sim::new(sc)?;
-    sim.run();
-    Ok(sim.results())
 }
 
 /// An event stays within 16 bytes, so a queue entry (its 16-byte key and the event) is 32

@@ -6,7 +6,7 @@
 //! then of the `[[aggregate]]` workers, apps likewise, then pings — so the same scenario
 //! always schedules the same events in the same order.
 
-use crate::app::{AnyApp, App, AppId};
+use crate::app::{AnyApp, App, AppId, Build, ConnReq};
 use crate::conn::Conn;
 use crate::engine::{Rng, SimTime, SEC};
 use crate::net::host::HostJitter;
@@ -30,25 +30,8 @@ const STREAM_APP: u64 = 4 << 32;
 /// An app's sub-streams (app i, part k: a workload's host k).
 const STREAM_APP_PART: u64 = 1 << 63;
 
-/// What a new connection needs beyond its two hosts.
-pub struct ConnReq<'a> {
-    /// Where the scenario asks for it (`flow.3`, `aggregate.0 worker s7`), for errors.
-    pub label: &'a str,
-    pub from: &'a str,
-    pub to: &'a str,
-    /// The listener's port (iperf3's 5201, HTTP's 80, …).
-    pub service: u16,
-    pub tcp: &'a TcpConfig,
-    /// Bytes the client writes in all (`None` = until stopped).
-    pub bytes: Option<u64>,
-    pub start: SimTime,
-    pub stop: Option<SimTime>,
-    /// The app that uses it.
-    pub app: AppId,
-}
-
-/// What an app's `build` may do to the world being built: name hosts, open connections,
-/// add itself.
+/// The world being built: what an app's `build` may do to it ([`Build`]: name hosts, open
+/// connections, add itself).
 pub struct WorldBuilder<'s> {
     sim: &'s mut Sim,
     hosts: BTreeMap<String, NodeId>,
@@ -60,17 +43,16 @@ pub struct WorldBuilder<'s> {
     flow_marking: Option<(crate::flow::FlowCaKind, u64)>,
 }
 
-impl WorldBuilder<'_> {
-    /// The node of host `name`.
-    pub fn host(&self, name: &str) -> Result<NodeId, String> {
+/// Each method is documented on [`Build`].
+impl Build for WorldBuilder<'_> {
+    fn host(&self, name: &str) -> Result<NodeId, String> {
         self.hosts
             .get(name)
             .copied()
             .ok_or_else(|| format!("unknown host '{name}'"))
     }
 
-    /// Every host's name, in node order.
-    pub fn host_names(&self) -> Vec<String> {
+    fn host_names(&self) -> Vec<String> {
         let net = &self.sim.net;
         net.nodes
             .iter()
@@ -79,8 +61,7 @@ impl WorldBuilder<'_> {
             .collect()
     }
 
-    /// The rate of host `name`'s NIC (its first link), bit/s.
-    pub fn host_rate(&self, name: &str) -> Result<u64, String> {
+    fn host_rate(&self, name: &str) -> Result<u64, String> {
         let net = &self.sim.net;
         let node = &net.nodes[self.host(name)? as usize];
         node.ports
@@ -89,28 +70,19 @@ impl WorldBuilder<'_> {
             .ok_or_else(|| format!("host '{name}' has no link"))
     }
 
-    /// Does the route from `a` lead to `z`?
-    pub fn reaches(&self, a: NodeId, z: NodeId, hash: u32) -> bool {
+    fn reaches(&self, a: NodeId, z: NodeId, hash: u32) -> bool {
         self.sim.net.reaches(a, z, hash)
     }
 
-    /// The switch a host's only link leads to, if any (`Routes::attachment`): routing
-    /// treats all hosts of one such switch alike.
-    pub fn attachment(&self, host: NodeId) -> Option<NodeId> {
+    fn attachment(&self, host: NodeId) -> Option<NodeId> {
         self.sim.net.routes.attachment(host)
     }
 
-    /// The Ouroboros layer's congestion avoidance, and the packets each port's kernel
-    /// holds below the layer's rings, unseen by the marker: once the apps are built, every
-    /// port's discipline gets the layer's router marking in front (`flow::router`). The
-    /// last call wins.
-    pub fn set_flow_marking(&mut self, ca: crate::flow::FlowCaKind, hidden: u64) {
+    fn set_flow_marking(&mut self, ca: crate::flow::FlowCaKind, hidden: u64) {
         self.flow_marking = Some((ca, hidden));
     }
 
-    /// The time `from`'s NIC takes to send a packet of `size` bytes (with its link's
-    /// framing) towards `to`.
-    pub fn frame_time(&self, from: NodeId, to: NodeId, hash: u32, size: u32) -> SimTime {
+    fn frame_time(&self, from: NodeId, to: NodeId, hash: u32, size: u32) -> SimTime {
         let net = &self.sim.net;
         match net.routes.next_port(from, to, hash) {
             Some(p) => net.port(p).ser_time(size),
@@ -118,41 +90,34 @@ impl WorldBuilder<'_> {
         }
     }
 
-    /// Host `node`'s monotonic clock at the start of the run, ns: as if it booted a
-    /// random time (under a day) before, drawn from the run's seed for that host.
-    pub fn host_clock_ns(&self, node: NodeId) -> u64 {
+    fn host_clock_ns(&self, node: NodeId) -> u64 {
         let mut r = Rng::new(self.sim.scenario.seed, STREAM_HOST_CLOCK + node as u64);
         r.below(86_400_000_000_000)
     }
 
-    /// A random stream of its own for app `app`, from the run's seed.
-    pub fn app_rng(&self, app: AppId) -> Rng {
+    fn app_rng(&self, app: AppId) -> Rng {
         Rng::new(self.sim.scenario.seed, STREAM_APP + app as u64)
     }
 
-    /// Random stream `k` of app `app` (one per host of a workload), from the run's seed.
-    pub fn app_sub_rng(&self, app: AppId, k: u64) -> Rng {
+    fn app_sub_rng(&self, app: AppId, k: u64) -> Rng {
         let stream = STREAM_APP_PART | (u64::from(app) << 32) | (k & 0xffff_ffff);
         Rng::new(self.sim.scenario.seed, stream)
     }
 
-    /// The id the next app pushed gets.
-    pub fn next_app(&self) -> AppId {
+    fn next_app(&self) -> AppId {
         self.sim.apps.len() as AppId
     }
 
-    /// The index the next connection gets.
-    pub fn next_conn(&self) -> u32 {
+    fn next_conn(&self) -> u32 {
         self.sim.conns.len() as u32
     }
 
-    pub fn push_app(&mut self, app: AnyApp) -> AppId {
+    fn push_app(&mut self, app: AnyApp) -> AppId {
         self.sim.apps.push(app);
         (self.sim.apps.len() - 1) as AppId
     }
 
-    /// Add a TCP connection `from → to`; returns its index.
-    pub fn conn(&mut self, r: ConnReq) -> Result<u32, String> {
+    fn conn(&mut self, r: ConnReq) -> Result<u32, String> {
         let (client, server) = (self.host(r.from)?, self.host(r.to)?);
         let conn = self.sim.conns.len() as u32;
         let addr = self.sim.addr(client, server, conn, r.service, r.tcp.dscp);
@@ -186,10 +151,7 @@ impl WorldBuilder<'_> {
         Ok(conn)
     }
 
-    /// `tcp` as the connections sent from host `client` run it: with the host's stack
-    /// below TCP (`[host]`, and whether its qdisc paces). Equal configurations share one
-    /// allocation.
-    pub fn host_tcp(&mut self, client: NodeId, tcp: &TcpConfig) -> Arc<TcpConfig> {
+    fn host_tcp(&mut self, client: NodeId, tcp: &TcpConfig) -> Arc<TcpConfig> {
         let mut tcp = tcp.clone();
         let h = &self.sim.scenario.host;
         tcp.host = crate::tcp::config::HostStack {
@@ -205,8 +167,7 @@ impl WorldBuilder<'_> {
         cfg
     }
 
-    /// Check that connections of `cfg` can be built (a workload's, created later).
-    pub fn check_tcp(&mut self, cfg: &Arc<TcpConfig>) -> Result<(), String> {
+    fn check_tcp(&mut self, cfg: &Arc<TcpConfig>) -> Result<(), String> {
         if !self
             .checked_tcp
             .as_ref()
@@ -227,6 +188,22 @@ impl WorldBuilder<'_> {
         }
         Ok(())
     }
+}
+
+impl Sim {
+    /// Build the world of `sc` ([`build`]): the step before the event loop, which returns
+    /// the simulator ready to run. Defined here, not in `sim.rs`, so that the event loop
+    /// needs nothing of the building.
+    pub fn new(sc: &Scenario) -> Result<Sim, String> {
+        build(sc)
+    }
+}
+
+/// Build, run and collect in one call.
+pub fn run(sc: &Scenario) -> Result<crate::results::RunResult, String> {
+    let mut sim = build(sc)?;
+    sim.run();
+    Ok(sim.results())
 }
 
 /// Build the world of `sc`. Errors name what is wrong (unknown host, link or algorithm).

@@ -7,7 +7,7 @@
 //! another exit code, never a run that does not finish.
 //!
 //! - In-process cases go through the library path the CLI takes (`parse_scenario`, then
-//!   `sim::run`) inside `catch_unwind`: fast enough for thousands of cases.
+//!   `world::run`) inside `catch_unwind`: fast enough for thousands of cases.
 //! - Binary cases run `cclab run FILE --out DIR --set …` as a user would, and check the
 //!   exit code and that a refused run wrote nothing.
 //!
@@ -387,7 +387,7 @@ fn every_input_is_refused_or_runs_to_its_end() {
                     }
                     None
                 }
-                Ok(sc) => Some(match cclab::sim::run(&sc) {
+                Ok(sc) => Some(match cclab::world::run(&sc) {
                     // A scenario the builder refuses is exit 2 too.
                     Err(msg) => {
                         assert!(!msg.is_empty());

@@ -6,13 +6,13 @@
 //! opens the connection and, at `stop`, closes the write side.
 
 use super::{endpoints, AppCx, ParseCx};
+use super::{Build, ConnReq};
 use crate::engine::SimTime;
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::units;
 use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::config::TCP;
-use crate::world::{ConnReq, WorldBuilder};
 use toml::Value;
 
 /// A bulk TCP transfer (iperf -c).
@@ -87,19 +87,13 @@ pub static KEYS: Schema = Schema {
     variants: None,
 };
 
-/// Tables that are traffic of their own: a file with one of them gets no default flows
-/// (an incast scenario's queries would otherwise compete with a bulk flow per sender
-/// nobody asked for). `[[ping]]` is a probe, not traffic: a file with only pings still
-/// gets the default flows, whose path it measures.
-const OWN_TRAFFIC: &[&str] = &["aggregate", "udp", "ocbr", "workload"];
-
 /// Read every `[[flow]]`; without any, one flow per sender of the topology for the whole
-/// run unless the file has other traffic (`OWN_TRAFFIC`). `None` when the flows cannot be
+/// run unless the file has other traffic (`App::traffic`). `None` when the flows cannot be
 /// counted (a malformed table, no topology).
 pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<Vec<FlowSpec>> {
     let (topology, tcp, duration) = (cx.topology, cx.tcp, cx.duration);
     let Some(tables) = ck.array_of_tables(root, table) else {
-        if OWN_TRAFFIC.iter().any(|k| root.t.contains_key(*k)) {
+        if super::has_own_traffic(root) {
             return Some(Vec::new());
         }
         return topology.map(|t| {
@@ -190,7 +184,7 @@ impl super::App for Bulk {
 }
 
 /// One connection and one app per flow.
-pub fn build(specs: &[FlowSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[FlowSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, f) in specs.iter().enumerate() {
         let app = w.next_app();
         let conn = w.conn(ConnReq {

@@ -21,6 +21,7 @@
 //! Adding an app: one file here (the app, its scenario entry, keys, `parse` and `build`)
 //! and one line in the `apps!` registry.
 
+mod build;
 pub mod bulk;
 pub mod ocbr;
 pub mod ping;
@@ -33,12 +34,12 @@ use crate::engine::SimTime;
 use crate::net::topology::spec::TopologySpec;
 use crate::net::NodeId;
 use crate::packet::Packet;
-use crate::results::RunResult;
+use crate::results::AppTables;
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::units;
 use crate::schema::{Key, Schema, Ty};
 use crate::tcp::config::TcpConfig;
-use crate::world::WorldBuilder;
+pub use build::{Build, ConnReq};
 
 /// An app's index in the simulator's app table.
 pub type AppId = u32;
@@ -122,8 +123,57 @@ pub trait App {
     fn wants_deliveries(&self) -> bool {
         false
     }
-    /// Add this app's results to `r`.
-    fn results(&self, _r: &mut RunResult, _cx: &ResultCx) {}
+    /// Hand this app's results over (`out.push(row)`: rows of a type of its own that
+    /// implements [`crate::results::AppRow`], which says where they go).
+    fn tables(&self, _cx: &ResultCx, _out: &mut AppTables) {}
+    /// The kinds of rows apps of this type report (`t.declare::<Row>()` each), so that a
+    /// kind that always shows is in the results of a run without such an app.
+    fn declare(_t: &mut AppTables)
+    where
+        Self: Sized,
+    {
+    }
+    /// Are its scenario tables traffic of their own? A file with one of them gets no
+    /// default flows (`bulk`): an incast scenario's queries would otherwise compete with a
+    /// bulk flow per sender nobody asked for. A probe (`[[ping]]`) is not: a file with
+    /// only pings still gets the default flows, whose path it measures.
+    fn traffic() -> bool
+    where
+        Self: Sized,
+    {
+        true
+    }
+}
+
+/// An app kept behind a pointer (the large ones, so that `AnyApp` stays small).
+impl<T: App> App for Box<T> {
+    fn start(&mut self, cx: &mut AppCx) {
+        (**self).start(cx)
+    }
+    #[inline]
+    fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
+        (**self).on_event(tag, cx)
+    }
+    #[inline]
+    fn on_delivered(&mut self, conn: u32, cx: &mut AppCx) {
+        (**self).on_delivered(conn, cx)
+    }
+    #[inline]
+    fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
+        (**self).on_message(p, cx)
+    }
+    fn wants_deliveries(&self) -> bool {
+        (**self).wants_deliveries()
+    }
+    fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
+        (**self).tables(cx, out)
+    }
+    fn declare(t: &mut AppTables) {
+        T::declare(t)
+    }
+    fn traffic() -> bool {
+        T::traffic()
+    }
 }
 
 /// What an app may read when results are collected.
@@ -174,8 +224,8 @@ macro_rules! apps {
             fn wants_deliveries(&self) -> bool {
                 match self { $(AnyApp::$var(a) => a.wants_deliveries(),)* }
             }
-            fn results(&self, r: &mut RunResult, cx: &ResultCx) {
-                match self { $(AnyApp::$var(a) => a.results(r, cx),)* }
+            fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
+                match self { $(AnyApp::$var(a) => a.tables(cx, out),)* }
             }
         }
 
@@ -219,8 +269,19 @@ macro_rules! apps {
             Some(AppSpecs { $($field: $field?,)* })
         }
 
+        /// Declare every app's kinds of rows ([`App::declare`]).
+        pub fn declare(t: &mut AppTables) {
+            $(<$m::App as App>::declare(t);)*
+        }
+
+        /// Does the file have a table of an app that is traffic of its own
+        /// ([`App::traffic`])?
+        pub fn has_own_traffic(root: Tab) -> bool {
+            false $(|| (<$m::App as App>::traffic() && root.t.contains_key($table)))*
+        }
+
         /// Build every app, in registry order.
-        pub fn build(specs: &AppSpecs, w: &mut WorldBuilder) -> Result<(), String> {
+        pub fn build(specs: &AppSpecs, w: &mut dyn Build) -> Result<(), String> {
             $($m::build(&specs.$field, w)?;)*
             Ok(())
         }

@@ -20,6 +20,11 @@
 //! - At the end of the run the app writes each end's flow-allocator statistics file
 //!   (`flow/text.rs`).
 
+mod result;
+
+pub use result::{FaSample, OcbrInterval, OcbrResult};
+
+use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::{secs, SimTime, MS, NS, SEC};
 use crate::flow::endpoint::{FlowAddr, FlowIo, FlowReceiver, FlowSender, FLOW_HDR, FLOW_UPDATE};
@@ -27,10 +32,9 @@ use crate::flow::text::{date_time, fa_stat, ocbr_line, FaCounters, FaIdentity};
 use crate::flow::{FlowCa, FlowCaKind, FLOW_CA_NAMES};
 use crate::net::{flow_hash, NodeId};
 use crate::packet::Packet;
-use crate::results::{FaSample, OcbrInterval, OcbrResult, RunResult};
+use crate::results::AppTables;
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
-use crate::world::WorldBuilder;
 
 /// An ocbr client and server over one flow.
 #[derive(Clone, Debug, PartialEq)]
@@ -517,7 +521,11 @@ impl super::App for Ocbr {
         self.flush(cx);
     }
 
-    fn results(&self, r: &mut RunResult, cx: &ResultCx) {
+    fn declare(t: &mut AppTables) {
+        t.declare::<OcbrResult>();
+    }
+
+    fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
         let mut server = self.server.lines.clone();
         let mut intervals = self.server.intervals.clone();
         // The loop goes on timing out until the end of the run.
@@ -546,7 +554,7 @@ impl super::App for Ocbr {
             },
             &rc.ca,
         );
-        r.ocbr.push(OcbrResult {
+        out.push(OcbrResult {
             from: self.spec.from.clone(),
             to: self.spec.to.clone(),
             fd: self.server.fd,
@@ -616,7 +624,7 @@ fn eid(app: AppId, end: u64) -> u64 {
 }
 
 /// One app per `[[ocbr]]`.
-pub fn build(specs: &[OcbrSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[OcbrSpec], w: &mut dyn Build) -> Result<(), String> {
     let mut per_server: std::collections::BTreeMap<NodeId, u32> = Default::default();
     for (i, s) in specs.iter().enumerate() {
         let id = w.next_app();

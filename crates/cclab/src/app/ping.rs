@@ -2,14 +2,17 @@
 //! the same queues as the traffic (as `ping -i`). The destination host answers it
 //! (`net::host`, the kernel's echo reply); the reply's round-trip time is recorded here.
 
+use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::SimTime;
 use crate::net::{flow_hash, NodeId};
 use crate::packet::{Packet, PktKind, ECT0, NOT_ECT};
-use crate::results::{PingResult, RunResult};
+use crate::results::apps::{ms, AppRow, Report};
+use crate::results::table::{ints, opt_floats, strs, Table};
+use crate::results::AppTables;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
-use crate::world::WorldBuilder;
+use serde::Serialize;
 
 /// A ping probe: an echo every `interval` through the same queues.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,9 +170,18 @@ impl super::App for Ping {
         self.rtts.push(cx.now - p.born);
     }
 
-    fn results(&self, r: &mut RunResult, _cx: &ResultCx) {
+    fn declare(t: &mut AppTables) {
+        t.declare::<PingResult>();
+    }
+
+    /// A probe, not traffic: a file with only pings still gets the default flows.
+    fn traffic() -> bool {
+        false
+    }
+
+    fn tables(&self, _cx: &ResultCx, out: &mut AppTables) {
         let s = super::summarize(&self.rtts);
-        r.pings.push(PingResult {
+        out.push(PingResult {
             from: self.from_name.clone(),
             to: self.to_name.clone(),
             sent: self.sent,
@@ -184,8 +196,61 @@ impl super::App for Ping {
     }
 }
 
+/// A ping probe's results (`summary.json`'s `pings`, the `pings` table).
+#[derive(Clone, Debug, Serialize)]
+pub struct PingResult {
+    pub from: String,
+    pub to: String,
+    pub sent: u64,
+    pub received: u64,
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_median_s: Option<f64>,
+    pub rtt_p99_s: Option<f64>,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+    pub rtt_stddev_s: Option<f64>,
+}
+
+impl AppRow for PingResult {
+    const REPORT: Report = Report {
+        key: "pings",
+        table: "pings",
+        always: true,
+        rank: 10,
+        table_rank: 10,
+    };
+    fn columns(p: &[PingResult], t: Table) -> Table {
+        t.col("from", strs(p, |x| &x.from))
+            .col("to", strs(p, |x| &x.to))
+            .col("sent", ints(p, |x| x.sent))
+            .col("received", ints(p, |x| x.received))
+            .col("rtt_mean_s", opt_floats(p, |x| x.rtt_mean_s))
+            .col("rtt_median_s", opt_floats(p, |x| x.rtt_median_s))
+            .col("rtt_p99_s", opt_floats(p, |x| x.rtt_p99_s))
+            .col("rtt_min_s", opt_floats(p, |x| x.rtt_min_s))
+            .col("rtt_max_s", opt_floats(p, |x| x.rtt_max_s))
+            .col("rtt_stddev_s", opt_floats(p, |x| x.rtt_stddev_s))
+    }
+    fn human(&self, s: &mut String) {
+        use std::fmt::Write;
+        let p = self;
+        let _ = writeln!(
+            s,
+            "\nping {}→{}: {}/{} replies, rtt min/mean/p99/max = {}/{}/{}/{} ms",
+            p.from,
+            p.to,
+            p.received,
+            p.sent,
+            ms(p.rtt_min_s),
+            ms(p.rtt_mean_s),
+            ms(p.rtt_p99_s),
+            ms(p.rtt_max_s)
+        );
+    }
+}
+
 /// One app per probe.
-pub fn build(specs: &[PingSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[PingSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, p) in specs.iter().enumerate() {
         let id = w.next_app();
         let (from, to) = (w.host(&p.from)?, w.host(&p.to)?);

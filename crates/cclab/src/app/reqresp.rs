@@ -8,15 +8,18 @@
 //! captures) through the same queues as everything else.
 
 use super::{AppCx, ParseCx, ResultCx};
+use super::{Build, ConnReq};
 use crate::engine::SimTime;
 use crate::net::NodeId;
 use crate::packet::{Packet, PktKind};
-use crate::results::{AggregateResult, RunResult};
+use crate::results::apps::{ms, AppRow, Report};
+use crate::results::table::{ints, opt_floats, strs, Table};
+use crate::results::AppTables;
 use crate::schema::check::{join, name_in, Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::config::TCP;
-use crate::world::{ConnReq, WorldBuilder};
+use serde::Serialize;
 use toml::Value;
 
 /// Partition/aggregate traffic (the DCTCP paper's query pattern): `aggregator` sends a
@@ -318,13 +321,17 @@ impl super::App for ReqResp {
         }
     }
 
-    fn results(&self, r: &mut RunResult, cx: &ResultCx) {
+    fn declare(t: &mut AppTables) {
+        t.declare::<AggregateResult>();
+    }
+
+    fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
         let s = super::summarize(&self.qcts);
         let timeouts = (0..self.workers)
             .filter_map(|k| cx.conns[(self.first_conn + k) as usize].tcp())
             .map(|c| c.sender.stats.timeouts)
             .sum();
-        r.aggregates.push(AggregateResult {
+        out.push(AggregateResult {
             aggregator: self.aggregator_name.clone(),
             workers: self.workers,
             response_bytes: self.response_bytes,
@@ -338,9 +345,62 @@ impl super::App for ReqResp {
     }
 }
 
+/// A partition/aggregate app: query completion times.
+#[derive(Clone, Debug, Serialize)]
+pub struct AggregateResult {
+    pub aggregator: String,
+    pub workers: u32,
+    pub response_bytes: u64,
+    pub queries_done: u32,
+    pub qct_mean_s: Option<f64>,
+    pub qct_median_s: Option<f64>,
+    pub qct_p99_s: Option<f64>,
+    pub qct_max_s: Option<f64>,
+    /// RTO expiries on the workers' connections.
+    pub timeouts: u64,
+}
+
+impl AppRow for AggregateResult {
+    const REPORT: Report = Report {
+        key: "aggregates",
+        table: "queries",
+        always: true,
+        rank: 40,
+        table_rank: 15,
+    };
+    fn columns(a: &[AggregateResult], t: Table) -> Table {
+        t.col("aggregator", strs(a, |x| &x.aggregator))
+            .col("workers", ints(a, |x| x.workers as u64))
+            .col("response_bytes", ints(a, |x| x.response_bytes))
+            .col("queries_done", ints(a, |x| x.queries_done as u64))
+            .col("qct_mean_s", opt_floats(a, |x| x.qct_mean_s))
+            .col("qct_median_s", opt_floats(a, |x| x.qct_median_s))
+            .col("qct_p99_s", opt_floats(a, |x| x.qct_p99_s))
+            .col("qct_max_s", opt_floats(a, |x| x.qct_max_s))
+            .col("timeouts", ints(a, |x| x.timeouts))
+    }
+    fn human(&self, s: &mut String) {
+        use std::fmt::Write;
+        let a = self;
+        let _ = writeln!(
+            s,
+            "\nqueries at {} ({} workers × {} B): {} done, completion time mean/median/p99/max = {}/{}/{}/{} ms, {} timeouts",
+            a.aggregator,
+            a.workers,
+            a.response_bytes,
+            a.queries_done,
+            ms(a.qct_mean_s),
+            ms(a.qct_median_s),
+            ms(a.qct_p99_s),
+            ms(a.qct_max_s),
+            a.timeouts
+        );
+    }
+}
+
 /// One connection per worker (worker → aggregator), which writes only when asked: a byte
 /// count of 0 to start; then the app.
-pub fn build(specs: &[AggregateSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[AggregateSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, a) in specs.iter().enumerate() {
         let app = w.next_app();
         let first = w.next_conn();

@@ -24,14 +24,17 @@
 //!   transit times, sender timestamp to arrival), and lost/total datagrams from the gaps
 //!   in the sequence numbers, printed in iperf's format.
 
+use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
 use crate::engine::{secs, SimTime, SEC};
 use crate::net::{flow_hash, NodeId};
 use crate::packet::{Packet, PktKind, NOT_ECT};
-use crate::results::{RunResult, UdpInterval, UdpResult};
+use crate::results::apps::{AppRow, Report};
+use crate::results::table::{floats, ints, strs, Table};
+use crate::results::AppTables;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
-use crate::world::WorldBuilder;
+use serde::Serialize;
 
 /// The path MTU of the sending host's link.
 pub const MTU: u32 = 1500;
@@ -460,13 +463,17 @@ impl super::App for Udp {
         }
     }
 
-    fn results(&self, r: &mut RunResult, cx: &ResultCx) {
+    fn declare(t: &mut AppTables) {
+        t.declare::<UdpResult>();
+    }
+
+    fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
         let c = self.total;
         let dur = cx.now.saturating_sub(self.spec.start).max(1);
         // iperf 2's final report counts against the last datagram the client sent (its
         // closing datagrams carry that number).
         let lost = self.sent.saturating_sub(self.total_received);
-        r.udp.push(UdpResult {
+        out.push(UdpResult {
             from: self.spec.from.clone(),
             to: self.spec.to.clone(),
             rate_bps: self.spec.rate,
@@ -494,8 +501,97 @@ impl super::App for Udp {
     }
 }
 
+/// A UDP constant-bit-rate flow as iperf 2's server reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct UdpResult {
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    /// UDP payload per datagram, bytes.
+    pub len: u32,
+    pub fragments_per_datagram: u32,
+    pub sent: u64,
+    pub received: u64,
+    /// Datagrams missing from the receiver's sequence (iperf's "lost").
+    pub lost: u64,
+    pub loss_pct: f64,
+    /// UDP payload received, bit/s.
+    pub goodput_bps: f64,
+    pub jitter_ms: f64,
+    /// Reassembly queues that expired incomplete, and fragments dropped because the
+    /// reassembly memory was full.
+    pub reassembly_expired: u64,
+    pub reassembly_mem_drops: u64,
+    pub intervals: Vec<UdpInterval>,
+    /// The intervals as iperf 2 prints them.
+    pub report: Vec<String>,
+}
+
+/// One report interval of a UDP receiver.
+#[derive(Clone, Debug, Serialize)]
+pub struct UdpInterval {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub bytes: u64,
+    pub mbps: f64,
+    pub jitter_ms: f64,
+    pub lost: u64,
+    pub total: u64,
+}
+
+impl AppRow for UdpResult {
+    const REPORT: Report = Report {
+        key: "udp",
+        table: "udp",
+        always: false,
+        rank: 20,
+        table_rank: 20,
+    };
+    fn columns(u: &[UdpResult], t: Table) -> Table {
+        t.col("from", strs(u, |x| &x.from))
+            .col("to", strs(u, |x| &x.to))
+            .col("rate_bps", ints(u, |x| x.rate_bps))
+            .col("len_bytes", ints(u, |x| x.len as u64))
+            .col(
+                "fragments_per_datagram",
+                ints(u, |x| x.fragments_per_datagram as u64),
+            )
+            .col("sent", ints(u, |x| x.sent))
+            .col("received", ints(u, |x| x.received))
+            .col("lost", ints(u, |x| x.lost))
+            .col("loss_pct", floats(u, |x| x.loss_pct))
+            .col("goodput_bps", floats(u, |x| x.goodput_bps))
+            .col("jitter_s", floats(u, |x| x.jitter_ms / 1e3))
+            .col("reassembly_expired", ints(u, |x| x.reassembly_expired))
+            .col("reassembly_mem_drops", ints(u, |x| x.reassembly_mem_drops))
+    }
+    fn human(&self, s: &mut String) {
+        use std::fmt::Write;
+        let u = self;
+        let _ = writeln!(
+            s,
+            "\nudp {}→{} ({} Mbit/s of {}-byte datagrams, {} fragments each): {}/{} datagrams lost ({:.2}%), {:.1} Mbit/s received, jitter {:.3} ms; reassembly: {} expired, {} fragments dropped for memory",
+            u.from,
+            u.to,
+            u.rate_bps as f64 / 1e6,
+            u.len,
+            u.fragments_per_datagram,
+            u.lost,
+            u.sent,
+            u.loss_pct,
+            u.goodput_bps / 1e6,
+            u.jitter_ms,
+            u.reassembly_expired,
+            u.reassembly_mem_drops
+        );
+        for line in &u.report {
+            let _ = writeln!(s, "{line}");
+        }
+    }
+}
+
 /// One app per `[[udp]]`.
-pub fn build(specs: &[UdpSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[UdpSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, s) in specs.iter().enumerate() {
         let id = w.next_app();
         let (from, to) = (w.host(&s.from)?, w.host(&s.to)?);

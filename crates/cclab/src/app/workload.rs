@@ -26,12 +26,12 @@
 //! `max_flows` bounds the rows the results then hold (a few hundred bytes each).
 
 use super::AppCx;
+use super::Build;
 use crate::engine::{Rng, SimTime};
 use crate::schema::check::{join, type_name, Checker, Tab};
 use crate::schema::units;
 use crate::schema::{Key, Schema, Ty};
 use crate::tcp::config::TcpConfig;
-use crate::world::WorldBuilder;
 use toml::Value;
 
 /// The listener port of workload flows.
@@ -539,7 +539,7 @@ pub fn arrivals(w: &WorkloadSpec, rates: &[u64], to: Option<usize>, seed: u64) -
 /// Build each workload: its arrival process and the app that creates a connection per
 /// flow as it arrives. What can be checked before the run is checked here: the hosts, the
 /// routes between the pairs that may talk, the TCP configuration and the flow count.
-pub fn build(specs: &[WorkloadSpec], w: &mut WorldBuilder) -> Result<(), String> {
+pub fn build(specs: &[WorkloadSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, s) in specs.iter().enumerate() {
         let label = format!("workload.{i}");
         let names: Vec<String> = if s.hosts.is_empty() {

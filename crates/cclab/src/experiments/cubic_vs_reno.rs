@@ -49,7 +49,7 @@ fn simulate(o: &Options, cc: &str, dur: SimTime, bdp: u64, seed: u64) -> Run {
     sc.seed = seed;
     sc.add_default_flows(&tcp(cc));
     o.prepare(&mut sc);
-    let res = crate::sim::run(&sc).expect("valid scenario");
+    let res = crate::world::run(&sc).expect("valid scenario");
     let f = &res.flows[0];
     Run {
         utilization: f.goodput_bps / max_goodput(RATE, 1500),

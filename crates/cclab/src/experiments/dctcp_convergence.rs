@@ -309,7 +309,7 @@ fn run(o: &Options) -> Report {
     let mut r = s.run(|cc, seed| {
         let mut sc = scenario(cc, seed, iv);
         o.prepare(&mut sc);
-        table_of(&crate::sim::run(&sc).expect("valid scenario"))
+        table_of(&crate::world::run(&sc).expect("valid scenario"))
     });
     let tables: Vec<Table> = vars.iter().map(|&v| r.first(v).clone()).collect();
     for (&v, &(join, leave, never_claim)) in vars.iter().zip(&first) {

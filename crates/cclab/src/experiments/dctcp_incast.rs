@@ -143,7 +143,7 @@ fn rto_expiries(r: &RunResult) -> f64 {
 pub fn metrics(r: &RunResult) -> Vec<f64> {
     let to: Vec<f64> = r.hosts.iter().map(|h| h.tcp_timeouts as f64).collect();
     let tp: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps / 1e6).collect();
-    let p = &r.pings[0];
+    let p = &r.app::<crate::app::ping::PingResult>()[0];
     let ms = |x: Option<f64>| x.unwrap_or(f64::NAN) * 1e3;
     let [tm, tmed, tmax, tmin, tsd] = summary(to.clone());
     let [m, med, max, min, sd] = summary(tp.clone());
@@ -234,7 +234,7 @@ fn run(o: &Options) -> Report {
             }
         }
         o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("valid scenario")
+        crate::world::run(&sc).expect("valid scenario")
     });
     let all = d.all_runs();
     let m: Vec<Vec<MeanCi>> = variants

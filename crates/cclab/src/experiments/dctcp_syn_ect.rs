@@ -121,7 +121,7 @@ fn p_connect(o: &Options, c: &Cfg, probes: usize, seed: u64) -> Vec<Probe> {
         sc.apps.flows[f].bytes = Some(1448);
     }
     o.prepare(&mut sc);
-    let r = crate::sim::run(&sc).expect("valid scenario");
+    let r = crate::world::run(&sc).expect("valid scenario");
     r.flows.to_vec()[first..]
         .iter()
         .map(|f| {

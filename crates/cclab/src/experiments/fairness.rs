@@ -74,7 +74,7 @@ fn two_flows(
         super::common::legacy_recovery(&mut t);
         sc.add_flow(&format!("s{i}"), &format!("r{i}"), t);
     }
-    let r = crate::sim::run(&sc).expect("valid scenario");
+    let r = crate::world::run(&sc).expect("valid scenario");
     (r.flows[0].goodput_bps / 1e6, r.flows[1].goodput_bps / 1e6)
 }
 

@@ -109,7 +109,7 @@ fn mean(v: &[f64]) -> f64 {
 fn point(o: &Options, text: &str) -> Point {
     let mut sc = parse_scenario(text, "fct-websearch", &[]).expect("a valid scenario");
     o.prepare(&mut sc);
-    let r = crate::sim::run(&sc).expect("the world builds");
+    let r = crate::world::run(&sc).expect("the world builds");
     let all = r.flows.to_vec();
     let sized: Vec<&FlowResult> = all.iter().filter(|f| f.size_bytes.is_some()).collect();
     let by = |lo: u64, hi: u64| -> Vec<f64> {

@@ -42,7 +42,7 @@ fn point(
     cc: &str,
     queries: u32,
     seed: u64,
-) -> crate::results::AggregateResult {
+) -> crate::app::reqresp::AggregateResult {
     let queue = if cc == "dctcp" {
         format!(r#"queue = "ecn", limit = "{BUFFER_PKTS}pkts", k = "65pkts""#)
     } else {
@@ -83,8 +83,13 @@ think = "1ms"
     // the probe). The loss recovery is `common::legacy_recovery`'s.
     let mut sc = parse_scenario(&text, "incast-qct", &[]).expect("a valid scenario");
     o.prepare(&mut sc);
-    let r = crate::sim::run(&sc).expect("the world builds");
-    r.aggregates.into_iter().next().expect("one aggregate")
+    let r = crate::world::run(&sc).expect("the world builds");
+    let mut r = r;
+    r.apps
+        .take::<crate::app::reqresp::AggregateResult>()
+        .into_iter()
+        .next()
+        .expect("one aggregate")
 }
 
 fn run(o: &Options) -> Report {
@@ -97,14 +102,14 @@ fn run(o: &Options) -> Report {
         .iter()
         .flat_map(|&cc| fan.iter().map(move |&n| (n, cc)))
         .collect();
-    let mut s: Study<(usize, &'static str), crate::results::AggregateResult> =
+    let mut s: Study<(usize, &'static str), crate::app::reqresp::AggregateResult> =
         Study::new("incast-qct", o);
     let vars: Vec<V> = cases
         .iter()
         .map(|&(n, cc)| s.variant(&format!("{cc}-n{n}"), (n, cc), 1, 1))
         .collect();
     let mut r = s.run(|&(n, cc), seed| point(o, n, cc, queries, seed));
-    let pts: Vec<crate::results::AggregateResult> =
+    let pts: Vec<crate::app::reqresp::AggregateResult> =
         vars.iter().map(|&v| r.first(v).clone()).collect();
     let limit = BUFFER_PKTS / IW;
     let ms = |x: Option<f64>| x.map_or(f64::NAN, |s| s * 1e3);

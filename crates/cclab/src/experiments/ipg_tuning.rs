@@ -101,7 +101,7 @@ fn streams(ipgt: u32, flows: usize, dur: SimTime, seed: u64, o: &Options) -> Vec
     let warm = dur / 5;
     sc.output.throughput_interval = Some(warm);
     o.prepare(&mut sc);
-    let r = crate::sim::run(&sc).expect("valid scenario");
+    let r = crate::world::run(&sc).expect("valid scenario");
     let iv = secs(warm);
     (0..flows)
         .map(|i| {

@@ -201,7 +201,7 @@ fn run_case(c: Case, dur: SimTime, seed: u64, o: &Options) -> Out {
     let warm = dur / 3;
     sc.output.throughput_interval = Some(warm);
     o.prepare(&mut sc);
-    let r = crate::sim::run(&sc).expect("valid scenario");
+    let r = crate::world::run(&sc).expect("valid scenario");
     outcome(&r, dur, warm)
 }
 

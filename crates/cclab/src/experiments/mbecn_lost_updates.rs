@@ -15,6 +15,7 @@ use super::common::{diff_ci, MeanCi};
 use super::mbecn_star::{mean_between, run_star, sender_at};
 use super::study::{Of, Study, V};
 use super::{fmt_num, Experiment, Options, Report, Tol};
+use crate::app::ocbr::OcbrResult;
 use crate::engine::*;
 use crate::results::RunResult;
 
@@ -33,7 +34,7 @@ const RESET: &str = "the seed: the sender-side reset (32 packets without an upda
 fn run(o: &Options) -> Report {
     let end = if o.quick { SEC } else { 3 * SEC };
     let e = secs(end);
-    let rate = move |r: &RunResult| mean_between(&r.ocbr[0], e / 2.0, e);
+    let rate = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[0], e / 2.0, e);
     // Runs differ by seed (host clocks, NIC jitter, which updates are lost): several each,
     // more for the claim's two while its reading is open.
     let (n, cap) = if o.quick { (3, 12) } else { (5, 20) };
@@ -80,8 +81,12 @@ fn run(o: &Options) -> Report {
         let m = d.mean(v, rate);
         d.row_ci(&tag, "rate_mbps", m);
         let metrics: [(&str, Metric); 5] = [
-            ("updates_sent", |r| r.ocbr[0].flow_updates_sent as f64),
-            ("updates_lost", |r| r.ocbr[0].flow_updates_lost as f64),
+            ("updates_sent", |r| {
+                r.app::<OcbrResult>()[0].flow_updates_sent as f64
+            }),
+            ("updates_lost", |r| {
+                r.app::<OcbrResult>()[0].flow_updates_lost as f64
+            }),
             ("router_queue_mean_pkts", |r| rs(r).mean_bytes / 1019.0),
             ("router_queue_max_pkts", |r| rs(r).max_pkts as f64),
             ("router_drops", |r| rs(r).drops as f64),
@@ -98,7 +103,7 @@ fn run(o: &Options) -> Report {
                 let x = diff(d.all_runs(), v, base);
                 d.row_ci(&tag, "rate_minus_lossless_mbps", x);
             }
-            let f = &d.first(v).ocbr[0];
+            let f = &d.first(v).app::<OcbrResult>()[0];
             let frac = f.flow_updates_lost as f64 / f.flow_updates_sent.max(1) as f64;
             let text = format!(
                 "{tag}: {} of {} FLOW_UPDATEs lost ({:.3}); windows (slow start, decrease, increase, unchanged) = {:?} (first run)",

@@ -14,6 +14,7 @@
 use super::mbecn_star::{fmt_secs, sender_at, star, C, RING, TWO_FLOODS, WIRE};
 use super::study::Study;
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
+use crate::app::ocbr::OcbrResult;
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
 use crate::scenario::parse_scenario;
@@ -82,7 +83,7 @@ fn run(o: &Options) -> Report {
         }
         let mut sc = parse_scenario(&text, "mbecn-rtt", &sets).expect("valid scenario");
         o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("runs")
+        crate::world::run(&sc).expect("runs")
     });
     let half = secs(end) / 2.0;
     let mut p = Plot {
@@ -102,7 +103,7 @@ fn run(o: &Options) -> Report {
         // Per-100 ms rates of each flow, (t, Mbit/s).
         let series: Vec<Vec<(f64, f64)>> = match v {
             V::MbEcn(_) => res
-                .ocbr
+                .app::<OcbrResult>()
                 .iter()
                 .map(|f| f.intervals.iter().map(|i| (i.end_s, i.mbps)).collect())
                 .collect(),

@@ -38,10 +38,11 @@
 use super::common::MeanCi;
 use super::study::{Study, V};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
+use crate::app::ocbr::OcbrResult;
 use crate::engine::*;
 use crate::flow::text::collapse_spaces;
 use crate::report::svg::{self, Line, Plot};
-use crate::results::{OcbrResult, RunResult};
+use crate::results::RunResult;
 use crate::scenario::parse_scenario;
 
 pub const EXPERIMENT: Experiment = Experiment {
@@ -240,12 +241,14 @@ fn run(o: &Options) -> Report {
         n,
         n,
     );
-    let alone = move |r: &RunResult| mean_between(&r.ocbr[0], j / 2.0, j);
-    let pps = move |r: &RunResult| mean_pps_between(&r.ocbr[0], j / 2.0, j);
-    let f1 = move |r: &RunResult| mean_between(&r.ocbr[0], j + 0.2, e);
-    let f2 = move |r: &RunResult| mean_between(&r.ocbr[1], j + 0.2, e);
-    let conv =
-        move |r: &RunResult| convergence(&r.ocbr[0], &r.ocbr[1], j).map_or(f64::NAN, |c| c * 1e3);
+    let alone = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[0], j / 2.0, j);
+    let pps = move |r: &RunResult| mean_pps_between(&r.app::<OcbrResult>()[0], j / 2.0, j);
+    let f1 = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[0], j + 0.2, e);
+    let f2 = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[1], j + 0.2, e);
+    let conv = move |r: &RunResult| {
+        convergence(&r.app::<OcbrResult>()[0], &r.app::<OcbrResult>()[1], j)
+            .map_or(f64::NAN, |c| c * 1e3)
+    };
     let numbers = [
         s.seed(line, "alone_mbps", 79.05, Tol::Rel(0.05), MB2, alone),
         s.seed(line, "alone_pps", 9880.0, Tol::Rel(0.05), MB2, pps),
@@ -270,7 +273,7 @@ fn run(o: &Options) -> Report {
     // The seed configuration: its first run's port and windows, then its seed numbers.
     let lr = d.first(line).clone();
     port_rows(&mut d, "line_rate", &lr);
-    let w = lr.ocbr[0].windows.unwrap_or_default();
+    let w = lr.app::<OcbrResult>()[0].windows.unwrap_or_default();
     let ca = (w[1] + w[2] + w[3]).max(1) as f64;
     d.note(format!(
         "line_rate, the seed configuration (flooding clients, no IPCP cost): the sender hands each window's allowance to its NIC at 1 Gbit/s; a burst of n packets leaves n·(1 − 100/1000) queued at the 100 Mbit/s port, so every burst beyond 18 packets ends with marked packets, the last FLOW_UPDATE before the next window carries ECE > 0 and the window decreases: {:.0}% of flow 1's windows decreased, {} increased (first run); the link idles between bursts",
@@ -291,14 +294,16 @@ fn run(o: &Options) -> Report {
         if var != Variant::Nop {
             d.row(&tag, "two_flows_flow1_mbps", f1(&res));
             d.row(&tag, "two_flows_flow2_mbps", f2(&res));
-            if let Some(c) = convergence(&res.ocbr[0], &res.ocbr[1], j) {
+            if let Some(c) =
+                convergence(&res.app::<OcbrResult>()[0], &res.app::<OcbrResult>()[1], j)
+            {
                 d.row(&tag, "convergence_ms", c * 1e3);
             }
         }
         port_rows(&mut d, &tag, &res);
         if var == Variant::Nop {
             // Every full interval carries 100 ms of the link's packets.
-            let pk: Vec<f64> = res.ocbr[0]
+            let pk: Vec<f64> = res.app::<OcbrResult>()[0]
                 .intervals
                 .iter()
                 .filter(|i| i.end_s > 0.15 && i.end_s < j)
@@ -331,7 +336,7 @@ fn run(o: &Options) -> Report {
         d.row(&tag, "alone_pps", pps(&res));
         d.row(&tag, "two_flows_flow1_mbps", f1(&res));
         d.row(&tag, "two_flows_flow2_mbps", f2(&res));
-        if let Some(c) = convergence(&res.ocbr[0], &res.ocbr[1], j) {
+        if let Some(c) = convergence(&res.app::<OcbrResult>()[0], &res.app::<OcbrResult>()[1], j) {
             d.row(&tag, "convergence_ms", c * 1e3);
         }
         port_rows(&mut d, &tag, &res);
@@ -351,7 +356,8 @@ fn run(o: &Options) -> Report {
         join,
         &format!("sender_{}pps variant, first run", SEED_PPS as u64),
     ));
-    d.text.push_str(&fa_side_by_side(&lr.ocbr[0]));
+    d.text
+        .push_str(&fa_side_by_side(&lr.app::<OcbrResult>()[0]));
     let firsts: Vec<(String, RunResult)> = [line, client]
         .into_iter()
         .chain(rows.iter().copied())
@@ -370,7 +376,7 @@ fn run(o: &Options) -> Report {
         .runs(client)
         .iter()
         .map(|r| {
-            let c = convergence(&r.ocbr[0], &r.ocbr[1], j)
+            let c = convergence(&r.app::<OcbrResult>()[0], &r.app::<OcbrResult>()[1], j)
                 .map_or("never".to_string(), |c| format!("{:.0} ms", c * 1e3));
             format!("{}/{} Mbit/s, {c}", fmt_num(f1(r)), fmt_num(f2(r)))
         })
@@ -397,7 +403,7 @@ fn port_rows(r: &mut Report, tag: &str, res: &RunResult) {
     let rs = res.queues.iter().find(|q| q.name == "rs").expect("port rs");
     r.row(tag, "router_queue_max_pkts", rs.max_pkts as f64);
     r.row(tag, "router_drops", rs.drops as f64);
-    if let Some(w) = res.ocbr[0].windows {
+    if let Some(w) = res.app::<OcbrResult>()[0].windows {
         let ca = (w[1] + w[2] + w[3]).max(1) as f64;
         r.row(tag, "flow1_windows_decrease_share", w[1] as f64 / ca);
     }
@@ -434,7 +440,7 @@ pub(super) fn run_star(
     let text = star("mbecn-star", "50us", "50us", RING, TWO_FLOODS);
     let mut sc = parse_scenario(&text, "mbecn-star", &all).expect("valid scenario");
     o.prepare(&mut sc);
-    crate::sim::run(&sc).expect("runs")
+    crate::world::run(&sc).expect("runs")
 }
 
 /// `ocbr.{0,1}.packet_time` for senders at `k` × the bottleneck's packet rate.
@@ -511,7 +517,7 @@ fn cpu_rows(r: &mut Report, runs: &[RunResult], j: f64, end: f64) {
     let alone = super::common::mean_ci(
         &runs
             .iter()
-            .map(|o| mean_between(&o.ocbr[0], j / 2.0, j))
+            .map(|o| mean_between(&o.app::<OcbrResult>()[0], j / 2.0, j))
             .collect::<Vec<_>>(),
     );
     r.row_ci(&tag, "alone_mbps (input)", alone);
@@ -530,18 +536,18 @@ fn cpu_rows(r: &mut Report, runs: &[RunResult], j: f64, end: f64) {
         w.iter().sum::<f64>() / w.len().max(1) as f64
     };
     for o in runs {
-        let a = mean_between(&o.ocbr[0], j + 0.2, end);
-        let b = mean_between(&o.ocbr[1], j + 0.2, end);
+        let a = mean_between(&o.app::<OcbrResult>()[0], j + 0.2, end);
+        let b = mean_between(&o.app::<OcbrResult>()[1], j + 0.2, end);
         hi.push(a.max(b));
         lo.push(a.min(b));
         splits.push(format!(
             "{}/{} Mbit/s with windows of {:.2}/{:.2} ms",
             fmt_num(a),
             fmt_num(b),
-            window(&o.ocbr[0]),
-            window(&o.ocbr[1])
+            window(&o.app::<OcbrResult>()[0]),
+            window(&o.app::<OcbrResult>()[1])
         ));
-        if let Some(c) = convergence(&o.ocbr[0], &o.ocbr[1], j) {
+        if let Some(c) = convergence(&o.app::<OcbrResult>()[0], &o.app::<OcbrResult>()[1], j) {
             convs.push(format!("{:.0}", c * 1e3));
         } else {
             convs.push("never".into());
@@ -564,8 +570,8 @@ fn cpu_rows(r: &mut Report, runs: &[RunResult], j: f64, end: f64) {
 fn side_by_side(res: &RunResult, join: SimTime, label: &str) -> String {
     use std::fmt::Write;
     let j = secs(join);
-    let f1 = &res.ocbr[0];
-    let f2 = &res.ocbr[1];
+    let f1 = &res.app::<OcbrResult>()[0];
+    let f2 = &res.app::<OcbrResult>()[1];
     let mut ours: Vec<String> = Vec::new();
     let before: Vec<(f64, &String)> = f1
         .intervals
@@ -616,7 +622,7 @@ fn fa_side_by_side(f: &OcbrResult) -> String {
 }
 
 fn explain(r: &mut Report, firsts: &[(String, RunResult)], cl: &RunResult, framed: f64, j: f64) {
-    let lr = &firsts[0].1.ocbr[0];
+    let lr = &firsts[0].1.app::<OcbrResult>()[0];
     let alone = mean_between(lr, j / 2.0, j);
     let alone_iv: Vec<f64> = lr
         .intervals
@@ -643,7 +649,7 @@ fn explain(r: &mut Report, firsts: &[(String, RunResult)], cl: &RunResult, frame
         .iter()
         .filter(|(l, _)| *l == Variant::Client(CLIENT_MBIT, 0).label())
         .map(|(l, res)| {
-            let c = &res.ocbr[0];
+            let c = &res.app::<OcbrResult>()[0];
             let w = c.windows.unwrap_or_default();
             let ca = (w[1] + w[2] + w[3]).max(1) as f64;
             format!(
@@ -656,7 +662,7 @@ fn explain(r: &mut Report, firsts: &[(String, RunResult)], cl: &RunResult, frame
     for n in notes {
         r.note(n);
     }
-    let c = &cl.ocbr[0];
+    let c = &cl.app::<OcbrResult>()[0];
     let w = c.windows.unwrap_or_default();
     let ca = (w[1] + w[2] + w[3]).max(1) as f64;
     r.note(format!(
@@ -674,7 +680,7 @@ fn explain(r: &mut Report, firsts: &[(String, RunResult)], cl: &RunResult, frame
         Variant::Kernel(KERNEL).label()
     ));
     for (label, res) in firsts {
-        let f = &res.ocbr[0];
+        let f = &res.app::<OcbrResult>()[0];
         r.note(format!(
             "{label}: flow 1 sent {} packets, {} FLOW_UPDATEs, slept {:.3} s in window waits; windows (slow start, decrease, increase, unchanged) = {:?}",
             f.sent,
@@ -701,7 +707,7 @@ fn plot(r: &mut Report, firsts: &[(String, RunResult)], j: f64) {
         if label == "nop" {
             continue;
         }
-        for (k, f) in res.ocbr.iter().enumerate() {
+        for (k, f) in res.app::<OcbrResult>().iter().enumerate() {
             p.lines.push(Line {
                 name: format!("{label} flow {}", k + 1),
                 points: f.intervals.iter().map(|i| (i.end_s, i.mbps)).collect(),

@@ -12,6 +12,7 @@
 use super::mbecn_star::{convergence, mean_between, run_star, sender_at, C, WIRE};
 use super::study::Study;
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
+use crate::app::ocbr::OcbrResult;
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
 
@@ -58,7 +59,7 @@ fn run(o: &Options) -> Report {
     for &v in &vars {
         let tag = r.name(v).to_string();
         let res = r.first(v).clone();
-        let (f1, f2) = (&res.ocbr[0], &res.ocbr[1]);
+        let (f1, f2) = (&res.app::<OcbrResult>()[0], &res.app::<OcbrResult>()[1]);
         let alone = mean_between(f1, j / 2.0, j);
         let (s1, s2) = (
             mean_between(f1, j + 0.2, secs(end)),

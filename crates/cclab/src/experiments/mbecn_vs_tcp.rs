@@ -10,6 +10,7 @@
 use super::mbecn_star::{fmt_secs, mean_between, sender_at, star, C, RING, WIRE};
 use super::study::Study;
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
+use crate::app::ocbr::OcbrResult;
 use crate::engine::*;
 use crate::report::svg::{self, Line, Plot};
 use crate::scenario::parse_scenario;
@@ -66,7 +67,7 @@ fn run(o: &Options) -> Report {
         let text = star("mbecn-vs-tcp", "50us", "50us", RING, MIXED);
         let mut sc = parse_scenario(&text, "mbecn-vs-tcp", &sets).expect("valid scenario");
         o.prepare(&mut sc);
-        crate::sim::run(&sc).expect("runs")
+        crate::world::run(&sc).expect("runs")
     });
     let j = secs(join);
     let framed = C * 1000.0 / WIRE / 1e6;
@@ -79,7 +80,7 @@ fn run(o: &Options) -> Report {
     for &v in &vars {
         let tag = r.name(v).to_string();
         let res = r.first(v).clone();
-        let f = &res.ocbr[0];
+        let f = &res.app::<OcbrResult>()[0];
         let tcp = &res.flows[0];
         let mb_alone = mean_between(f, j / 2.0, j);
         let mb_with = mean_between(f, j + 0.5, secs(end));

@@ -268,7 +268,7 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64, o: &Options) -> R
 
 /// The seed's UDP test, data box1 → box2 through the policer: `iperf -u -l45k -b800m`.
 /// Returns the receiver's report.
-fn run_udp(dur: SimTime, seed: u64, o: &Options) -> crate::results::UdpResult {
+fn run_udp(dur: SimTime, seed: u64, o: &Options) -> crate::app::udp::UdpResult {
     let topo = one_hop(NIC, HOP, QueueSpec::delay(OWD, 10_000));
     let mut sc = Scenario::new("policer-udp", topo, dur);
     sc.seed = seed;
@@ -288,7 +288,10 @@ fn run_udp(dur: SimTime, seed: u64, o: &Options) -> crate::results::UdpResult {
     o.prepare(&mut sc);
     let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
     sim.run();
-    sim.results().udp.remove(0)
+    sim.results()
+        .apps
+        .take::<crate::app::udp::UdpResult>()
+        .remove(0)
 }
 
 /// A run: one of the TCP variants, or the seed's UDP test.
@@ -300,7 +303,7 @@ enum Cfg {
 
 enum Out {
     Tcp(RunOut),
-    Udp(crate::results::UdpResult),
+    Udp(crate::app::udp::UdpResult),
 }
 
 impl Out {
@@ -311,7 +314,7 @@ impl Out {
         }
     }
 
-    fn udp(&self) -> &crate::results::UdpResult {
+    fn udp(&self) -> &crate::app::udp::UdpResult {
         match self {
             Out::Udp(u) => u,
             Out::Tcp(_) => panic!("a TCP run has no UDP outcome"),

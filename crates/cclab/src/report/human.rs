@@ -3,9 +3,7 @@
 use crate::results::RunResult;
 use std::fmt::Write;
 
-fn ms(x: Option<f64>) -> String {
-    x.map_or("-".into(), |v| format!("{:.3}", v * 1e3))
-}
+use crate::results::apps::ms;
 
 /// A time in seconds with the unit that keeps its precision: `85.3 µs`, `12.345 ms`,
 /// `2.1000 s` (never `0.0001 s`); `-` for none.
@@ -111,82 +109,8 @@ pub fn table(r: &RunResult) -> String {
             );
         }
     }
-    for p in &r.pings {
-        let _ = writeln!(
-            s,
-            "\nping {}→{}: {}/{} replies, rtt min/mean/p99/max = {}/{}/{}/{} ms",
-            p.from,
-            p.to,
-            p.received,
-            p.sent,
-            ms(p.rtt_min_s),
-            ms(p.rtt_mean_s),
-            ms(p.rtt_p99_s),
-            ms(p.rtt_max_s)
-        );
-    }
-    for u in &r.udp {
-        let _ = writeln!(
-            s,
-            "\nudp {}→{} ({} Mbit/s of {}-byte datagrams, {} fragments each): {}/{} datagrams lost ({:.2}%), {:.1} Mbit/s received, jitter {:.3} ms; reassembly: {} expired, {} fragments dropped for memory",
-            u.from,
-            u.to,
-            u.rate_bps as f64 / 1e6,
-            u.len,
-            u.fragments_per_datagram,
-            u.lost,
-            u.sent,
-            u.loss_pct,
-            u.goodput_bps / 1e6,
-            u.jitter_ms,
-            u.reassembly_expired,
-            u.reassembly_mem_drops
-        );
-        for line in &u.report {
-            let _ = writeln!(s, "{line}");
-        }
-    }
-    for o in &r.ocbr {
-        let what = if o.flood {
-            "flood".to_string()
-        } else {
-            format!("{} Mbit/s", o.rate_bps as f64 / 1e6)
-        };
-        let _ = writeln!(
-            s,
-            "\nocbr {}→{} (flow {}, {}-byte packets, {what}, {}): {} sent, {} received, {} lost, {:.2} Mbit/s received; FLOW_UPDATEs {} sent, {} received; the sender slept {:.3} s in its window waits",
-            o.from,
-            o.to,
-            o.fd,
-            o.size,
-            o.ca,
-            o.sent,
-            o.received,
-            o.lost,
-            o.goodput_bps / 1e6,
-            o.flow_updates_sent,
-            o.flow_updates_received,
-            o.ca_wait_s
-        );
-        for line in &o.server {
-            let _ = writeln!(s, "{line}");
-        }
-    }
-    for a in &r.aggregates {
-        let _ = writeln!(
-            s,
-            "\nqueries at {} ({} workers × {} B): {} done, completion time mean/median/p99/max = {}/{}/{}/{} ms, {} timeouts",
-            a.aggregator,
-            a.workers,
-            a.response_bytes,
-            a.queries_done,
-            ms(a.qct_mean_s),
-            ms(a.qct_median_s),
-            ms(a.qct_p99_s),
-            ms(a.qct_max_s),
-            a.timeouts
-        );
-    }
+    // Each app's lines (`AppRow::human`).
+    r.apps.human(&mut s);
     let mut to: Vec<_> = r.hosts.iter().filter(|h| h.tcp_timeouts > 0).collect();
     let (total, hosts): (u64, usize) = (to.iter().map(|h| h.tcp_timeouts).sum(), to.len());
     let many = to.len() > MANY;

@@ -11,140 +11,11 @@
 //! is divided by 1000). A missing value (no RTT sample yet, an unset ssthresh, an
 //! unfinished flow) is a null (an empty CSV cell).
 
-use serde::{Deserialize, Serialize};
+pub use crate::results::table::{floats, ints, opt_floats, opt_ints, strs, Col, Column, Table};
 
-/// A column's values; `None` is a missing value (an empty CSV cell, a Parquet null).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", content = "values", rename_all = "lowercase")]
-pub enum Col {
-    I64(Vec<Option<i64>>),
-    F64(Vec<Option<f64>>),
-    Str(Vec<Option<String>>),
-    Bool(Vec<Option<bool>>),
-}
-
-impl Col {
-    pub fn len(&self) -> usize {
-        match self {
-            Col::I64(v) => v.len(),
-            Col::F64(v) => v.len(),
-            Col::Str(v) => v.len(),
-            Col::Bool(v) => v.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// An empty column of the same type.
-    pub fn empty_like(&self) -> Col {
-        match self {
-            Col::I64(_) => Col::I64(Vec::new()),
-            Col::F64(_) => Col::F64(Vec::new()),
-            Col::Str(_) => Col::Str(Vec::new()),
-            Col::Bool(_) => Col::Bool(Vec::new()),
-        }
-    }
-
-    /// Rows `a..b`.
-    pub fn slice(&self, a: usize, b: usize) -> Col {
-        match self {
-            Col::I64(v) => Col::I64(v[a..b].to_vec()),
-            Col::F64(v) => Col::F64(v[a..b].to_vec()),
-            Col::Str(v) => Col::Str(v[a..b].to_vec()),
-            Col::Bool(v) => Col::Bool(v[a..b].to_vec()),
-        }
-    }
-
-    /// Append `other` (of the same type; false if not).
-    pub fn extend(&mut self, other: &Col) -> bool {
-        match (self, other) {
-            (Col::I64(a), Col::I64(b)) => a.extend_from_slice(b),
-            (Col::F64(a), Col::F64(b)) => a.extend_from_slice(b),
-            (Col::Str(a), Col::Str(b)) => a.extend_from_slice(b),
-            (Col::Bool(a), Col::Bool(b)) => a.extend_from_slice(b),
-            _ => return false,
-        }
-        true
-    }
-
-    /// Row `i` as one CSV cell (before quoting): integers and booleans as Rust prints
-    /// them, floats with the shortest round-trip form, nothing for a missing value.
-    pub fn cell(&self, i: usize) -> String {
-        match self {
-            Col::I64(v) => v[i].map(|x| x.to_string()).unwrap_or_default(),
-            Col::F64(v) => v[i].map(|x| x.to_string()).unwrap_or_default(),
-            Col::Str(v) => v[i].clone().unwrap_or_default(),
-            Col::Bool(v) => v[i].map(|x| x.to_string()).unwrap_or_default(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Column {
-    pub name: String,
-    #[serde(flatten)]
-    pub data: Col,
-}
-
-/// A named table of equally long columns.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Table {
-    pub name: String,
-    pub columns: Vec<Column>,
-}
-
+/// Writing a table (the type is `results::table::Table`, so that apps, below the report,
+/// make their own).
 impl Table {
-    pub fn new(name: &str) -> Table {
-        Table {
-            name: name.to_string(),
-            columns: Vec::new(),
-        }
-    }
-
-    pub fn rows(&self) -> usize {
-        self.columns.first().map_or(0, |c| c.data.len())
-    }
-
-    /// Rows `a..b` as a table of the same name and columns.
-    pub fn slice(&self, a: usize, b: usize) -> Table {
-        Table {
-            name: self.name.clone(),
-            columns: self
-                .columns
-                .iter()
-                .map(|c| Column {
-                    name: c.name.clone(),
-                    data: c.data.slice(a, b),
-                })
-                .collect(),
-        }
-    }
-
-    /// Add a column (every column must be as long as the first).
-    pub fn col(mut self, name: &str, data: Col) -> Table {
-        debug_assert!(
-            self.columns.is_empty() || data.len() == self.rows(),
-            "column {name} of table {} has {} rows, not {}",
-            self.name,
-            data.len(),
-            self.rows()
-        );
-        self.columns.push(Column {
-            name: name.to_string(),
-            data,
-        });
-        self
-    }
-
-    pub fn column(&self, name: &str) -> Option<&Col> {
-        self.columns
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| &c.data)
-    }
-
     /// The table as CSV: a header row of the column names, one line per row (see
     /// `csv.rs` for the quoting).
     pub fn csv(&self) -> String {
@@ -155,23 +26,6 @@ impl Table {
         }
         out.finish()
     }
-}
-
-/// Column builders from rows: `ints(&rows, |f| f.bytes)`.
-pub fn ints<T>(rows: &[T], f: impl Fn(&T) -> u64) -> Col {
-    Col::I64(rows.iter().map(|r| Some(f(r) as i64)).collect())
-}
-pub fn floats<T>(rows: &[T], f: impl Fn(&T) -> f64) -> Col {
-    Col::F64(rows.iter().map(|r| Some(f(r))).collect())
-}
-pub fn opt_floats<T>(rows: &[T], f: impl Fn(&T) -> Option<f64>) -> Col {
-    Col::F64(rows.iter().map(f).collect())
-}
-pub fn strs<T>(rows: &[T], f: impl Fn(&T) -> &str) -> Col {
-    Col::Str(rows.iter().map(|r| Some(f(r).to_string())).collect())
-}
-pub fn opt_ints<T>(rows: &[T], f: impl Fn(&T) -> Option<u64>) -> Col {
-    Col::I64(rows.iter().map(|r| f(r).map(|x| x as i64)).collect())
 }
 
 /// The columns every table of flows starts with: the run, the flow, its hosts and its
@@ -437,8 +291,9 @@ pub(crate) fn runs_table(r: &crate::results::RunResult) -> Table {
 const SSTHRESH_UNSET: u32 = 1 << 30;
 
 /// The tables of run `r` other than `runs` and its flows' (`flows`, `fct`,
-/// `fct_buckets`) and its series, in [`TABLE_NAMES`] order: `queues`, `pings`, `queries`
-/// always; `udp`, `ocbr`, `hosts` when the run has them.
+/// `fct_buckets`) and its series, in [`table_names`] order: `queues`; the apps' own
+/// (`AppRow`: `pings`, `queries` always, `udp`, `ocbr` when the run has them); `hosts`
+/// when the run has them.
 pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
     let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
     let mut out = Vec::new();
@@ -466,89 +321,8 @@ pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
             ),
     );
 
-    let p = &r.pings;
-    out.push(
-        Table::new("pings")
-            .col("run_id", id(p.len()))
-            .col("from", strs(p, |x| &x.from))
-            .col("to", strs(p, |x| &x.to))
-            .col("sent", ints(p, |x| x.sent))
-            .col("received", ints(p, |x| x.received))
-            .col("rtt_mean_s", opt_floats(p, |x| x.rtt_mean_s))
-            .col("rtt_median_s", opt_floats(p, |x| x.rtt_median_s))
-            .col("rtt_p99_s", opt_floats(p, |x| x.rtt_p99_s))
-            .col("rtt_min_s", opt_floats(p, |x| x.rtt_min_s))
-            .col("rtt_max_s", opt_floats(p, |x| x.rtt_max_s))
-            .col("rtt_stddev_s", opt_floats(p, |x| x.rtt_stddev_s)),
-    );
-
-    let a = &r.aggregates;
-    out.push(
-        Table::new("queries")
-            .col("run_id", id(a.len()))
-            .col("aggregator", strs(a, |x| &x.aggregator))
-            .col("workers", ints(a, |x| x.workers as u64))
-            .col("response_bytes", ints(a, |x| x.response_bytes))
-            .col("queries_done", ints(a, |x| x.queries_done as u64))
-            .col("qct_mean_s", opt_floats(a, |x| x.qct_mean_s))
-            .col("qct_median_s", opt_floats(a, |x| x.qct_median_s))
-            .col("qct_p99_s", opt_floats(a, |x| x.qct_p99_s))
-            .col("qct_max_s", opt_floats(a, |x| x.qct_max_s))
-            .col("timeouts", ints(a, |x| x.timeouts)),
-    );
-
-    let u = &r.udp;
-    if !u.is_empty() {
-        out.push(
-            Table::new("udp")
-                .col("run_id", id(u.len()))
-                .col("from", strs(u, |x| &x.from))
-                .col("to", strs(u, |x| &x.to))
-                .col("rate_bps", ints(u, |x| x.rate_bps))
-                .col("len_bytes", ints(u, |x| x.len as u64))
-                .col(
-                    "fragments_per_datagram",
-                    ints(u, |x| x.fragments_per_datagram as u64),
-                )
-                .col("sent", ints(u, |x| x.sent))
-                .col("received", ints(u, |x| x.received))
-                .col("lost", ints(u, |x| x.lost))
-                .col("loss_pct", floats(u, |x| x.loss_pct))
-                .col("goodput_bps", floats(u, |x| x.goodput_bps))
-                .col("jitter_s", floats(u, |x| x.jitter_ms / 1e3))
-                .col("reassembly_expired", ints(u, |x| x.reassembly_expired))
-                .col("reassembly_mem_drops", ints(u, |x| x.reassembly_mem_drops)),
-        );
-    }
-
-    let o = &r.ocbr;
-    if !o.is_empty() {
-        out.push(
-            Table::new("ocbr")
-                .col("run_id", id(o.len()))
-                .col("from", strs(o, |x| &x.from))
-                .col("to", strs(o, |x| &x.to))
-                .col("fd", ints(o, |x| x.fd as u64))
-                .col("size_bytes", ints(o, |x| x.size as u64))
-                .col(
-                    "flood",
-                    Col::Bool(o.iter().map(|x| Some(x.flood)).collect()),
-                )
-                .col("rate_bps", ints(o, |x| x.rate_bps))
-                .col("ca", strs(o, |x| &x.ca))
-                .col("sent", ints(o, |x| x.sent))
-                .col("received", ints(o, |x| x.received))
-                .col("lost", ints(o, |x| x.lost))
-                .col("goodput_bps", floats(o, |x| x.goodput_bps))
-                .col("flow_updates_sent", ints(o, |x| x.flow_updates_sent))
-                .col(
-                    "flow_updates_received",
-                    ints(o, |x| x.flow_updates_received),
-                )
-                .col("flow_updates_lost", ints(o, |x| x.flow_updates_lost))
-                .col("ca_wait_s", floats(o, |x| x.ca_wait_s)),
-        );
-    }
+    // The apps' own tables (`AppRow::columns`).
+    out.extend(r.apps.tables(&r.run_id));
 
     let h = &r.hosts;
     if !h.is_empty() {
@@ -651,23 +425,28 @@ pub fn run_tables(r: &crate::results::RunResult) -> Vec<Table> {
     out
 }
 
-/// The names of the tables `run_tables` can give, in its order.
-pub const TABLE_NAMES: &[&str] = &[
-    "runs",
-    "flows",
-    "fct",
-    "fct_buckets",
-    "queues",
-    "pings",
-    "queries",
-    "udp",
-    "ocbr",
-    "hosts",
-    "cwnd",
-    "queue",
-    "throughput",
-    "tsg",
-];
+/// Every kind of rows the apps report ([`crate::app::declare`]), in table order.
+fn app_reports() -> Vec<&'static crate::results::apps::Report> {
+    let mut apps = crate::results::AppTables::default();
+    crate::app::declare(&mut apps);
+    apps.reports()
+}
+
+/// The names of the tables `run_tables` can give, in its order: the apps' from the apps.
+pub fn table_names() -> Vec<&'static str> {
+    let mut names = vec!["runs", "flows", "fct", "fct_buckets", "queues"];
+    names.extend(app_reports().iter().map(|r| r.table));
+    names.extend(["hosts", "cwnd", "queue", "throughput", "tsg"]);
+    names
+}
+
+/// The tables every run has, even of no rows: `runs`, `flows`, `queues` and the apps'
+/// that always show (`pings`, `queries`).
+pub fn always_tables() -> Vec<&'static str> {
+    let mut names = vec!["runs", "flows", "queues"];
+    names.extend(app_reports().iter().filter(|r| r.always).map(|r| r.table));
+    names
+}
 
 /// The files of a table: `<name>.csv` and `<name>.parquet`.
 pub fn table_files(t: &Table) -> [(String, Vec<u8>); 2] {

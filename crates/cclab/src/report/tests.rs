@@ -1,3 +1,4 @@
+use super::table;
 use super::*;
 use crate::results::*;
 
@@ -23,10 +24,12 @@ fn sample() -> RunResult {
             injected_losses: 0,
             police: None,
         }],
-        pings: vec![],
-        udp: vec![],
-        ocbr: vec![],
-        aggregates: vec![],
+        // The apps' kinds of rows, none yet (as a run without apps).
+        apps: {
+            let mut a = AppTables::default();
+            crate::app::declare(&mut a);
+            a
+        },
         hosts: vec![],
         engine: EngineResult {
             events: 1,

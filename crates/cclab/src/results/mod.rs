@@ -1,11 +1,12 @@
 //! What a run produces: plain structs, serialisable, with simulated quantities only (so a
 //! summary is byte-identical across runs). Wall-clock figures live in `Perf`, apart.
 
-mod collect;
+pub mod apps;
 pub mod log;
+pub mod table;
 
-pub(crate) use collect::read_back;
-pub use collect::{collect, flow_result, try_collect, try_collect_streaming};
+pub use apps::{AppRow, AppTables};
+
 pub use log::{FlowIter, FlowLog, Spilled};
 use serde::Serialize;
 use std::sync::Arc;
@@ -209,73 +210,6 @@ pub struct PoliceResult {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct PingResult {
-    pub from: String,
-    pub to: String,
-    pub sent: u64,
-    pub received: u64,
-    pub rtt_mean_s: Option<f64>,
-    pub rtt_median_s: Option<f64>,
-    pub rtt_p99_s: Option<f64>,
-    pub rtt_min_s: Option<f64>,
-    pub rtt_max_s: Option<f64>,
-    pub rtt_stddev_s: Option<f64>,
-}
-
-/// A UDP constant-bit-rate flow as iperf 2's server reports it.
-#[derive(Clone, Debug, Serialize)]
-pub struct UdpResult {
-    pub from: String,
-    pub to: String,
-    pub rate_bps: u64,
-    /// UDP payload per datagram, bytes.
-    pub len: u32,
-    pub fragments_per_datagram: u32,
-    pub sent: u64,
-    pub received: u64,
-    /// Datagrams missing from the receiver's sequence (iperf's "lost").
-    pub lost: u64,
-    pub loss_pct: f64,
-    /// UDP payload received, bit/s.
-    pub goodput_bps: f64,
-    pub jitter_ms: f64,
-    /// Reassembly queues that expired incomplete, and fragments dropped because the
-    /// reassembly memory was full.
-    pub reassembly_expired: u64,
-    pub reassembly_mem_drops: u64,
-    pub intervals: Vec<UdpInterval>,
-    /// The intervals as iperf 2 prints them.
-    pub report: Vec<String>,
-}
-
-/// One report interval of a UDP receiver.
-#[derive(Clone, Debug, Serialize)]
-pub struct UdpInterval {
-    pub start_s: f64,
-    pub end_s: f64,
-    pub bytes: u64,
-    pub mbps: f64,
-    pub jitter_ms: f64,
-    pub lost: u64,
-    pub total: u64,
-}
-
-/// A partition/aggregate app: query completion times.
-#[derive(Clone, Debug, Serialize)]
-pub struct AggregateResult {
-    pub aggregator: String,
-    pub workers: u32,
-    pub response_bytes: u64,
-    pub queries_done: u32,
-    pub qct_mean_s: Option<f64>,
-    pub qct_median_s: Option<f64>,
-    pub qct_p99_s: Option<f64>,
-    pub qct_max_s: Option<f64>,
-    /// RTO expiries on the workers' connections.
-    pub timeouts: u64,
-}
-
-#[derive(Clone, Debug, Serialize)]
 pub struct HostResult {
     pub host: String,
     /// `netstat -s` "other TCP timeouts" (`LINUX_MIB_TCPTIMEOUTS`) of this host's senders:
@@ -343,73 +277,9 @@ pub struct Series {
     pub throughput: Vec<ThroughputSample>,
 }
 
-/// An ocbr flow (seed 002): what its client sent, what its server printed, and both ends'
-/// flow-allocator statistics files.
-#[derive(Clone, Debug, Serialize)]
-pub struct OcbrResult {
-    pub from: String,
-    pub to: String,
-    /// The server's number for the flow (`Flow 64`).
-    pub fd: u32,
-    pub size: u32,
-    pub flood: bool,
-    pub rate_bps: u64,
-    /// The layer's congestion avoidance.
-    pub ca: String,
-    /// Packets the client's flow sent, the server's received, and missing from the
-    /// sequence.
-    pub sent: u64,
-    pub received: u64,
-    pub lost: u64,
-    /// SDU bits received per second over the run from the client's start.
-    pub goodput_bps: f64,
-    pub flow_updates_sent: u64,
-    pub flow_updates_received: u64,
-    /// FLOW_UPDATEs lost on the way (`update_loss`).
-    pub flow_updates_lost: u64,
-    /// Time the sender's thread slept in the congestion-avoidance wait.
-    pub ca_wait_s: f64,
-    /// MB-ECN's windows at the sender by how they ended: slow start, multiplicative
-    /// decrease, additive increase, unchanged (absent for other algorithms).
-    pub windows: Option<[u64; 4]>,
-    pub intervals: Vec<OcbrInterval>,
-    /// The server's output, line by line (`New flow.`, `Flow   64: …`).
-    pub server: Vec<String>,
-    /// The flow allocator's statistics file at each end at the end of the run.
-    pub sender_stats: String,
-    pub receiver_stats: String,
-    /// The sender's statistics over time (`stats_every`; omitted when not asked for).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub stats_series: Vec<FaSample>,
-}
-
-/// The sender's flow-allocator statistics at one time (`[[ocbr]] stats_every`).
-#[derive(Clone, Debug, Serialize)]
-pub struct FaSample {
-    pub t: f64,
-    pub sent_packets: u64,
-    pub sent_bytes: u64,
-    /// The receiver's `rx_ece` (upstream at the server) and the sender's `tx_ece`
-    /// (downstream congestion level), MB-ECN only (0 otherwise).
-    pub upstream_level: u16,
-    pub downstream_level: u16,
-    pub window_ns: u64,
-    pub packets_in_window: u64,
-    pub bytes_in_window: u64,
-    pub max_bytes_in_window: u64,
-    pub regime: String,
-}
-
-/// One interval the ocbr server printed.
-#[derive(Clone, Debug, Serialize)]
-pub struct OcbrInterval {
-    /// When the line was printed (the run's clock), s.
-    pub end_s: f64,
-    pub packets: u64,
-    pub bytes: u64,
-    /// The interval's length as the server measured it, µs.
-    pub us: u64,
-    pub mbps: f64,
+/// The error of a run whose finished flows' rows could not be read back.
+pub(crate) fn read_back(e: String) -> String {
+    format!("the finished flows' rows could not be read back from their temporary file: {e}")
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -426,16 +296,20 @@ pub struct RunResult {
     #[serde(skip_serializing_if = "Flows::left_out")]
     pub flows: Flows,
     pub queues: Vec<QueueResult>,
-    pub pings: Vec<PingResult>,
-    /// UDP flows (`[[udp]]`; omitted when none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub udp: Vec<UdpResult>,
-    /// Ouroboros flows driven by ocbr (`[[ocbr]]`; omitted when none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub ocbr: Vec<OcbrResult>,
-    pub aggregates: Vec<AggregateResult>,
+    /// The apps' own results (`pings`, `udp`, `ocbr`, `aggregates`, …), each under its
+    /// key ([`apps::Report`]).
+    #[serde(flatten)]
+    pub apps: AppTables,
     pub hosts: Vec<HostResult>,
     pub engine: EngineResult,
     #[serde(skip)]
     pub series: Series,
+}
+
+impl RunResult {
+    /// The rows of one kind an app reports (`r.app::<PingResult>()`): none if the run has
+    /// none.
+    pub fn app<T: AppRow>(&self) -> &[T] {
+        self.apps.get()
+    }
 }

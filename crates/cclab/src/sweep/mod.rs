@@ -28,8 +28,8 @@
 //! nothing (`report/outdir/`).
 
 use crate::report::outdir::STATE;
+use crate::report::table::{always_tables, table_names, Col, Column, Table};
 pub use crate::report::table::{created_by, table_files};
-use crate::report::table::{Col, Column, Table, TABLE_NAMES};
 use crate::scenario::{Overrides, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -51,8 +51,6 @@ pub const POINTS: &str = "points";
 pub const MAX_POINTS: usize = 100_000;
 /// Most seeds `seeds = N` may ask for.
 pub const MAX_SEEDS: i64 = 100_000;
-/// Tables written even when no point gave them a row.
-const ALWAYS: &[&str] = &["runs", "flows", "queues", "pings", "queries"];
 
 /// One swept key and its values, as written.
 #[derive(Clone, Debug)]
@@ -351,9 +349,12 @@ impl Sweep {
                 }
             }
         }
-        out.retain(|t| t.rows() > 0 || ALWAYS.contains(&t.name.as_str()));
+        // Tables written even when no point gave them a row.
+        let always = always_tables();
+        out.retain(|t| t.rows() > 0 || always.contains(&t.name.as_str()));
+        let order = table_names();
         out.sort_by_key(|t| {
-            TABLE_NAMES
+            order
                 .iter()
                 .position(|n| *n == t.name)
                 .unwrap_or(usize::MAX)

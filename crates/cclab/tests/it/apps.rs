@@ -6,7 +6,7 @@ use cclab::scenario::*;
 /// `n` workers share a 1 MB answer per query (the DCTCP paper's incast test, §4.2) to one
 /// aggregator over 1 Gbit/s links; the switch port to the aggregator holds 100 packets,
 /// the paper's static buffer.
-fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
+fn incast(cc: &str, n: usize) -> cclab::app::reqresp::AggregateResult {
     let queue = if cc == "dctcp" {
         QueueSpec::ecn(Limit::Packets(100), Limit::Packets(20))
     } else {
@@ -42,8 +42,8 @@ fn incast(cc: &str, n: usize) -> cclab::results::AggregateResult {
             ..Default::default()
         },
     });
-    let r = cclab::sim::run(&sc).unwrap();
-    r.aggregates[0].clone()
+    let r = cclab::world::run(&sc).unwrap();
+    r.app::<cclab::app::reqresp::AggregateResult>()[0].clone()
 }
 
 #[test]
@@ -89,8 +89,8 @@ fn the_incast_example_runs_only_its_queries_and_all_of_them_answer() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/incast.toml");
     let sc = load_scenario(&path, &[]).unwrap();
     assert!(sc.apps.flows.is_empty(), "{} flows", sc.apps.flows.len());
-    let r = cclab::sim::run(&sc).unwrap();
-    let a = &r.aggregates[0];
+    let r = cclab::world::run(&sc).unwrap();
+    let a = &r.app::<cclab::app::reqresp::AggregateResult>()[0];
     assert_eq!(a.queries_done, 100, "{a:?}");
     // The only connections are the 20 workers' answers (worker → aggregator).
     assert_eq!(r.flows.len(), 20);

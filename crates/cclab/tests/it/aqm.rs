@@ -20,7 +20,7 @@ ecn = true
 "#
     );
     let sc = parse_scenario(&text, "aqm.toml", &[]).unwrap_or_else(|e| panic!("{e:?}"));
-    cclab::sim::run(&sc).unwrap()
+    cclab::world::run(&sc).unwrap()
 }
 
 /// Mean queueing delay at the bottleneck, in ms.

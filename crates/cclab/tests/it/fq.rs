@@ -6,8 +6,8 @@
 use cclab::qdisc::fq::Spec as FqSpec;
 use cclab::qdisc::QueueSpec;
 use cclab::scenario::{parse_scenario, TopologySpec};
-use cclab::sim;
 use cclab::stats::jain;
+use cclab::world;
 
 const SCENARIO: &str = r#"
 [sim]
@@ -44,7 +44,7 @@ fn run(sets: &[(&str, &str)]) -> (Vec<f64>, cclab::results::QueueResult) {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let sc = parse_scenario(SCENARIO, "fq.toml", &sets).expect("the scenario is valid");
-    let r = sim::run(&sc).expect("runs");
+    let r = world::run(&sc).expect("runs");
     let g = r.flows.iter().map(|f| f.goodput_bps).collect();
     let nic = r.queues.iter().find(|q| q.name == "nic").unwrap().clone();
     (g, nic)
@@ -199,7 +199,7 @@ fn awkward_fq_values_never_panic() {
                 }
                 Ok(mut sc) => {
                     sc.duration = 50 * cclab::engine::MS;
-                    sim::run(&sc).unwrap_or_else(|e| panic!("{key}={value}: {e:?}"));
+                    world::run(&sc).unwrap_or_else(|e| panic!("{key}={value}: {e:?}"));
                     ran += 1;
                 }
             }

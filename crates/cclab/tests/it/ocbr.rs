@@ -1,8 +1,9 @@
 //! Ouroboros flows driven by ocbr (`app/ocbr.rs`, `flow/`) from outside, on seed 002's
 //! star: two clients on Gigabit Ethernet, a router, 100 Mbit/s to the server.
 
+use cclab::app::ocbr::OcbrResult;
 use cclab::scenario::parse_scenario;
-use cclab::sim;
+use cclab::world;
 
 const STAR: &str = r#"
 [sim]
@@ -32,7 +33,7 @@ fn run(sets: &[(&str, &str)]) -> cclab::results::RunResult {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let sc = parse_scenario(STAR, "star.toml", &sets).expect("the scenario is valid");
-    sim::run(&sc).expect("runs")
+    world::run(&sc).expect("runs")
 }
 
 /// Without congestion avoidance (`nop`) a flooding client fills the 100 Mbit/s port:
@@ -51,7 +52,7 @@ fn nop_floods_the_bottleneck_at_its_framed_rate() {
         r.flows.is_empty(),
         "a file with [[ocbr]] gets no default TCP flow"
     );
-    let o = &r.ocbr[0];
+    let o = &r.app::<OcbrResult>()[0];
     assert_eq!(o.flow_updates_sent, 0);
     assert_eq!(o.server[0], "New flow.");
     let pps = 100e6 / (1057.0 * 8.0);
@@ -78,7 +79,7 @@ fn nop_floods_the_bottleneck_at_its_framed_rate() {
 #[test]
 fn mb_ecn_keeps_the_ring_from_overflowing() {
     let r = run(&[]);
-    let o = &r.ocbr[0];
+    let o = &r.app::<OcbrResult>()[0];
     let rs = r.queues.iter().find(|q| q.name == "rs").unwrap();
     assert_eq!(rs.drops, 0);
     assert_eq!(o.lost, 0);
@@ -110,7 +111,7 @@ fn bad_ca_values_are_errors() {
 #[test]
 fn flow_allocator_statistics_as_a_time_series() {
     let r = run(&[("ocbr.0.stats_every", "50ms")]);
-    let s = &r.ocbr[0].stats_series;
+    let s = &r.app::<OcbrResult>()[0].stats_series;
     // 1 s run, samples at 50, 100, ..., 1000 ms (the last may fall at the very end).
     assert!((19..=20).contains(&s.len()), "{}", s.len());
     assert!((s[0].t - 0.05).abs() < 1e-12);
@@ -120,7 +121,7 @@ fn flow_allocator_statistics_as_a_time_series() {
         .all(|x| x.window_ns.is_power_of_two() && x.max_bytes_in_window > 0));
     assert!(s.iter().any(|x| x.regime == "Multiplicative dec"));
     // Without the key, no series is kept.
-    assert!(run(&[]).ocbr[0].stats_series.is_empty());
+    assert!(run(&[]).app::<OcbrResult>()[0].stats_series.is_empty());
 }
 
 /// `kernel_queue`: packets the kernel holds below every IPCP's ring, which the marker does
@@ -138,7 +139,7 @@ fn a_kernel_queue_below_the_ring_is_out_of_the_markers_sight() {
             ("ocbr.0.rate", "80Mbit"),
             ("ocbr.0.kernel_queue", kernel),
         ]);
-        let iv: Vec<f64> = r.ocbr[0]
+        let iv: Vec<f64> = r.app::<OcbrResult>()[0]
             .intervals
             .iter()
             .filter(|i| i.end_s > 0.5)

@@ -321,8 +321,8 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
         hop1.stats.marks,
         hop1.stats.drops,
         lost_on_hop1,
-        res.pings[0].received,
-        res.pings[0].sent,
+        res.app::<cclab::app::ping::PingResult>()[0].received,
+        res.app::<cclab::app::ping::PingResult>()[0].sent,
     );
     println!("capture src: {st_src:?}\ncapture dst: {st_dst:?}");
     // The scenario exercises what it should.
@@ -500,8 +500,14 @@ fn pcap_read_by_tshark_agrees_with_cclab_counters() {
         st_src.tcp_from_client + st_src.tcp_from_server
     );
     // The ping: requests out, replies in.
-    assert_eq!(n(&|r| r[11] == "8"), res.pings[0].sent);
-    assert_eq!(n(&|r| r[11] == "0"), res.pings[0].received);
+    assert_eq!(
+        n(&|r| r[11] == "8"),
+        res.app::<cclab::app::ping::PingResult>()[0].sent
+    );
+    assert_eq!(
+        n(&|r| r[11] == "0"),
+        res.app::<cclab::app::ping::PingResult>()[0].received
+    );
 
     // --- The receiver's host: CE marks as it counted them, ECE on its ACKs. ---
     let rows = fields(

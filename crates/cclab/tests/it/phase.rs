@@ -15,7 +15,7 @@
 //! the sweep) so the suite stays fast: 33 runs of about 0.2 s each, spread over the cores.
 
 use cclab::scenario::{parse_scenario, HostSpec, JitterSpec, Scenario};
-use cclab::sim;
+use cclab::world;
 
 const SCENARIO: &str = r#"
 [sim]
@@ -63,7 +63,7 @@ fn scenario(delay_us: u32, host: HostSpec, seed: u64, duration: &str) -> Scenari
 
 /// Goodput of the 20 ms flow over the 40 ms flow's.
 fn ratio(sc: &Scenario) -> f64 {
-    let r = sim::run(sc).expect("runs");
+    let r = world::run(sc).expect("runs");
     r.flows[0].goodput_bps / r.flows[1].goodput_bps
 }
 
@@ -109,7 +109,7 @@ fn t975(df: f64) -> f64 {
 #[test]
 fn the_seed_changes_the_run_only_when_hosts_jitter() {
     let run = |host, seed| {
-        let r = sim::run(&scenario(2500, host, seed, "5s")).unwrap();
+        let r = world::run(&scenario(2500, host, seed, "5s")).unwrap();
         format!("{:?}", r.flows)
     };
     let auto = HostSpec::default();

@@ -75,7 +75,7 @@ fn a_qdisc_sees_every_packet_even_on_an_idle_port() {
     // None of them waited: the largest backlog left behind an arrival is zero.
     assert_eq!(p.stats.max_pkts, 0);
     let r = sim.results();
-    assert_eq!(r.pings[0].received, 20);
+    assert_eq!(r.app::<cclab::app::ping::PingResult>()[0].received, 20);
 }
 
 /// A FIFO that releases packets no faster than `rate_bps` (IP bytes), answering
@@ -158,7 +158,7 @@ fn a_graph_topology_equal_to_the_chain_example_gives_the_same_results() {
         // 3 s of the 60 s run: slow start, the first losses and recovery.
         sc.duration = 3 * SEC;
         sc.output = OutputSpec::default();
-        cclab::sim::run(&sc).unwrap()
+        cclab::world::run(&sc).unwrap()
     };
     let (chain, graph) = (load("chain.toml"), load("graph.toml"));
     assert!(matches!(

@@ -83,7 +83,7 @@ fn one_reno_flow_fills_a_path_and_a_drop_tail_queue_overflows_in_slow_start() {
         cc: "reno".into(),
         ..Default::default()
     });
-    let r = cclab::sim::run(&sc).unwrap();
+    let r = cclab::world::run(&sc).unwrap();
     let f = &r.flows[0];
     // 100 Mbit/s of frames carry at most 94.15 Mbit/s of payload; slow start costs a little.
     assert!(

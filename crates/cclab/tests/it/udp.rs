@@ -2,7 +2,7 @@
 //! as seed 004 runs it, with IPv4 fragmentation and reassembly between the hosts.
 
 use cclab::scenario::parse_scenario;
-use cclab::sim;
+use cclab::world;
 
 const SCENARIO: &str = r#"
 [sim]
@@ -23,18 +23,18 @@ rate = "800Mbit"
 len = "45KiB"
 "#;
 
-fn run(sets: &[(&str, &str)]) -> cclab::results::UdpResult {
+fn run(sets: &[(&str, &str)]) -> cclab::app::udp::UdpResult {
     let sets: Vec<(String, String)> = sets
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let sc = parse_scenario(SCENARIO, "udp.toml", &sets).expect("the scenario is valid");
-    let r = sim::run(&sc).expect("runs");
+    let r = world::run(&sc).expect("runs");
     assert!(
         r.flows.is_empty(),
         "a file with [[udp]] gets no default TCP flow"
     );
-    r.udp[0].clone()
+    r.app::<cclab::app::udp::UdpResult>()[0].clone()
 }
 
 /// Through a 1 Gbit/s path: 800 Mbit/s of 46,080-byte datagrams is 2,170.1 datagrams a

@@ -6,7 +6,7 @@ use cclab::scenario::parse_scenario;
 
 fn run(text: &str) -> cclab::results::RunResult {
     let sc = parse_scenario(text, "w.toml", &[]).unwrap_or_else(|e| panic!("{e:?}"));
-    cclab::sim::run(&sc).unwrap()
+    cclab::world::run(&sc).unwrap()
 }
 
 const TREE: &str = r#"
@@ -213,7 +213,7 @@ fn rows_left_on_file_are_the_rows_read_back() {
     sim.run();
     assert!(sim.flow_log.spilled_bytes() > 10 * 2048);
     let held = sim.results();
-    let left = cclab::results::try_collect_streaming(&mut sim).unwrap();
+    let left = cclab::sim::try_collect_streaming(&mut sim).unwrap();
     assert!(left.flows.spilled() && !held.flows.spilled());
     assert!(
         held.flows.iter().any(|f| f.acked_s.is_none()),

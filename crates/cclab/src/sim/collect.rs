@@ -1,11 +1,13 @@
-//! Collecting a run's results from the simulator: one row per connection (what its
+//! Collecting a run's results at its end (`Sim::results`): one row per connection (what its
 //! endpoints counted), per port that carried traffic (what the port counted), per host
-//! (netstat-style counters), then whatever each app reports (pings, query times).
+//! (netstat-style counters), then whatever each app reports (its own rows: pings, query
+//! times, …; `results::apps`).
 
-use super::*;
 use crate::app::{App, ResultCx};
 use crate::engine::{secs, SimTime};
 use crate::net::NodeId;
+use crate::results::AppTables;
+use crate::results::*;
 use crate::sim::Sim;
 
 /// The receiver-side completion time (`fct_s`) of a flow of `bytes` alone on an empty
@@ -118,11 +120,6 @@ pub fn try_collect(sim: &Sim) -> Result<RunResult, String> {
     finish(sim, flows.into())
 }
 
-/// The error of a run whose finished flows' rows could not be read back.
-pub(crate) fn read_back(e: String) -> String {
-    format!("the finished flows' rows could not be read back from their temporary file: {e}")
-}
-
 /// The open connections' rows, added to `flows`, and all of them sorted by flow number.
 fn open_rows(sim: &Sim, flows: &mut Vec<FlowResult>) {
     let end = sim.q.now();
@@ -196,14 +193,11 @@ fn finish(sim: &Sim, mut flows: crate::results::Flows) -> Result<RunResult, Stri
         cclab: crate::VERSION.to_string(),
         git: crate::GIT_REV.to_string(),
         scenario: sc.name.clone(),
-        aggregates: Vec::new(),
         seed: sc.seed,
         duration_s: secs(sc.duration),
         flows,
         queues,
-        pings: Vec::new(),
-        udp: Vec::new(),
-        ocbr: Vec::new(),
+        apps: AppTables::default(),
         hosts,
         engine: EngineResult {
             events: sim.q.events_processed(),
@@ -217,8 +211,17 @@ fn finish(sim: &Sim, mut flows: crate::results::Flows) -> Result<RunResult, Stri
         now: end,
         conns: &sim.conns,
     };
+    // Each app hands over its own rows; every kind an app type reports is declared first,
+    // so a kind that always shows is there without such an app.
+    crate::app::declare(&mut r.apps);
+    let kinds = r.apps.reports().len();
     for a in &sim.apps {
-        a.results(&mut r, &cx);
+        a.tables(&cx, &mut r.apps);
     }
+    debug_assert_eq!(
+        r.apps.reports().len(),
+        kinds,
+        "an app reported a kind of row it does not declare (App::declare)"
+    );
     Ok(r)
 }
