@@ -349,7 +349,9 @@ impl Udp {
         let c = self.interval;
         let (lost, total) = match (c.first_seq, c.max_seq) {
             (Some(f), Some(m)) => {
-                let total = m - f + 1;
+                // An interval with nothing new starts after its last datagram (f = m + 1):
+                // none, not a wrapped subtraction.
+                let total = (m + 1).saturating_sub(f);
                 (total.saturating_sub(c.datagrams), total)
             }
             _ => (0, 0),
