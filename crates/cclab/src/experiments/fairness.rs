@@ -21,7 +21,7 @@
 //! of which has been run.
 //!
 //! **Era.** The slides credit both tables to DataTAG 2003 (S. Ravot); the seed names its
-//! kernel elsewhere, 2.6.6 (slides 18 and 41, 2004). The hosts of 2003–2004 ran 2.4 or
+//! kernel elsewhere: 2.6.6, of 2004 (slides 18 and 41). The hosts of 2003–2004 ran 2.4 or
 //! early 2.6 kernels: every flow runs `linux = "2.6"` (docs/linux-eras.md; 2.6.9), with
 //! the experiment's large buffers. At MTU 3000 and 9000 the initial window is 2 segments
 //! (RFC 3390 above an MSS of 1460), as 2.4.22's `tcp_init_cwnd` gives too; 2.4.22's

@@ -22,7 +22,7 @@
 //! which also fits §4.2's ~35 responders over 100 packets). Its nearest profile is `linux = "2.6"` (2.6.9, 2004: RFC 3390's
 //! initial window, cwnd counted per ACK, FACK, D-SACK, rate halving, no F-RTO, no early
 //! retransmit, no tail loss probe, no RACK, no PRR), and what a 2.6.3x kernel had beside
-//! it the experiment sets as keys: F-RTO (`frto`, `tcp_frto` = 2 since 2.6.24), receive
+//! it the experiment sets as keys: F-RTO (`frto`, `tcp_frto` = 2 in 2.6.32), receive
 //! autotuning (`rcv_autotune`, `tcp_moderate_rcvbuf` = 1 since 2.6.7) and the 4 MiB
 //! buffer maxima (`tcp_rmem[2]`, `tcp_wmem[2]` of 2.6.32's `tcp_init` on a large host).
 //! Differences left: 2.6.32's rate halving reduces only on ACKs that make progress and

@@ -29,7 +29,7 @@
 //! No cause run is declared: each claim is judged in the seed configuration alone.
 //!
 //! **Era.** CPS is a change to "the TCP stack of Linux 2.6" with 2.6's 1 ms timer (slides
-//! 17 and 19; the SC2003 nodes ran Linux, slide 30): the kernels of 2003, 2.6.0 and its
+//! 17 and 19; the SC2003 nodes ran Linux): the kernels of 2003, 2.6.0 and its
 //! test releases. Every variant runs `linux = "2.6"` (docs/linux-eras.md; 2.6.9, the
 //! nearest profile) with the experiment's buffers: RFC 3390's initial window (3 segments
 //! at MSS 1448), cwnd counted per ACK, 2 quick ACKs, a receive window opened from 4
