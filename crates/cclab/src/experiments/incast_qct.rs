@@ -28,10 +28,10 @@
 //! Differences left: 2.6.32's rate halving reduces only on ACKs that make progress and
 //! down to ssthresh (2.6.9's on every ACK, down to ssthresh/2); CUBIC and DCTCP are
 //! today's modules; the hosts keep TCP small queues (`tsq`, Linux 3.6), which a 2010
-//! kernel did not have. What the era does to DCTCP: rate halving holds cwnd at in flight
-//! + 1 on every ACK in CWR, so an answer that ends in CWR leaves cwnd at 1–2 and the next
-//! one waits for delayed ACKs (40 ms): DCTCP's p99 is ~80 ms at every fan-in (0.86 ms at
-//! 16 responders with PRR, `rate_halving = false`), still without an RTO.
+//! kernel did not have. What the era does to DCTCP: rate halving holds cwnd at one above
+//! what is in flight on every ACK in CWR, so an answer that ends in CWR leaves cwnd at 1–2
+//! and the next one waits for delayed ACKs (40 ms): DCTCP's p99 is ~80 ms at every fan-in
+//! (0.86 ms at 16 responders with PRR, `rate_halving = false`), still without an RTO.
 //!
 //! Configurations: each algorithm at each fan-in (`cubic-n8` … `dctcp-n64`), one run each
 //! (its queries are the sample); no seed numbers.
