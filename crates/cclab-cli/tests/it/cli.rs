@@ -649,8 +649,9 @@ fn markdown_output_is_deterministic() {
 #[test]
 fn reproduce_rtt_and_mtu_fairness_quick_pass() {
     let v = reproduce_json("rtt-fairness");
-    // Reno's ratio is resolved since cwnd grows only on ACKs that advance snd_una.
-    assert_verdicts(&v, [2, 0, 0, 2]);
+    // On the seed's Linux 2.6 (rate halving, FACK) every Reno number is resolved in
+    // --quick's 3 runs; the utilization fails (no buffer gives 71.6%: see the module doc).
+    assert_verdicts(&v, [3, 0, 1, 0]);
     assert_eq!(row(&v, "reno", "long_rtt_mbps")["seed"], 202.0);
     assert_eq!(row(&v, "reno", "utilization")["seed"], 0.716);
     row(&v, "htcp", "short_rtt_mbps");
@@ -783,9 +784,10 @@ fn reproduce_policer_quick_passes() {
 #[test]
 fn reproduce_slow_start_burst_quick_passes() {
     let v = reproduce_json("slow-start-burst");
-    // Slide 11's loss in a mostly idle RTT; slide 20's bigger cwnd with CPS and its
-    // losses that fast retransmit does not repair.
-    assert_verdicts(&v, [3, 0, 0, 0]);
+    // Slide 11's loss in a mostly idle RTT and slide 20's bigger cwnd with CPS reproduce;
+    // slide 20's losses that fast retransmit does not repair fail on the seed's Linux 2.6,
+    // whose recovery (FACK, rate halving) repairs them without a timeout.
+    assert_verdicts(&v, [2, 0, 1, 0]);
     // Slide 11's 180 ms of silence after the burst and slide 19's 200 clusters follow from
     // the experiment's inputs: model checks, not seed numbers.
     assert!(row(&v, "unpaced", "silence_after_round_ms")["seed"].is_null());
@@ -843,10 +845,9 @@ fn reproduce_lfn_pacing_quick_passes() {
 fn reproduce_parallel_streams_quick_passes() {
     let v = reproduce_json("parallel-streams");
     // Slide 9's early hits are explained by BDP/√48; with two runs (--quick) its spread and
-    // Jain claims and the remedies' Jain claims stay open.
-    // fq_pacing's Jain's index is resolved since cwnd grows only on ACKs that advance
-    // snd_una (`tcp_may_raise_cwnd`).
-    assert_verdicts(&v, [5, 1, 0, 3]);
+    // Jain claims, the remedies' Jain claims and (on the seed's Linux 2.6, whose slow start
+    // counts ACKs) slide 8's utilization stay open.
+    assert_verdicts(&v, [3, 1, 0, 5]);
     // Seed 001 slide 8: 550 Mbit/s, 91% of the OC-12, from 24 nodes x 2 normal TCP streams.
     assert_eq!(row(&v, "normal_tcp", "goodput_mbps (seed)")["seed"], 550.0);
     assert_eq!(row(&v, "normal_tcp", "utilization (seed)")["seed"], 0.91);
@@ -872,8 +873,11 @@ fn reproduce_parallel_streams_quick_passes() {
 #[test]
 fn reproduce_incast_qct_quick_passes() {
     let v = reproduce_json("incast-qct");
-    // DCTCP's first flights fit below 25 responders; CUBIC's grown windows do not.
-    assert!(row(&v, "dctcp-n16", "qct_p99_ms")["sim"].as_f64().unwrap() < 5.0);
+    // DCTCP's first flights fit (3 segments each, 83 responders); CUBIC's grown windows
+    // do not. On the era's rate halving DCTCP's queries take up to two delayed ACKs (80
+    // ms) but never an RTO.
+    assert_eq!(row(&v, "dctcp-n16", "timeouts")["sim"].as_f64(), Some(0.0));
+    assert!(row(&v, "dctcp-n16", "qct_p99_ms")["sim"].as_f64().unwrap() < 200.0);
     assert!(row(&v, "cubic-n64", "qct_p99_ms")["sim"].as_f64().unwrap() >= 200.0);
     assert!(v["tally"]["other_pass"].as_u64().unwrap() >= 4);
 }

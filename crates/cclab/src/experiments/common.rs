@@ -17,18 +17,6 @@ pub fn tcp(cc: &str) -> TcpConfig {
     }
 }
 
-/// Loss recovery as cclab modelled it before RACK-TLP became the default: RFC 6675 SACK
-/// marking with PRR, no tail loss probe, no F-RTO, no D-SACK (the outputs of these keys
-/// all off are byte-identical to that model). For experiments whose seeds ran kernels from
-/// before TLP (Linux 3.10) and RACK (4.4) and whose verdicts were judged on that model;
-/// the era profile (`[tcp] linux`) is to replace it with the seed's own kernel.
-pub fn legacy_recovery(t: &mut TcpConfig) {
-    t.rack = false;
-    t.tlp = false;
-    t.frto = false;
-    t.dsack = false;
-}
-
 /// A single hop `src → dst` at `rate` with one-way delay `owd` and the given queue.
 pub fn one_hop(rate: u64, owd: SimTime, queue: QueueSpec) -> TopologySpec {
     TopologySpec::Chain {

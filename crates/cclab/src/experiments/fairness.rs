@@ -19,6 +19,14 @@
 //! window and its window averages at least 75% of the link whatever the buffer, so the
 //! utilizations need another cause (Linux 2.4's timeouts, the hosts, cross traffic), none
 //! of which has been run.
+//!
+//! **Era.** The slides credit both tables to DataTAG 2003 (S. Ravot); the seed names its
+//! kernel elsewhere: 2.6.6, of 2004 (slides 18 and 41). The hosts of 2003–2004 ran 2.4 or
+//! early 2.6 kernels: every flow runs `linux = "2.6"` (docs/linux-eras.md; 2.6.9), with
+//! the experiment's large buffers. At MTU 3000 and 9000 the initial window is 2 segments
+//! (RFC 3390 above an MSS of 1460), as 2.4.22's `tcp_init_cwnd` gives too; 2.4.22's
+//! recovery (FACK, D-SACK, rate halving, no F-RTO) is the profile's. The congestion
+//! controls are today's modules, not the patched stacks of 2003.
 
 use super::common::*;
 use super::study::{Study, V};
@@ -69,9 +77,13 @@ fn two_flows(
     sc.seed = seed;
     for (i, (_, mtu)) in [a, b].iter().enumerate() {
         let mut t = tcp(cc);
+        // The seed's 2.4/2.6 kernels (module doc), with the experiment's buffers.
+        crate::tcp::config::set_era(
+            &mut t,
+            crate::tcp::era::Era::Linux2_6,
+            &["sndbuf", "rcvbuf"],
+        );
         t.mtu = *mtu;
-        // The seed's 2003 kernels: no tail loss probe (Linux 3.10), no RACK (4.4).
-        super::common::legacy_recovery(&mut t);
         sc.add_flow(&format!("s{i}"), &format!("r{i}"), t);
     }
     let r = crate::world::run(&sc).expect("valid scenario");

@@ -110,6 +110,15 @@ pub struct TcpConfig {
     /// Proportional rate reduction (RFC 6937, Linux) during recovery and CWR; `false` gives
     /// RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate).
     pub prr: bool,
+    /// Rate halving (Linux 2.6.9 `tcp_cwnd_down`, before PRR in 3.2): in recovery and CWR
+    /// cwnd falls by one every second ACK, never below in flight + 1, and ends at
+    /// min(cwnd, ssthresh) (`tcp/sender/rate_halving.rs`). When on, `prr` is not consulted.
+    pub rate_halving: bool,
+    /// PSH on every GSO packet (Linux 5.4+ `__tcp_transmit_skb`, commit 051ba67447de).
+    pub gso_push: bool,
+    /// An skb takes at most half of cwnd (Linux 3.19+ `tcp_cwnd_test`, commit
+    /// d649a7a81f3b): at least two GSO packets in flight.
+    pub gso_half_cwnd: bool,
     /// RACK loss detection (RFC 8985; Linux `net.ipv4.tcp_recovery` & RACK_LOSS_DETECTION,
     /// `tcp_recovery.c`); `false` gives RFC 6675's DupThresh marking.
     pub rack: bool,
@@ -221,6 +230,9 @@ impl Default for TcpConfig {
             quickack_rcv_wnd: false,
             growth: Growth::Segments,
             prr: true,
+            rate_halving: false,
+            gso_push: true,
+            gso_half_cwnd: true,
             rack: true,
             tlp: true,
             tlp_variant: TlpVariant::Linux6_6,
@@ -376,6 +388,9 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
         };
     }
     ck.get_into(t, key("prr"), &mut c.prr);
+    ck.get_into(t, key("rate_halving"), &mut c.rate_halving);
+    ck.get_into(t, key("gso_push"), &mut c.gso_push);
+    ck.get_into(t, key("gso_half_cwnd"), &mut c.gso_half_cwnd);
     ck.get_into(t, key("rack"), &mut c.rack);
     ck.get_into(t, key("tlp"), &mut c.tlp);
     if let Some(x) = ck.get::<String>(t, key("tlp_variant")) {

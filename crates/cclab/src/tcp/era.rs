@@ -208,6 +208,35 @@ pub static PROFILE: &[Row] = &[
         source: "RFC 5827 early retransmit: `tcp_early_retrans` 3 in 3.18 (since 3.5); \
                  replaced by RACK in 4.18; absent from 2.6",
     },
+    Row {
+        key: "prr",
+        values: [B(true), B(true), B(false)],
+        source: "PRR (RFC 6937, `tcp_cwnd_reduction` in tcp_input.c) since 3.2; 2.6 reduced \
+                 cwnd by rate halving (`rate_halving`)",
+    },
+    Row {
+        key: "rate_halving",
+        values: [B(false), B(false), B(true)],
+        source: "2.6.9 tcp_input.c: `tcp_cwnd_down` (one segment off every second ACK while \
+                 above ssthresh/2, at most in flight + 1), `tcp_complete_cwr` (min(cwnd, \
+                 ssthresh) at the end), `__tcp_enter_cwr` (include/net/tcp.h); PRR replaced \
+                 it in 3.2",
+    },
+    Row {
+        key: "gso_push",
+        values: [B(true), B(false), B(false)],
+        source: "`__tcp_transmit_skb` (tcp_output.c) sets PSH on every skb of more than one \
+                 segment since 5.4 (commit 051ba67447de \"tcp: force a PSH flag on TSO \
+                 packets\"; absent from 5.3 and 3.18); 2.6.9 had no such rule",
+    },
+    Row {
+        key: "gso_half_cwnd",
+        values: [B(true), B(false), B(false)],
+        source: "`tcp_cwnd_test` (tcp_output.c) returns at most max(cwnd/2, 1) segments \
+                 since 3.19 (commit d649a7a81f3b \"tcp: limit GSO packets to half cwnd\"); \
+                 3.18's returns cwnd − in flight, and 2.6.9's `tcp_snd_test` (tcp.h) only \
+                 asks that the whole skb fit in cwnd",
+    },
 ];
 
 /// Rows whose key does not exist yet (another helper's mechanism); see the module doc.
@@ -360,6 +389,10 @@ mod tests {
             "tlp_variant" => format!("{:?}", c.tlp_variant),
             "fack" => c.fack.to_string(),
             "early_retrans" => format!("{} {}", c.early_retrans, c.early_retrans_no_delay),
+            "prr" => c.prr.to_string(),
+            "rate_halving" => c.rate_halving.to_string(),
+            "gso_push" => c.gso_push.to_string(),
+            "gso_half_cwnd" => c.gso_half_cwnd.to_string(),
             k => panic!("a profile key without a reader in this test: {k}"),
         }
     }

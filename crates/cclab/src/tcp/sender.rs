@@ -21,7 +21,8 @@
 //!   next new data segment.
 //!
 //! - Pacing, segmentation offload (TSO) and TCP small queues as Linux: `sender/pacing.rs`;
-//!   PSH on every GSO packet and on the segment that ends a write (`send_new`).
+//!   PSH on every GSO packet (Linux 5.4+, `gso_push`) and on the segment that ends a
+//!   write (`send_new`).
 //! - Zero-window probes (`tcp_send_probe0`): `sender/probe0.rs`.
 //!
 //! - Modern loss recovery, each a key (Linux 6.6 defaults on): RACK (`sender/rack.rs`),
@@ -53,6 +54,7 @@ mod listen;
 mod pacing;
 mod probe0;
 mod rack;
+mod rate_halving;
 mod recovery;
 mod rtx;
 mod scoreboard;

@@ -655,3 +655,67 @@ fn fack_detects_a_lost_retransmission() {
     assert_eq!(d.retrans()[0], (24 * MS, 1), "RFC 6675: 3 SACKed above P1");
     assert_eq!(d.retrans().iter().filter(|e| e.1 == 1).count(), 1);
 }
+
+/// Rate halving (Linux 2.6.9 `tcp_cwnd_down`, `tcp_complete_cwr`; `rate_halving`), ACK by
+/// ACK, with RFC 6675 marking (no RACK, no FACK): P0..P9 out (cwnd 10), P0 lost, P1..P13
+/// SACKed one per ACK. The first two SACKs let P10 and P11 out (Disorder). The third
+/// enters recovery with ssthresh 5 (Reno) and cwnd kept at 10; `tcp_cwnd_down` on the same
+/// ACK gives min(10, in flight 8 + 1) = 9, and P0 goes again. From then on one ACK in two
+/// takes a segment off cwnd (while above ssthresh/2), and cwnd never exceeds in flight +
+/// 1: 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, with a new segment on every second ACK (P12..P16).
+/// PRR gives another sequence. An ACK of everything after the sixth SACK (cwnd 7) ends the
+/// episode at min(cwnd, ssthresh) = 5 (`tcp_complete_cwr`).
+#[test]
+fn rate_halving_takes_one_segment_off_every_second_ack() {
+    let run = |rate_halving: bool, sacks: u64| {
+        let mut d = Drv::new(
+            &TcpConfig {
+                rack: false,
+                tlp: false,
+                rate_halving,
+                prr: !rate_halving,
+                ..cfg()
+            },
+            40,
+        );
+        let mut cwnd = Vec::new();
+        for k in 1..=sacks {
+            d.ack(20 * MS + k * US, 0, &[(1, 1 + k)]);
+            cwnd.push(d.s.info().snd_cwnd);
+        }
+        let new: Vec<(SimTime, u64)> = d
+            .sent
+            .iter()
+            .filter(|e| !e.2 && e.1 >= seg(10))
+            .map(|e| ((e.0 - 20 * MS) / US, (e.1 - 1) / mss()))
+            .collect();
+        let info = d.s.info();
+        let end = (d.s.info().unacked as u64).max(10);
+        d.ack(30 * MS, end, &[]);
+        (cwnd, new, info, d.s.info(), d.retrans())
+    };
+    let (cwnd, new, during, _, retrans) = run(true, 13);
+    assert_eq!((during.ca_state, during.snd_ssthresh), (3, 5));
+    let rh = [10, 10, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4];
+    assert_eq!(cwnd, rh, "cwnd after each SACK");
+    let every_second = [
+        (1, 10),
+        (2, 11),
+        (5, 12),
+        (7, 13),
+        (9, 14),
+        (11, 15),
+        (13, 16),
+    ];
+    assert_eq!(new, every_second, "(µs after 20 ms, segment)");
+    assert_eq!(retrans, [(20 * MS + 3 * US, 0)]);
+    let (cwnd, _, _, _, _) = run(false, 13);
+    assert_ne!(cwnd, rh, "PRR reduces otherwise");
+    let (cwnd, _, _, after, _) = run(true, 6);
+    assert_eq!(cwnd.last(), Some(&7));
+    assert_eq!(
+        (after.ca_state, after.snd_cwnd),
+        (0, 5),
+        "min(cwnd, ssthresh)"
+    );
+}

@@ -148,6 +148,27 @@ pub(super) const KEYS: &[Key] = &[
         meaning: "proportional rate reduction (RFC 6937, Linux) in recovery and CWR; `false` gives RFC 6675 (SACK: cwnd = ssthresh at entry) / RFC 6582 (NewReno: ssthresh + 3, inflate)",
     },
     Key {
+        name: "rate_halving",
+        ty: Ty::Bool,
+        default: "`false`",
+        allowed: "",
+        meaning: "rate halving as Linux 2.6.9 does it (`tcp_input.c`: `tcp_cwnd_down`, `tcp_complete_cwr`, `__tcp_enter_cwr`; no sysctl; PRR replaced it in 3.2, and 2.6.2x reduced only on ACKs that make progress, down to ssthresh): cwnd is kept at the entry into recovery or CWR (CWR: at most in flight + 1), falls by one every second ACK while above ssthresh/2 and never exceeds in flight + 1, and ends at min(cwnd, ssthresh); when `true`, `prr` is not consulted. The `\"2.6\"` profile sets it",
+    },
+    Key {
+        name: "gso_push",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "PSH on every segmentation-offload packet of more than one segment, to end the receiver's GRO aggregate with it (Linux `__tcp_transmit_skb` since 5.4, commit 051ba67447de \"tcp: force a PSH flag on TSO packets\"; no sysctl); only with the host's `tso`. `false` (Linux before 5.4, the `\"3.18\"` and `\"2.6\"` profiles): PSH only where a write ends or a push is forced",
+    },
+    Key {
+        name: "gso_half_cwnd",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "an offload packet takes at most half of cwnd, so that at least two are in flight (Linux `tcp_cwnd_test` since 3.19, commit d649a7a81f3b \"tcp: limit GSO packets to half cwnd\"; no sysctl); only with the host's `tso`. `false` (Linux 3.18 and before, the `\"3.18\"` and `\"2.6\"` profiles): up to all of the free cwnd",
+    },
+    Key {
         name: "rack",
         ty: Ty::Bool,
         default: "`true`",

@@ -102,6 +102,7 @@ impl Sender {
         self.loss.orig_acked = false;
         let rack = self.rack_on();
         let prior_in_flight = self.in_flight();
+        let prior_state = self.tp.ca_state;
         let prior_delivered = self.tp.delivered;
         let prior_wnd = self.snd_wnd;
         self.peer_window(p.rwnd);
@@ -257,7 +258,14 @@ impl Sender {
         }
 
         // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).
-        self.cong_control(ack, prior_una, prior_delivered, newly_lost, is_dup);
+        self.cong_control(
+            ack,
+            prior_una,
+            prior_delivered,
+            newly_lost,
+            is_dup,
+            prior_state,
+        );
 
         self.update_pacing_rate();
 
@@ -425,17 +433,24 @@ impl Sender {
         prior_delivered: u64,
         newly_lost: u32,
         is_dup: bool,
+        prior_state: CaState,
     ) {
         let delivered = (self.tp.delivered - prior_delivered) as u32;
         match self.tp.ca_state {
             CaState::Recovery | CaState::Cwr => {
-                if self.cfg.prr {
+                if self.cfg.rate_halving {
+                    self.rate_halving_ack(); // `sender/rate_halving.rs`
+                } else if self.cfg.prr {
                     self.prr_reduction(delivered, newly_lost > 0, ack > prior_una);
                 } else if !self.cfg.sack && self.tp.ca_state == CaState::Recovery && is_dup {
                     // RFC 6582 §3.2 step 3: inflate by one per duplicate ACK.
                     self.tp.snd_cwnd += 1;
                 }
             }
+            // 2.6.9 decides growth before the state machine (`tcp_ack`:
+            // `tcp_may_raise_cwnd`): not on the ACK that ends a reduction.
+            _ if self.cfg.rate_halving
+                && matches!(prior_state, CaState::Recovery | CaState::Cwr) => {}
             _ => {
                 // `tcp_may_raise_cwnd` (Linux 6.6, reordering at its initial value): only an
                 // ACK that advances snd_una (FLAG_DATA_ACKED) raises cwnd, by every segment

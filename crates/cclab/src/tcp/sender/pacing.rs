@@ -377,6 +377,33 @@ mod tests {
         assert!(!defer(&mut s, 36, at(100)));
     }
 
+    /// The two send-path rules newer than 3.18, on CUBIC's initial window of 30 segments
+    /// with TSO (skbs of up to 45 segments at this rate): `tcp_cwnd_test` since 3.19 gives
+    /// an skb at most max(cwnd/2, 1) = 15 segments (`gso_half_cwnd`), and
+    /// `__tcp_transmit_skb` since 5.4 puts PSH on every packet of more than one segment
+    /// (`gso_push`). Without them (the 3.18 and 2.6 profiles) the window leaves as one
+    /// packet of 30 segments without PSH (an endless writer's first write, 128 KiB, does not
+    /// end in it).
+    #[test]
+    fn gso_half_cwnd_and_gso_push_shape_the_initial_window() {
+        let run = |gso_half_cwnd: bool, gso_push: bool| {
+            let mut c = cfg(true, None, false);
+            c.init_cwnd = 30;
+            c.gso_half_cwnd = gso_half_cwnd;
+            c.gso_push = gso_push;
+            let mut b = Bench::new(&c, 100 * US, 10_000_000_000, None);
+            b.connect();
+            b.run_until(300 * US);
+            b.data_sent()
+                .map(|l| (l.p.segs, l.p.flags & crate::packet::PSH != 0))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(true, true), [(15, true), (15, true)]);
+        assert_eq!(run(true, false), [(15, false), (15, false)]);
+        assert_eq!(run(false, true), [(30, true)]);
+        assert_eq!(run(false, false), [(30, false)]);
+    }
+
     /// docs/references.md PACE-3: `tcp_tso_autosize` at MSS 1448 for pacing rates and
     /// min_rtt; worked by hand, e.g. 100 Mbit/s at 1 ms: 12,500,000 >> 10 = 12,207, plus
     /// 65,536 >> (1000 >> 9 = 1) = 32,768, is 44,975 bytes, / 1448 = 31.06 → 31 — the

@@ -7,7 +7,8 @@
 //! - Cwnd during recovery and ECN reduction: PRR (RFC 6937, Linux `tcp_cwnd_reduction`)
 //!   by default; with `prr = false`, RFC 6675 §5 (cwnd = ssthresh at entry) with SACK, and
 //!   RFC 6582 §3.2 (ssthresh + 3, +1 per duplicate ACK, deflate on partial ACK) without.
-//!   Entry and exit: Linux `tcp_init_cwnd_reduction` / `tcp_end_cwnd_reduction`.
+//!   Entry and exit: Linux `tcp_init_cwnd_reduction` / `tcp_end_cwnd_reduction`. With
+//!   `rate_halving`, Linux 2.6.9's rate halving instead (`sender/rate_halving.rs`).
 //! - ECN (RFC 3168 §6.1.2): on ECE, one reduction per window (Linux `tcp_enter_cwr`).
 //! - Local congestion: a segment the host's own qdisc would drop is not sent and the
 //!   sender enters CWR the same way (Linux `tcp_transmit_skb` on NET_XMIT_DROP).
@@ -48,7 +49,9 @@ impl Sender {
 
     /// `tcp_end_cwnd_reduction`.
     fn end_cwnd_reduction(&mut self) {
-        if self.cfg.prr || self.cfg.sack || self.tp.ca_state == CaState::Cwr {
+        if self.cfg.rate_halving {
+            self.rate_halving_exit(); // `sender/rate_halving.rs`
+        } else if self.cfg.prr || self.cfg.sack || self.tp.ca_state == CaState::Cwr {
             self.tp.snd_cwnd = self.tp.snd_ssthresh;
         } else {
             // RFC 6582 §3.2 step 6 (full ACK): min(ssthresh, max(FlightSize, SMSS) + SMSS).
@@ -110,7 +113,7 @@ impl Sender {
                 if !self.segs.is_empty() {
                     self.mark_lost(0);
                 }
-                if !self.cfg.prr {
+                if !self.cfg.prr && !self.cfg.rate_halving {
                     let acked = ((ack - prior_una) / self.mss as u64) as u32;
                     self.tp.snd_cwnd = self.tp.snd_cwnd.saturating_sub(acked).max(1) + 1;
                 }
@@ -191,7 +194,9 @@ impl Sender {
         }
         self.high_seq = self.tp.snd_nxt;
         self.set_ca_state(CaState::Recovery);
-        if !self.cfg.prr {
+        if self.cfg.rate_halving {
+            self.rate_halving_enter(false);
+        } else if !self.cfg.prr {
             self.tp.snd_cwnd = if self.cfg.sack {
                 self.tp.snd_ssthresh // RFC 6675 §5 step 4.2
             } else {
@@ -231,7 +236,9 @@ impl Sender {
             self.init_cwnd_reduction();
             self.stats.cwr_episodes += 1;
             self.set_ca_state(CaState::Cwr);
-            if !self.cfg.prr {
+            if self.cfg.rate_halving {
+                self.rate_halving_enter(true);
+            } else if !self.cfg.prr {
                 self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
             }
         }

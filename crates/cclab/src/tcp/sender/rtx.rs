@@ -18,7 +18,7 @@
 //!   at once and cuts the rest off as a new skb (`tcp_fragment` at `cur_mss · segs`), no
 //!   further than the peer's window (`avail_wnd`, rounded down to whole segments). With
 //!   segmentation offload that is one GSO packet, which `__tcp_transmit_skb` marks PSH as
-//!   every GSO packet; the skb's own PSH stays on its tail piece. So a hole whose segments
+//!   every GSO packet since 5.4 (`gso_push`); the skb's own PSH stays on its tail piece. So a hole whose segments
 //!   left as one GSO packet goes again as one (google/packetdrill
 //!   `sack-route-refresh-ip-tos`: `P. 17521:20441(2920)`), and a hole spanning the ends of
 //!   two packets, or cut by a SACK, goes as single segments (there `. 13141:16061`).
@@ -80,8 +80,11 @@ impl Sender {
             p.flags |= PSH;
         }
         if n > 1 {
-            // `__tcp_transmit_skb`: PSH on every GSO packet (as `send_new`).
-            p.flags |= PSH;
+            // `__tcp_transmit_skb`: PSH on every GSO packet since 5.4 (`gso_push`, as
+            // `send_new`).
+            if self.cfg.gso_push {
+                p.flags |= PSH;
+            }
             p.segs = n as u16;
             p.gso_size = self.mss as u16;
             p.size = len + n * (IP_TCP_HDR + self.ts_len());

@@ -173,11 +173,16 @@ impl Sender {
                 break;
             }
             // One skb: up to the autosized number of segments, within cwnd
-            // (`tcp_cwnd_test`, which also keeps an skb to half of cwnd so that at least
-            // two are in flight), the peer's window and the send buffer
-            // (`tcp_mss_split_point`).
+            // (`tcp_cwnd_test`, which since Linux 3.19 also keeps an skb to half of cwnd
+            // so that at least two are in flight: `gso_half_cwnd`), the peer's window and
+            // the send buffer (`tcp_mss_split_point`).
             let cwnd = self.tp.snd_cwnd;
-            let quota = (cwnd - self.in_flight()).min((cwnd >> 1).max(1)) as u64;
+            let free = cwnd - self.in_flight();
+            let quota = if self.cfg.gso_half_cwnd {
+                free.min((cwnd >> 1).max(1))
+            } else {
+                free
+            } as u64;
             let segs = quota.min(max_segs as u64).min(allow as u64).max(1);
             if self.snd_wnd == 0 {
                 // A closed window: nothing new until it opens (`tcp_snd_wnd_test`); the
@@ -296,9 +301,12 @@ impl Sender {
         }
         if n > 1 {
             // `__tcp_transmit_skb` forces PSH on every GSO packet, to end the receiver's
-            // GRO aggregate with it (Linux 4.9+, "tcp: force a PSH flag on TSO packets");
-            // on the packet only: the skb kept for retransmission has its own flags.
-            p.flags |= PSH;
+            // GRO aggregate with it (Linux 5.4+, commit 051ba67447de "tcp: force a PSH
+            // flag on TSO packets": `gso_push`); on the packet only: the skb kept for
+            // retransmission has its own flags.
+            if self.cfg.gso_push {
+                p.flags |= PSH;
+            }
             p.segs = n as u16;
             p.gso_size = mss as u16;
             p.size = len + n * (IP_TCP_HDR + self.ts_len());
