@@ -44,7 +44,7 @@ pub enum NetOut {
     /// Bytes of connection `conn`'s sender left its host, and it waits for that (TCP
     /// small queues).
     TsqWake(u32),
-    /// Packets reached their destinations: they wait in `Network::ready`.
+    /// Packets reached their destinations: they wait in `HostStack::ready` (`Network::host`).
     Ready,
 }
 
