@@ -57,37 +57,7 @@ enum Cmd {
         quiet: bool,
     },
     /// Reproduce a built-in experiment from the seed documents (`cclab list` names them).
-    Reproduce {
-        /// Experiment name, or `all`.
-        name: String,
-        /// Shorter runs (what the test suite uses).
-        #[arg(long)]
-        quick: bool,
-        /// Print one JSON object instead of the table.
-        #[arg(long)]
-        json: bool,
-        /// Also write <experiment>.json, <experiment>.txt and the plots into this folder.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Write the tables of the experiments run as one Markdown file (how
-        /// docs/reproductions.md is made: `cclab reproduce all --markdown docs/reproductions.md`).
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-        /// Master random seed, 0 to 2^62 (experiments run further seeds after it, and a
-        /// scenario's seed is at most 2^63 − 1).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=1u64 << 62))]
-        seed: u64,
-        /// Worker threads for variants (0 = all cores).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// Write into an --out folder that holds files cclab did not write (never replacing
-        /// them), or replace a --markdown file cclab did not write.
-        #[arg(long)]
-        force: bool,
-        /// No progress on stderr.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Reproduce(reproduce::Args),
     /// Run every point of a scenario's [sweep] (its grid of values × its seeds) on all
     /// cores and write one table per kind (runs, flows, queues, …) with a column per swept
     /// key, in CSV and Parquet. Resumable: points already on disk are not run again.
@@ -197,27 +167,7 @@ fn main() -> ExitCode {
             force,
             quiet,
         }),
-        Cmd::Reproduce {
-            name,
-            quick,
-            json,
-            out,
-            markdown,
-            seed,
-            threads,
-            force,
-            quiet,
-        } => reproduce::reproduce(reproduce::Args {
-            name,
-            quick,
-            json,
-            out,
-            markdown,
-            seed,
-            threads,
-            force,
-            quiet,
-        }),
+        Cmd::Reproduce(args) => reproduce::reproduce(args),
         Cmd::Sweep {
             file,
             out,

@@ -11,15 +11,36 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The command's arguments.
+#[derive(clap::Args)]
 pub struct Args {
+    /// Experiment name, or `all`.
     pub name: String,
+    /// Shorter runs (what the test suite uses).
+    #[arg(long)]
     pub quick: bool,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
     pub json: bool,
+    /// Also write <experiment>.json, <experiment>.txt and the plots into this folder.
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write the tables of the experiments run as one Markdown file (how
+    /// docs/reproductions.md is made: `cclab reproduce all --markdown docs/reproductions.md`).
+    #[arg(long)]
     pub markdown: Option<PathBuf>,
+    /// Master random seed, 0 to 2^62 (experiments run further seeds after it, and a
+    /// scenario's seed is at most 2^63 − 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=1u64 << 62))]
     pub seed: u64,
+    /// Worker threads for variants (0 = all cores).
+    #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Write into an --out folder that holds files cclab did not write (never replacing
+    /// them), or replace a --markdown file cclab did not write.
+    #[arg(long)]
     pub force: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
     pub quiet: bool,
 }
 
