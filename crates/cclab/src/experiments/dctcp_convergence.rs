@@ -24,7 +24,7 @@
 use super::common::MeanCi;
 use super::dctcp_common::*;
 use super::dctcp_incast::{seed_star, LINK_DELAY, RATE};
-use super::study::{Of, Study};
+use super::study::{Done, Of, Study, N, V};
 use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
@@ -215,6 +215,13 @@ pub fn scenario(cc: &str, seed: u64, interval: SimTime) -> Scenario {
 /// A run's table: (interval start, flow 1, flow 2) in Gbit/s.
 type Table = Vec<(f64, f64, f64)>;
 
+/// Each algorithm's convergence and recovery numbers: (join, leave, whether the join is
+/// the claim that the flows never converge).
+type Firsts = Vec<(N, N, bool)>;
+
+/// Each algorithm's phase numbers: flow 1 alone, and (DCTCP) each flow while both send.
+type Phases = Vec<(N, Vec<N>)>;
+
 fn run(o: &Options) -> Report {
     let iv = from_secs(STEP);
     let full_sim = super::common::max_goodput(RATE, SEED_MTU) / 1e9;
@@ -227,12 +234,29 @@ fn run(o: &Options) -> Report {
     let cubic = s.variant("cubic", "cubic", cubic_runs, cubic_cap);
     let dctcp = s.variant("dctcp", "dctcp", 1, 1);
     let vars = [cubic, dctcp];
+    let first = convergence_numbers(&mut s, vars, full_sim);
+    let phases = phase_numbers(&mut s, vars);
+    let mut r = s.run(|cc, seed| {
+        let mut sc = scenario(cc, seed, iv);
+        o.prepare(&mut sc);
+        table_of(&crate::world::run(&sc).expect("valid scenario"))
+    });
+    let tables: Vec<Table> = vars.iter().map(|&v| r.first(v).clone()).collect();
+    convergence_rows(&mut r, vars, &first, full_sim);
+    phase_rows(&mut r, vars, &phases);
+    r.text = side_by_side(&tables);
+    r.note(format!("single-flow reference: the seed's own first interval (9.93 / 9.92 Gbit/s); for the simulation the TCP payload capacity of 10 GbE, {full_sim:.2} Gbit/s"));
+    r.note("the seed measured the two flows 'near the same time, but not simultaneously' (its DCTCP row at 11 s still shows flow 2); the simulation samples both at once");
+    r.note("same switch as dctcp-incast: 5 MB shared port buffer, DCTCP queue marking at K = 75 KB, CUBIC in the drop-tail queue");
+    r.finish()
+}
+
+/// The seed numbers, in the order the report gives them: convergence and recovery of
+/// each algorithm (the phases' rates follow).
+fn convergence_numbers(s: &mut Study<&'static str, Table>, vars: [V; 2], full_sim: f64) -> Firsts {
     let one_interval = "the seed samples every 0.5 s and measured the two flows near the same time but not simultaneously: one interval either way";
     let recover_why = "at most the seed's: on the seed's 0.5 s intervals the recovery reads 0, 0.5 or 1 s (1: flow 1 still more than 10% below its full rate in the last interval, which fails), and the seed's 0.5 holds its flows' sampling offset (DCTCP's flow 2 still reports 4.94 Gbit/s in the interval from 11 s, so its intervals did not start at the leave): recovering within the leave's own interval is inside that";
-    let alone_why = "the seed's single flow reads 9.86-9.93 Gbit/s, up to 0.3% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in its 9000-byte frames (8,948 B per 9,038 B; with 1500-byte frames it would be 9.41, 5% below every reading: dctcp_common::SEED_MTU): its readings' spread, ±0.4%, and their excess over the link give ±1%";
     let never = LEAVE - JOIN;
-    // The seed numbers, in the order the report gives them: convergence and recovery of
-    // each algorithm, then the phases' rates.
     let mut first = vec![];
     for (i, &v) in vars.iter().enumerate() {
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
@@ -270,10 +294,15 @@ fn run(o: &Options) -> Report {
         );
         first.push((join, leave, sj >= never - 1e-9));
     }
-    // The seed's per-interval numbers, by phase: flow 1 alone (before the join and after
-    // the leave's interval), and each flow while both send (the intervals after the join's
-    // and before the leave's). The per-interval values themselves are not compared one by
-    // one: the seed's two flows were not sampled at the same time.
+    first
+}
+
+/// The seed's per-interval numbers, by phase: flow 1 alone (before the join and after
+/// the leave's interval), and each flow while both send (the intervals after the join's
+/// and before the leave's). The per-interval values themselves are not compared one by
+/// one: the seed's two flows were not sampled at the same time.
+fn phase_numbers(s: &mut Study<&'static str, Table>, vars: [V; 2]) -> Phases {
+    let alone_why = "the seed's single flow reads 9.86-9.93 Gbit/s, up to 0.3% above the 9.90 Gbit/s of TCP payload that 10 GbE carries in its 9000-byte frames (8,948 B per 9,038 B; with 1500-byte frames it would be 9.41, 5% below every reading: dctcp_common::SEED_MTU): its readings' spread, ±0.4%, and their excess over the link give ±1%";
     let mut phases = vec![];
     for (i, &v) in vars.iter().enumerate() {
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
@@ -306,13 +335,18 @@ fn run(o: &Options) -> Report {
         };
         phases.push((alone, shared));
     }
-    let mut r = s.run(|cc, seed| {
-        let mut sc = scenario(cc, seed, iv);
-        o.prepare(&mut sc);
-        table_of(&crate::world::run(&sc).expect("valid scenario"))
-    });
-    let tables: Vec<Table> = vars.iter().map(|&v| r.first(v).clone()).collect();
-    for (&v, &(join, leave, never_claim)) in vars.iter().zip(&first) {
+    phases
+}
+
+/// The convergence and recovery numbers; where the seed's flows never converge, the runs'
+/// join times and the share of them that never converge.
+fn convergence_rows(
+    r: &mut Done<&'static str, Table>,
+    vars: [V; 2],
+    first: &[(N, N, bool)],
+    full_sim: f64,
+) {
+    for (&v, &(join, leave, never_claim)) in vars.iter().zip(first) {
         if never_claim {
             // The join time over the runs (10 s: never), and the share that never converge.
             let cc = r.name(v).to_string();
@@ -324,6 +358,11 @@ fn run(o: &Options) -> Report {
         r.emit(join);
         r.emit(leave);
     }
+}
+
+/// The phases' rates: DCTCP's against the seed's own swing, CUBIC's shares while both send
+/// as the seed's one test against the model's runs.
+fn phase_rows(r: &mut Done<&'static str, Table>, vars: [V; 2], phases: &[(N, Vec<N>)]) {
     for (i, &v) in vars.iter().enumerate() {
         let cc = r.name(v).to_string();
         let seed_rows = if i == 0 { SEED_CUBIC } else { SEED_DCTCP };
@@ -367,7 +406,10 @@ fn run(o: &Options) -> Report {
             r.note(format!("CUBIC flow {flow} while both send, over {} seeds: {:.2} to {:.2} Gbit/s; the seed's single test ({want:.2}) lies {side}", xs.len(), lo, hi));
         }
     }
-    // The seed's layout: seconds, flow 1, flow 2 for CUBIC then DCTCP, seed beside sim.
+}
+
+/// The seed's layout: seconds, flow 1, flow 2 for CUBIC then DCTCP, seed beside sim.
+fn side_by_side(tables: &[Table]) -> String {
     use std::fmt::Write;
     let mut t = String::new();
     let _ = writeln!(t, "Gbit/s every 0.5 s (seed | simulated)");
@@ -394,11 +436,7 @@ fn run(o: &Options) -> Report {
             sim(1, 2)
         );
     }
-    r.text = t;
-    r.note(format!("single-flow reference: the seed's own first interval (9.93 / 9.92 Gbit/s); for the simulation the TCP payload capacity of 10 GbE, {full_sim:.2} Gbit/s"));
-    r.note("the seed measured the two flows 'near the same time, but not simultaneously' (its DCTCP row at 11 s still shows flow 2); the simulation samples both at once");
-    r.note("same switch as dctcp-incast: 5 MB shared port buffer, DCTCP queue marking at K = 75 KB, CUBIC in the drop-tail queue");
-    r.finish()
+    t
 }
 
 #[cfg(test)]

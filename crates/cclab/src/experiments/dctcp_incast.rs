@@ -12,7 +12,7 @@
 
 use super::common::{median, MeanCi};
 use super::dctcp_common::*;
-use super::study::Study;
+use super::study::{Done, Study, V};
 use super::{Experiment, Judge, Options, Report, Tol};
 use crate::engine::*;
 use crate::results::RunResult;
@@ -178,6 +178,33 @@ struct Cfg {
     today: bool,
 }
 
+/// What the rows and notes read after the runs.
+struct Outcomes {
+    /// Each seed configuration's metrics (`SEED` order): mean and interval over its runs.
+    m: Vec<Vec<MeanCi>>,
+    /// The first run of each seed configuration (the notes describe it).
+    runs: Vec<RunResult>,
+    /// Each seed configuration's RTO expiries, mean over its runs.
+    rto_means: Vec<f64>,
+    /// The 1500-byte side runs' metrics.
+    sm: Vec<Vec<f64>>,
+    /// DCTCP's iperf flows in the default queue: the seed's module, today's.
+    dscp0: RunResult,
+    dscp0_linux: RunResult,
+}
+
+/// Where metric `name` is in `SEED`.
+fn at(name: &str) -> usize {
+    SEED.iter()
+        .position(|x| x.0 == name)
+        .expect("a seed metric")
+}
+
+/// The seed's DCTCP number of metric `name`.
+fn seed_d(name: &str) -> f64 {
+    SEED[at(name)].2
+}
+
 fn run(o: &Options) -> Report {
     let dur = if o.quick { 3 * SEC } else { 30 * SEC };
     // CUBIC's drop-tail losses depend on microsecond alignments (phase effects): every
@@ -209,6 +236,33 @@ fn run(o: &Options) -> Report {
         1,
         1,
     );
+    seed_numbers(&mut s, variants, dur);
+    let d = s.run(|c, seed| {
+        let mut sc = scenario_with(c.cc, dur, seed, c.mtu, c.dscp0);
+        if c.today {
+            for f in &mut sc.apps.flows {
+                f.tcp.cc = "dctcp".into();
+            }
+        }
+        o.prepare(&mut sc);
+        crate::world::run(&sc).expect("valid scenario")
+    });
+    let out = outcomes(&d, variants, small, dscp0, dscp0_linux);
+    let mut r = d.finish();
+    queue_notes(&mut r, &out.runs);
+    mtu1500(&mut r, &out, o);
+    dscp0_notes(&mut r, &out, o);
+    r.note(format!(
+        "switch: 5 MB port buffer shared by a DCTCP queue (DSCP 1, mark at K = 75 KB) and a drop-tail queue, DRR between them; link delay {} µs (base RTT 20 µs); {} s of traffic",
+        LINK_DELAY / US,
+        secs(dur)
+    ));
+    hypotheses(&mut r, &out);
+    r
+}
+
+/// Every seed number, in each seed configuration (`SEED`: cubic, dctcp).
+fn seed_numbers(s: &mut Study<Cfg, RunResult>, variants: [V; 2], dur: SimTime) {
     for (vi, &v) in variants.iter().enumerate() {
         for (mi, (name, cubic, dctcp, jc, jd)) in SEED.iter().enumerate() {
             let (seed, judge) = if vi == 0 {
@@ -226,16 +280,17 @@ fn run(o: &Options) -> Report {
             });
         }
     }
-    let d = s.run(|c, seed| {
-        let mut sc = scenario_with(c.cc, dur, seed, c.mtu, c.dscp0);
-        if c.today {
-            for f in &mut sc.apps.flows {
-                f.tcp.cc = "dctcp".into();
-            }
-        }
-        o.prepare(&mut sc);
-        crate::world::run(&sc).expect("valid scenario")
-    });
+}
+
+/// The rows' and notes' inputs: the seed configurations' means and first runs, the side
+/// runs.
+fn outcomes(
+    d: &Done<Cfg, RunResult>,
+    variants: [V; 2],
+    small: [V; 2],
+    dscp0: V,
+    dscp0_linux: V,
+) -> Outcomes {
     let all = d.all_runs();
     let m: Vec<Vec<MeanCi>> = variants
         .iter()
@@ -254,7 +309,18 @@ fn run(o: &Options) -> Report {
     let sm: Vec<Vec<f64>> = small.iter().map(|&v| metrics(d.first(v))).collect();
     let dscp0 = d.first(dscp0).clone();
     let dscp0_linux = d.first(dscp0_linux).clone();
-    let mut r = d.finish();
+    Outcomes {
+        m,
+        runs,
+        rto_means,
+        sm,
+        dscp0,
+        dscp0_linux,
+    }
+}
+
+/// The bottleneck queue and retransmissions of each seed configuration's first run.
+fn queue_notes(r: &mut Report, runs: &[RunResult]) {
     let variants = ["cubic", "dctcp"];
     let bott = |i: usize| {
         runs[i]
@@ -275,12 +341,15 @@ fn run(o: &Options) -> Report {
             ));
         }
     }
-    // The side runs with 1500-byte frames: the metrics that decide between the two MTUs.
-    let at = |name: &str| {
-        SEED.iter()
-            .position(|x| x.0 == name)
-            .expect("a seed metric")
-    };
+}
+
+/// Every RTO expiry, and the side runs with 1500-byte frames: the metrics that decide
+/// between the two MTUs.
+fn mtu1500(r: &mut Report, out: &Outcomes, o: &Options) {
+    let Outcomes {
+        m, rto_means, sm, ..
+    } = out;
+    let variants = ["cubic", "dctcp"];
     let (tput, lat, rtos) = (
         at("throughput_mean_mbps"),
         at("latency_mean_ms"),
@@ -305,9 +374,19 @@ fn run(o: &Options) -> Report {
         (SENDERS as u32 * 2 * SEED_MTU) as f64 / 1e3,
         (RATE as f64 * secs(4 * LINK_DELAY) / 8.0) / 1e3,
     ));
-    // DCTCP's iperf flows in the default queue, the ping alone in the DCTCP queue.
-    let (d0, dl) = (metrics(&dscp0), metrics(&dscp0_linux));
-    let (x0, xl) = (rto_expiries(&dscp0), rto_expiries(&dscp0_linux));
+}
+
+/// DCTCP's iperf flows in the default queue, the ping alone in the DCTCP queue.
+fn dscp0_notes(r: &mut Report, out: &Outcomes, o: &Options) {
+    let Outcomes {
+        m,
+        dscp0,
+        dscp0_linux,
+        ..
+    } = out;
+    let (lat, rtos) = (at("latency_mean_ms"), at("timeouts_total"));
+    let (d0, dl) = (metrics(dscp0), metrics(dscp0_linux));
+    let (x0, xl) = (rto_expiries(dscp0), rto_expiries(dscp0_linux));
     let (tsd, fair) = (at("throughput_stddev_mbps"), at("fairness"));
     r.row("dctcp", "dscp0_latency_mean_ms", d0[lat]);
     r.row("dctcp", "dscp0_latency_min_ms", d0[at("latency_min_ms")]);
@@ -333,7 +412,6 @@ fn run(o: &Options) -> Report {
                 .ok()
         })
         .collect();
-    let seed_d = |name: &str| SEED[at(name)].2;
     r.note(format!(
         "the seed's iperf commands carry no TOS (`iperf -c <receiver> -t 30`, no -S), while its ping sets DSCP 1 (-Q 0x6). If the DCTCP flows' packets went to the default drop-tail queue (rows dscp0_*, one run, seed {}), the ping crosses the otherwise empty DCTCP queue, waiting only for its DRR turn: {:.3} ms mean ({:.3}-{:.3}), against the seed's {} ({}-{}) and {:.3} with the flows in the DCTCP queue. But the flows, unmarked, then meet the 5 MB buffer's losses, and the seed's DCTCP (Linux 3.18) answers a loss only by alpha, which without marks decays to its floor of 15/1024 (the flows' alpha at the end: {}-{} of 1024): {:.0} 'other TCP timeouts' ({:.0} RTO expiries of all kinds) over the 19 hosts, a throughput stddev of {:.1} Mbit/s and fairness {:.3}, against the seed's {} timeouts (which it believed were not test traffic), stddev {} and fairness {}. Today's DCTCP, which halves on a loss (Linux 5.1), gives {:.0} timeouts, {:.0} RTO expiries, stddev {:.1} and ping {:.3} ms (rows dscp0_linux_*); it is not what the seed ran",
         o.seed,
@@ -358,11 +436,10 @@ fn run(o: &Options) -> Report {
         dl[tsd],
         dl[lat],
     ));
-    r.note(format!(
-        "switch: 5 MB port buffer shared by a DCTCP queue (DSCP 1, mark at K = 75 KB) and a drop-tail queue, DRR between them; link delay {} µs (base RTT 20 µs); {} s of traffic",
-        LINK_DELAY / US,
-        secs(dur)
-    ));
+}
+
+/// The seed's numbers no run reaches: its CUBIC timeouts and its DCTCP ping.
+fn hypotheses(r: &mut Report, out: &Outcomes) {
     // Why no configuration of this model reaches the seed's CUBIC timeouts: one socket's
     // counted timeouts are at least an RTO apart, and Linux's RTO is at least srtt + rto_min.
     let rto_floor = TcpConfig::default().rto_min;
@@ -373,12 +450,11 @@ fn run(o: &Options) -> Report {
         19.0 * most
     ));
     // The ping alone in an empty queue: the DSCP 0 side run's minimum.
-    let empty_us = d0[at("latency_min_ms")] * 1e3;
+    let empty_us = metrics(&out.dscp0)[at("latency_min_ms")] * 1e3;
     r.note(format!(
         "the seed's DCTCP ping (a hypothesis, not shown by a run): the model's empty path takes {empty_us:.0} µs (dscp0_latency_min_ms), so the seed's ping waited at most {:.0} µs (its max {:.0} µs) and {:.0} µs on its mean: its queue stood below K = 75 KB (60 µs at 10 Gbit/s) most of the time. With the flows in the DCTCP queue the standing queue is set by the windows' floor (19 × 2 × 9038 B against C·RTT + K), not by K, so marking variants cannot lower it; and the seed's own SYN test (p_conn_16 = 0) says 16 DCTCP flows kept that queue above K. Both hold only if the incast's ping did not wait behind the flows (rows dscp0_*: then the flows lose their evenness here) or the two tests ran under other conditions",
         seed_d("latency_max_ms") * 1e3 - empty_us,
         seed_d("latency_max_ms") * 1e3,
         seed_d("latency_mean_ms") * 1e3 - empty_us,
     ));
-    r
 }

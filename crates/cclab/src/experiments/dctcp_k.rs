@@ -15,7 +15,7 @@
 //! (`[host] tso = true`), at K from 12 to 100 packets: the bursts docs/references.md §1C
 //! gives as the reason for 65 rather than the ~12 the bound gives.
 
-use super::study::{Of, Study, N, V};
+use super::study::{Done, Of, Study, N, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::report::svg;
@@ -101,6 +101,26 @@ const HEURISTIC: &str = "the seed's claim: its heuristic K (> C·RTT/7) keeps th
 fn run(o: &Options) -> Report {
     let dur = if o.quick { 100 * MS } else { SEC };
     let mut s: Study<Point, (f64, f64)> = Study::new("dctcp-k", o);
+    let (by_rate, tso) = declare(&mut s, o);
+    let mut r = s.run(|p, seed| point(o, p, dur, seed));
+    let (mut util_plot, mut delay_plot) = plots();
+    for (rate, label, heuristic, vs, claim) in by_rate {
+        let mine: Vec<(u64, (f64, f64))> = vs.iter().map(|&(k, v)| (k, *r.first(v))).collect();
+        let bound = k_bound(rate);
+        judge_rate(&mut r, (rate, label, heuristic, bound), &mine, claim);
+        plot_lines(&mut util_plot, &mut delay_plot, label, bound, &mine);
+    }
+    r.plots
+        .push(("dctcp-k-utilization.svg".into(), svg::render(&util_plot)));
+    r.plots
+        .push(("dctcp-k-delay.svg".into(), svg::render(&delay_plot)));
+    tso_notes(&mut r, &tso);
+    r.finish()
+}
+
+/// Every point, one run each: K over each rate's list with the seed's heuristic K claimed
+/// to keep the link full, and (full runs only) 10 Gbit/s with segmentation offload.
+fn declare(s: &mut Study<Point, (f64, f64)>, o: &Options) -> (Vec<ByRate>, Vec<(u64, V)>) {
     // One run per point (the hosts' jitter moves a point a little from seed to seed; the
     // claims read the run's value as it is).
     let var = |s: &mut Study<Point, (f64, f64)>, label: &str, rate: u64, k: u64, tso: bool| {
@@ -113,7 +133,7 @@ fn run(o: &Options) -> Report {
     ] {
         let vs: Vec<(u64, V)> = ks
             .iter()
-            .map(|&k| (k, var(&mut s, label, rate, k, false)))
+            .map(|&k| (k, var(s, label, rate, k, false)))
             .collect();
         let at = vs
             .iter()
@@ -135,44 +155,34 @@ fn run(o: &Options) -> Report {
     } else {
         KS_10G_TSO
             .iter()
-            .map(|&k| (k, var(&mut s, "10gbps_tso", 10_000_000_000, k, true)))
+            .map(|&k| (k, var(s, "10gbps_tso", 10_000_000_000, k, true)))
             .collect()
     };
-    let mut r = s.run(|p, seed| point(o, p, dur, seed));
-    let mut util_plot = svg::Plot {
-        title: "DCTCP: utilization vs marking threshold K (1 flow, RTT 100 µs)".into(),
-        x_label: "K (packets)".into(),
-        y_label: "utilization".into(),
-        log_x: true,
-        // Utilization is near 1 above the knee: from zero, the knee is a 2% dent at the
-        // top of the chart; the data's own range shows it.
-        y_from_data: true,
-        ..Default::default()
+    (by_rate, tso)
+}
+
+/// A rate's rows, its checks against the fluid analysis and its claim, from its points'
+/// (K, (utilization, queueing delay in µs)).
+fn judge_rate(
+    r: &mut Done<Point, (f64, f64)>,
+    (rate, label, heuristic, bound): (u64, &str, u64, f64),
+    mine: &[(u64, (f64, f64))],
+    claim: N,
+) {
+    for &(k, (u, d)) in mine {
+        r.row(label, &format!("util_k{k}"), u);
+        r.row(label, &format!("qdelay_us_k{k}"), d);
+    }
+    r.row(label, "k_bound_pkts", bound);
+    let util_at = |pred: &dyn Fn(u64) -> bool| {
+        mine.iter()
+            .filter(|(k, _)| pred(*k))
+            .map(|(_, p)| p.0)
+            .collect::<Vec<_>>()
     };
-    let mut delay_plot = svg::Plot {
-        title: "DCTCP: queueing delay vs K".into(),
-        x_label: "K (packets)".into(),
-        y_label: "mean queueing delay (µs)".into(),
-        log_x: true,
-        ..Default::default()
-    };
-    for (rate, label, heuristic, vs, claim) in by_rate {
-        let mine: Vec<(u64, (f64, f64))> = vs.iter().map(|&(k, v)| (k, *r.first(v))).collect();
-        for &(k, (u, d)) in &mine {
-            r.row(label, &format!("util_k{k}"), u);
-            r.row(label, &format!("qdelay_us_k{k}"), d);
-        }
-        let bound = k_bound(rate);
-        r.row(label, "k_bound_pkts", bound);
-        let util_at = |pred: &dyn Fn(u64) -> bool| {
-            mine.iter()
-                .filter(|(k, _)| pred(*k))
-                .map(|(_, p)| p.0)
-                .collect::<Vec<_>>()
-        };
-        let above = util_at(&|k| k as f64 >= 2.0 * bound);
-        let min_above = above.iter().cloned().fold(1.0, f64::min);
-        r.check(
+    let above = util_at(&|k| k as f64 >= 2.0 * bound);
+    let min_above = above.iter().cloned().fold(1.0, f64::min);
+    r.check(
             format!("{label}: full utilization for K ≥ 2·C·RTT/7"),
             Against::ClosedForm,
             !above.is_empty() && min_above >= 0.99,
@@ -182,20 +192,20 @@ fn run(o: &Options) -> Report {
             ),
             "[2] §3.4: the queue never empties when K > C·RTT/7 (worst case N = 1); the factor 2 leaves room for the packet-level sawtooth the fluid bound ignores, and 1% for slow start in the measured window",
         );
-        // A claim, not a number the seed gives: the row has no seed column.
-        let u = mine
-            .iter()
-            .find(|(k, _)| *k == heuristic)
-            .map_or(f64::NAN, |x| x.1 .0);
-        r.row(label, &format!("util_at_seed_k{heuristic}"), u);
-        r.emit(claim);
-        // The queue of one flow oscillates between K + 1 − A and K + 1 ([2] §3.3); where
-        // it does not empty (K ≥ 2·C·RTT/7) its mean is K + 1 − A/2.
-        for &(k, (_, d)) in mine.iter().filter(|(k, _)| *k as f64 >= 2.0 * bound) {
-            let th = super::dctcp_queue::theory(rate, 1, k as f64);
-            let want = th.q_max - th.amplitude / 2.0;
-            let got = d * 1e-6 * rate as f64 / (8.0 * PKT);
-            r.check_vs(
+    // A claim, not a number the seed gives: the row has no seed column.
+    let u = mine
+        .iter()
+        .find(|(k, _)| *k == heuristic)
+        .map_or(f64::NAN, |x| x.1 .0);
+    r.row(label, &format!("util_at_seed_k{heuristic}"), u);
+    r.emit(claim);
+    // The queue of one flow oscillates between K + 1 − A and K + 1 ([2] §3.3); where
+    // it does not empty (K ≥ 2·C·RTT/7) its mean is K + 1 − A/2.
+    for &(k, (_, d)) in mine.iter().filter(|(k, _)| *k as f64 >= 2.0 * bound) {
+        let th = super::dctcp_queue::theory(rate, 1, k as f64);
+        let want = th.q_max - th.amplitude / 2.0;
+        let got = d * 1e-6 * rate as f64 / (8.0 * PKT);
+        r.check_vs(
                 format!("{label}: mean queue at K = {k} vs K + 1 − A/2 (packets)"),
                 Against::ClosedForm,
                 got,
@@ -203,11 +213,11 @@ fn run(o: &Options) -> Report {
                 Tol::Abs(th.amplitude / 2.0 + 1.0),
                 "[2] §3.3: the queue runs between K + N − A and K + N; with delayed ACKs and one RTT of feedback delay the simulated amplitude runs up to a third above the analysis (see dctcp-queue), so the mean may lie A/2 + 1 packet either side",
             );
-        }
-        if rate == 10_000_000_000 {
-            let deep = util_at(&|k| (k as f64) <= bound / 4.0);
-            let worst = deep.iter().cloned().fold(1.0, f64::min);
-            r.check(
+    }
+    if rate == 10_000_000_000 {
+        let deep = util_at(&|k| (k as f64) <= bound / 4.0);
+        let worst = deep.iter().cloned().fold(1.0, f64::min);
+        r.check(
                 "10gbps: a knee — K far below C·RTT/7 loses throughput",
                 Against::ClosedForm,
                 !deep.is_empty() && worst < 0.99,
@@ -217,35 +227,67 @@ fn run(o: &Options) -> Report {
                 ),
                 "[2] §3.4: below C·RTT/7 the queue empties in every sawtooth; at a quarter of the bound the idle time exceeds 1%",
             );
-        }
-        let below = util_at(&|k| (k as f64) < bound);
-        if let Some(lowest) = below.iter().cloned().reduce(f64::min) {
-            r.note(format!("{label}: below the bound (K < {bound:.1} packets) utilization falls to {lowest:.4}"));
-        } else {
-            r.note(format!("{label}: the bound C·RTT/7 = {bound:.2} packets is below the smallest K simulated (1 packet)"));
-        }
-        util_plot.lines.push(svg::Line {
-            name: label.into(),
-            points: mine.iter().map(|(k, p)| (*k as f64, p.0)).collect(),
-            ..Default::default()
-        });
-        util_plot.lines.push(svg::Line {
-            name: format!("{label} C·RTT/7"),
-            points: vec![(bound, 0.8), (bound, 1.0)],
-            dashed: true,
-            ..Default::default()
-        });
-        delay_plot.lines.push(svg::Line {
-            name: label.into(),
-            points: mine.iter().map(|(k, p)| (*k as f64, p.1)).collect(),
-            ..Default::default()
-        });
     }
-    r.plots
-        .push(("dctcp-k-utilization.svg".into(), svg::render(&util_plot)));
-    r.plots
-        .push(("dctcp-k-delay.svg".into(), svg::render(&delay_plot)));
-    // The 10 Gbit/s flow with segmentation offload: rows, and what they say in a note.
+    let below = util_at(&|k| (k as f64) < bound);
+    if let Some(lowest) = below.iter().cloned().reduce(f64::min) {
+        r.note(format!(
+            "{label}: below the bound (K < {bound:.1} packets) utilization falls to {lowest:.4}"
+        ));
+    } else {
+        r.note(format!("{label}: the bound C·RTT/7 = {bound:.2} packets is below the smallest K simulated (1 packet)"));
+    }
+}
+
+/// The two plots, empty: utilization and queueing delay against K.
+fn plots() -> (svg::Plot, svg::Plot) {
+    let util_plot = svg::Plot {
+        title: "DCTCP: utilization vs marking threshold K (1 flow, RTT 100 µs)".into(),
+        x_label: "K (packets)".into(),
+        y_label: "utilization".into(),
+        log_x: true,
+        // Utilization is near 1 above the knee: from zero, the knee is a 2% dent at the
+        // top of the chart; the data's own range shows it.
+        y_from_data: true,
+        ..Default::default()
+    };
+    let delay_plot = svg::Plot {
+        title: "DCTCP: queueing delay vs K".into(),
+        x_label: "K (packets)".into(),
+        y_label: "mean queueing delay (µs)".into(),
+        log_x: true,
+        ..Default::default()
+    };
+    (util_plot, delay_plot)
+}
+
+/// A rate's lines on the two plots, with the bound C·RTT/7 dashed.
+fn plot_lines(
+    util_plot: &mut svg::Plot,
+    delay_plot: &mut svg::Plot,
+    label: &str,
+    bound: f64,
+    mine: &[(u64, (f64, f64))],
+) {
+    util_plot.lines.push(svg::Line {
+        name: label.into(),
+        points: mine.iter().map(|(k, p)| (*k as f64, p.0)).collect(),
+        ..Default::default()
+    });
+    util_plot.lines.push(svg::Line {
+        name: format!("{label} C·RTT/7"),
+        points: vec![(bound, 0.8), (bound, 1.0)],
+        dashed: true,
+        ..Default::default()
+    });
+    delay_plot.lines.push(svg::Line {
+        name: label.into(),
+        points: mine.iter().map(|(k, p)| (*k as f64, p.1)).collect(),
+        ..Default::default()
+    });
+}
+
+/// The 10 Gbit/s flow with segmentation offload: rows, and what they say in a note.
+fn tso_notes(r: &mut Done<Point, (f64, f64)>, tso: &[(u64, V)]) {
     let full_from: Vec<(u64, (f64, f64))> = tso.iter().map(|&(k, v)| (k, *r.first(v))).collect();
     for &(k, (u, d)) in &full_from {
         r.row("10gbps_tso", &format!("util_k{k}"), u);
@@ -276,5 +318,4 @@ fn run(o: &Options) -> Report {
     } else {
         r.note("--quick: the rows with segmentation offload (10gbps_tso) run in the full reproduction only");
     }
-    r.finish()
 }

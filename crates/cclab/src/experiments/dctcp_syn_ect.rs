@@ -35,7 +35,7 @@
 use super::common::{median, MeanCi};
 use super::dctcp_common::*;
 use super::dctcp_incast::{seed_star, K, LINK_DELAY, RATE};
-use super::study::{Of, Runs, Study, V};
+use super::study::{Done, Of, Runs, Study, N, V};
 use super::{Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
@@ -214,11 +214,62 @@ fn seed_tol(p: f64, m: usize) -> (f64, &'static str) {
 /// the seed's own counts can tell apart, 2σ of a share of its 100 attempts at p = 0.5.
 const STEP_SLACK: f64 = 0.1;
 
+/// The path in packets of the seed's frames: a data frame on the wire.
+const FRAME: u64 = SEED_MTU as u64 + 38;
+
+/// K in packets of the seed's frames.
+fn k_pkts() -> f64 {
+    let Limit::Bytes(k_bytes) = K else {
+        unreachable!("K is in bytes")
+    };
+    k_bytes as f64 / SEED_MTU as f64
+}
+
+/// The base RTT over links of one-way delay `link`: data out, ACK back.
+fn rtt_at(link: SimTime) -> SimTime {
+    4 * link + 2 * tx_time(FRAME, RATE) + 2 * tx_time(ACK_FRAME, RATE)
+}
+
+/// C·RTT + K in packets over links of `link`.
+fn pipe_at(link: SimTime) -> f64 {
+    RATE as f64 * secs(rtt_at(link)) / (8.0 * FRAME as f64) + k_pkts()
+}
+
+/// The share of the Not-ECT SYNs lost in a point's runs.
+fn syn_lost(probes: &[Vec<Probe>]) -> f64 {
+    let syns: u32 = probes.iter().flatten().map(|p| p.syns).sum();
+    let lost: u32 = probes.iter().flatten().map(|p| p.syns_lost).sum();
+    lost as f64 / syns as f64
+}
+
 fn run(o: &Options) -> Report {
     let probes = if o.quick { 24 } else { 40 };
     // Runs per point to start with, and at most where a reading is open: 40 probes a run.
     let cap = if o.quick { 1 } else { 4 };
     let mut s: Study<Cfg, Vec<Probe>> = Study::new("dctcp-syn-ect", o);
+    let (no, yes, slow) = declare(&mut s, o, cap);
+    let (numbers, falls, ect_ok) = seed_numbers(&mut s, &no, &yes, (cap, probes));
+    let mut r = s.run(|c, seed| p_connect(o, c, probes, seed));
+    for &num in &numbers {
+        r.emit(num);
+    }
+    for (&n, &v) in COMPETING.iter().zip(&yes) {
+        let p = share(r.all_runs(), v, connected);
+        r.row("ect", &format!("p_conn_{n}"), p.mean);
+    }
+    medians_note(&mut r, &no, probes);
+    syn_loss_rows(&mut r, &no);
+    r.emit(falls);
+    r.emit(ect_ok);
+    if let Some(v) = slow {
+        slow_link(&mut r, v, no[3], probes);
+    }
+    floor_notes(&mut r, probes);
+    r.finish()
+}
+
+/// Every point without ECT and with it, and (full runs only) 8 flows on links of 6.7 µs.
+fn declare(s: &mut Study<Cfg, Vec<Probe>>, o: &Options, cap: usize) -> (Vec<V>, Vec<V>, Option<V>) {
     let cfg = |n, ect| Cfg {
         n,
         ect,
@@ -245,8 +296,19 @@ fn run(o: &Options) -> Report {
             1,
         )
     });
+    (no, yes, slow)
+}
+
+/// The seed's probabilities without ECT (each with its cause run: a shorter limit), and
+/// its two claims: the probability falls with load, and ECT connects at every load.
+fn seed_numbers(
+    s: &mut Study<Cfg, Vec<Probe>>,
+    no: &[V],
+    yes: &[V],
+    (cap, probes): (usize, usize),
+) -> (Vec<N>, N, N) {
     let mut numbers = vec![];
-    for (k, (&n, &v)) in COMPETING.iter().zip(&no).enumerate() {
+    for (k, (&n, &v)) in COMPETING.iter().zip(no).enumerate() {
         let (tol, why) = seed_tol(SEED_NO_ECT[k], cap * probes);
         let num = s.seed_of(
             "no_ect",
@@ -272,7 +334,7 @@ fn run(o: &Options) -> Report {
         -STEP_SLACK,
         Tol::AtLeast,
         "the seed's claim ('as the number of competing flows moves beyond 1, the connection probability drops'): from each point to the next the probability does not rise by more than the seed's own counts can tell apart (2σ of a share of its 100 attempts at p = 0.5: 0.1), each step's difference of shares read with its binomial 95% interval (the step whose interval reaches lowest is the reading); how far it falls overall is the 1- and 16-flow points' own verdicts",
-        Of::with(&no, move |r| {
+        Of::with(no, move |r| {
             lowest(
                 steps
                     .iter()
@@ -280,34 +342,21 @@ fn run(o: &Options) -> Report {
             )
         }),
     );
-    let yes_all = yes.clone();
+    let yes_all = yes.to_vec();
     let ect_ok = s.claim(
         "with ECT: the connection succeeds at every load",
         0.97,
         Tol::AtLeast,
         "the seed's claim that ECT on SYN/SYN-ACK removes the drops: an ECT SYN is marked, never dropped, so only loss at the 5 MB buffer limit (never reached here) could fail a probe; 0.97 is what the seed's 100 attempts per point can tell from 1 (the rule of three); the point whose binomial 95% interval reaches lowest is the reading",
-        Of::with(&yes, move |r| {
+        Of::with(yes, move |r| {
             lowest(yes_all.iter().map(|&v| share(r, v, connected)))
         }),
     );
-    let mut r = s.run(|c, seed| p_connect(o, c, probes, seed));
-    for &num in &numbers {
-        r.emit(num);
-    }
-    for (&n, &v) in COMPETING.iter().zip(&yes) {
-        let p = share(r.all_runs(), v, connected);
-        r.row("ect", &format!("p_conn_{n}"), p.mean);
-    }
-    // The path in packets of the seed's frames: C·RTT (data out, ACK back) and K.
-    let Limit::Bytes(k_bytes) = K else {
-        unreachable!("K is in bytes")
-    };
-    let k_pkts = k_bytes as f64 / SEED_MTU as f64;
-    let frame = SEED_MTU as u64 + 38;
-    let rtt_at = |link: SimTime| 4 * link + 2 * tx_time(frame, RATE) + 2 * tx_time(ACK_FRAME, RATE);
-    let rtt = rtt_at(LINK_DELAY);
-    let pipe_at = |link: SimTime| RATE as f64 * secs(rtt_at(link)) / (8.0 * frame as f64) + k_pkts;
-    let pipe = pipe_at(LINK_DELAY);
+    (numbers, falls, ect_ok)
+}
+
+/// The medians of the first run's probes, as the seed gives its repeats'.
+fn medians_note(r: &mut Done<Cfg, Vec<Probe>>, no: &[V], probes: usize) {
     let medians: Vec<f64> = no
         .iter()
         .map(|&v| {
@@ -319,13 +368,12 @@ fn run(o: &Options) -> Report {
         "medians of the first run's probes in 5 groups of {}, not judged (the mean tests the same probes; the seed's repeats were of 20 attempts): {medians:?}; the seed's: {SEED_NO_ECT_MEDIAN:?}",
         probes.div_ceil(5),
     ));
-    // Not-ECT SYNs lost, against the share of the sawtooth the queue spends above K.
-    let syn_lost = |probes: &[Vec<Probe>]| {
-        let syns: u32 = probes.iter().flatten().map(|p| p.syns).sum();
-        let lost: u32 = probes.iter().flatten().map(|p| p.syns_lost).sum();
-        lost as f64 / syns as f64
-    };
-    for (&n, &v) in COMPETING.iter().zip(&no) {
+}
+
+/// Not-ECT SYNs lost, against the share of the sawtooth the queue spends above K.
+fn syn_loss_rows(r: &mut Done<Cfg, Vec<Probe>>, no: &[V]) {
+    let (k_pkts, frame, rtt) = (k_pkts(), FRAME, rtt_at(LINK_DELAY));
+    for (&n, &v) in COMPETING.iter().zip(no) {
         if n == 1 {
             continue;
         }
@@ -346,24 +394,18 @@ fn run(o: &Options) -> Report {
             r.note(format!("{n} flows: W* = {w:.1} packets, D = {d:.1}: [2] §3.3's share of time above K {above:.2}, the model loses {sim:.2} of the SYNs (shown, not checked)"));
         }
     }
-    r.emit(falls);
-    r.emit(ect_ok);
-    // Linux DCTCP never takes ssthresh below 2 segments: N flows whose windows all stood at
-    // that floor would hold 2N packets, more than C·RTT + K from some N on.
-    let floor_above: Vec<String> = COMPETING
-        .iter()
-        .filter(|&&n| 2.0 * n as f64 > pipe)
-        .map(|n| n.to_string())
-        .collect();
-    if let Some(v) = slow {
-        let p = share(r.all_runs(), v, connected);
-        let f = share(r.all_runs(), v, first_syn);
-        let lost = syn_lost(r.runs(v));
-        r.row_ci("no_ect_link6.7us", "p_conn_8", p);
-        r.row_ci("no_ect_link6.7us", "p_conn_first_syn_8", f);
-        r.row("no_ect_link6.7us", "syn_lost_8", lost);
-        let here = share(r.all_runs(), no[3], connected);
-        r.note(format!(
+}
+
+/// 8 flows on links of 6.7 µs: `v`, beside the seed configuration's 8 flows `here_v`.
+fn slow_link(r: &mut Done<Cfg, Vec<Probe>>, v: V, here_v: V, probes: usize) {
+    let p = share(r.all_runs(), v, connected);
+    let f = share(r.all_runs(), v, first_syn);
+    let lost = syn_lost(r.runs(v));
+    r.row_ci("no_ect_link6.7us", "p_conn_8", p);
+    r.row_ci("no_ect_link6.7us", "p_conn_first_syn_8", f);
+    r.row("no_ect_link6.7us", "syn_lost_8", lost);
+    let here = share(r.all_runs(), here_v, connected);
+    r.note(format!(
             "8 flows on links of {} µs instead of {} µs (rows no_ect_link6.7us, one run of {probes} probes: the base path at which the model's ping through the empty DCTCP queue takes the seed's minimum DCTCP ping, 28 µs): C·RTT + K is {:.1} packets, still below the 16 that 8 windows at the floor would hold, yet {:.2} of the probes connect (the first SYN for {:.2}) and {:.2} of the SYNs are lost, against {:.2} connecting with the seed configuration's 5 µs",
             secs(PING_MIN_LINK) * 1e6,
             secs(LINK_DELAY) * 1e6,
@@ -373,7 +415,18 @@ fn run(o: &Options) -> Report {
             lost,
             here.mean,
         ));
-    }
+}
+
+/// Linux DCTCP's floor of 2 segments against C·RTT + K, and how the probes were run.
+fn floor_notes(r: &mut Done<Cfg, Vec<Probe>>, probes: usize) {
+    let pipe = pipe_at(LINK_DELAY);
+    // Linux DCTCP never takes ssthresh below 2 segments: N flows whose windows all stood at
+    // that floor would hold 2N packets, more than C·RTT + K from some N on.
+    let floor_above: Vec<String> = COMPETING
+        .iter()
+        .filter(|&&n| 2.0 * n as f64 > pipe)
+        .map(|n| n.to_string())
+        .collect();
     r.note(format!(
         "with the seed's 9000-byte frames C·RTT + K is {pipe:.1} packets, and {} flows at Linux DCTCP's floor of 2 segments each would hold more than that: if every window stood at the floor, the mean queue would stay above K. The floor bounds ssthresh, not what is in flight (in a CWR episode PRR sets cwnd to the packets in flight plus what it releases, down to 1; a flow's window waits for its ACK), so the count does not say that the queue never falls below K: whether it does depends on how the flows' windows and ACKs interleave on the path's exact timing (the model: rows syn_lost_*; the seed: {} connecting at 8 flows, {} at 16)",
         floor_above.join(" and "),
@@ -382,5 +435,4 @@ fn run(o: &Options) -> Report {
     ));
     r.note(format!("{probes} probe connections per run, each judged against a {} s limit (SYN + one retransmission); a point's share is over all its runs' probes, its interval binomial (1.96·sqrt(p(1 − p)/m)), and the 'runs' of its row count probes; competing flows: DCTCP at 10 Gbit/s into the K = 75 KB DCTCP queue", secs(LIMIT)));
     r.note("the seed does not state its time limit or link rate; it used 5 repeats per point and does not say how many attempts each");
-    r.finish()
 }

@@ -36,14 +36,15 @@
 //! link's framed rate: closed form).
 
 use super::common::MeanCi;
-use super::study::{Study, V};
+use super::study::{Done, Study, N, V};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::app::ocbr::OcbrResult;
 use crate::engine::*;
-use crate::flow::text::collapse_spaces;
 use crate::report::svg::{self, Line, Plot};
 use crate::results::RunResult;
 use crate::scenario::parse_scenario;
+
+mod text;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "mbecn-star",
@@ -92,29 +93,6 @@ start = "2s"
 
 /// The router's port: the outgoing flow's ring, 1024 packets.
 pub(super) const RING: &str = "limit = \"1024pkts\"";
-
-/// The seed's server output, as it quotes it (spaces collapsed).
-const SEED_LINES: &[&str] = &[
-    "Flow 64: 998 packets ( 998000 bytes)in 101 ms => 9880.8946 pps, 79.0472 Mbps",
-    "Flow 64: 1001 packets ( 1001000 bytes)in 101 ms => 9904.6149 pps, 79.2369 Mbps",
-    "Flow 64: 999 packets ( 999000 bytes)in 101 ms => 9882.8697 pps, 79.0630 Mbps",
-    "Flow 64: 998 packets ( 998000 bytes)in 101 ms => 9880.0143 pps, 79.0401 Mbps",
-    "Flow 64: 999 packets ( 999000 bytes)in 101 ms => 9887.6627 pps, 79.1013 Mbps",
-    "Flow 64: 999 packets ( 999000 bytes)in 101 ms => 9891.0891 pps, 79.1287 Mbps",
-    "New flow.",
-    "Flow 64: 868 packets ( 868000 bytes)in 102 ms => 8490.6583 pps, 67.9253 Mbps",
-    "Flow 65: 542 packets ( 542000 bytes)in 101 ms => 5356.5781 pps, 42.8526 Mbps",
-    "Flow 64: 540 packets ( 540000 bytes)in 101 ms => 5341.5105 pps, 42.7321 Mbps",
-    "Flow 65: 534 packets ( 534000 bytes)in 101 ms => 5285.6111 pps, 42.2849 Mbps",
-    "Flow 64: 575 packets ( 575000 bytes)in 101 ms => 5691.4915 pps, 45.5319 Mbps",
-    "Flow 65: 535 packets ( 535000 bytes)in 101 ms => 5291.0053 pps, 42.3280 Mbps",
-    "Flow 64: 561 packets ( 561000 bytes)in 101 ms => 5554.3455 pps, 44.4348 Mbps",
-    "Flow 65: 533 packets ( 533000 bytes)in 101 ms => 5272.0079 pps, 42.1761 Mbps",
-    "Flow 64: 569 packets ( 569000 bytes)in 101 ms => 5631.3216 pps, 45.0506 Mbps",
-];
-
-/// The seed's flow-allocator file (spaces collapsed).
-const SEED_FA: &str = crate::flow::text::SEED_FA_FILE;
 
 /// Bytes of a 1000-byte SDU on the wire: + 15 B PCI + 18 B Ethernet IPCP header + 4 B FCS
 /// + 20 B preamble and gap (`flow/endpoint.rs`).
@@ -207,6 +185,47 @@ const MB3: &str = "docs/references.md MB-3: both flows ≈42 Mbit/s, ±3 Mbit/s 
 const SUM: &str = "the seed's two flows together (its lines after the join: 44 and 42.5); docs/references.md MB-3 reads each flow's ≈42 Mbit/s to ±3 Mbit/s, so ±3 for each of the two";
 const CONV: &str = "the seed: 'both flows go quite quickly (at most 100ms) to a fair state'; converged = both flows within 3 Mbit/s of their mean for four intervals (the precision of its lines); a run that never converges has no value, and a mean with one has none";
 
+/// What the seed's numbers read of a run whose flow 2 joins at `j` s and which ends at
+/// `e` s.
+#[derive(Clone, Copy)]
+struct Read {
+    j: f64,
+    e: f64,
+}
+
+impl Read {
+    /// Flow 1 alone: Mbit/s over the second half of the time before the join.
+    fn alone(self, r: &RunResult) -> f64 {
+        mean_between(&r.app::<OcbrResult>()[0], self.j / 2.0, self.j)
+    }
+
+    /// Flow 1 alone: packets/s over the same time.
+    fn pps(self, r: &RunResult) -> f64 {
+        mean_pps_between(&r.app::<OcbrResult>()[0], self.j / 2.0, self.j)
+    }
+
+    /// Flow 1's Mbit/s from 0.2 s after the join to the end.
+    fn f1(self, r: &RunResult) -> f64 {
+        mean_between(&r.app::<OcbrResult>()[0], self.j + 0.2, self.e)
+    }
+
+    /// Flow 2's Mbit/s from 0.2 s after the join to the end.
+    fn f2(self, r: &RunResult) -> f64 {
+        mean_between(&r.app::<OcbrResult>()[1], self.j + 0.2, self.e)
+    }
+}
+
+/// The declared variants: the seed configuration, its cause run, the rows (one run each),
+/// the cause run's alternatives and the senders at the seed's packet rate.
+struct Vars {
+    line: V,
+    client: V,
+    cause: Variant,
+    rows: Vec<V>,
+    alts: Vec<V>,
+    cpu: V,
+}
+
 fn run(o: &Options) -> Report {
     let (join, end) = if o.quick {
         (SEC, 1600 * MS)
@@ -218,6 +237,40 @@ fn run(o: &Options) -> Report {
     // jitter): several runs, more where a reading is open; the rows one run each.
     let (n, cap) = if o.quick { (3, 12) } else { (5, 20) };
     let mut s: Study<Variant, RunResult> = Study::new("mbecn-star", o);
+    let vars = declare(&mut s, n, cap);
+    let rd = Read { j, e };
+    let numbers = seed_numbers(&mut s, &vars, rd);
+    let mut d = s.run(|&v, seed| run_star(o, seed, join, end, &v.sets()));
+    let framed = C * 1000.0 / WIRE / 1e6;
+    d.row("closed_form", "framed_payload_rate_mbps", framed);
+    let lr = seed_configuration(&mut d, vars.line, &numbers, rd, framed);
+    one_run_rows(&mut d, &vars.rows, rd, framed);
+    // The senders limited to the seed's one-flow packet rate, over their runs.
+    let cpu_runs: Vec<RunResult> = d.runs(vars.cpu).to_vec();
+    cpu_rows(&mut d, &cpu_runs, j, e);
+    let cl = cause_rows(&mut d, &vars, rd, framed);
+    let cause = vars.cause;
+    d.text.push_str(&text::beside_the_seed(
+        [&lr, &cl, &cpu_runs[0]],
+        join,
+        &cause.label(),
+    ));
+    let firsts = firsts(&d, &vars, &cpu_runs);
+    explain(&mut d, &firsts, &cl, framed, j);
+    per_run_note(&mut d, &vars, rd);
+    plot(&mut d, &firsts, j);
+    d.note(format!(
+        "links 50 µs each; router queue = the outgoing flow's ring, 1024 packets (SHM_RBUFF_SIZE), marked by MB-ECN from 16; flow 2 joins at {} s, runs end at {} s; rates are the server's lines (100 ms intervals); line_rate's and {}'s seed-number rows are means over their runs (seeds --seed, --seed + 1, …), their other rows and the notes of their first run",
+        fmt_num(j),
+        fmt_num(e),
+        cause.label()
+    ));
+    d.finish()
+}
+
+/// Every variant: the seed configuration and its cause run (several runs each), the rows
+/// and alternatives (one run each), the senders at the seed's packet rate.
+fn declare(s: &mut Study<Variant, RunResult>, n: usize, cap: usize) -> Vars {
     let line = s.variant("line_rate", Variant::LineRate, n, cap);
     let cause = Variant::Client(CLIENT_MBIT, KERNEL);
     let client = s.variant(&cause.label(), cause, n, cap);
@@ -241,10 +294,23 @@ fn run(o: &Options) -> Report {
         n,
         n,
     );
-    let alone = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[0], j / 2.0, j);
-    let pps = move |r: &RunResult| mean_pps_between(&r.app::<OcbrResult>()[0], j / 2.0, j);
-    let f1 = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[0], j + 0.2, e);
-    let f2 = move |r: &RunResult| mean_between(&r.app::<OcbrResult>()[1], j + 0.2, e);
+    Vars {
+        line,
+        client,
+        cause,
+        rows,
+        alts,
+        cpu,
+    }
+}
+
+/// The seed's numbers, in the seed configuration, each with the cause run.
+fn seed_numbers(s: &mut Study<Variant, RunResult>, vars: &Vars, rd: Read) -> [N; 6] {
+    let (line, client, j) = (vars.line, vars.client, rd.j);
+    let alone = move |r: &RunResult| rd.alone(r);
+    let pps = move |r: &RunResult| rd.pps(r);
+    let f1 = move |r: &RunResult| rd.f1(r);
+    let f2 = move |r: &RunResult| rd.f2(r);
     let conv = move |r: &RunResult| {
         convergence(&r.app::<OcbrResult>()[0], &r.app::<OcbrResult>()[1], j)
             .map_or(f64::NAN, |c| c * 1e3)
@@ -267,12 +333,20 @@ fn run(o: &Options) -> Report {
     for n in numbers {
         s.cause(n, client, CLIENT_CAUSE);
     }
-    let mut d = s.run(|&v, seed| run_star(o, seed, join, end, &v.sets()));
-    let framed = C * 1000.0 / WIRE / 1e6;
-    d.row("closed_form", "framed_payload_rate_mbps", framed);
-    // The seed configuration: its first run's port and windows, then its seed numbers.
+    numbers
+}
+
+/// The seed configuration: its first run's port and windows, then its seed numbers.
+/// Returns that first run.
+fn seed_configuration(
+    d: &mut Done<Variant, RunResult>,
+    line: V,
+    numbers: &[N; 6],
+    rd: Read,
+    framed: f64,
+) -> RunResult {
     let lr = d.first(line).clone();
-    port_rows(&mut d, "line_rate", &lr);
+    port_rows(d, "line_rate", &lr);
     let w = lr.app::<OcbrResult>()[0].windows.unwrap_or_default();
     let ca = (w[1] + w[2] + w[3]).max(1) as f64;
     d.note(format!(
@@ -280,27 +354,32 @@ fn run(o: &Options) -> Report {
         100.0 * w[1] as f64 / ca,
         w[2]
     ));
-    for n in numbers {
+    for &n in numbers {
         d.emit(n);
     }
-    let both = d.mean(line, move |r| f1(r) + f2(r));
-    model_sum(&mut d, "line_rate", both, framed);
-    // The rows: one run each.
-    for &v in &rows {
+    let both = d.mean(line, move |r| rd.f1(r) + rd.f2(r));
+    model_sum(d, "line_rate", both, framed);
+    lr
+}
+
+/// The rows: one run each.
+fn one_run_rows(d: &mut Done<Variant, RunResult>, rows: &[V], rd: Read, framed: f64) {
+    let j = rd.j;
+    for &v in rows {
         let (var, res) = (*d.config(v), d.first(v).clone());
         let tag = var.label();
-        d.row(&tag, "alone_mbps", alone(&res));
-        d.row(&tag, "alone_pps", pps(&res));
+        d.row(&tag, "alone_mbps", rd.alone(&res));
+        d.row(&tag, "alone_pps", rd.pps(&res));
         if var != Variant::Nop {
-            d.row(&tag, "two_flows_flow1_mbps", f1(&res));
-            d.row(&tag, "two_flows_flow2_mbps", f2(&res));
+            d.row(&tag, "two_flows_flow1_mbps", rd.f1(&res));
+            d.row(&tag, "two_flows_flow2_mbps", rd.f2(&res));
             if let Some(c) =
                 convergence(&res.app::<OcbrResult>()[0], &res.app::<OcbrResult>()[1], j)
             {
                 d.row(&tag, "convergence_ms", c * 1e3);
             }
         }
-        port_rows(&mut d, &tag, &res);
+        port_rows(d, &tag, &res);
         if var == Variant::Nop {
             // Every full interval carries 100 ms of the link's packets.
             let pk: Vec<f64> = res.app::<OcbrResult>()[0]
@@ -319,45 +398,40 @@ fn run(o: &Options) -> Report {
                 "the link carries 100 Mbit/s of 1057-byte frames of which 1000 bytes are SDU (15 B PCI, 18 B Ethernet IPCP header, 24 B FCS, preamble and gap); ±1%: one packet in 118 per interval",
             );
         }
-        model_sum(&mut d, &tag, MeanCi::one(f1(&res) + f2(&res)), framed);
+        model_sum(d, &tag, MeanCi::one(rd.f1(&res) + rd.f2(&res)), framed);
     }
-    // The senders limited to the seed's one-flow packet rate, over their runs.
-    let cpu_runs: Vec<RunResult> = d.runs(cpu).to_vec();
-    cpu_rows(&mut d, &cpu_runs, j, e);
-    // The cause run's own rows (its seed numbers are beside line_rate's), and the 90 Mbit/s
-    // reading of the clients.
+}
+
+/// The cause run's own rows (its seed numbers are beside line_rate's), and the 90 Mbit/s
+/// reading of the clients. Returns the cause run's first run.
+fn cause_rows(d: &mut Done<Variant, RunResult>, vars: &Vars, rd: Read, framed: f64) -> RunResult {
+    let (client, cause, j) = (vars.client, vars.cause, rd.j);
     let cl = d.first(client).clone();
-    port_rows(&mut d, &cause.label(), &cl);
-    let both = d.mean(client, move |r| f1(r) + f2(r));
-    model_sum(&mut d, &cause.label(), both, framed);
-    for &v in &alts {
+    port_rows(d, &cause.label(), &cl);
+    let both = d.mean(client, move |r| rd.f1(r) + rd.f2(r));
+    model_sum(d, &cause.label(), both, framed);
+    for &v in &vars.alts {
         let (tag, res) = (d.config(v).label(), d.first(v).clone());
-        d.row(&tag, "alone_mbps", alone(&res));
-        d.row(&tag, "alone_pps", pps(&res));
-        d.row(&tag, "two_flows_flow1_mbps", f1(&res));
-        d.row(&tag, "two_flows_flow2_mbps", f2(&res));
+        d.row(&tag, "alone_mbps", rd.alone(&res));
+        d.row(&tag, "alone_pps", rd.pps(&res));
+        d.row(&tag, "two_flows_flow1_mbps", rd.f1(&res));
+        d.row(&tag, "two_flows_flow2_mbps", rd.f2(&res));
         if let Some(c) = convergence(&res.app::<OcbrResult>()[0], &res.app::<OcbrResult>()[1], j) {
             d.row(&tag, "convergence_ms", c * 1e3);
         }
-        port_rows(&mut d, &tag, &res);
-        model_sum(&mut d, &tag, MeanCi::one(f1(&res) + f2(&res)), framed);
+        port_rows(d, &tag, &res);
+        model_sum(d, &tag, MeanCi::one(rd.f1(&res) + rd.f2(&res)), framed);
     }
-    d.text
-        .push_str(&side_by_side(&lr, join, "line_rate variant, first run"));
-    d.text.push('\n');
-    d.text.push_str(&side_by_side(
-        &cl,
-        join,
-        &format!("{} variant (the cause run), first run", cause.label()),
-    ));
-    d.text.push('\n');
-    d.text.push_str(&side_by_side(
-        &cpu_runs[0],
-        join,
-        &format!("sender_{}pps variant, first run", SEED_PPS as u64),
-    ));
-    d.text
-        .push_str(&fa_side_by_side(&lr.app::<OcbrResult>()[0]));
+    cl
+}
+
+/// The first run of each variant, the senders at the seed's packet rate all of theirs.
+fn firsts(
+    d: &Done<Variant, RunResult>,
+    vars: &Vars,
+    cpu_runs: &[RunResult],
+) -> Vec<(String, RunResult)> {
+    let (line, client, rows, alts) = (vars.line, vars.client, &vars.rows, &vars.alts);
     let firsts: Vec<(String, RunResult)> = [line, client]
         .into_iter()
         .chain(rows.iter().copied())
@@ -370,15 +444,19 @@ fn run(o: &Options) -> Report {
                 .map(|(k, r)| (format!("sender_{}pps seed+{k}", SEED_PPS as u64), r.clone())),
         )
         .collect();
-    explain(&mut d, &firsts, &cl, framed, j);
-    // The cause run after the join: each run's split and convergence.
+    firsts
+}
+
+/// The cause run after the join: each run's split and convergence.
+fn per_run_note(d: &mut Done<Variant, RunResult>, vars: &Vars, rd: Read) {
+    let (client, cause, j) = (vars.client, vars.cause, rd.j);
     let per_run: Vec<String> = d
         .runs(client)
         .iter()
         .map(|r| {
             let c = convergence(&r.app::<OcbrResult>()[0], &r.app::<OcbrResult>()[1], j)
                 .map_or("never".to_string(), |c| format!("{:.0} ms", c * 1e3));
-            format!("{}/{} Mbit/s, {c}", fmt_num(f1(r)), fmt_num(f2(r)))
+            format!("{}/{} Mbit/s, {c}", fmt_num(rd.f1(r)), fmt_num(rd.f2(r)))
         })
         .collect();
     d.note(format!(
@@ -388,14 +466,6 @@ fn run(o: &Options) -> Report {
         per_run.iter().filter(|x| !x.ends_with("never")).count(),
         per_run.len()
     ));
-    plot(&mut d, &firsts, j);
-    d.note(format!(
-        "links 50 µs each; router queue = the outgoing flow's ring, 1024 packets (SHM_RBUFF_SIZE), marked by MB-ECN from 16; flow 2 joins at {} s, runs end at {} s; rates are the server's lines (100 ms intervals); line_rate's and {}'s seed-number rows are means over their runs (seeds --seed, --seed + 1, …), their other rows and the notes of their first run",
-        fmt_num(j),
-        fmt_num(e),
-        cause.label()
-    ));
-    d.finish()
 }
 
 /// The router port's rows of one run, and flow 1's share of decreasing windows.
@@ -564,61 +634,6 @@ fn cpu_rows(r: &mut Report, runs: &[RunResult], j: f64, end: f64) {
     r.note(format!(
         "{tag} (rows only, formerly the two-flow numbers' cause run): senders whose IPCP emits at most 9,990 packets/s, the rate of the seed's one-flow lines (998–1001 packets per 100 ms of arrivals, as steady as a rate limit). No source gives the prototype's IPCP such a rate, and the sources say otherwise: the seed's author writes that 'the prototype is able to handle Gigabit Ethernet' (blog, 2020-12-19, footnote 3), its authors that Ouroboros over raw sockets is 'a bit slower' than UDP/IP below 1460-byte packets (Hacker News item 22060019), ouroboros.rocks' performance page shows ocbr -f over a local layer at ~900,000 packets/s of 1000 bytes, 0.18.0's eth IPCP sends each frame with one sendto() on an AF_PACKET raw socket, and the 2020-12-19 post's I/O graph of this very test shows a flow at ~1.13e6 bytes per 100 ms (~1,090 frames of 1,033 bytes, above 9,990 packets/s) for about a second after the other flow stops"
     ));
-}
-
-/// The seed's server lines beside ours: the six before the join, the join, eight after.
-fn side_by_side(res: &RunResult, join: SimTime, label: &str) -> String {
-    use std::fmt::Write;
-    let j = secs(join);
-    let f1 = &res.app::<OcbrResult>()[0];
-    let f2 = &res.app::<OcbrResult>()[1];
-    let mut ours: Vec<String> = Vec::new();
-    let before: Vec<(f64, &String)> = f1
-        .intervals
-        .iter()
-        .zip(f1.server.iter().skip(1))
-        .filter(|(i, _)| i.end_s <= j)
-        .map(|(i, l)| (i.end_s, l))
-        .collect();
-    for (_, l) in before.iter().rev().take(6).rev() {
-        ours.push(collapse_spaces(l));
-    }
-    ours.push("New flow.".into());
-    let mut after: Vec<(f64, String)> = Vec::new();
-    for f in [f1, f2] {
-        for (i, l) in f.intervals.iter().zip(f.server.iter().skip(1)) {
-            if i.end_s > j {
-                after.push((i.end_s, collapse_spaces(l)));
-            }
-        }
-    }
-    after.sort_by(|a, b| a.0.total_cmp(&b.0));
-    ours.extend(after.into_iter().take(8).map(|x| x.1));
-    let mut s = String::new();
-    let _ = writeln!(s, "ocbr server, {label} (ours) beside the seed's:");
-    for (k, seed) in SEED_LINES.iter().enumerate() {
-        let _ = writeln!(s, "  seed: {seed}");
-        let _ = writeln!(
-            s,
-            "  sim:  {}",
-            ours.get(k).map(String::as_str).unwrap_or("")
-        );
-    }
-    s
-}
-
-/// The seed's flow-allocator file beside the sender's at the end of our run.
-fn fa_side_by_side(f: &OcbrResult) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "\nflow-allocator file of flow 1's sender at the end of the run (ours) beside the seed's:"
-    );
-    for (a, b) in SEED_FA.lines().zip(f.sender_stats.lines()) {
-        let _ = writeln!(s, "  {:<56} | {}", a, collapse_spaces(b));
-    }
-    s
 }
 
 fn explain(r: &mut Report, firsts: &[(String, RunResult)], cl: &RunResult, framed: f64, j: f64) {

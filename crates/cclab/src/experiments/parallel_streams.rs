@@ -293,6 +293,26 @@ fn run(o: &Options) -> Report {
     // runs; a full run may double a variant's runs where one of its readings is open.
     let cap = if o.quick { n } else { 2 * n };
     let mut s: Study<Variant, Out> = Study::new("parallel-streams", o);
+    let vars = declare(&mut s, n, cap);
+    let [n_agg, n_util] = slide8_numbers(&mut s, &vars);
+    let [n_hit, n_spread, n_jain] = slide9_claims(&mut s, &vars);
+    let remedies = remedy_claims(&mut s, &vars);
+    let mut d = s.run(|&v, seed| run_one(v, dur, warm, seed, o));
+    variant_rows(&mut d, &vars);
+    judge(
+        &mut d,
+        &vars,
+        [n_agg, n_util, n_hit, n_spread, n_jain],
+        &remedies,
+        dur,
+    );
+    plots(&mut d, &vars);
+    notes(&mut d, &vars, dur, warm, n, o.seed);
+    d.finish()
+}
+
+/// Every sender with each buffer, `n` runs each and up to `cap`.
+fn declare(s: &mut Study<Variant, Out>, n: usize, cap: usize) -> Vars {
     let mut vars = Vars(vec![]);
     for b in [Buffer::Bdp, Buffer::SqrtN] {
         for snd in [Sender::Normal, Sender::Ipg(1023), Sender::Fq, Sender::Nic] {
@@ -300,12 +320,12 @@ fn run(o: &Options) -> Report {
             vars.0.push((v, s.variant(&v.name(), v, n, cap)));
         }
     }
-    let normal = vars.of(Variant(Sender::Normal, Buffer::Bdp));
-    let small = vars.of(Variant(Sender::Normal, Buffer::SqrtN));
-    let name = Variant(Sender::Normal, Buffer::Bdp).name();
-    let small_name = Variant(Sender::Normal, Buffer::SqrtN).name();
+    vars
+}
 
-    // Slide 8's numbers, in the seed configuration (one BDP of buffer, unpaced Reno).
+/// Slide 8's numbers, in the seed configuration (one BDP of buffer, unpaced Reno).
+fn slide8_numbers(s: &mut Study<Variant, Out>, vars: &Vars) -> [N; 2] {
+    let normal = vars.of(Variant(Sender::Normal, Buffer::Bdp));
     let n_agg = s.seed(
         normal,
         "goodput_mbps (seed)",
@@ -322,9 +342,16 @@ fn run(o: &Options) -> Report {
         "utilization of the OC-12 payload (SPE, 599.04 Mbit/s); the slide's two figures do not divide exactly (550/599.04 = 0.918, 550/0.91 = 604 Mbit/s, no OC-12 rate), so the 91% is rounded or on another base: ±0.02",
         |o| total_mbps(o) / SPE_MBPS,
     );
+    [n_agg, n_util]
+}
 
-    // Slide 9's observations, in the seed configuration; the cause run is the same path
-    // with the bottleneck's buffer BDP/√48.
+/// Slide 9's observations, in the seed configuration; the cause run is the same path
+/// with the bottleneck's buffer BDP/√48.
+fn slide9_claims(s: &mut Study<Variant, Out>, vars: &Vars) -> [N; 3] {
+    let normal = vars.of(Variant(Sender::Normal, Buffer::Bdp));
+    let small = vars.of(Variant(Sender::Normal, Buffer::SqrtN));
+    let name = Variant(Sender::Normal, Buffer::Bdp).name();
+    let small_name = Variant(Sender::Normal, Buffer::SqrtN).name();
     let slide9 = |s: &mut Study<Variant, Out>,
                   claim: String,
                   bound: f64,
@@ -336,7 +363,7 @@ fn run(o: &Options) -> Report {
         k
     };
     let n_hit = slide9(
-        &mut s,
+        s,
         format!("{name}: loss hits streams too early in slow start (slide 9; at least one of 48 streams hit below its share of the pipe)"),
         1.0,
         Tol::AtLeast,
@@ -345,7 +372,7 @@ fn run(o: &Options) -> Report {
     );
     const SPREAD: &str = "equal Reno streams that differ only in the phase of their sawtooth have windows between W/2 and W, so their rates differ at most 2× at any instant and less over 30 s; a spread beyond 2 is streams hit unequally that have not caught up (AIMD with equal RTTs adds the same to every window, so a deficit shrinks only at the losses both streams see)";
     let n_spread = slide9(
-        &mut s,
+        s,
         format!("{name}: unbalanced streams, max/min goodput (slide 9)"),
         2.0,
         Tol::AtLeast,
@@ -353,16 +380,19 @@ fn run(o: &Options) -> Report {
         spread,
     );
     let n_jain = slide9(
-        &mut s,
+        s,
         format!("{name}: Jain's index below the sawtooth bound 27/28 (slide 9)"),
         JAIN_SAWTOOTH,
         Tol::AtMost,
         "equal streams at uniformly spread points of a Reno sawtooth (rates uniform in [W/2, W]) give J = 27/28 = 0.964 even as instantaneous rates; whole-run rates of balanced streams are closer still, so J below 27/28 is unbalance",
         jain_whole,
     );
+    [n_hit, n_spread, n_jain]
+}
 
-    // The remedy (slides 14, 21, 33-34): a rate-controlled slow start, judged on the seed's
-    // path (one BDP), with the same remedy at BDP/√48 as the cause run where it misses.
+/// The remedy (slides 14, 21, 33-34): a rate-controlled slow start, judged on the seed's
+/// path (one BDP), with the same remedy at BDP/√48 as the cause run where it misses.
+fn remedy_claims(s: &mut Study<Variant, Out>, vars: &Vars) -> Vec<(Variant, N, N)> {
     let mut remedies = vec![];
     for snd in [Sender::Fq, Sender::Nic] {
         let (v, c) = (Variant(snd, Buffer::Bdp), Variant(snd, Buffer::SqrtN));
@@ -388,8 +418,12 @@ fn run(o: &Options) -> Report {
         s.cause_of(even, &c.name(), &sqrt48(), Of::mean(vc, jain_whole));
         remedies.push((v, early, even));
     }
+    remedies
+}
 
-    let mut d = s.run(|&v, seed| run_one(v, dur, warm, seed, o));
+/// Every variant's rows: goodput and utilization, the streams' spread and fairness, the
+/// first losses, drops and timeouts, each the mean over its runs.
+fn variant_rows(d: &mut D, vars: &Vars) {
     let share_w = bdp_pkts() as f64 / FLOWS as f64;
     for &(v, h) in &vars.0 {
         let name = v.name();
@@ -428,16 +462,6 @@ fn run(o: &Options) -> Report {
             d.row_ci(&name, metric, m);
         }
     }
-    judge(
-        &mut d,
-        &vars,
-        [n_agg, n_util, n_hit, n_spread, n_jain],
-        &remedies,
-        dur,
-    );
-    plots(&mut d, &vars);
-    notes(&mut d, &vars, dur, warm, n, o.seed);
-    d.finish()
 }
 
 fn spread(o: &Out) -> f64 {

@@ -33,7 +33,7 @@
 //! closed-form checks.
 
 use super::common::*;
-use super::study::{Done, Of, Study, V};
+use super::study::{Done, Of, Study, N, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::net::ingress::IngressSpec;
@@ -338,6 +338,85 @@ fn udp_loss_pct(o: &Out) -> f64 {
 /// How "the problem also goes away" is read.
 const GOES_AWAY: &str = "the seed: with a 1 MB or 10 MB burst \"the problem also goes away\"; read as at least half the policed 1000 Mbit/s, where 10-20 Mbit/s was the problem";
 
+/// The declared variants, under the names `run`'s steps use, and the name of each.
+struct Vars {
+    v_none: V,
+    v100: V,
+    v_quick: V,
+    v_lit: V,
+    v1m: V,
+    v10m: V,
+    v_tbf: V,
+    v_max: V,
+    v_fqm: V,
+    v_fq: V,
+    v_htb: V,
+    v_udp: V,
+    names: Vec<(V, String)>,
+}
+
+impl Vars {
+    /// The TCP variants, in declaration order.
+    fn tcp_vars(&self) -> [V; 11] {
+        [
+            self.v_none,
+            self.v100,
+            self.v_quick,
+            self.v_lit,
+            self.v1m,
+            self.v10m,
+            self.v_tbf,
+            self.v_max,
+            self.v_fqm,
+            self.v_fq,
+            self.v_htb,
+        ]
+    }
+
+    /// Variant `v`'s name, for its rows.
+    fn name(&self, v: V) -> String {
+        self.names
+            .iter()
+            .find(|x| x.0 == v)
+            .expect("a variant")
+            .1
+            .clone()
+    }
+}
+
+/// The seed numbers and claims, in the seed configuration of each case.
+struct Numbers {
+    n_none: N,
+    n100: N,
+    n1m: N,
+    n10m: N,
+    n_tbf: N,
+    n_htb: N,
+    n_udp: N,
+}
+
+/// The metric of the goodput rows.
+const M: &str = "goodput_mbps";
+
+type D = Done<Cfg, Out>;
+
+/// The mean of `f` of a TCP variant's runs.
+fn mean(d: &D, v: V, f: fn(&RunOut) -> f64) -> MeanCi {
+    d.mean(v, |o| f(o.tcp()))
+}
+
+/// The mechanism: TCP's window leaves in trains at 10 Gbit/s (TSO aggregates back to
+/// back, ACK-clocked by the trains before), and a train passes only while the bucket
+/// lasts: the bucket B plus what refills during the train (the policed rate over the
+/// NIC's), each segment costing its share of a GRO aggregate (1448 + 52/45 B) and
+/// taking 1538 wire bytes at 10 Gbit/s. A window of more than
+/// W = B / (1449 − 1538·1000/10000) segments loses its tail, so the goodput is at most
+/// about W·1448·8 / RTT. Returns (W, that bound in Mbit/s).
+fn train(burst: u64) -> (f64, f64) {
+    let w = burst as f64 / (1449.0 - 1538.0 * 1e9 / NIC as f64);
+    (w, w * 1448.0 * 8.0 / secs(RTT) / 1e6)
+}
+
 fn run(o: &Options) -> Report {
     let (dur, warm, n) = if o.quick {
         (30 * SEC, 10 * SEC, 2)
@@ -351,44 +430,76 @@ fn run(o: &Options) -> Report {
     let cheap = 32 * n;
     let cap = if o.quick { n } else { 2 * n };
     let mut s: Study<Cfg, Out> = Study::new("policer", o);
+    let vars = declare(&mut s, n, cap, cheap);
+    let numbers = seed_numbers(&mut s, &vars);
+    // fq alone is judged over whole CUBIC epochs, which last many seconds here (row
+    // epoch_length_s): it runs the full minute even with --quick.
+    let fq_dur = dur.max(60 * SEC);
+    let mut d = s.run(|c, seed| match *c {
+        Cfg::Tcp(v) => {
+            let t = if v == Variant::Fq(false) { fq_dur } else { dur };
+            Out::Tcp(run_one(v, t, warm, seed, o))
+        }
+        Cfg::Udp => Out::Udp(run_udp(dur, seed, o)),
+    });
+    plot(&mut d, &vars);
+    d.emit(numbers.n_none);
+    trains(&mut d, &vars, numbers.n100);
+    literal(&mut d, &vars);
+    bursts(&mut d, &vars, &numbers);
+    d.emit(numbers.n_tbf);
+    pacing(&mut d, &vars);
+    d.emit(numbers.n_htb);
+    setup_notes(&mut d, o, (dur, warm, fq_dur, n));
+    udp(&mut d, &vars, numbers.n_udp);
+    shaper_notes(&mut d);
+    d.finish()
+}
+
+/// Every variant, `n` runs each; the 100k policer and its cause run may grow to `cheap`,
+/// the rest to `cap`.
+fn declare(s: &mut Study<Cfg, Out>, n: usize, cap: usize, cheap: usize) -> Vars {
     let var =
         |s: &mut Study<Cfg, Out>, v: Variant, cap: usize| s.variant(&v.name(), Cfg::Tcp(v), n, cap);
-    let v_none = var(&mut s, Variant::NoPolicer, cap);
-    let v100 = var(&mut s, Variant::Policed(100 << 10), cheap);
-    let v_quick = var(&mut s, Variant::NoDelack, cheap);
-    let v_lit = var(&mut s, Variant::Literal, cap);
-    let v1m = var(&mut s, Variant::Policed(1 << 20), cap);
-    let v10m = var(&mut s, Variant::Policed(10 << 20), cap);
-    let v_tbf = var(&mut s, Variant::Tbf, cap);
-    let v_max = var(&mut s, Variant::MaxRate, cap);
-    let v_fqm = var(&mut s, Variant::Fq(true), cap);
-    let v_fq = var(&mut s, Variant::Fq(false), cap);
-    let v_htb = var(&mut s, Variant::HtbFqCodel, cap);
-    let v_udp = s.variant("udp_800mbit_45k", Cfg::Udp, n, cap);
-    let tcp_vars = [
-        v_none, v100, v_quick, v_lit, v1m, v10m, v_tbf, v_max, v_fqm, v_fq, v_htb,
-    ];
-    let m = "goodput_mbps";
+    let mut vars = Vars {
+        v_none: var(s, Variant::NoPolicer, cap),
+        v100: var(s, Variant::Policed(100 << 10), cheap),
+        v_quick: var(s, Variant::NoDelack, cheap),
+        v_lit: var(s, Variant::Literal, cap),
+        v1m: var(s, Variant::Policed(1 << 20), cap),
+        v10m: var(s, Variant::Policed(10 << 20), cap),
+        v_tbf: var(s, Variant::Tbf, cap),
+        v_max: var(s, Variant::MaxRate, cap),
+        v_fqm: var(s, Variant::Fq(true), cap),
+        v_fq: var(s, Variant::Fq(false), cap),
+        v_htb: var(s, Variant::HtbFqCodel, cap),
+        v_udp: s.variant("udp_800mbit_45k", Cfg::Udp, n, cap),
+        names: vec![],
+    };
     // Each variant's name, for its rows.
-    let names: Vec<(V, String)> = tcp_vars
+    vars.names = vars
+        .tcp_vars()
         .iter()
-        .chain([&v_udp])
+        .chain([&vars.v_udp])
         .map(|&v| (v, s.name(v).to_string()))
         .collect();
+    vars
+}
 
-    // The seed's numbers, in the seed configuration of each case (data box1 → box2 through
-    // the policer, the hosts of 2014).
+/// The seed's numbers, in the seed configuration of each case (data box1 → box2 through
+/// the policer, the hosts of 2014).
+fn seed_numbers(s: &mut Study<Cfg, Out>, vars: &Vars) -> Numbers {
     let n_none = s.seed(
-        v_none,
-        m,
+        vars.v_none,
+        M,
         7000.0,
         Tol::AtLeast,
         "the seed: \"if you're not averaging 7-8Gb/s then you might want to do some tuning\"; a lower bound, since a tuned lab may do better",
         mbps,
     );
     let n100 = s.seed(
-        v100,
-        m,
+        vars.v100,
+        M,
         20.0,
         Tol::AtMost,
         "the seed: \"I couldn't get more than 10Mb/s\" and \"can't get more than 20Mb/s of TCP\": at most 20",
@@ -396,7 +507,7 @@ fn run(o: &Options) -> Report {
     );
     s.cause(
         n100,
-        v_quick,
+        vars.v_quick,
         "[tcp] delayed_ack = false on the receiver (box2): an ACK for every GRO aggregate",
     );
     // "The problem also goes away" gives no number: the claim is judged as a claim (read
@@ -408,43 +519,45 @@ fn run(o: &Options) -> Report {
         );
         s.claim(&name, 500.0, Tol::AtLeast, GOES_AWAY, Of::mean(v, mbps))
     };
-    let n1m = away(&mut s, v1m);
-    let n10m = away(&mut s, v10m);
+    let n1m = away(s, vars.v1m);
+    let n10m = away(s, vars.v10m);
     let n_tbf = s.seed(
-        v_tbf,
-        m,
+        vars.v_tbf,
+        M,
         850.0,
         Tol::Rel(0.10),
         "the seed: \"you can get 850Mb/s now\", a figure read off iperf's once-a-second lines of a 300 s run, not a mean; the shaper's ceiling is 1448/1500 of 900 = 869 Mbit/s, and the loss episodes when CUBIC fills netem's 10,000 packets (each a recovery, some an RTO) move a 20-50 s mean by several percent: ±10%",
         mbps,
     );
     let n_htb = s.seed(
-        v_htb,
-        m,
+        vars.v_htb,
+        M,
         940.0,
         Tol::Rel(0.05),
         "comment 4: htb 1000mbit with fq_codel \"configured for 1000mbit\" gives 940 Mbit/s (on the commenter's localhost); TCP's share of a 1000 Mbit/s shaper that counts IP bytes is 1448/1500 = 965, and CoDel's 5 ms target at a 50 ms RTT costs CUBIC a few percent: ±5%",
         mbps,
     );
     let n_udp = s.seed(
-        v_udp,
+        vars.v_udp,
         "loss_pct",
         0.0,
         Tol::Abs(1.0),
         "the seed: \"we can send 800Mb/s of UDP with little or no packet loss\"; little or no read as at most 1% of the datagrams",
         udp_loss_pct,
     );
+    Numbers {
+        n_none,
+        n100,
+        n1m,
+        n10m,
+        n_tbf,
+        n_htb,
+        n_udp,
+    }
+}
 
-    // fq alone is judged over whole CUBIC epochs, which last many seconds here (row
-    // epoch_length_s): it runs the full minute even with --quick.
-    let fq_dur = dur.max(60 * SEC);
-    let mut d = s.run(|c, seed| match *c {
-        Cfg::Tcp(v) => {
-            let t = if v == Variant::Fq(false) { fq_dur } else { dur };
-            Out::Tcp(run_one(v, t, warm, seed, o))
-        }
-        Cfg::Udp => Out::Udp(run_udp(dur, seed, o)),
-    });
+/// The plot: each policed variant's goodput, second by second, in its first run.
+fn plot(d: &mut D, vars: &Vars) {
     let mut plot = crate::report::svg::Plot {
         title: "Goodput through the policer, each second (first run of each variant)".into(),
         x_label: "time (s)".into(),
@@ -452,8 +565,8 @@ fn run(o: &Options) -> Report {
         log_y: true,
         ..Default::default()
     };
-    for &v in &tcp_vars {
-        if v == v_none || v == v_lit {
+    for &v in &vars.tcp_vars() {
+        if v == vars.v_none || v == vars.v_lit {
             continue; // 9.4 Gbit/s: off the scale of the policed variants
         }
         let Cfg::Tcp(tv) = *d.config(v) else {
@@ -473,33 +586,15 @@ fn run(o: &Options) -> Report {
     }
     d.plots
         .push(("policer.svg".into(), crate::report::svg::render(&plot)));
-    let name = |v: V| {
-        names
-            .iter()
-            .find(|x| x.0 == v)
-            .expect("a variant")
-            .1
-            .clone()
-    };
-    let mean = |d: &Done<Cfg, Out>, v: V, f: fn(&RunOut) -> f64| d.mean(v, |o| f(o.tcp()));
+}
 
-    d.emit(n_none);
-
-    // The mechanism: TCP's window leaves in trains at 10 Gbit/s (TSO aggregates back to
-    // back, ACK-clocked by the trains before), and a train passes only while the bucket
-    // lasts: the bucket B plus what refills during the train (the policed rate over the
-    // NIC's), each segment costing its share of a GRO aggregate (1448 + 52/45 B) and
-    // taking 1538 wire bytes at 10 Gbit/s. A window of more than
-    // W = B / (1449 − 1538·1000/10000) segments loses its tail, so the goodput is at most
-    // about W·1448·8 / RTT.
-    let train = |burst: u64| {
-        let w = burst as f64 / (1449.0 - 1538.0 * 1e9 / NIC as f64);
-        (w, w * 1448.0 * 8.0 / secs(RTT) / 1e6)
-    };
-    let policed = d.mean(v100, mbps);
-    let quick = d.mean(v_quick, mbps);
+/// The 100k policer: its seed number, the trains per round trip, and the cause run
+/// (delayed ACKs off) against the one-train bound.
+fn trains(d: &mut D, vars: &Vars, n100: N) {
+    let policed = d.mean(vars.v100, mbps);
+    let quick = d.mean(vars.v_quick, mbps);
     let trains = |o: &RunOut| o.trains_per_rtt;
-    let (t100, tq) = (mean(&d, v100, trains), mean(&d, v_quick, trains));
+    let (t100, tq) = (mean(d, vars.v100, trains), mean(d, vars.v_quick, trains));
     let (w100, bound100) = train(100 << 10);
     d.emit(n100);
     d.note(format!(
@@ -507,18 +602,18 @@ fn run(o: &Options) -> Report {
         policed.mean,
         policed.mean / bound100,
         t100.mean,
-        name(v_quick),
+        vars.name(vars.v_quick),
         tq.mean,
         quick.mean
     ));
-    d.row_ci(&name(v100), "trains_per_rtt", t100);
-    d.row_ci(&name(v_quick), m, quick);
-    d.row_ci(&name(v_quick), "trains_per_rtt", tq);
+    d.row_ci(&vars.name(vars.v100), "trains_per_rtt", t100);
+    d.row_ci(&vars.name(vars.v_quick), M, quick);
+    d.row_ci(&vars.name(vars.v_quick), "trains_per_rtt", tq);
     d.note(format!("trains_per_rtt: after the warm-up the run steps in 1 ms and counts the runs of milliseconds in which data segments reached box2 (a train ends at a millisecond without any), per {:.2} ms round trip", secs(RTT) * 1e3));
     d.check_ci(
         format!(
             "{}: goodput vs the train bound ({w100:.0} segments per RTT)",
-            name(v_quick)
+            vars.name(vars.v_quick)
         ),
         Against::ClosedForm,
         quick,
@@ -526,17 +621,20 @@ fn run(o: &Options) -> Report {
         Tol::Factor(0.5, 1.1),
         "an ACK for every aggregate keeps the window in one train per round trip, so the goodput stays below the bound; CUBIC's window oscillates below it after each loss (to 0.7 of its maximum, lower in recovery): down to half; 10% above for the bucket's state when a train starts and the header share of aggregates smaller than the 45 segments assumed",
     );
+}
 
+/// The commands as written: the policer on the ACK path.
+fn literal(d: &mut D, vars: &Vars) {
     // The commands as written: the policer on the ACK path. It drops no ACK: an ACK stream
     // is at most one 52-byte ACK per 1538-byte data frame at the data's 10 Gbit/s, which
     // is far below the policed 1000 Mbit/s, so the bucket never empties; the data then
     // crosses nothing slower than the sender's NIC.
-    let lit = d.mean(v_lit, mbps);
+    let lit = d.mean(vars.v_lit, mbps);
     let ack_peak = NIC as f64 * 52.0 / 1538.0 / 1e6;
     let line = max_goodput(NIC, 1500) / 1e6;
-    d.row_ci(&name(v_lit), m, lit);
-    let exceeded = mean(&d, v_lit, |o| o.police_exceeded as f64);
-    d.row_ci(&name(v_lit), "policer_exceeded_pkts", exceeded);
+    d.row_ci(&vars.name(vars.v_lit), M, lit);
+    let exceeded = mean(d, vars.v_lit, |o| o.police_exceeded as f64);
+    d.row_ci(&vars.name(vars.v_lit), "policer_exceeded_pkts", exceeded);
     d.check_ci(
         "literal reading: with the policer on the ACK path TCP does not collapse (goodput vs the 10 Gbit/s link's TCP payload rate)",
         Against::ClosedForm,
@@ -545,13 +643,18 @@ fn run(o: &Options) -> Report {
         Tol::Rel(0.02),
         &format!("an ACK stream is at most one 52-byte ACK per 1538-byte data frame, {ack_peak:.0} Mbit/s at 10 Gbit/s of data, so the 1000 Mbit/s policer never empties its bucket and passes every ACK (row policer_exceeded_pkts); the sender's NIC is then the only limit, which TCP keeps busy once slow start has opened cwnd past the 62.5 MB BDP (in under a second, inside the warm-up): 10 Gbit/s × 1448/1538 of goodput, not the seed's 10-20 Mbit/s; 2% for what the host's gaps (TSQ waiting for a completion, the ACK clock) leave idle"),
     );
+}
 
-    for (v, b) in [(v100, 100u64 << 10), (v1m, 1 << 20)] {
+/// The 1 MB and 10 MB bursts: the train bound, and the seed's claim that the problem goes
+/// away.
+fn bursts(d: &mut D, vars: &Vars, numbers: &Numbers) {
+    let policed = d.mean(vars.v100, mbps);
+    for (v, b) in [(vars.v100, 100u64 << 10), (vars.v1m, 1 << 20)] {
         let g = d.mean(v, mbps);
         let (w, bound) = train(b);
-        d.row(&name(v), "train_bound_mbps", bound);
+        d.row(&vars.name(v), "train_bound_mbps", bound);
         d.check_ci(
-            format!("{}: goodput vs the train bound ({w:.0} segments per RTT)", name(v)),
+            format!("{}: goodput vs the train bound ({w:.0} segments per RTT)", vars.name(v)),
             Against::ClosedForm,
             g,
             bound,
@@ -559,10 +662,10 @@ fn run(o: &Options) -> Report {
             "the bound is for a window sent as one train: CUBIC's window oscillates below it after each loss (down to half), and with delayed ACKs the window can cross as two trains per round trip (up to twice)",
         );
     }
-    let g1 = d.mean(v1m, mbps);
+    let g1 = d.mean(vars.v1m, mbps);
     let (_, bound1) = train(1 << 20);
-    d.row_ci(&name(v1m), m, g1);
-    d.emit(n1m);
+    d.row_ci(&vars.name(vars.v1m), M, g1);
+    d.emit(numbers.n1m);
     d.note(format!(
         "the seed says a 1 MB burst makes \"the problem also go away\"; the model gives {:.0} Mbit/s, {:.0} times the 100k case but bounded by the same mechanism: a 1 MiB bucket passes trains of at most {:.0} segments, {:.0} Mbit/s at 50 ms. A real 2014 sender must have spread its window more than the model's (which sends a window's skbs back to back at 10 Gbit/s whenever ACKs allow); which host mechanism did that is not known from the seed, and no cause run has shown one",
         g1.mean,
@@ -570,14 +673,17 @@ fn run(o: &Options) -> Report {
         train(1 << 20).0,
         bound1
     ));
-    let g10 = d.mean(v10m, mbps);
-    d.row_ci(&name(v10m), m, g10);
-    d.emit(n10m);
+    let g10 = d.mean(vars.v10m, mbps);
+    d.row_ci(&vars.name(vars.v10m), M, g10);
+    d.emit(numbers.n10m);
+}
 
-    d.emit(n_tbf);
-
-    let paced = d.mean(v_max, mbps);
-    d.row_ci(&name(v_max), m, paced);
+/// Pacing below the policer: TCP's own (SO_MAX_PACING_RATE), sch_fq with it, and sch_fq
+/// alone over whole CUBIC epochs.
+fn pacing(d: &mut D, vars: &Vars) {
+    let policed = d.mean(vars.v100, mbps);
+    let paced = d.mean(vars.v_max, mbps);
+    d.row_ci(&vars.name(vars.v_max), M, paced);
     d.check_ci(
         "SO_MAX_PACING_RATE 900 Mbit/s: TCP paced below the policer keeps its rate",
         Against::ClosedForm,
@@ -587,8 +693,8 @@ fn run(o: &Options) -> Report {
         "Linux paces payload bytes (skb->len) at the capped pacing rate: 900 Mbit/s of goodput once cwnd allows, a wire rate of 900·1500/1448 = 932 Mbit/s, inside the policer's 1000; 5% for CUBIC's ramp after the warm-up and the idle credit of the first skbs",
     );
 
-    let fq = d.mean(v_fqm, mbps);
-    d.row_ci(&name(v_fqm), m, fq);
+    let fq = d.mean(vars.v_fqm, mbps);
+    d.row_ci(&vars.name(vars.v_fqm), M, fq);
     d.check_ci(
         "sch_fq + SO_MAX_PACING_RATE 900 Mbit/s (comment 3): fq enforces TCP's stamps below the policer",
         Against::ClosedForm,
@@ -597,8 +703,8 @@ fn run(o: &Options) -> Report {
         Tol::Rel(0.05),
         "as for TCP's own pacing: fq holds each skb until its departure stamp, spaced at the capped 900 Mbit/s of payload, inside the policer's 1000; 5% for CUBIC's ramp",
     );
-    let fqp = d.mean(v_fq, mbps);
-    d.row_ci(&name(v_fq), m, fqp);
+    let fqp = d.mean(vars.v_fq, mbps);
+    d.row_ci(&vars.name(vars.v_fq), M, fqp);
     d.note(format!(
         "sch_fq alone (comment 3: \"sch_fq on the hosts works really well now\", no number) paces at TCP's own rate (120% of cwnd/srtt, 200% in slow start): {:.0} Mbit/s through the 100k policer, vs {:.1} unpaced",
         fqp.mean, policed.mean
@@ -618,8 +724,8 @@ fn run(o: &Options) -> Report {
     let fq_rtt = secs(2 * HOP + RTT);
     let top = (1e9 + 1.2 * 8.0 * ((100 << 10) as f64 - agg) / fq_rtt) / 1.2
         * (1448.0 / (1448.0 + 52.0 / 45.0));
-    d.row(&name(v_fq), "loss_onset_mbps", top / 1e6);
-    let fq_runs = d.runs(v_fq);
+    d.row(&vars.name(vars.v_fq), "loss_onset_mbps", top / 1e6);
+    let fq_runs = d.runs(vars.v_fq);
     let epochs: Vec<f64> = fq_runs
         .iter()
         .filter_map(|o| o.tcp().epoch_bps)
@@ -637,8 +743,8 @@ fn run(o: &Options) -> Report {
         );
     } else {
         let em = mean_ci(&epochs);
-        d.row_ci(&name(v_fq), "epoch_goodput_mbps", em);
-        d.row_ci(&name(v_fq), "epoch_length_s", mean_ci(&lens));
+        d.row_ci(&vars.name(vars.v_fq), "epoch_goodput_mbps", em);
+        d.row_ci(&vars.name(vars.v_fq), "epoch_length_s", mean_ci(&lens));
         d.check_ci(
             format!("sch_fq alone: CUBIC paced at 1.2 cwnd/srtt cycles below the rate at which a paced window overdraws the bucket (over whole epochs, {runs_with} of {fq_n} runs)"),
             Against::ClosedForm,
@@ -648,7 +754,11 @@ fn run(o: &Options) -> Report {
             "CUBIC's mean over an epoch is 0.85 (fast convergence) to 0.925 (without) of the loss onset; measured over whole epochs (first to last loss episode after the warm-up, at 1 s resolution: an epoch after a slow start that overshot the onset climbs from far below it and is not a cycle at the onset, which is why whole epochs and not a fixed window are measured); 0.05 more each way for the recovery episodes (each a PRR reduction), the 1 s resolution of the epoch ends, and aggregates smaller than 45 segments at the policer (a larger header share per segment, a smaller aggregate to reserve)",
         );
     }
-    d.emit(n_htb);
+}
+
+/// The set-up, and which way the data flows. `plan`: (dur, warm, fq_dur, n).
+fn setup_notes(d: &mut D, o: &Options, plan: (SimTime, SimTime, SimTime, usize)) {
+    let (dur, warm, fq_dur, n) = plan;
     d.note(format!(
         "box1 (src) → box2 (dst): one 10 Gbit/s link each way, 10 µs; box1's egress qdisc netem delay 50 ms limit 10000 (tbf 900mbit burst 12000 over it in the fix; with sch_fq as box1's root, the netem sits on the port of a box between box1 and box2, so the 50 ms delays the data only, as on box1); box2's ingress policer rate 1000mbit burst 100k (102,400 B) mtu 100k drop, after GRO; CUBIC, 64 MiB socket buffers; TSO, GRO (50 µs NAPI poll) and TSQ on; goodput after the first {} s of {} s (the sch_fq-alone variant: of {} s), mean of {n} runs (seeds {}…{}; more where a note below says so)",
         secs(warm),
@@ -658,13 +768,15 @@ fn run(o: &Options) -> Report {
         o.seed + n as u64 - 1
     ));
     d.note("the seed's commands put the client on box2, so data goes box2 → box1 and the policer sees only ACKs (variant literal_acks_policed); the TCP numbers and the tbf fix on box1 only make sense for data box1 → box2, which the other variants use");
+}
 
-    // The seed's UDP test.
+/// The seed's UDP test.
+fn udp(d: &mut D, vars: &Vars, n_udp: N) {
     d.emit(n_udp);
-    let vu = name(v_udp);
-    let good = d.mean(v_udp, |o| o.udp().goodput_bps / 1e6);
+    let vu = vars.name(vars.v_udp);
+    let good = d.mean(vars.v_udp, |o| o.udp().goodput_bps / 1e6);
     d.row_ci(&vu, "goodput_mbps", good);
-    let first = d.first(v_udp).udp();
+    let first = d.first(vars.v_udp).udp();
     let (frags, lines): (f64, Vec<String>) = (
         first.fragments_per_datagram as f64,
         first.report.iter().take(3).cloned().collect(),
@@ -675,7 +787,10 @@ fn run(o: &Options) -> Report {
         d.note(format!("udp iperf server (first run): {line}"));
     }
     d.note("the seed's UDP commands, as written, send box2 → box1, which crosses neither netem nor the policer; udp_800mbit_45k sends box1 → box2 through both, as the TCP variants do");
+}
+
+/// Where comment 4's shaper sits here, and what tc's options do.
+fn shaper_notes(d: &mut D) {
     d.note("htb_1000mbit_fq_codel: comment 4 shaped box2's ingress through an ifb; here the shaper is the port of a box between box1 and box2 (no GRO before it), which comment 1 says is the realistic place anyway");
     d.note("tc's `mtu 100000` on tbf changes nothing without a peak rate (a modern kernel computes rates exactly); tbf's `limit 500m` does not apply once netem replaces its bfifo: the queue is netem's 10,000 packets");
-    d.finish()
 }

@@ -150,6 +150,19 @@ fn goodput_mbps(o: &Options, variant: &str, p: f64, seed: u64) -> f64 {
     path.run().steady_bps / 1e6
 }
 
+/// Each (stack, loss rate)'s goodput (Mbit/s), one run each.
+struct Goodputs(Vec<((&'static str, f64), f64)>);
+
+impl Goodputs {
+    fn get(&self, a: &str, p: f64) -> f64 {
+        self.0
+            .iter()
+            .find(|(c, _)| c.0 == a && c.1 == p)
+            .map(|(_, g)| *g)
+            .expect("every case ran")
+    }
+}
+
 fn run(o: &Options) -> Report {
     let ps: Vec<f64> = if o.quick {
         vec![1e-3, 1e-4, 1e-5]
@@ -157,11 +170,24 @@ fn run(o: &Options) -> Report {
         vec![1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
     };
     let variants: Vec<&'static str> = ALGOS.iter().copied().chain([HS_DELACK]).collect();
+    let (gp, mut r) = simulate(o, &ps, &variants);
+    plot_and_rows(&mut r, &ps, &variants, &gp);
+    let bdp = bdp_pkts();
+    for &p in &ps {
+        closed_forms(&mut r, p, &gp, bdp);
+    }
+    notes(&mut r, o, &ps, bdp);
+    r
+}
+
+/// Every stack at every loss rate, one run each; the report, complete but for the rows,
+/// checks and notes that follow.
+fn simulate(o: &Options, ps: &[f64], variants: &[&'static str]) -> (Goodputs, Report) {
     // One variant per stack and loss rate, one run each (see the module comment).
     let mut s: Study<(&'static str, f64), f64> = Study::new("response-function", o);
     let mut vars: Vec<((&str, f64), V)> = vec![];
-    for &a in &variants {
-        for &p in &ps {
+    for &a in variants {
+        for &p in ps {
             vars.push((
                 (a, p),
                 s.variant(&format!("{a} {}", label(p)), (a, p), 1, 1),
@@ -169,15 +195,16 @@ fn run(o: &Options) -> Report {
         }
     }
     let d = s.run(|&(a, p), seed| goodput_mbps(o, a, p, seed));
-    let gp: Vec<((&str, f64), f64)> = vars.iter().map(|&(c, v)| (c, *d.first(v))).collect();
-    let g = |a: &str, p: f64| -> f64 {
-        gp.iter()
-            .find(|(c, _)| c.0 == a && c.1 == p)
-            .map(|(_, g)| *g)
-            .expect("every case ran")
-    };
+    let gp = Goodputs(vars.iter().map(|&(c, v)| (c, *d.first(v))).collect());
     // No seed numbers are declared, so the report is complete but for what follows.
-    let mut r = d.finish();
+    let r = d.finish();
+    (gp, r)
+}
+
+/// Each stack's goodput at each loss rate, the closed forms' and the Linux table's, and
+/// the plot of all of them.
+fn plot_and_rows(r: &mut Report, ps: &[f64], variants: &[&'static str], gp: &Goodputs) {
+    let g = |a: &str, p: f64| gp.get(a, p);
     let mut plot = svg::Plot {
         title: "Response function: 1 Gbit/s, RTT 120 ms, drop 1 in 1/p".into(),
         x_label: "packet loss rate p".into(),
@@ -186,8 +213,8 @@ fn run(o: &Options) -> Report {
         log_y: true,
         ..Default::default()
     };
-    for &a in &variants {
-        for &p in &ps {
+    for &a in variants {
+        for &p in ps {
             r.row(a, &format!("goodput_mbps_{}", label(p)), g(a, p));
         }
         plot.lines.push(svg::Line {
@@ -197,7 +224,7 @@ fn run(o: &Options) -> Report {
             dashed: false,
         });
     }
-    for &p in &ps {
+    for &p in ps {
         let m = format!("goodput_mbps_{}", label(p));
         r.row("mathis", &m, window_mbps(mathis_window(p)));
         r.row("rfc3649", &m, window_mbps(hstcp_window(p)));
@@ -218,13 +245,17 @@ fn run(o: &Options) -> Report {
     }
     r.plots
         .push(("response-function.svg".into(), svg::render(&plot)));
+}
 
-    let bdp = bdp_pkts();
-    for &p in &ps {
-        // Mathis holds while one loss per cycle is repaired by fast retransmit and the
-        // window stays below the pipe (no queue, RTT = base RTT): W_max = 4/3·W < BDP.
-        if mathis_window(p) * 4.0 / 3.0 < bdp {
-            r.check_vs(
+/// The checks at loss rate `p`, each where its closed form holds: Reno against Mathis,
+/// HighSpeed against Linux's table and RFC 3649 (with and without delayed ACKs), Scalable
+/// against Kelly's periodic-loss window.
+fn closed_forms(r: &mut Report, p: f64, gp: &Goodputs, bdp: f64) {
+    let g = |a: &str, p: f64| gp.get(a, p);
+    // Mathis holds while one loss per cycle is repaired by fast retransmit and the
+    // window stays below the pipe (no queue, RTT = base RTT): W_max = 4/3·W < BDP.
+    if mathis_window(p) * 4.0 / 3.0 < bdp {
+        r.check_vs(
                 format!("reno vs Mathis at p = {p:.0e}"),
                 Against::ClosedForm,
                 g("reno", p),
@@ -232,12 +263,12 @@ fn run(o: &Options) -> Report {
                 Tol::Rel(0.15),
                 "periodic loss makes Reno's sawtooth deterministic (C = sqrt(3/2)); at p = 1e-2 (W ≈ 12) whole-segment steps and the recovery RTT are about a tenth of a cycle",
             );
-        }
-        // Linux's table itself, as a fluid sawtooth: the implementation is what it was
-        // built to be (self-consistency, not reproduction).
-        let wt = hstcp_table_window(p);
-        if wt < bdp {
-            r.check_vs(
+    }
+    // Linux's table itself, as a fluid sawtooth: the implementation is what it was
+    // built to be (self-consistency, not reproduction).
+    let wt = hstcp_table_window(p);
+    if wt < bdp {
+        r.check_vs(
                 format!("highspeed vs Linux-table sawtooth at p = {p:.0e}"),
                 Against::Model,
                 g("highspeed", p),
@@ -245,55 +276,55 @@ fn run(o: &Options) -> Report {
                 Tol::Rel(0.15),
                 "the packet-level flow against the fluid sawtooth of the same table: discrete steps and the recovery RTT",
             );
-        }
-        // RFC 3649's region: below Low_P (above Low_Window), and w below the pipe.
-        let w = hstcp_window(p);
-        // ±30%: the step bias of Linux's table against the formula (arithmetic: at most
-        // +16% inside the region, at p = 1e-4) plus the ±15% the packet-level flow is
-        // allowed against the table's own sawtooth (the model check).
-        let rfc_why = |bias: f64| {
-            format!("Linux's table takes a = row + 1 over each step, the upper end of a(w) on it, which puts its fluid sawtooth {:+.0}% from the RFC's continuous formula at this p (arithmetic from the table, not a run; at most +16% inside the region, see note); ±30% = that step bias plus the ±15% the packet-level flow is allowed against the table's sawtooth", (bias - 1.0) * 100.0)
-        };
-        if p < LOW_P && w < bdp {
-            r.check_vs(
-                format!("highspeed vs RFC 3649 at p = {p:.0e}"),
-                Against::ClosedForm,
-                g("highspeed", p),
-                window_mbps(w),
-                Tol::Rel(0.30),
-                &rfc_why(hstcp_table_window(p) / w),
-            );
-        }
-        // With delayed ACKs Linux adds a(w)/w per ACK, a(w)/2 per RTT: RFC 3649's
-        // derivation (w ∝ (a/b)^0.835·p^-0.835... with a halved) gives 0.5^0.835 of w.
-        let wd = 0.5f64.powf(0.835) * w;
-        if p < LOW_P && wd > 100.0 && wd < bdp {
-            r.check_vs(
-                format!("{HS_DELACK} vs 0.5^0.835 · RFC 3649 at p = {p:.0e}"),
-                Against::ClosedForm,
-                g(HS_DELACK, p),
-                window_mbps(wd),
-                Tol::Rel(0.30),
-                &rfc_why(hstcp_table_window_scaled(p, 0.5) / wd),
-            );
-        }
-        // Scalable (Kelly 2003; Linux tcp_scalable.c: +1 per 100 acked segments above 100,
-        // ×0.875 per loss): a periodic-loss cycle lasts ln(1/0.875)/ln(1.01) RTTs and carries
-        // 1/p packets, so the mean window is ln(1.01)/(ln(1/0.875)·p) and the peak 2/1.875
-        // of that.
-        let ws = 1.01f64.ln() / ((1.0f64 / 0.875).ln() * p);
-        let peak = ws * 2.0 / 1.875;
-        if ws * 0.875 > 100.0 && peak < bdp {
-            r.check_vs(
-                format!("scalable vs Kelly's periodic-loss window at p = {p:.0e}"),
-                Against::ClosedForm,
-                g("scalable", p),
-                window_mbps(ws),
-                Tol::Rel(0.15),
-                "the fluid cycle against whole-packet growth and the recovery RTT of each loss",
-            );
-        } else if ws * 0.875 > bdp {
-            r.check_vs(
+    }
+    // RFC 3649's region: below Low_P (above Low_Window), and w below the pipe.
+    let w = hstcp_window(p);
+    // ±30%: the step bias of Linux's table against the formula (arithmetic: at most
+    // +16% inside the region, at p = 1e-4) plus the ±15% the packet-level flow is
+    // allowed against the table's own sawtooth (the model check).
+    let rfc_why = |bias: f64| {
+        format!("Linux's table takes a = row + 1 over each step, the upper end of a(w) on it, which puts its fluid sawtooth {:+.0}% from the RFC's continuous formula at this p (arithmetic from the table, not a run; at most +16% inside the region, see note); ±30% = that step bias plus the ±15% the packet-level flow is allowed against the table's sawtooth", (bias - 1.0) * 100.0)
+    };
+    if p < LOW_P && w < bdp {
+        r.check_vs(
+            format!("highspeed vs RFC 3649 at p = {p:.0e}"),
+            Against::ClosedForm,
+            g("highspeed", p),
+            window_mbps(w),
+            Tol::Rel(0.30),
+            &rfc_why(hstcp_table_window(p) / w),
+        );
+    }
+    // With delayed ACKs Linux adds a(w)/w per ACK, a(w)/2 per RTT: RFC 3649's
+    // derivation (w ∝ (a/b)^0.835·p^-0.835... with a halved) gives 0.5^0.835 of w.
+    let wd = 0.5f64.powf(0.835) * w;
+    if p < LOW_P && wd > 100.0 && wd < bdp {
+        r.check_vs(
+            format!("{HS_DELACK} vs 0.5^0.835 · RFC 3649 at p = {p:.0e}"),
+            Against::ClosedForm,
+            g(HS_DELACK, p),
+            window_mbps(wd),
+            Tol::Rel(0.30),
+            &rfc_why(hstcp_table_window_scaled(p, 0.5) / wd),
+        );
+    }
+    // Scalable (Kelly 2003; Linux tcp_scalable.c: +1 per 100 acked segments above 100,
+    // ×0.875 per loss): a periodic-loss cycle lasts ln(1/0.875)/ln(1.01) RTTs and carries
+    // 1/p packets, so the mean window is ln(1.01)/(ln(1/0.875)·p) and the peak 2/1.875
+    // of that.
+    let ws = 1.01f64.ln() / ((1.0f64 / 0.875).ln() * p);
+    let peak = ws * 2.0 / 1.875;
+    if ws * 0.875 > 100.0 && peak < bdp {
+        r.check_vs(
+            format!("scalable vs Kelly's periodic-loss window at p = {p:.0e}"),
+            Against::ClosedForm,
+            g("scalable", p),
+            window_mbps(ws),
+            Tol::Rel(0.15),
+            "the fluid cycle against whole-packet growth and the recovery RTT of each loss",
+        );
+    } else if ws * 0.875 > bdp {
+        r.check_vs(
                 format!("scalable fills the link at p = {p:.0e}"),
                 Against::ClosedForm,
                 g("scalable", p),
@@ -301,8 +332,11 @@ fn run(o: &Options) -> Report {
                 Tol::AtLeast,
                 "Kelly 2003: after each ×0.875 cut the window stays above the pipe (0.875 of the periodic-loss window, or of the pipe plus the one-BDP buffer where that is smaller), so the link stays full; what that leaves out is the retransmitted packets (p of them, plus about 1% of a window at each buffer overflow, one per 13.4-RTT cycle: under 0.2%); 2% is the bound's allowance, as in recovery-mbng and -datatag",
             );
-        }
     }
+}
+
+/// The path, where each closed form is checked, and the stacks' ACK dependence.
+fn notes(r: &mut Report, o: &Options, ps: &[f64], bdp: f64) {
     r.note(format!(
         "path: 1 Gbit/s, RTT 120 ms, BDP {bdp:.0} packets, drop-tail buffer of one BDP; every (1/p)-th data packet dropped; MSS 1448 (MTU 1500, timestamps); goodput counts payload delivered in order after the warm-up"
     ));
@@ -326,7 +360,6 @@ fn run(o: &Options) -> Report {
             "--quick: p = 1e-3, 1e-4, 1e-5 only, 2 warm-up + 4 measured Reno cycles (full: 3 + 7)",
         );
     }
-    r
 }
 
 #[cfg(test)]

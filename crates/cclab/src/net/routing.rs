@@ -82,6 +82,70 @@ pub struct Routes {
     groups: usize,
 }
 
+/// One backward breadth-first search per group, through forwarding nodes, over compact
+/// copies of what it reads (a port is a large record; a large fabric's searches read every
+/// link once per group), with what the searches share.
+struct Search {
+    /// For each node, the nodes with a link into it.
+    into: Vec<Vec<u32>>,
+    /// For each port, its peer.
+    peer_of: Vec<u32>,
+    /// Hops to the search's target (`u32::MAX`: not reached, or not needed).
+    dist: Vec<u32>,
+    /// The nodes the last search reached, in the order it reached them.
+    touched: Vec<usize>,
+    q: VecDeque<usize>,
+    /// Per row: the port list it stored last (first, count).
+    last_list: Vec<(u32, u32)>,
+}
+
+impl Search {
+    fn new(n: usize, ports: &[Port], rows: u32) -> Search {
+        let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for p in ports {
+            into[p.peer as usize].push(p.node);
+        }
+        Search {
+            into,
+            peer_of: ports.iter().map(|p| p.peer).collect(),
+            dist: vec![u32::MAX; n],
+            touched: Vec::new(),
+            q: VecDeque::new(),
+            last_list: vec![(0, 0); rows as usize],
+        }
+    }
+
+    /// The distances to `t` of the nodes that need one: forwarding nodes, and nodes with
+    /// a table row one link beyond them.
+    fn run(&mut self, r: &Routes, t: usize, fwd: &[bool]) {
+        for &v in &self.touched {
+            self.dist[v] = u32::MAX;
+        }
+        self.touched.clear();
+        self.dist[t] = 0;
+        self.touched.push(t);
+        self.q.push_back(t);
+        while let Some(v) = self.q.pop_front() {
+            for &u in &self.into[v] {
+                let u = u as usize;
+                if self.dist[u] != u32::MAX {
+                    continue;
+                }
+                // Only forwarding nodes carry traffic onwards; a node that neither
+                // forwards nor has a table row (a host on one link) needs no distance:
+                // nothing reads it.
+                if fwd[u] {
+                    self.q.push_back(u);
+                } else if r.node[u].row == NONE {
+                    continue;
+                }
+                self.dist[u] = self.dist[v] + 1;
+                self.touched.push(u);
+            }
+        }
+    }
+}
+
 impl Routes {
     /// Compute the routes of the network made of `nodes` and `ports`.
     pub fn compute(nodes: &[Node], ports: &[Port]) -> Routes {
@@ -106,19 +170,42 @@ impl Routes {
             ],
             ..Default::default()
         };
+        let rows = r.number_rows(nodes);
+        r.group_hosts(nodes, ports, &fwd);
+        r.last_hops(ports);
+        r.groups = r.target.len();
+        r.table = vec![(0, 0); rows as usize * r.groups];
+        let mut search = Search::new(nodes.len(), ports, rows);
+        for g in 0..r.groups {
+            let t = r.target[g] as usize;
+            search.run(&r, t, &fwd);
+            r.store_ways(g, t, nodes, &fwd, &mut search);
+        }
+        r.inline_single_ways();
+        r
+    }
+
+    /// Each node's only port, or for a node with several its table row: returns the
+    /// number of rows.
+    fn number_rows(&mut self, nodes: &[Node]) -> u32 {
         let mut rows = 0u32;
         for (v, node) in nodes.iter().enumerate() {
             match node.ports.len() {
                 0 => {}
-                1 => r.node[v].single = node.ports[0],
+                1 => self.node[v].single = node.ports[0],
                 _ => {
-                    r.node[v].row = rows;
+                    self.node[v].row = rows;
                     rows += 1;
                 }
             }
         }
-        // Group the hosts.
-        let mut group_of_switch = vec![NONE; n];
+        rows
+    }
+
+    /// Group the hosts: one group per switch for the hosts whose one link leads to it,
+    /// one of its own for any other host.
+    fn group_hosts(&mut self, nodes: &[Node], ports: &[Port], fwd: &[bool]) {
+        let mut group_of_switch = vec![NONE; nodes.len()];
         for (h, node) in nodes.iter().enumerate() {
             if node.kind != NodeKind::Host {
                 continue;
@@ -132,130 +219,108 @@ impl Routes {
             let g = match attach {
                 Some(a) if group_of_switch[a] != NONE => group_of_switch[a],
                 Some(a) => {
-                    group_of_switch[a] = r.target.len() as u32;
-                    r.target.push(a as NodeId);
+                    group_of_switch[a] = self.target.len() as u32;
+                    self.target.push(a as NodeId);
                     group_of_switch[a]
                 }
                 None => {
-                    r.target.push(h as NodeId);
-                    (r.target.len() - 1) as u32
+                    self.target.push(h as NodeId);
+                    (self.target.len() - 1) as u32
                 }
             };
-            r.host[h].group = g;
+            self.host[h].group = g;
         }
-        // Last hops: the ports from each group's switch to its hosts, in port order. One
-        // pass over the ports, not one per host: a switch may have 100,000 of them.
+    }
+
+    /// Last hops: the ports from each group's switch to its hosts, in port order. One
+    /// pass over the ports, not one per host: a switch may have 100,000 of them. Then
+    /// each host's target.
+    fn last_hops(&mut self, ports: &[Port]) {
         let mut last: Vec<(u32, PortId)> = Vec::new();
         for (pid, p) in ports.iter().enumerate() {
             let h = p.peer as usize;
-            let g = r.host[h].group;
-            if g != NONE && r.target[g as usize] == p.node && p.node as usize != h {
+            let g = self.host[h].group;
+            if g != NONE && self.target[g as usize] == p.node && p.node as usize != h {
                 last.push((h as u32, pid as PortId));
             }
         }
         last.sort_by_key(|&(h, _)| h); // stable: ports stay in order per host
         for (i, &(h, pid)) in last.iter().enumerate() {
             if i == 0 || last[i - 1].0 != h {
-                r.host[h as usize].last = (index(r.ports.len()), 0);
+                self.host[h as usize].last = (index(self.ports.len()), 0);
             }
-            r.ports.push(pid);
-            r.host[h as usize].last.1 += 1;
+            self.ports.push(pid);
+            self.host[h as usize].last.1 += 1;
         }
-        for h in 0..n {
-            let g = r.host[h].group;
+        for h in 0..self.host.len() {
+            let g = self.host[h].group;
             if g != NONE {
-                r.host[h].target = r.target[g as usize];
+                self.host[h].target = self.target[g as usize];
             }
         }
-        r.groups = r.target.len();
-        r.table = vec![(0, 0); rows as usize * r.groups];
+    }
 
-        // One backward breadth-first search per group, through forwarding nodes, over
-        // compact copies of what it reads (a port is a large record; a large fabric's
-        // searches read every link once per group): for each node, the nodes with a
-        // link into it; for each port, its peer.
-        let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for p in ports {
-            into[p.peer as usize].push(p.node);
+    /// Group `g`'s table entries, after `search` ran from its target `t`: at each node
+    /// with a row that the search reached, the ports to a neighbour one step nearer
+    /// (through a forwarding node, or `t` itself).
+    fn store_ways(
+        &mut self,
+        g: usize,
+        t: usize,
+        nodes: &[Node],
+        fwd: &[bool],
+        search: &mut Search,
+    ) {
+        let Search {
+            peer_of,
+            dist,
+            touched,
+            last_list,
+            ..
+        } = search;
+        for &u in touched.iter() {
+            let row = self.node[u].row;
+            if u == t || row == NONE {
+                continue;
+            }
+            let first = self.ports.len();
+            for &pid in &nodes[u].ports {
+                let peer = peer_of[pid as usize] as usize;
+                if dist[peer] != u32::MAX && dist[peer] + 1 == dist[u] && (peer == t || fwd[peer]) {
+                    self.ports.push(pid);
+                }
+            }
+            // A switch's ways to most groups are the same ports (a leaf's or an edge
+            // switch's uplinks): the list it stored last is reused, so the array grows
+            // with the ports, not with switches × groups × ways.
+            let (pf, pc) = last_list[row as usize];
+            let new = &self.ports[first..];
+            let entry = if pc as usize == new.len()
+                && self.ports[pf as usize..(pf + pc) as usize] == *new
+            {
+                self.ports.truncate(first);
+                (pf, pc)
+            } else {
+                let e = (index(first), index(new.len()));
+                last_list[row as usize] = e;
+                e
+            };
+            self.table[row as usize * self.groups + g] = entry;
         }
-        let peer_of: Vec<u32> = ports.iter().map(|p| p.peer).collect();
-        let mut dist = vec![u32::MAX; n];
-        let mut touched: Vec<usize> = Vec::new();
-        let mut q = VecDeque::new();
-        // Per row: the port list it stored last (first, count).
-        let mut last_list: Vec<(u32, u32)> = vec![(0, 0); rows as usize];
-        for g in 0..r.groups {
-            for &v in &touched {
-                dist[v] = u32::MAX;
-            }
-            touched.clear();
-            let t = r.target[g] as usize;
-            dist[t] = 0;
-            touched.push(t);
-            q.push_back(t);
-            while let Some(v) = q.pop_front() {
-                for &u in &into[v] {
-                    let u = u as usize;
-                    if dist[u] != u32::MAX {
-                        continue;
-                    }
-                    // Only forwarding nodes carry traffic onwards; a node that neither
-                    // forwards nor has a table row (a host on one link) needs no distance:
-                    // nothing reads it.
-                    if fwd[u] {
-                        q.push_back(u);
-                    } else if r.node[u].row == NONE {
-                        continue;
-                    }
-                    dist[u] = dist[v] + 1;
-                    touched.push(u);
-                }
-            }
-            for &u in &touched {
-                let row = r.node[u].row;
-                if u == t || row == NONE {
-                    continue;
-                }
-                let first = r.ports.len();
-                for &pid in &nodes[u].ports {
-                    let peer = peer_of[pid as usize] as usize;
-                    if dist[peer] != u32::MAX
-                        && dist[peer] + 1 == dist[u]
-                        && (peer == t || fwd[peer])
-                    {
-                        r.ports.push(pid);
-                    }
-                }
-                // A switch's ways to most groups are the same ports (a leaf's or an edge
-                // switch's uplinks): the list it stored last is reused, so the array grows
-                // with the ports, not with switches × groups × ways.
-                let (pf, pc) = last_list[row as usize];
-                let new = &r.ports[first..];
-                let entry = if pc as usize == new.len()
-                    && r.ports[pf as usize..(pf + pc) as usize] == *new
-                {
-                    r.ports.truncate(first);
-                    (pf, pc)
-                } else {
-                    let e = (index(first), index(new.len()));
-                    last_list[row as usize] = e;
-                    e
-                };
-                r.table[row as usize * r.groups + g] = entry;
-            }
-        }
-        // A single way holds its port itself: a lookup then reads one array less (on a
-        // fat-tree, every way down).
-        for e in r
+    }
+
+    /// A single way holds its port itself: a lookup then reads one array less (on a
+    /// fat-tree, every way down).
+    fn inline_single_ways(&mut self) {
+        for e in self
             .table
             .iter_mut()
-            .chain(r.host.iter_mut().map(|h| &mut h.last))
+            .chain(self.host.iter_mut().map(|h| &mut h.last))
         {
             if e.1 == 1 {
-                e.0 = r.ports[e.0 as usize];
+                e.0 = self.ports[e.0 as usize];
             }
         }
-        r
     }
 
     /// The output port at `node` towards host `dst` for a packet with ECMP hash `hash`.

@@ -132,9 +132,40 @@ fn label(v: f64) -> String {
 
 /// Render `p` as a standalone SVG document.
 pub fn render(p: &Plot) -> String {
-    let ok = |x: f64, y: f64| {
-        x.is_finite() && y.is_finite() && (!p.log_x || x > 0.0) && (!p.log_y || y > 0.0)
+    let (x0, x1, y0, y1) = ranges(p);
+    let (pw, ph) = (W - L - R, H - T - B);
+    let fx = |x: f64| {
+        let f = if p.log_x {
+            (x.log10() - x0.log10()) / (x1.log10() - x0.log10())
+        } else {
+            (x - x0) / (x1 - x0)
+        };
+        L + f * pw
     };
+    let fy = |y: f64| {
+        let f = if p.log_y {
+            (y.log10() - y0.log10()) / (y1.log10() - y0.log10())
+        } else {
+            (y - y0) / (y1 - y0)
+        };
+        T + ph - f * ph
+    };
+    let mut s = String::new();
+    frame(&mut s, p, (x0, x1, y0, y1), &fx, &fy);
+    series(&mut s, p, &fx, &fy);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A point that can be drawn: finite, and positive on a log axis.
+fn plottable(p: &Plot, x: f64, y: f64) -> bool {
+    x.is_finite() && y.is_finite() && (!p.log_x || x > 0.0) && (!p.log_y || y > 0.0)
+}
+
+/// The axes' ranges (x0, x1, y0, y1): the data's, or the plot's fixed bounds, widened to
+/// whole decades on a log axis and to a tick above the data on a linear one.
+fn ranges(p: &Plot) -> (f64, f64, f64, f64) {
+    let ok = |x: f64, y: f64| plottable(p, x, y);
     let pts = || {
         p.lines
             .iter()
@@ -216,24 +247,19 @@ pub fn render(p: &Plot) -> String {
             y0 = ((y0 - span * 0.1) / step + 1e-9).floor() * step;
         }
     }
+    (x0, x1, y0, y1)
+}
+
+/// The page, title, grid and tick labels, frame and axis labels, and the clip path of the
+/// plotting area: everything but the series.
+fn frame(
+    s: &mut String,
+    p: &Plot,
+    (x0, x1, y0, y1): (f64, f64, f64, f64),
+    fx: &dyn Fn(f64) -> f64,
+    fy: &dyn Fn(f64) -> f64,
+) {
     let (pw, ph) = (W - L - R, H - T - B);
-    let fx = |x: f64| {
-        let f = if p.log_x {
-            (x.log10() - x0.log10()) / (x1.log10() - x0.log10())
-        } else {
-            (x - x0) / (x1 - x0)
-        };
-        L + f * pw
-    };
-    let fy = |y: f64| {
-        let f = if p.log_y {
-            (y.log10() - y0.log10()) / (y1.log10() - y0.log10())
-        } else {
-            (y - y0) / (y1 - y0)
-        };
-        T + ph - f * ph
-    };
-    let mut s = String::new();
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
@@ -288,6 +314,13 @@ pub fn render(p: &Plot) -> String {
         s,
         r#"<clipPath id="frame"><rect x="{L}" y="{T}" width="{pw}" height="{ph}"/></clipPath>"#
     );
+}
+
+/// Each series, as markers or a decimated polyline clipped to the frame, and its legend
+/// entry right of the plot (as many as fit, then "+N more").
+fn series(s: &mut String, p: &Plot, fx: &dyn Fn(f64) -> f64, fy: &dyn Fn(f64) -> f64) {
+    let (pw, ph) = (W - L - R, H - T - B);
+    let ok = |x: f64, y: f64| plottable(p, x, y);
     let inside = |x: f64, y: f64| {
         let (a, b) = (fx(x), fy(y));
         (L - 0.01..=L + pw + 0.01).contains(&a) && (T - 0.01..=T + ph + 0.01).contains(&b)
@@ -357,8 +390,6 @@ pub fn render(p: &Plot) -> String {
             escape(&legend_name(&line.name))
         );
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 /// The stroke attribute of a dashed line (empty for a solid one).

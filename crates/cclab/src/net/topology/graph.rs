@@ -172,7 +172,44 @@ fn names(ck: &mut Checker, t: Tab, k: &Key, seen: &mut BTreeSet<String>) -> Opti
 
 pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
     let mut seen = BTreeSet::new();
-    let hosts = match names(ck, t, &HOSTS, &mut seen) {
+    let (hosts, mut g) = nodes(ck, t, &mut seen);
+    let hosts = hosts?;
+    let links = links(ck, t)?;
+    let key = join(t.path, LINKS.name);
+    let mut link_names = BTreeSet::new();
+    let mut linked = BTreeSet::new();
+    for (i, v) in links.iter().enumerate() {
+        let path = format!("{key}.{i}");
+        let Value::Table(lt) = v else {
+            ck.err(&path, Some(v), format!("expected a link table such as {{ from = \"h0\", to = \"sw\", rate = \"1Gbps\", delay = \"10us\" }}, found {}", type_name(v)));
+            continue;
+        };
+        let lt = Tab { path: &path, t: lt };
+        let l = link(ck, lt, &seen, &g.nodes, &mut link_names);
+        linked.insert(l.from.clone());
+        linked.insert(l.to.clone());
+        g.links.push(l);
+    }
+    for h in &hosts {
+        if !linked.contains(h) {
+            ck.err(
+                &join(t.path, HOSTS.name),
+                t.t.get(HOSTS.name),
+                format!("host \"{h}\" has no link"),
+            );
+        }
+    }
+    Some(TopologySpec::Graph(g))
+}
+
+/// The hosts (`None` when missing or empty: an error) and the graph's nodes, hosts first,
+/// each name new to `seen`.
+fn nodes(
+    ck: &mut Checker,
+    t: Tab,
+    seen: &mut BTreeSet<String>,
+) -> (Option<Vec<String>>, GraphSpec) {
+    let hosts = match names(ck, t, &HOSTS, seen) {
         None if !t.t.contains_key(HOSTS.name) => {
             ck.missing(t, HOSTS.name, "[\"h0\", \"h1\"]");
             None
@@ -187,10 +224,10 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
         }
         h => h,
     };
-    let switches = names(ck, t, &SWITCHES, &mut seen).unwrap_or_default();
+    let switches = names(ck, t, &SWITCHES, seen).unwrap_or_default();
     let mut g = GraphSpec::default();
     for (names, kind) in [
-        (hosts.as_deref()?, NodeKind::Host),
+        (hosts.as_deref().unwrap_or_default(), NodeKind::Host),
         (&switches[..], NodeKind::Switch),
     ] {
         g.nodes.extend(names.iter().map(|n| NodeSpec {
@@ -198,134 +235,146 @@ pub fn parse(ck: &mut Checker, t: Tab) -> Option<TopologySpec> {
             kind,
         }));
     }
+    (hosts, g)
+}
+
+/// The `links` array (an error when missing or not an array).
+fn links<'a>(ck: &mut Checker, t: Tab<'a>) -> Option<&'a Vec<Value>> {
     let key = join(t.path, LINKS.name);
-    let links = match t.t.get(LINKS.name) {
+    match t.t.get(LINKS.name) {
         None => {
             ck.missing(
                 t,
                 LINKS.name,
                 "[{ from = \"h0\", to = \"sw\", rate = \"1Gbps\", delay = \"10us\" }]",
             );
-            return None;
+            None
         }
-        Some(Value::Array(a)) => a,
+        Some(Value::Array(a)) => Some(a),
         Some(v) => {
             ck.err(
                 &key,
                 Some(v),
                 format!("expected an array of link tables, found {}", type_name(v)),
             );
-            return None;
+            None
+        }
+    }
+}
+
+/// One link table: its ends (among `seen`, the nodes' names), the link keys, its name and
+/// its reverse direction's, each new to `link_names`. An end in error reads as "".
+fn link(
+    ck: &mut Checker,
+    lt: Tab,
+    seen: &BTreeSet<String>,
+    nodes: &[NodeSpec],
+    link_names: &mut BTreeSet<String>,
+) -> GraphLinkSpec {
+    ck.check_keys(lt, &GRAPH_LINK, queue_kind(lt).as_deref());
+    let end = |ck: &mut Checker, k: &Key| -> Option<String> {
+        let v = lt.t.get(k.name);
+        let name: String = ck.need(lt, k, "\"h0\"")?;
+        if seen.contains(&name) {
+            Some(name)
+        } else {
+            ck.err(
+                &join(lt.path, k.name),
+                v,
+                format!(
+                    "no host or switch named {} (the graph has: {})",
+                    crate::schema::check::echo(&name),
+                    crate::schema::check::name_list(
+                        &nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>()
+                    )
+                ),
+            );
+            None
         }
     };
-    let mut link_names = BTreeSet::new();
-    let mut linked = BTreeSet::new();
-    for (i, v) in links.iter().enumerate() {
-        let path = format!("{key}.{i}");
-        let Value::Table(lt) = v else {
-            ck.err(&path, Some(v), format!("expected a link table such as {{ from = \"h0\", to = \"sw\", rate = \"1Gbps\", delay = \"10us\" }}, found {}", type_name(v)));
-            continue;
-        };
-        let lt = Tab { path: &path, t: lt };
-        ck.check_keys(lt, &GRAPH_LINK, queue_kind(lt).as_deref());
-        let end = |ck: &mut Checker, k: &Key| -> Option<String> {
-            let v = lt.t.get(k.name);
-            let name: String = ck.need(lt, k, "\"h0\"")?;
-            if seen.contains(&name) {
-                Some(name)
-            } else {
-                ck.err(
-                    &join(lt.path, k.name),
-                    v,
-                    format!(
-                        "no host or switch named {} (the graph has: {})",
-                        crate::schema::check::echo(&name),
-                        crate::schema::check::name_list(
-                            &g.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>()
-                        )
-                    ),
-                );
-                None
-            }
-        };
-        let from = end(ck, &FROM);
-        let to = end(ck, &TO);
-        if let (Some(a), Some(b)) = (&from, &to) {
-            if a == b {
-                ck.err(
-                    &join(lt.path, TO.name),
-                    lt.t.get(TO.name),
-                    format!("a link joins two different nodes; both ends are \"{a}\""),
-                );
-            }
-        }
-        let link = read_link(ck, lt, Limit::Packets(1000));
-        let (from, to) = (from.unwrap_or_default(), to.unwrap_or_default());
-        let name = ck
-            .get::<String>(lt, &NAME)
-            .unwrap_or_else(|| format!("{from}_{to}"));
-        let (mut reverse_name, mut reverse_queue) = (
-            format!("{name}_rev"),
-            crate::qdisc::QueueSpec::droptail(Limit::Packets(1000)),
-        );
-        let rpath = join(lt.path, REVERSE.name);
-        if let Some(rt) = ck.table(lt, REVERSE.name, &rpath) {
-            ck.check_keys(rt, &REVERSE_KEYS, queue_kind(rt).as_deref());
-            if let Some(n) = ck.get::<String>(rt, &REVERSE_NAME) {
-                reverse_name = n;
-            }
-            reverse_queue = crate::qdisc::parse(ck, rt, Limit::Packets(1000));
-        }
-        // The reverse direction's default name follows the link's: one mistake, one error.
-        let default_reverse = reverse_name == format!("{name}_rev");
-        let mut name_ok = true;
-        for (n, at, own) in [
-            (&name, join(lt.path, NAME.name), true),
-            (&reverse_name, join(&rpath, REVERSE_NAME.name), false),
-        ] {
-            if !own && !name_ok && default_reverse {
-                continue;
-            }
-            let v = Value::String(n.clone());
-            if !valid_name(n) {
-                ck.err(
-                    &at,
-                    Some(&v),
-                    crate::schema::check::plain_name(n).unwrap_err(),
-                );
-                name_ok &= !own;
-            } else if seen.contains(n.as_str()) {
-                ck.err(&at, Some(&v), format!("\"{n}\" names a host or switch; a link needs a name of its own (captures and results name both)"));
-                name_ok &= !own;
-            } else if !link_names.insert(n.clone()) {
-                ck.err(&at, Some(&v), format!("the link name \"{n}\" is used twice; names must be unique across both directions of every link"));
-                name_ok &= !own;
-            }
-        }
-        linked.insert(from.clone());
-        linked.insert(to.clone());
-        g.links.push(GraphLinkSpec {
-            name,
-            from,
-            to,
-            rate_bps: link.rate_bps,
-            delay: link.delay,
-            framing: link.framing,
-            queue: link.queue,
-            reverse_name,
-            reverse_queue,
-        });
-    }
-    for h in hosts.as_deref().unwrap_or_default() {
-        if !linked.contains(h) {
+    let from = end(ck, &FROM);
+    let to = end(ck, &TO);
+    if let (Some(a), Some(b)) = (&from, &to) {
+        if a == b {
             ck.err(
-                &join(t.path, HOSTS.name),
-                t.t.get(HOSTS.name),
-                format!("host \"{h}\" has no link"),
+                &join(lt.path, TO.name),
+                lt.t.get(TO.name),
+                format!("a link joins two different nodes; both ends are \"{a}\""),
             );
         }
     }
-    Some(TopologySpec::Graph(g))
+    let link = read_link(ck, lt, Limit::Packets(1000));
+    let (from, to) = (from.unwrap_or_default(), to.unwrap_or_default());
+    let name = ck
+        .get::<String>(lt, &NAME)
+        .unwrap_or_else(|| format!("{from}_{to}"));
+    let (reverse_name, reverse_queue, rpath) = reverse(ck, lt, &name);
+    check_names(ck, (lt, &name), (&rpath, &reverse_name), seen, link_names);
+    GraphLinkSpec {
+        name,
+        from,
+        to,
+        rate_bps: link.rate_bps,
+        delay: link.delay,
+        framing: link.framing,
+        queue: link.queue,
+        reverse_name,
+        reverse_queue,
+    }
+}
+
+/// The reverse direction of link `name`: its name, its queue and the path of its table.
+fn reverse(ck: &mut Checker, lt: Tab, name: &str) -> (String, crate::qdisc::QueueSpec, String) {
+    let (mut reverse_name, mut reverse_queue) = (
+        format!("{name}_rev"),
+        crate::qdisc::QueueSpec::droptail(Limit::Packets(1000)),
+    );
+    let rpath = join(lt.path, REVERSE.name);
+    if let Some(rt) = ck.table(lt, REVERSE.name, &rpath) {
+        ck.check_keys(rt, &REVERSE_KEYS, queue_kind(rt).as_deref());
+        if let Some(n) = ck.get::<String>(rt, &REVERSE_NAME) {
+            reverse_name = n;
+        }
+        reverse_queue = crate::qdisc::parse(ck, rt, Limit::Packets(1000));
+    }
+    (reverse_name, reverse_queue, rpath)
+}
+
+/// A link's name and its reverse direction's: each a valid name, not a node's, and new to
+/// `link_names`.
+fn check_names(
+    ck: &mut Checker,
+    (lt, name): (Tab, &String),
+    (rpath, reverse_name): (&str, &String),
+    seen: &BTreeSet<String>,
+    link_names: &mut BTreeSet<String>,
+) {
+    // The reverse direction's default name follows the link's: one mistake, one error.
+    let default_reverse = *reverse_name == format!("{name}_rev");
+    let mut name_ok = true;
+    for (n, at, own) in [
+        (name, join(lt.path, NAME.name), true),
+        (reverse_name, join(rpath, REVERSE_NAME.name), false),
+    ] {
+        if !own && !name_ok && default_reverse {
+            continue;
+        }
+        let v = Value::String(n.clone());
+        if !valid_name(n) {
+            ck.err(
+                &at,
+                Some(&v),
+                crate::schema::check::plain_name(n).unwrap_err(),
+            );
+            name_ok &= !own;
+        } else if seen.contains(n.as_str()) {
+            ck.err(&at, Some(&v), format!("\"{n}\" names a host or switch; a link needs a name of its own (captures and results name both)"));
+            name_ok &= !own;
+        } else if !link_names.insert(n.clone()) {
+            ck.err(&at, Some(&v), format!("the link name \"{n}\" is used twice; names must be unique across both directions of every link"));
+            name_ok &= !own;
+        }
+    }
 }
 
 pub fn to_graph(spec: &TopologySpec) -> Option<GraphSpec> {

@@ -124,51 +124,17 @@ impl Sender {
             cum_reord,
         } = self.clean_rtx_queue(p, ack, rack);
         if ack > prior_una {
-            self.stats.bytes_acked += ack - prior_una;
-            self.tp.snd_una = ack;
-            // SACKed segments below the new snd_una left the scoreboard: drop them from the
-            // top-3 list (ascending, so they form a prefix).
-            let keep = self.top_sacked[..self.n_top]
-                .iter()
-                .filter(|&&s| s >= ack)
-                .count();
-            let drop = self.n_top - keep;
-            self.top_sacked.copy_within(drop..self.n_top, 0);
-            self.n_top = keep;
+            self.advance_una(ack, prior_una);
         }
         let (dsack, newly_sacked) = self.tag_sacks(p, prior_una, cum_reord, rack);
         newly_delivered += newly_sacked + dsack.dup_segs;
 
-        // Duplicate ACK (RFC 5681 §2 / RFC 6675 §2).
-        let is_dup = ack == prior_una
-            && !self.segs.is_empty()
-            && p.payload == 0
-            && (if self.cfg.sack {
-                newly_sacked > 0
-            } else {
-                p.rwnd == prior_wnd
-            });
-        if is_dup {
-            self.stats.dupacks += 1;
-            if !self.cfg.sack {
-                // NewReno: each duplicate ACK means one segment has left the network.
-                if self.reno_dupacks + 1 < self.packets_out() {
-                    self.reno_dupacks += 1;
-                    self.sacked_out += 1;
-                    newly_delivered += 1;
-                }
-            }
-        } else if !self.cfg.sack && acked_segs > 0 {
-            // `tcp_remove_reno_sacks`: cumulatively acked segments consume dupack credits.
-            let d = acked_segs.min(self.reno_dupacks);
-            self.reno_dupacks -= d;
-            self.sacked_out -= d;
-            newly_delivered = newly_delivered.saturating_sub(d);
-        }
-        if !self.cfg.sack && self.segs.is_empty() {
-            self.sacked_out -= self.reno_dupacks;
-            self.reno_dupacks = 0;
-        }
+        let is_dup = self.dupack(
+            p,
+            (prior_una, prior_wnd),
+            (acked_segs, newly_sacked),
+            &mut newly_delivered,
+        );
         self.tp.delivered += newly_delivered as u64;
         if ece {
             self.tp.delivered_ce += newly_delivered as u64;
@@ -198,21 +164,7 @@ impl Sender {
         }
         // `tcp_in_ack_event`, which an ACK below snd_una never reaches (`old_ack`).
         if ack >= prior_una {
-            let mut flags = 0;
-            if ece {
-                flags |= CA_ACK_ECE;
-            }
-            // `tcp_may_update_window` (FLAG_WIN_UPDATE): the ACK moved snd_una, carried data
-            // or opened the window.
-            if ack == prior_una {
-                flags |= CA_ACK_SLOWPATH;
-                if p.payload > 0 || p.rwnd > prior_wnd {
-                    flags |= CA_ACK_WIN_UPDATE;
-                }
-            } else {
-                flags |= CA_ACK_WIN_UPDATE;
-            }
-            self.cc.in_ack_event(&mut self.tp, flags);
+            self.in_ack_event(p, prior_una, prior_wnd, ece);
         }
 
         let not_dup = ack > prior_una || p.payload > 0 || p.rwnd != prior_wnd;
@@ -224,14 +176,7 @@ impl Sender {
         let mut newly_lost = 0;
         let lost_before = self.lost_out;
         if self.cfg.sack && !rack {
-            if self.loss.fack {
-                // FACK (`sender/fack.rs`); the entry into recovery marks in the state machine.
-                newly_lost += self.fack_on_ack(is_dup, newly_sacked > 0, ack > prior_una);
-            } else if self.sacked_out >= self.loss.reordering
-                || self.tp.ca_state == CaState::Recovery
-            {
-                newly_lost += self.mark_lost_by_sack();
-            }
+            newly_lost += self.sack_loss_on_ack(is_dup, newly_sacked > 0, ack > prior_una);
         }
         let dupacks_now = if self.cfg.sack {
             self.sacked_out
@@ -269,6 +214,106 @@ impl Sender {
 
         self.update_pacing_rate();
 
+        self.ack_send(io);
+    }
+
+    /// The cumulative ACK moved `snd_una` from `prior_una` to `ack`.
+    #[inline]
+    fn advance_una(&mut self, ack: u64, prior_una: u64) {
+        self.stats.bytes_acked += ack - prior_una;
+        self.tp.snd_una = ack;
+        // SACKed segments below the new snd_una left the scoreboard: drop them from the
+        // top-3 list (ascending, so they form a prefix).
+        let keep = self.top_sacked[..self.n_top]
+            .iter()
+            .filter(|&&s| s >= ack)
+            .count();
+        let drop = self.n_top - keep;
+        self.top_sacked.copy_within(drop..self.n_top, 0);
+        self.n_top = keep;
+    }
+
+    /// Duplicate ACK (RFC 5681 §2 / RFC 6675 §2): whether `p` is one, and without SACK
+    /// NewReno's emulated SACKs (RFC 6582), which move `newly_delivered`.
+    #[inline]
+    fn dupack(
+        &mut self,
+        p: &Packet,
+        (prior_una, prior_wnd): (u64, u64),
+        (acked_segs, newly_sacked): (u32, u32),
+        newly_delivered: &mut u32,
+    ) -> bool {
+        let is_dup = p.ack == prior_una
+            && !self.segs.is_empty()
+            && p.payload == 0
+            && (if self.cfg.sack {
+                newly_sacked > 0
+            } else {
+                p.rwnd == prior_wnd
+            });
+        if is_dup {
+            self.stats.dupacks += 1;
+            if !self.cfg.sack {
+                // NewReno: each duplicate ACK means one segment has left the network.
+                if self.reno_dupacks + 1 < self.packets_out() {
+                    self.reno_dupacks += 1;
+                    self.sacked_out += 1;
+                    *newly_delivered += 1;
+                }
+            }
+        } else if !self.cfg.sack && acked_segs > 0 {
+            // `tcp_remove_reno_sacks`: cumulatively acked segments consume dupack credits.
+            let d = acked_segs.min(self.reno_dupacks);
+            self.reno_dupacks -= d;
+            self.sacked_out -= d;
+            *newly_delivered = newly_delivered.saturating_sub(d);
+        }
+        if !self.cfg.sack && self.segs.is_empty() {
+            self.sacked_out -= self.reno_dupacks;
+            self.reno_dupacks = 0;
+        }
+        is_dup
+    }
+
+    /// `tcp_in_ack_event` for an ACK at or above `prior_una`: its flags to the congestion
+    /// control.
+    #[inline]
+    fn in_ack_event(&mut self, p: &Packet, prior_una: u64, prior_wnd: u64, ece: bool) {
+        let mut flags = 0;
+        if ece {
+            flags |= CA_ACK_ECE;
+        }
+        // `tcp_may_update_window` (FLAG_WIN_UPDATE): the ACK moved snd_una, carried data
+        // or opened the window.
+        if p.ack == prior_una {
+            flags |= CA_ACK_SLOWPATH;
+            if p.payload > 0 || p.rwnd > prior_wnd {
+                flags |= CA_ACK_WIN_UPDATE;
+            }
+        } else {
+            flags |= CA_ACK_WIN_UPDATE;
+        }
+        self.cc.in_ack_event(&mut self.tp, flags);
+    }
+
+    /// Loss detection with SACK and without RACK: FACK, or RFC 6675 IsLost once enough is
+    /// SACKed or in recovery. Returns the segments newly marked lost.
+    #[inline]
+    fn sack_loss_on_ack(&mut self, is_dup: bool, sacked: bool, una_advanced: bool) -> u32 {
+        if self.loss.fack {
+            // FACK (`sender/fack.rs`); the entry into recovery marks in the state machine.
+            self.fack_on_ack(is_dup, sacked, una_advanced)
+        } else if self.sacked_out >= self.loss.reordering || self.tp.ca_state == CaState::Recovery {
+            self.mark_lost_by_sack()
+        } else {
+            0
+        }
+    }
+
+    /// After the ACK: a byte-count flow done, then what cwnd allows goes out (F-RTO's
+    /// retransmission if no new data could).
+    #[inline]
+    fn ack_send(&mut self, io: &mut Io) {
         // Byte-count flow finished?
         if self.app_closed && self.segs.is_empty() && self.tp.snd_una >= self.write_seq {
             self.done_at.get_or_insert(io.now);
