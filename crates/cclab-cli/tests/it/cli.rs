@@ -465,6 +465,34 @@ fn bench_senders_runs_the_three_dumbbells() {
     }
 }
 
+/// seed 000's buffer claims on the incast: DCTCP's queue a tenth of CUBIC's or less, the
+/// same throughput with a tenth of the buffer, CUBIC's ping growing with the buffer and
+/// DCTCP's not; CUBIC's queue standing between 0.7 B and B (the closed form).
+#[test]
+fn reproduce_dctcp_buffer_quick_passes() {
+    let v = reproduce_json("dctcp-buffer");
+    assert_verdicts(&v, [5, 0, 0, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // The sweep's rows: CUBIC's ping rises with the buffer (about B / 10 Gbit/s), DCTCP's
+    // queue stays below its floor of 19 two-segment windows whatever the buffer.
+    let (c1, c10) = (
+        num("cubic_1mb", "ping_mean_ms"),
+        num("cubic_10mb", "ping_mean_ms"),
+    );
+    assert!(c1 > 0.5 && c1 < 0.9 && c10 > 5.6 && c10 < 8.1, "{c1} {c10}");
+    for b in ["0.5", "1", "5", "10"] {
+        let q = num(&format!("dctcp_{b}mb"), "queue_mean_kb");
+        assert!(q < 343.0, "dctcp at {b} MB: {q} KB");
+    }
+    let closed: Vec<_> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["against"] == "closed_form")
+        .collect();
+    assert_eq!(closed.len(), 3, "one per CUBIC buffer in --quick");
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

@@ -5,6 +5,7 @@
 
 pub mod common;
 pub mod cubic_vs_reno;
+pub mod dctcp_buffer;
 pub mod dctcp_common;
 pub mod dctcp_convergence;
 pub mod dctcp_incast;
@@ -120,6 +121,7 @@ pub fn all() -> Vec<Experiment> {
         mathis::EXPERIMENT,
         cubic_vs_reno::EXPERIMENT,
         dctcp_incast::EXPERIMENT,
+        dctcp_buffer::EXPERIMENT,
         dctcp_convergence::EXPERIMENT,
         dctcp_syn_ect::EXPERIMENT,
         dctcp_k::EXPERIMENT,
