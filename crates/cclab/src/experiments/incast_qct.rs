@@ -29,8 +29,9 @@
 //! down to ssthresh (2.6.9's on every ACK, down to ssthresh/2); CUBIC and DCTCP are
 //! today's modules. The hosts run without TCP small queues (`[host] tsq = false`: TSQ
 //! came in Linux 3.6, 2012); with it on, as before, the quick run's query times differ by
-//! at most 0.24 µs (CUBIC's p99 at 64 responders) and nothing else moves (`reproduce incast-qct --quick --json`, both ways,
-//! 2026-12-05). What the era does to DCTCP: rate halving holds cwnd at one above
+//! at most 0.24 µs (CUBIC's p99 at 64 responders) and nothing else moves (`reproduce
+//! incast-qct --quick --json`, both ways, 2026-12-05). What the era does to DCTCP: rate
+//! halving holds cwnd at one above
 //! what is in flight on every ACK in CWR, so an answer that ends in CWR leaves cwnd at 1–2
 //! and the next one waits for delayed ACKs (40 ms): DCTCP's p99 is ~80 ms at every fan-in
 //! (0.86 ms at 16 responders with PRR, `rate_halving = false`), still without an RTO.
