@@ -270,6 +270,107 @@ pub fn mean_ci(xs: &[f64]) -> MeanCi {
     }
 }
 
+/// The 95% interval of σ from the sample standard deviation of `n` runs, as factors of
+/// it: √((n−1)/χ²₀.₉₇₅) and √((n−1)/χ²₀.₀₂₅) with n − 1 degrees of freedom (for n = 2 … 5:
+/// 0.446 … 31.9, 0.521 … 6.29, 0.566 … 3.73, 0.599 … 2.87, as any χ² table gives, e.g.
+/// NIST/SEMATECH e-Handbook §1.3.6.7.4).
+pub fn sd_factors(n: usize) -> (f64, f64) {
+    if n < 2 {
+        return (0.0, f64::INFINITY);
+    }
+    let k = (n - 1) as f64;
+    (
+        (k / chi2_quantile(0.975, k)).sqrt(),
+        (k / chi2_quantile(0.025, k)).sqrt(),
+    )
+}
+
+/// The `p` quantile of χ² with `k` degrees of freedom (bisection on its distribution).
+fn chi2_quantile(p: f64, k: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, k + 40.0 * (2.0 * k).sqrt() + 100.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if gamma_p(k / 2.0, mid / 2.0) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The regularized lower incomplete gamma function P(a, x) (series below a + 1, Lentz's
+/// continued fraction for its complement above: Numerical Recipes §6.2).
+fn gamma_p(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let front = (-x + a * x.ln() - ln_gamma(a)).exp();
+    if x < a + 1.0 {
+        let (mut term, mut sum, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..10_000 {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-16 {
+                break;
+            }
+        }
+        (sum * front).min(1.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut dd = 1.0 / b;
+        let mut h = dd;
+        for i in 1..10_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            dd = an * dd + b;
+            if dd.abs() < tiny {
+                dd = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            dd = 1.0 / dd;
+            let del = dd * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-16 {
+                break;
+            }
+        }
+        (1.0 - front * h).max(0.0)
+    }
+}
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9).
+fn ln_gamma(x: f64) -> f64 {
+    const G: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = G[0];
+    let t = x + 7.5;
+    for (i, g) in G.iter().enumerate().skip(1) {
+        a += g / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
 /// The seeds of `n` independent runs derived from the master seed `seed`: run i uses
 /// seed + i, so `--seed` moves every run and run 0 is the single-run result.
 pub fn run_seeds(seed: u64, n: usize) -> Vec<u64> {
@@ -320,5 +421,25 @@ mod tests {
         assert!(diff_ci(&[1.0], &[0.0]).half.is_infinite());
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    #[test]
+    fn sd_interval_factors_match_the_tables() {
+        // χ² tables (NIST/SEMATECH e-Handbook §1.3.6.7.4) for n = 2 … 5 runs.
+        for (n, lo, hi) in [
+            (2, 0.446, 31.9),
+            (3, 0.521, 6.29),
+            (4, 0.566, 3.73),
+            (5, 0.599, 2.87),
+        ] {
+            let (a, b) = sd_factors(n);
+            assert!(
+                (a - lo).abs() < 0.001 && (b / hi - 1.0).abs() < 0.003,
+                "{n}: {a} {b}"
+            );
+        }
+        // χ²₀.₉₇₅ and χ²₀.₀₂₅ with 30 degrees of freedom: 46.979 and 16.791.
+        assert!((chi2_quantile(0.975, 30.0) - 46.979).abs() < 0.002);
+        assert!((chi2_quantile(0.025, 30.0) - 16.791).abs() < 0.002);
     }
 }

@@ -49,7 +49,7 @@
 //! the 95% interval of a standard deviation (unresolved when the intervals overlap).
 
 use super::common::*;
-use super::study::{Done, Of, Runs, Study, V};
+use super::study::{Done, Of, Runs, Study, N, V};
 use super::verdict::Reading;
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -257,6 +257,16 @@ impl Vars {
     fn of(&self, lossy: bool, latency: u64, v: Variant) -> V {
         self.get(lossy, latency, v).expect("a declared variant")
     }
+
+    /// The dynamic IPG, the default and the statically optimized IPG `opt`.
+    fn trio(&self, lossy: bool, latency: u64, opt: u32) -> (V, V, V) {
+        let of = |v| self.of(lossy, latency, v);
+        (
+            of(Variant::Dynamic),
+            of(Variant::Default),
+            of(Variant::Ipg(opt)),
+        )
+    }
 }
 
 /// Variant `a`'s mean goodput minus `b`'s, in % of `b`'s, with the 95% interval of the
@@ -301,14 +311,57 @@ fn run(o: &Options) -> Report {
     let mut variants = vec![Variant::Default];
     variants.extend(ipgs.iter().map(|&g| Variant::Ipg(g)));
     variants.extend([Variant::Dynamic, Variant::Cps, Variant::Pacing]);
+    let mut s: Study<Case, Out> = Study::new("lfn-pacing", o);
+    let vars = declare(&mut s, o, lats, &variants, (n, cap), opt);
+    let claims = declare_claims(&mut s, &vars, lats, opt);
+    let mut d = s.run(|c, seed| run_case(*c, dur, seed, o));
+    for lossy in [true, false] {
+        for (li, &lat) in lats.iter().enumerate() {
+            let tag = format!("{}_{lat}ms", set_name(lossy));
+            variant_rows(&mut d, &vars, &variants, lossy, lat);
+            if lossy && li == 0 {
+                pacing_note(&mut d, &vars, lat);
+            }
+            let (dy, de, st) = vars.trio(lossy, lat, opt);
+            comparisons(&mut d, &tag, [dy, de, st], opt, (lossy, lat));
+            if !lossy {
+                continue;
+            }
+            regime(&mut d, &tag, lat, dy, de);
+            for &c in &claims[li] {
+                d.emit(c);
+            }
+            nsd_claim(&mut d, &tag, [dy, de, st], opt);
+        }
+    }
+    notes(&mut d, o, dur, (n, cap), opt);
+    let get = |lossy: bool, lat: u64, v: Variant| vars.get(lossy, lat, v).map(|h| mean(&d, h).mean);
+    let plots = plot(lats, &variants, ipgs, &get);
+    d.plots.extend(plots);
+    d.finish()
+}
+
+/// A variant's mean goodput (bit/s) over the whole run.
+fn mean(d: &Done<Case, Out>, v: V) -> MeanCi {
+    d.mean(v, |b| b.whole)
+}
+
+/// Every variant of each set (wire loss or clean) and latency.
+fn declare(
+    s: &mut Study<Case, Out>,
+    o: &Options,
+    lats: &[u64],
+    variants: &[Variant],
+    (n, cap): (usize, usize),
+    opt: u32,
+) -> Vars {
     // The variants slide 27's claims read: they get more runs where a claim is open.
     let judged =
         |v: Variant| matches!(v, Variant::Default | Variant::Dynamic) || v == Variant::Ipg(opt);
-    let mut s: Study<Case, Out> = Study::new("lfn-pacing", o);
     let mut vars = Vars(vec![]);
     for lossy in [true, false] {
         for &latency in lats {
-            for &v in &variants {
+            for &v in variants {
                 // Quick runs have the clean wire only where it is a cause run.
                 if !lossy && o.quick && !judged(v) {
                     continue;
@@ -320,22 +373,18 @@ fn run(o: &Options) -> Report {
             }
         }
     }
-    // Slide 27's claims, in the seed configuration (the wire's loss), each with the clean
-    // wire as its cause run; the normalized standard deviations are read after the run.
+    vars
+}
+
+/// Slide 27's claims, in the seed configuration (the wire's loss), each with the clean
+/// wire as its cause run; the normalized standard deviations are read after the run.
+fn declare_claims(s: &mut Study<Case, Out>, vars: &Vars, lats: &[u64], opt: u32) -> Vec<Vec<N>> {
     let mut claims = vec![];
     for &lat in lats {
         let tag = format!("{}_{lat}ms", set_name(true));
         let clean = format!("{}_{lat}ms", set_name(false));
-        let (dy, de, st) = (
-            vars.of(true, lat, Variant::Dynamic),
-            vars.of(true, lat, Variant::Default),
-            vars.of(true, lat, Variant::Ipg(opt)),
-        );
-        let (cdy, cde, cst) = (
-            vars.of(false, lat, Variant::Dynamic),
-            vars.of(false, lat, Variant::Default),
-            vars.of(false, lat, Variant::Ipg(opt)),
-        );
+        let (dy, de, st) = vars.trio(true, lat, opt);
+        let (cdy, cde, cst) = vars.trio(false, lat, opt);
         let mut here = vec![];
         let a = s.claim(
             &format!("{tag}: dynamic IPG above the default (slide 27)"),
@@ -392,85 +441,87 @@ fn run(o: &Options) -> Report {
         }
         claims.push(here);
     }
-    let mut d = s.run(|c, seed| run_case(*c, dur, seed, o));
-    let mean = |d: &Done<Case, Out>, v: V| d.mean(v, |b| b.whole);
-    for lossy in [true, false] {
-        for (li, &lat) in lats.iter().enumerate() {
-            let tag = format!("{}_{lat}ms", set_name(lossy));
-            for &v in &variants {
-                let Some(h) = vars.get(lossy, lat, v) else {
-                    continue;
-                };
-                let name = d.name(h).to_string();
-                let (bps, sd) = (mean(&d, h), nsd(&d.all_runs().each(h, |b| b.whole)));
-                d.row_ci(&name, "goodput_mbps", mbps(bps));
-                d.row(&name, "norm_stddev", sd);
-                if v == Variant::Pacing {
-                    let (cwnd, unused) = (d.mean(h, |b| b.cwnd).mean, d.mean(h, |b| b.unused).mean);
-                    d.row(&name, "cwnd_mean", cwnd);
-                    d.row(&name, "cwnd_unused_mean", unused);
-                }
-            }
-            if lossy && li == 0 {
-                pacing_note(&mut d, &vars, lat);
-            }
-            let (dy, de, st) = (
-                vars.of(lossy, lat, Variant::Dynamic),
-                vars.of(lossy, lat, Variant::Default),
-                vars.of(lossy, lat, Variant::Ipg(opt)),
-            );
-            let r = d.all_runs();
-            let (vs_opt, vs_def, opt_def) = (
-                pct_diff(r, dy, st),
-                pct_diff(r, dy, de),
-                pct_diff(r, st, de),
-            );
-            d.row(&tag, "static_optimized_ipg", opt as f64);
-            if !(lossy && (lat == 2 || lat == 10)) {
-                // (at 2 and 10 ms with the wire's loss, the seed number's row below)
-                d.row_ci(&tag, "dynamic_vs_static_opt_pct", vs_opt);
-            }
-            d.row_ci(&tag, "dynamic_vs_default_pct", vs_def);
-            d.row_ci(&tag, "static_opt_vs_default_pct", opt_def);
-            if !lossy {
-                continue;
-            }
-            // What decides the regime, measured: a loss-bound window (the wire's 0.001)
-            // or a buffer as large as the pipe (short paths, clean wire).
-            let rtt = 2.0 * lat as f64 * 1e-3;
-            let mathis = 1.22 * 1448.0 * 8.0 / (rtt * WIRE_LOSS.sqrt());
-            let m = |v: V, f: fn(&Out) -> f64| d.mean(v, f);
-            let default_steady = m(de, |b| b.steady);
-            let rows = [
-                ("default_past_slow_start_mbps", mbps(default_steady)),
-                ("dynamic_past_slow_start_mbps", mbps(m(dy, |b| b.steady))),
-            ];
-            let counts = [
-                (
-                    "default_buffer_drops_per_run",
-                    m(de, |b| b.buffer_drops as f64).mean,
-                ),
-                (
-                    "dynamic_buffer_drops_per_run",
-                    m(dy, |b| b.buffer_drops as f64).mean,
-                ),
-                (
-                    "default_timeouts_per_run",
-                    m(de, |b| b.timeouts as f64).mean,
-                ),
-                (
-                    "dynamic_timeouts_per_run",
-                    m(dy, |b| b.timeouts as f64).mean,
-                ),
-            ];
-            d.row(&tag, "mathis_mbps", mathis / 1e6);
-            for (metric, x) in rows {
-                d.row_ci(&tag, metric, x);
-            }
-            for (metric, x) in counts {
-                d.row(&tag, metric, x);
-            }
-            d.check_ci(
+    claims
+}
+
+/// Each variant's goodput and normalized standard deviation (and cwnd, for pacing).
+fn variant_rows(d: &mut Done<Case, Out>, vars: &Vars, variants: &[Variant], lossy: bool, lat: u64) {
+    for &v in variants {
+        let Some(h) = vars.get(lossy, lat, v) else {
+            continue;
+        };
+        let name = d.name(h).to_string();
+        let (bps, sd) = (mean(d, h), nsd(&d.all_runs().each(h, |b| b.whole)));
+        d.row_ci(&name, "goodput_mbps", mbps(bps));
+        d.row(&name, "norm_stddev", sd);
+        if v == Variant::Pacing {
+            let (cwnd, unused) = (d.mean(h, |b| b.cwnd).mean, d.mean(h, |b| b.unused).mean);
+            d.row(&name, "cwnd_mean", cwnd);
+            d.row(&name, "cwnd_unused_mean", unused);
+        }
+    }
+}
+
+/// The differences in % between dynamic, default and the statically optimized IPG.
+fn comparisons(
+    d: &mut Done<Case, Out>,
+    tag: &str,
+    [dy, de, st]: [V; 3],
+    opt: u32,
+    (lossy, lat): (bool, u64),
+) {
+    let r = d.all_runs();
+    let (vs_opt, vs_def, opt_def) = (
+        pct_diff(r, dy, st),
+        pct_diff(r, dy, de),
+        pct_diff(r, st, de),
+    );
+    d.row(tag, "static_optimized_ipg", opt as f64);
+    if !(lossy && (lat == 2 || lat == 10)) {
+        // (at 2 and 10 ms with the wire's loss, the seed number's row below)
+        d.row_ci(tag, "dynamic_vs_static_opt_pct", vs_opt);
+    }
+    d.row_ci(tag, "dynamic_vs_default_pct", vs_def);
+    d.row_ci(tag, "static_opt_vs_default_pct", opt_def);
+}
+
+/// What decides the regime, measured: a loss-bound window (the wire's 0.001) or a buffer
+/// as large as the pipe (short paths, clean wire).
+fn regime(d: &mut Done<Case, Out>, tag: &str, lat: u64, dy: V, de: V) {
+    let rtt = 2.0 * lat as f64 * 1e-3;
+    let mathis = 1.22 * 1448.0 * 8.0 / (rtt * WIRE_LOSS.sqrt());
+    let m = |v: V, f: fn(&Out) -> f64| d.mean(v, f);
+    let default_steady = m(de, |b| b.steady);
+    let rows = [
+        ("default_past_slow_start_mbps", mbps(default_steady)),
+        ("dynamic_past_slow_start_mbps", mbps(m(dy, |b| b.steady))),
+    ];
+    let counts = [
+        (
+            "default_buffer_drops_per_run",
+            m(de, |b| b.buffer_drops as f64).mean,
+        ),
+        (
+            "dynamic_buffer_drops_per_run",
+            m(dy, |b| b.buffer_drops as f64).mean,
+        ),
+        (
+            "default_timeouts_per_run",
+            m(de, |b| b.timeouts as f64).mean,
+        ),
+        (
+            "dynamic_timeouts_per_run",
+            m(dy, |b| b.timeouts as f64).mean,
+        ),
+    ];
+    d.row(tag, "mathis_mbps", mathis / 1e6);
+    for (metric, x) in rows {
+        d.row_ci(tag, metric, x);
+    }
+    for (metric, x) in counts {
+        d.row(tag, metric, x);
+    }
+    d.check_ci(
                 format!("{tag}: default TCP past slow start (last 2/3 of the run) vs Mathis 1.22·MSS/(RTT·√p)"),
                 Against::ClosedForm,
                 default_steady,
@@ -478,12 +529,10 @@ fn run(o: &Options) -> Report {
                 Tol::Rel(MATHIS_TOL),
                 "Mathis et al. 1997 for random loss p = 0.001 on this RTT; 35% because random (not periodic) loss at windows of ~40 segments brings timeouts at long RTTs (Padhye 1998) and delayed ACKs change the constant",
             );
-            for &c in &claims[li] {
-                d.emit(c);
-            }
-            nsd_claim(&mut d, &tag, [dy, de, st], opt);
-        }
-    }
+}
+
+/// The set-up, the seed configuration and the statically optimized IPG.
+fn notes(d: &mut Done<Case, Out>, o: &Options, dur: SimTime, (n, cap): (usize, usize), opt: u32) {
     d.note(format!(
         "src's 1 Gbit/s NIC → 600 Mbit/s bottleneck (drop-tail {BUF} bytes) → 1 Gbit/s hops, slide 24's delays; Reno with SACK, large socket buffers, one stream, {} s, goodput over the whole run, the mean of {n} runs (the variants slide 27's claims read: up to {cap} where a claim is not resolved); norm_stddev = the sample standard deviation of the runs / their mean",
         secs(dur)
@@ -500,10 +549,6 @@ fn run(o: &Options) -> Report {
     ));
     d.note("ipg_8 is the default's configuration (IPGT 8 is e1000's default gap): their rows differ only where the default, which the claims read, ran more seeds");
     d.note(format!("what the seed's loss model has and this one lacks: {LOSS_BOUND}; where a claim misses with the wire's loss and with the clean wire, that rule is a hypothesis no run has shown"));
-    let get = |lossy: bool, lat: u64, v: Variant| vars.get(lossy, lat, v).map(|h| mean(&d, h).mean);
-    let plots = plot(lats, &variants, ipgs, &get);
-    d.plots.extend(plots);
-    d.finish()
 }
 
 /// `m` (bit/s) in Mbit/s, interval and all.
@@ -591,107 +636,6 @@ fn pacing_note(d: &mut Done<Case, Out>, vars: &Vars, lat: u64) {
     d.note(format!("linux_pacing at {lat} ms with the wire's loss: {:.1} Mbit/s against the default's {:.1}: with TSO, TCP holds an skb the windows would cut short until a full one (about 1 ms at the pacing rate) or a third of cwnd can go (`tcp_tso_should_defer`), so in the steady part {unused:.1} of its {cwnd:.1} segments of cwnd ({:.0}%) were on average not in flight, where the loss rate caps cwnd alike for both", pb / 1e6, db / 1e6, unused / cwnd * 100.0));
 }
 
-/// The 95% interval of σ from the sample standard deviation of `n` runs, as factors of
-/// it: √((n−1)/χ²₀.₉₇₅) and √((n−1)/χ²₀.₀₂₅) with n − 1 degrees of freedom (for n = 2 … 5:
-/// 0.446 … 31.9, 0.521 … 6.29, 0.566 … 3.73, 0.599 … 2.87, as any χ² table gives, e.g.
-/// NIST/SEMATECH e-Handbook §1.3.6.7.4).
-fn sd_factors(n: usize) -> (f64, f64) {
-    if n < 2 {
-        return (0.0, f64::INFINITY);
-    }
-    let k = (n - 1) as f64;
-    (
-        (k / chi2_quantile(0.975, k)).sqrt(),
-        (k / chi2_quantile(0.025, k)).sqrt(),
-    )
-}
-
-/// The `p` quantile of χ² with `k` degrees of freedom (bisection on its distribution).
-fn chi2_quantile(p: f64, k: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, k + 40.0 * (2.0 * k).sqrt() + 100.0);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if gamma_p(k / 2.0, mid / 2.0) < p {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
-/// The regularized lower incomplete gamma function P(a, x) (series below a + 1, Lentz's
-/// continued fraction for its complement above: Numerical Recipes §6.2).
-fn gamma_p(a: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    let front = (-x + a * x.ln() - ln_gamma(a)).exp();
-    if x < a + 1.0 {
-        let (mut term, mut sum, mut ap) = (1.0 / a, 1.0 / a, a);
-        for _ in 0..10_000 {
-            ap += 1.0;
-            term *= x / ap;
-            sum += term;
-            if term.abs() < sum.abs() * 1e-16 {
-                break;
-            }
-        }
-        (sum * front).min(1.0)
-    } else {
-        let tiny = 1e-300;
-        let mut b = x + 1.0 - a;
-        let mut c = 1.0 / tiny;
-        let mut dd = 1.0 / b;
-        let mut h = dd;
-        for i in 1..10_000 {
-            let an = -(i as f64) * (i as f64 - a);
-            b += 2.0;
-            dd = an * dd + b;
-            if dd.abs() < tiny {
-                dd = tiny;
-            }
-            c = b + an / c;
-            if c.abs() < tiny {
-                c = tiny;
-            }
-            dd = 1.0 / dd;
-            let del = dd * c;
-            h *= del;
-            if (del - 1.0).abs() < 1e-16 {
-                break;
-            }
-        }
-        (1.0 - front * h).max(0.0)
-    }
-}
-
-/// ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9).
-fn ln_gamma(x: f64) -> f64 {
-    const G: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = G[0];
-    let t = x + 7.5;
-    for (i, g) in G.iter().enumerate().skip(1) {
-        a += g / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
-}
-
 /// Mathis's formula's tolerance (see its check).
 const MATHIS_TOL: f64 = 0.35;
 
@@ -743,26 +687,6 @@ fn plot(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sd_interval_factors_match_the_tables() {
-        // χ² tables (NIST/SEMATECH e-Handbook §1.3.6.7.4) for n = 2 … 5 runs.
-        for (n, lo, hi) in [
-            (2, 0.446, 31.9),
-            (3, 0.521, 6.29),
-            (4, 0.566, 3.73),
-            (5, 0.599, 2.87),
-        ] {
-            let (a, b) = sd_factors(n);
-            assert!(
-                (a - lo).abs() < 0.001 && (b / hi - 1.0).abs() < 0.003,
-                "{n}: {a} {b}"
-            );
-        }
-        // χ²₀.₉₇₅ and χ²₀.₀₂₅ with 30 degrees of freedom: 46.979 and 16.791.
-        assert!((chi2_quantile(0.975, 30.0) - 46.979).abs() < 0.002);
-        assert!((chi2_quantile(0.025, 30.0) - 16.791).abs() < 0.002);
-    }
 
     #[test]
     fn the_statically_optimized_ipg_is_the_highest_rate_below_the_bottleneck() {
