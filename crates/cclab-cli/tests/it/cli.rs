@@ -493,6 +493,19 @@ fn reproduce_dctcp_buffer_quick_passes() {
     assert_eq!(closed.len(), 3, "one per CUBIC buffer in --quick");
 }
 
+/// seed 001 slide 10 on slide 16's path: GbE's spread above Fast Ethernet's reproduces;
+/// "Fast Ethernet gt GbE" fails with Linux 2.4's txqueuelen of 100 (the sender's own
+/// qdisc halves the FE window) and is explained by txqueuelen 10000.
+#[test]
+fn reproduce_nic_speed_quick_passes() {
+    let v = reproduce_json("nic-speed");
+    assert_verdicts(&v, [1, 1, 0, 0]);
+    let num = |variant: &str| row(&v, variant, "goodput_mbps")["sim"].as_f64().unwrap();
+    // Fast Ethernet with a deep qdisc runs near its line rate's reach in 10 s; GbE below.
+    assert!(num("fast_ethernet_txq10000") > 2.0 * num("gbe_txq10000"));
+    assert!(num("fast_ethernet") < num("gbe"));
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

@@ -23,6 +23,7 @@ pub mod mbecn_rtt;
 pub mod mbecn_star;
 pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
+pub mod nic_speed;
 pub mod parallel_streams;
 pub mod policer;
 pub mod recovery_hs;
@@ -141,6 +142,7 @@ pub fn all() -> Vec<Experiment> {
         mbecn_rtt::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
+        nic_speed::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
     ]
