@@ -502,7 +502,7 @@ fn reproduce_nic_speed_quick_passes() {
     assert_verdicts(&v, [1, 1, 0, 0]);
     let num = |variant: &str| row(&v, variant, "goodput_mbps")["sim"].as_f64().unwrap();
     // Fast Ethernet with a deep qdisc runs near its line rate's reach in 10 s; GbE below.
-    assert!(num("fast_ethernet_txq10000") > 2.0 * num("gbe_txq10000"));
+    assert!(num("fast_ethernet_txq10000") > 1.5 * num("gbe_txq10000"));
     assert!(num("fast_ethernet") < num("gbe"));
 }
 
