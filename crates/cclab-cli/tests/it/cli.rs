@@ -506,6 +506,23 @@ fn reproduce_nic_speed_quick_passes() {
     assert!(num("fast_ethernet") < num("gbe"));
 }
 
+/// seed 002 footnote 4: ethtool vs a tc shaper. The flows' rates differ by less than the
+/// runs spread in --quick (both claims unresolved); a shaper shallower than the socket's
+/// 47 frames holds at most its limit and drops what MB-ECN never marked.
+#[test]
+fn reproduce_mbecn_tc_quick_passes() {
+    let v = reproduce_json("mbecn-tc");
+    assert_verdicts(&v, [0, 0, 0, 2]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert_eq!(num("tc_tbf_shallow", "router_queue_max_pkts"), 29.0);
+    assert!(num("tc_tbf_shallow", "router_drops") > 2.0 * num("tc_tbf", "router_drops"));
+    // One flow alone runs at its client's 80 Mbit/s of SDU either way.
+    for p in ["ethtool", "tc_tbf"] {
+        let a = num(p, "alone_mbps");
+        assert!((a - 79.2).abs() < 0.5, "{p}: {a}");
+    }
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

@@ -21,6 +21,7 @@ pub mod mathis;
 pub mod mbecn_lost_updates;
 pub mod mbecn_rtt;
 pub mod mbecn_star;
+pub mod mbecn_tc;
 pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
 pub mod nic_speed;
@@ -136,6 +137,7 @@ pub fn all() -> Vec<Experiment> {
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
         mbecn_star::EXPERIMENT,
+        mbecn_tc::EXPERIMENT,
         mbecn_variants::EXPERIMENT,
         mbecn_lost_updates::EXPERIMENT,
         mbecn_vs_tcp::EXPERIMENT,
