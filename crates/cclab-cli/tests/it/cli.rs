@@ -465,6 +465,64 @@ fn bench_senders_runs_the_three_dumbbells() {
     }
 }
 
+/// seed 000's buffer claims on the incast: DCTCP's queue a tenth of CUBIC's or less, the
+/// same throughput with a tenth of the buffer, CUBIC's ping growing with the buffer and
+/// DCTCP's not; CUBIC's queue standing between 0.7 B and B (the closed form).
+#[test]
+fn reproduce_dctcp_buffer_quick_passes() {
+    let v = reproduce_json("dctcp-buffer");
+    assert_verdicts(&v, [5, 0, 0, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // The sweep's rows: CUBIC's ping rises with the buffer (about B / 10 Gbit/s), DCTCP's
+    // queue stays below its floor of 19 two-segment windows whatever the buffer.
+    let (c1, c10) = (
+        num("cubic_1mb", "ping_mean_ms"),
+        num("cubic_10mb", "ping_mean_ms"),
+    );
+    assert!(c1 > 0.5 && c1 < 0.9 && c10 > 5.6 && c10 < 8.1, "{c1} {c10}");
+    for b in ["0.5", "1", "5", "10"] {
+        let q = num(&format!("dctcp_{b}mb"), "queue_mean_kb");
+        assert!(q < 343.0, "dctcp at {b} MB: {q} KB");
+    }
+    let closed: Vec<_> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["against"] == "closed_form")
+        .collect();
+    assert_eq!(closed.len(), 3, "one per CUBIC buffer in --quick");
+}
+
+/// seed 001 slide 10 on slide 16's path: GbE's spread above Fast Ethernet's reproduces;
+/// "Fast Ethernet gt GbE" fails with Linux 2.4's txqueuelen of 100 (the sender's own
+/// qdisc halves the FE window) and is explained by txqueuelen 10000.
+#[test]
+fn reproduce_nic_speed_quick_passes() {
+    let v = reproduce_json("nic-speed");
+    assert_verdicts(&v, [1, 1, 0, 0]);
+    let num = |variant: &str| row(&v, variant, "goodput_mbps")["sim"].as_f64().unwrap();
+    // Fast Ethernet with a deep qdisc runs near its line rate's reach in 10 s; GbE below.
+    assert!(num("fast_ethernet_txq10000") > 1.5 * num("gbe_txq10000"));
+    assert!(num("fast_ethernet") < num("gbe"));
+}
+
+/// seed 002 footnote 4: ethtool vs a tc shaper. The flows' rates differ by less than the
+/// runs spread in --quick (both claims unresolved); a shaper shallower than the socket's
+/// 47 frames holds at most its limit and drops what MB-ECN never marked.
+#[test]
+fn reproduce_mbecn_tc_quick_passes() {
+    let v = reproduce_json("mbecn-tc");
+    assert_verdicts(&v, [0, 0, 0, 2]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert_eq!(num("tc_tbf_shallow", "router_queue_max_pkts"), 29.0);
+    assert!(num("tc_tbf_shallow", "router_drops") > 2.0 * num("tc_tbf", "router_drops"));
+    // One flow alone runs at its client's 80 Mbit/s of SDU either way.
+    for p in ["ethtool", "tc_tbf"] {
+        let a = num(p, "alone_mbps");
+        assert!((a - 79.2).abs() < 0.5, "{p}: {a}");
+    }
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

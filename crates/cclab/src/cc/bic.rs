@@ -167,7 +167,9 @@ impl Bic {
 }
 
 /// No options of its own.
-impl super::Configure for Bic {}
+impl super::Configure for Bic {
+    type Options = ();
+}
 
 impl CongestionOps for Bic {
     fn name(&self) -> &'static str {

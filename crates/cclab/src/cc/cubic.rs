@@ -22,7 +22,6 @@
 use super::{AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty};
-use crate::tcp::config::TcpConfig;
 
 /// Scale factor for beta: `max_cwnd = snd_cwnd * beta / BICTCP_BETA_SCALE`.
 const BICTCP_BETA_SCALE: u32 = 1024;
@@ -384,21 +383,39 @@ impl Cubic {
     }
 }
 
-/// CUBIC's option: HyStart on or off (`tcp_cubic.c` module parameter `hystart`).
-impl super::Configure for Cubic {
-    const OPTIONS: &'static Schema = &OPTIONS;
-    fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
-        ck.get_into(t, &OPTIONS.keys[0], &mut cfg.hystart);
-        ck.get_into(t, &OPTIONS.keys[1], &mut cfg.hystart_detect);
+/// CUBIC's options: the `tcp_cubic.c` module parameters cclab exposes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `hystart` (default 1).
+    pub hystart: bool,
+    /// `hystart_detect` (default `HYSTART_ACK_TRAIN | HYSTART_DELAY` = 3).
+    pub hystart_detect: u8,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hystart: true,
+            hystart_detect: 3,
+        }
     }
-    fn configure(&mut self, cfg: &TcpConfig) {
-        self.hystart = cfg.hystart;
-        self.hystart_detect = cfg.hystart_detect;
+}
+
+impl super::Configure for Cubic {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.cubic.hystart);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.cubic.hystart_detect);
+    }
+    fn configure(&mut self, o: &super::CcOptions, sock: &super::Socket) {
+        self.hystart = o.cubic.hystart;
+        self.hystart_detect = o.cubic.hystart_detect;
         self.pacing = (
-            cfg.pacing_ss_ratio,
-            cfg.pacing_ca_ratio,
-            cfg.max_pacing_rate.map_or(u64::MAX, |b| b / 8),
-            cfg.host.fq || cfg.max_pacing_rate.is_some(),
+            sock.pacing_ss_ratio,
+            sock.pacing_ca_ratio,
+            sock.max_pacing_rate,
+            sock.paced,
         );
     }
 }

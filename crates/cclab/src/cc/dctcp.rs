@@ -17,7 +17,6 @@
 use super::{reno, CaEvent, CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE};
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty};
-use crate::tcp::config::TcpConfig;
 
 pub const DCTCP_MAX_ALPHA: u32 = 1024;
 
@@ -113,16 +112,34 @@ impl Dctcp {
     }
 }
 
-/// DCTCP's options: its two module parameters.
-impl super::Configure for Dctcp {
-    const OPTIONS: &'static Schema = &OPTIONS;
-    fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
-        ck.get_into(t, &SHIFT_G, &mut cfg.dctcp_shift_g);
-        ck.get_into(t, &ALPHA_ON_INIT, &mut cfg.dctcp_alpha_on_init);
+/// DCTCP's options: its two module parameters (`tcp_dctcp.c`), shared with `dctcp-3.18`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `dctcp_shift_g` (g = 1/2^shift, 0..=10; default 4).
+    pub shift_g: u32,
+    /// `dctcp_alpha_on_init` (0..=1024; default `DCTCP_MAX_ALPHA`).
+    pub alpha_on_init: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            shift_g: 4,
+            alpha_on_init: DCTCP_MAX_ALPHA,
+        }
     }
-    fn configure(&mut self, cfg: &TcpConfig) {
-        self.dctcp_shift_g = cfg.dctcp_shift_g.min(10);
-        self.dctcp_alpha_on_init = cfg.dctcp_alpha_on_init;
+}
+
+impl super::Configure for Dctcp {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &SHIFT_G, &mut o.dctcp.shift_g);
+        ck.get_into(t, &ALPHA_ON_INIT, &mut o.dctcp.alpha_on_init);
+    }
+    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+        self.dctcp_shift_g = o.dctcp.shift_g.min(10);
+        self.dctcp_alpha_on_init = o.dctcp.alpha_on_init;
     }
 }
 

@@ -48,7 +48,6 @@ use super::dctcp::{dctcp_ssthresh, ss_info, ALPHA_ON_INIT, DCTCP_MAX_ALPHA, SHIF
 use super::{CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE, CA_ACK_WIN_UPDATE};
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty};
-use crate::tcp::config::TcpConfig;
 
 /// `TCP_MSS_DEFAULT`: the receive-MSS hint of a socket that has received no data.
 const TCP_MSS_DEFAULT: u32 = 536;
@@ -132,17 +131,29 @@ fn reno_cong_avoid_318(tp: &mut TcpCcState, acked: u32) {
     }
 }
 
-/// Its options: DCTCP's two module parameters and the third 3.18 had.
+/// Its options: DCTCP's two module parameters (read as `dctcp`'s, the same module) and
+/// the third 3.18 had.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    /// `dctcp_clamp_alpha_on_loss` (default 0).
+    pub clamp_alpha_on_loss: bool,
+}
+
 impl super::Configure for Dctcp318 {
+    type Options = Options;
     const OPTIONS: &'static Schema = &OPTIONS;
-    fn read(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
         // dctcp_shift_g and dctcp_alpha_on_init are read by `dctcp`'s options.
-        ck.get_into(t, &CLAMP_ALPHA_ON_LOSS, &mut cfg.dctcp_clamp_alpha_on_loss);
+        ck.get_into(
+            t,
+            &CLAMP_ALPHA_ON_LOSS,
+            &mut o.dctcp_318.clamp_alpha_on_loss,
+        );
     }
-    fn configure(&mut self, cfg: &TcpConfig) {
-        self.dctcp_shift_g = cfg.dctcp_shift_g.min(10);
-        self.dctcp_alpha_on_init = cfg.dctcp_alpha_on_init;
-        self.dctcp_clamp_alpha_on_loss = cfg.dctcp_clamp_alpha_on_loss;
+    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+        self.dctcp_shift_g = o.dctcp.shift_g.min(10);
+        self.dctcp_alpha_on_init = o.dctcp.alpha_on_init;
+        self.dctcp_clamp_alpha_on_loss = o.dctcp_318.clamp_alpha_on_loss;
     }
 }
 

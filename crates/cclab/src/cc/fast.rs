@@ -90,7 +90,9 @@ impl Fast {
 }
 
 /// No options of its own.
-impl super::Configure for Fast {}
+impl super::Configure for Fast {
+    type Options = ();
+}
 
 impl CongestionOps for Fast {
     fn name(&self) -> &'static str {

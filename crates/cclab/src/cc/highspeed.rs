@@ -153,7 +153,9 @@ impl Highspeed {
 }
 
 /// No options of its own.
-impl super::Configure for Highspeed {}
+impl super::Configure for Highspeed {
+    type Options = ();
+}
 
 impl CongestionOps for Highspeed {
     fn name(&self) -> &'static str {

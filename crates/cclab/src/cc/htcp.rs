@@ -258,7 +258,9 @@ impl Htcp {
 }
 
 /// No options of its own.
-impl super::Configure for Htcp {}
+impl super::Configure for Htcp {
+    type Options = ();
+}
 
 impl CongestionOps for Htcp {
     fn name(&self) -> &'static str {

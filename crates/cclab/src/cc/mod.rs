@@ -24,7 +24,6 @@ pub mod vegas;
 use crate::engine::SimTime;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Schema, Variants};
-use crate::tcp::config::TcpConfig;
 
 /// Linux `enum tcp_ca_state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,17 +239,49 @@ pub struct ReceiverNeeds {
     pub ce_ack_now: bool,
 }
 
-/// How an algorithm is configured from a scenario: the keys of its own options (shown
-/// under `[tcp]`, allowed in any TCP table), how they are read into the `TcpConfig`, and
-/// how they are applied to a fresh instance. An algorithm without options writes
-/// `impl Configure for X {}`.
+/// How an algorithm is configured from a scenario: its own options type (its module
+/// parameters, with the source's defaults), their keys (shown under `[tcp]`, allowed in any
+/// TCP table), how they are read, and how they are applied to a fresh instance. An
+/// algorithm without options writes `impl Configure for X { type Options = (); }`.
+///
+/// `read` and `configure` see every algorithm's options ([`CcOptions`], one field per
+/// registry line, named after the module), each writing only its own field: two
+/// algorithms that model one Linux module (`dctcp`, `dctcp-3.18`) share its parameters.
 pub trait Configure: Default {
+    /// The algorithm's options; `Default` gives the source's defaults.
+    type Options: Clone + std::fmt::Debug + Default + PartialEq;
     /// The option keys.
     const OPTIONS: &'static Schema = &NO_OPTIONS;
-    /// Read the options present in `t` into `cfg`.
-    fn read(_ck: &mut Checker, _t: Tab, _cfg: &mut TcpConfig) {}
-    /// Apply `cfg`'s options to a new instance.
-    fn configure(&mut self, _cfg: &TcpConfig) {}
+    /// Read the options present in `t` into this algorithm's field of `o`.
+    fn read(_ck: &mut Checker, _t: Tab, _o: &mut CcOptions) {}
+    /// Apply the options to a new instance on the socket `sock`.
+    fn configure(&mut self, _o: &CcOptions, _sock: &Socket) {}
+}
+
+/// What a socket tells the algorithm it is made for: the sysctls and socket options a
+/// Linux module reads (`sysctl_tcp_pacing_ss_ratio`, `sk_max_pacing_rate`,
+/// `sk_pacing_status`), filled by the TCP from its configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Socket {
+    /// `net.ipv4.tcp_pacing_ss_ratio` and `tcp_pacing_ca_ratio`, percent.
+    pub pacing_ss_ratio: u32,
+    pub pacing_ca_ratio: u32,
+    /// `SO_MAX_PACING_RATE` in bytes per second (`u64::MAX`: none).
+    pub max_pacing_rate: u64,
+    /// Something paces the socket (`sk_pacing_status` ≠ `SK_PACING_NONE`).
+    pub paced: bool,
+}
+
+impl Default for Socket {
+    /// Linux's defaults: ratios 200 and 120, no cap, no pacing.
+    fn default() -> Socket {
+        Socket {
+            pacing_ss_ratio: 200,
+            pacing_ca_ratio: 120,
+            max_pacing_rate: u64::MAX,
+            paced: false,
+        }
+    }
 }
 
 /// The options of an algorithm that has none.
@@ -280,14 +311,21 @@ macro_rules! ccs {
         /// Names accepted by `Cc::by_name`, for error messages and `cclab list`.
         pub const CC_NAMES: &[&str] = &[$($name),*];
 
+        /// Every algorithm's options, one field per algorithm (named after its module),
+        /// each of the algorithm's own type.
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct CcOptions {
+            $(pub $m: <$m::$t as Configure>::Options,)*
+        }
+
         impl Cc {
-            /// The algorithm registered under `name`, configured by `cfg`'s options, or
-            /// `None`.
-            pub fn by_name(name: &str, cfg: &TcpConfig) -> Option<Cc> {
+            /// The algorithm registered under `name`, configured by its options for the
+            /// socket `sock`, or `None`.
+            pub fn by_name(name: &str, o: &CcOptions, sock: &Socket) -> Option<Cc> {
                 match name {
                     $($name => {
                         let mut c = <$m::$t>::default();
-                        c.configure(cfg);
+                        c.configure(o, sock);
                         Some(Cc::$var(c))
                     })*
                     _ => None,
@@ -309,9 +347,9 @@ macro_rules! ccs {
             }),
         };
 
-        /// Read every algorithm's options present in `t` into `cfg`.
-        pub fn parse_options(ck: &mut Checker, t: Tab, cfg: &mut TcpConfig) {
-            $(<$m::$t as Configure>::read(ck, t, cfg);)*
+        /// Read every algorithm's options present in `t` into `o`.
+        pub fn parse_options(ck: &mut Checker, t: Tab, o: &mut CcOptions) {
+            $(<$m::$t as Configure>::read(ck, t, o);)*
         }
 
         macro_rules! dispatch {
@@ -348,13 +386,12 @@ ccs! {
 }
 
 impl Cc {
-    /// The algorithm a connection's configuration names, with its options; an unknown name
-    /// is an error naming the allowed ones.
-    pub fn from_config(cfg: &TcpConfig) -> Result<Cc, String> {
-        Cc::by_name(&cfg.cc, cfg).ok_or_else(|| {
+    /// The algorithm named `name`, with its options, for the socket `sock`; an unknown
+    /// name is an error naming the allowed ones.
+    pub fn new(name: &str, o: &CcOptions, sock: &Socket) -> Result<Cc, String> {
+        Cc::by_name(name, o, sock).ok_or_else(|| {
             format!(
-                "unknown congestion control '{}' (allowed: {})",
-                cfg.cc,
+                "unknown congestion control '{name}' (allowed: {})",
                 CC_NAMES.join(", ")
             )
         })

@@ -9,7 +9,9 @@ use super::{CongestionOps, TcpCcState};
 pub struct Reno;
 
 /// No options of its own.
-impl super::Configure for Reno {}
+impl super::Configure for Reno {
+    type Options = ();
+}
 
 impl CongestionOps for Reno {
     fn name(&self) -> &'static str {

@@ -30,7 +30,9 @@ pub const TCP_SCALABLE_MD_SCALE: u32 = 3;
 pub struct Scalable;
 
 /// No options of its own.
-impl super::Configure for Scalable {}
+impl super::Configure for Scalable {
+    type Options = ();
+}
 
 impl CongestionOps for Scalable {
     fn name(&self) -> &'static str {

@@ -93,7 +93,9 @@ impl Vegas {
 }
 
 /// No options of its own.
-impl super::Configure for Vegas {}
+impl super::Configure for Vegas {
+    type Options = ();
+}
 
 impl CongestionOps for Vegas {
     fn name(&self) -> &'static str {

@@ -27,8 +27,11 @@
 //! buffer maxima (`tcp_rmem[2]`, `tcp_wmem[2]` of 2.6.32's `tcp_init` on a large host).
 //! Differences left: 2.6.32's rate halving reduces only on ACKs that make progress and
 //! down to ssthresh (2.6.9's on every ACK, down to ssthresh/2); CUBIC and DCTCP are
-//! today's modules; the hosts keep TCP small queues (`tsq`, Linux 3.6), which a 2010
-//! kernel did not have. What the era does to DCTCP: rate halving holds cwnd at one above
+//! today's modules. The hosts run without TCP small queues (`[host] tsq = false`: TSQ
+//! came in Linux 3.6, 2012); with it on, as before, the quick run's query times differ by
+//! at most 0.24 µs (CUBIC's p99 at 64 responders) and nothing else moves (`reproduce
+//! incast-qct --quick --json`, both ways, 2026-12-05). What the era does to DCTCP: rate
+//! halving holds cwnd at one above
 //! what is in flight on every ACK in CWR, so an answer that ends in CWR leaves cwnd at 1–2
 //! and the next one waits for delayed ACKs (40 ms): DCTCP's p99 is ~80 ms at every fan-in
 //! (0.86 ms at 16 responders with PRR, `rate_halving = false`), still without an RTO.
@@ -78,7 +81,7 @@ kind = "fat-tree"
 k = 8
 link = {{ rate = "10Gbps", delay = "1us", {queue} }}
 [host]
-tsq = true
+tsq = false
 [tcp]
 cc = "{cc}"
 linux = "2.6"

@@ -5,6 +5,7 @@
 
 pub mod common;
 pub mod cubic_vs_reno;
+pub mod dctcp_buffer;
 pub mod dctcp_common;
 pub mod dctcp_convergence;
 pub mod dctcp_incast;
@@ -20,8 +21,10 @@ pub mod mathis;
 pub mod mbecn_lost_updates;
 pub mod mbecn_rtt;
 pub mod mbecn_star;
+pub mod mbecn_tc;
 pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
+pub mod nic_speed;
 pub mod parallel_streams;
 pub mod policer;
 pub mod recovery_hs;
@@ -120,6 +123,7 @@ pub fn all() -> Vec<Experiment> {
         mathis::EXPERIMENT,
         cubic_vs_reno::EXPERIMENT,
         dctcp_incast::EXPERIMENT,
+        dctcp_buffer::EXPERIMENT,
         dctcp_convergence::EXPERIMENT,
         dctcp_syn_ect::EXPERIMENT,
         dctcp_k::EXPERIMENT,
@@ -133,12 +137,14 @@ pub fn all() -> Vec<Experiment> {
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
         mbecn_star::EXPERIMENT,
+        mbecn_tc::EXPERIMENT,
         mbecn_variants::EXPERIMENT,
         mbecn_lost_updates::EXPERIMENT,
         mbecn_vs_tcp::EXPERIMENT,
         mbecn_rtt::EXPERIMENT,
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
+        nic_speed::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
     ]

@@ -232,7 +232,7 @@ impl Conf {
                     .ok()
                     .filter(|v| *v <= 3)
                     .ok_or(format!("hystart_detect value '{}'", words[1]))?;
-                self.cfg.hystart_detect = v;
+                self.cfg.cc_options.cubic.hystart_detect = v;
             } else if cmd == "tc" && words.len() >= 7 && words[1] == "qdisc" {
                 // tc qdisc add|replace dev tun0 root fq|pfifo
                 if !matches!(words[2], "add" | "replace") || words[5] != "root" {
@@ -279,7 +279,11 @@ mod tests {
         assert_eq!((c.cfg.min_tso_segs, c.cfg.sack), (10, false));
         c.shell("echo 2 > /sys/module/tcp_cubic/parameters/hystart_detect\ntc qdisc replace dev tun0 root fq\nsysctl -q net.ipv4.tcp_ecn=2    # server").unwrap();
         assert_eq!(
-            (c.cfg.hystart_detect, c.cfg.host.fq, c.ecn_mode),
+            (
+                c.cfg.cc_options.cubic.hystart_detect,
+                c.cfg.host.fq,
+                c.ecn_mode
+            ),
             (2, true, 2)
         );
         c.shell("sysctl -q net.ipv4.tcp_rmem=\"4096 87380 6291456\"")

@@ -24,7 +24,6 @@ use super::env::Conf;
 use super::parse::{Action, Arg, Ecn, Event, PacketSpec, Script, Syscall, TcpOpt, When};
 use super::py;
 use super::Verdict;
-use crate::cc::Cc;
 use crate::engine::{SimTime, MS, US};
 use crate::packet::*;
 use crate::tcp::sender::{SndState, SynOptions};
@@ -611,7 +610,7 @@ impl Drv {
             self.conf.ecn_mode == 1
         };
         let cfg = Arc::new(cfg);
-        let cc = Cc::from_config(&cfg).map_err(Stop::Na)?;
+        let cc = cfg.congestion_control().map_err(Stop::Na)?;
         let addr = Addr {
             client: 0,
             server: 1,

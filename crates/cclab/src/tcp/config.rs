@@ -63,8 +63,9 @@ pub const MAX_WINDOW: u64 = 65_535 << 14;
 pub struct TcpConfig {
     /// Congestion control name (`cc::CC_NAMES`).
     pub cc: String,
-    /// CUBIC HyStart.
-    pub hystart: bool,
+    /// Every algorithm's own options (`cc::CcOptions`, one field per algorithm, of its
+    /// type), read from the same `[tcp]` tables.
+    pub cc_options: crate::cc::CcOptions,
     /// IP MTU in bytes; MSS = MTU − 40 (IP + TCP), payload per segment = MSS − 12
     /// (timestamps option), as Linux with timestamps on.
     pub mtu: u32,
@@ -81,8 +82,6 @@ pub struct TcpConfig {
     /// `tcp_tso_segs`) segments (Linux ≥ 4.x `__tcp_retransmit_skb(sk, skb, segs)`,
     /// `tcp/sender/rtx.rs`); `false`: one segment at a time (3.18 and before).
     pub tso_retrans: bool,
-    /// CUBIC module parameter `hystart_detect` (bit 1 ACK train, bit 2 delay).
-    pub hystart_detect: u8,
     /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
     pub ecn: bool,
     pub init_cwnd: u32,
@@ -150,12 +149,6 @@ pub struct TcpConfig {
     /// ECT(0) on SYN and SYN-ACK when the congestion control needs ECN (DCTCP), as Linux
     /// does (`tcp_ecn_send_syn`); `false` sends them Not-ECT (RFC 3168 §6.1.1).
     pub syn_ect: bool,
-    /// DCTCP `dctcp_shift_g` (g = 1/2^shift, 0..=10).
-    pub dctcp_shift_g: u32,
-    /// DCTCP `dctcp_alpha_on_init` (0..=1024).
-    pub dctcp_alpha_on_init: u32,
-    /// DCTCP 3.18 `dctcp_clamp_alpha_on_loss`.
-    pub dctcp_clamp_alpha_on_loss: bool,
     /// Send buffer in bytes: unacknowledged data never exceeds it.
     pub sndbuf: u64,
     /// Receive buffer in bytes: the advertised window.
@@ -208,14 +201,13 @@ impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
             cc: "cubic".into(),
-            hystart: true,
+            cc_options: crate::cc::CcOptions::default(),
             mtu: 1500,
             sack: true,
             timestamps: true,
             tso_win_divisor: 3,
             min_tso_segs: 2,
             tso_retrans: true,
-            hystart_detect: 3,
             ecn: false,
             init_cwnd: 10,
             init_cwnd_rfc3390: false,
@@ -244,9 +236,6 @@ impl Default for TcpConfig {
             reordering: 3,
             max_reordering: 300,
             syn_ect: true,
-            dctcp_shift_g: 4,
-            dctcp_alpha_on_init: 1024,
-            dctcp_clamp_alpha_on_loss: false,
             // Linux tcp_wmem / tcp_rmem maxima (4 MiB / 6 MiB): enough for ~50 Mbit/s at
             // 100 ms. Long fat paths must raise them, as the seeds say.
             sndbuf: 4 << 20,
@@ -263,6 +252,21 @@ impl Default for TcpConfig {
             spacing: crate::tcp::Spacing::None,
             host: HostStack::default(),
         }
+    }
+}
+
+impl TcpConfig {
+    /// The congestion control this configuration names, with its options, on a socket
+    /// with this configuration's pacing; an unknown name is an error naming the allowed
+    /// ones.
+    pub fn congestion_control(&self) -> Result<cc::Cc, String> {
+        let sock = cc::Socket {
+            pacing_ss_ratio: self.pacing_ss_ratio,
+            pacing_ca_ratio: self.pacing_ca_ratio,
+            max_pacing_rate: self.max_pacing_rate.map_or(u64::MAX, |b| b / 8),
+            paced: self.host.fq || self.max_pacing_rate.is_some(),
+        };
+        cc::Cc::new(&self.cc, &self.cc_options, &sock)
     }
 }
 
@@ -460,7 +464,7 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
             _ => Spacing::None,
         };
     }
-    cc::parse_options(ck, t, c);
+    cc::parse_options(ck, t, &mut c.cc_options);
 }
 
 /// The checks of key combinations, over the keys written in `t` (errors from index

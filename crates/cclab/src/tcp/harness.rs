@@ -4,7 +4,7 @@
 //! packet by packet (whole-network behaviour is tested through `sim`).
 
 use super::{Addr, Receiver, Sender};
-use crate::cc::{Cc, CongestionOps};
+use crate::cc::CongestionOps;
 use crate::engine::{tx_time, SimTime};
 use crate::packet::{Packet, CE};
 use crate::tcp::config::TcpConfig;
@@ -73,14 +73,14 @@ impl Bench {
             s: Sender::new(
                 addr,
                 &std::sync::Arc::new(cfg.clone()),
-                Cc::from_config(cfg).unwrap(),
+                cfg.congestion_control().unwrap(),
                 0,
                 bytes,
             ),
             r: Receiver::new(
                 addr,
                 server,
-                Cc::from_config(server).unwrap().receiver_needs(),
+                server.congestion_control().unwrap().receiver_needs(),
             ),
             now: 0,
             owd,

@@ -20,7 +20,7 @@ mod tests;
 #[cfg(test)]
 mod tests_rack;
 
-use crate::cc::{Cc, CongestionOps};
+use crate::cc::CongestionOps;
 use crate::engine::SimTime;
 use crate::packet::Packet;
 use crate::tcp::config::TcpConfig;
@@ -102,7 +102,7 @@ impl TcpConn {
         start: SimTime,
         bytes: Option<u64>,
     ) -> Result<TcpConn, String> {
-        let cc = Cc::from_config(cfg)?;
+        let cc = cfg.congestion_control()?;
         let needs = cc.receiver_needs();
         Ok(TcpConn {
             sender: Sender::new(addr, cfg, cc, start, bytes),

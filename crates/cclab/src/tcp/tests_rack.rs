@@ -9,7 +9,6 @@
 
 use super::harness::Bench;
 use super::sender::{payload_mss, Sender};
-use crate::cc::Cc;
 use crate::engine::{SimTime, MS, US};
 use crate::packet::*;
 use crate::tcp::config::TcpConfig;
@@ -49,7 +48,7 @@ impl Drv {
         let s = Sender::new(
             Bench::ADDR,
             &Arc::new(cfg.clone()),
-            Cc::from_config(cfg).unwrap(),
+            cfg.congestion_control().unwrap(),
             0,
             Some(segs * mss()),
         );

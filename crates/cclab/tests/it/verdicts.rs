@@ -70,7 +70,7 @@ fn reno_growing_per_ack_fails_reno_recovery() {
 #[test]
 fn dctcp_with_g_doubled_fails_the_queue_analysis() {
     fn g_doubled(t: &mut TcpConfig) {
-        t.dctcp_shift_g = 3;
+        t.cc_options.dctcp.shift_g = 3;
     }
     let ok = run("dctcp-queue", Mutation::default());
     let broken = run(
