@@ -83,6 +83,9 @@ pub struct TcpConfig {
     pub tso_retrans: bool,
     /// CUBIC module parameter `hystart_detect` (bit 1 ACK train, bit 2 delay).
     pub hystart_detect: u8,
+    /// CUBIC HyStart's round start after 25c1a9ca53db (Linux 6.14, Jan 2025): the round
+    /// resets below `hystart_low_window` too; `false` is v6.6 (`cc/cubic.rs`).
+    pub hystart_round_fix: bool,
     /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
     pub ecn: bool,
     pub init_cwnd: u32,
@@ -216,6 +219,7 @@ impl Default for TcpConfig {
             min_tso_segs: 2,
             tso_retrans: true,
             hystart_detect: 3,
+            hystart_round_fix: false,
             ecn: false,
             init_cwnd: 10,
             init_cwnd_rfc3390: false,
