@@ -13,7 +13,8 @@
 //! HyStart++ (RFC 9406) is not in Linux and not here.
 //!
 //! Deviations from Linux (one per line):
-//! - Clock: u64 µs from `tp.now_us()` (Linux: jiffies for `epoch_start`), as in bpf_cubic.c.
+//! - Clock: u64 µs from `tp.now_us()`, as in bpf_cubic.c (Linux: `tcp_jiffies32` for `epoch_start`,
+//!   `last_time`, the once-per-jiffy and `HZ / 32` tests, and `usecs_to_jiffies(delay_min)`).
 //! - Times never wrap (no 32-bit `after()`/`(s32)` arithmetic); a timestamp of 0 means "unset".
 //! - The Reno-friendly `while (ack_cnt > delta)` loop is computed in closed form (same result).
 //! - TX_START: no `tp->lsndtime` in `TcpCcState`; last send = newest acked segment's send time.

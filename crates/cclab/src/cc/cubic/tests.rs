@@ -314,8 +314,16 @@ fn hystart_round_starts_at_the_low_window_in_v6_6_and_below_it_after_the_fix() {
         tp.snd_una = 2 * seg;
         tp.now += 100 * MS;
         c.pkts_acked(&mut tp, &ack(100_000));
-        let (end, start) = if fix { (10 * seg, 1_100_000) } else { (0, 1_000_000) };
-        assert_eq!((c.end_seq, c.round_start, c.sample_cnt), (end, start, 0), "fix {fix}");
+        let (end, start) = if fix {
+            (10 * seg, 1_100_000)
+        } else {
+            (0, 1_000_000)
+        };
+        assert_eq!(
+            (c.end_seq, c.round_start, c.sample_cnt),
+            (end, start, 0),
+            "fix {fix}"
+        );
         // cwnd 16, 20 segments out, 4 acked: HyStart counts its first sample in both; v6.6
         // starts a round here (4 > 0), the fix stays in the one begun at cwnd 10.
         tp.snd_cwnd = 16;
@@ -323,8 +331,16 @@ fn hystart_round_starts_at_the_low_window_in_v6_6_and_below_it_after_the_fix() {
         tp.snd_una = 4 * seg;
         tp.now += 10 * MS;
         c.pkts_acked(&mut tp, &ack(100_000));
-        let (end, start) = if fix { (10 * seg, 1_100_000) } else { (20 * seg, 1_110_000) };
-        assert_eq!((c.end_seq, c.round_start, c.sample_cnt), (end, start, 1), "fix {fix}");
+        let (end, start) = if fix {
+            (10 * seg, 1_100_000)
+        } else {
+            (20 * seg, 1_110_000)
+        };
+        assert_eq!(
+            (c.end_seq, c.round_start, c.sample_cnt),
+            (end, start, 1),
+            "fix {fix}"
+        );
         // 12 acked: past the fix's round (10), not past v6.6's (20).
         tp.snd_cwnd = 20;
         tp.snd_nxt = 28 * seg;
@@ -336,7 +352,11 @@ fn hystart_round_starts_at_the_low_window_in_v6_6_and_below_it_after_the_fix() {
         } else {
             (20 * seg, 1_110_000, 2)
         };
-        assert_eq!((c.end_seq, c.round_start, c.sample_cnt), (end, start, n), "fix {fix}");
+        assert_eq!(
+            (c.end_seq, c.round_start, c.sample_cnt),
+            (end, start, n),
+            "fix {fix}"
+        );
         assert!(!c.found);
     }
 }
