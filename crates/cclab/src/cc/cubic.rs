@@ -2,14 +2,19 @@
 //! `cubictcp_recalc_ssthresh`, `cubictcp_cong_avoid`, `bictcp_update`, `cubic_root`,
 //! `cubictcp_state`, `cubictcp_cwnd_event`, `cubictcp_acked`, `hystart_update`), checked
 //! against RFC 9438 (docs/references.md §3.5). Integer arithmetic, scaling and variable names are
-//! Linux's; windows are in segments. Kernel state followed: 6.13+, i.e. including
-//! 4e1fddc98d25 (5.16: HyStart round reset moved from cong_avoid into `hystart_update`,
-//! driven by `snd_una` past `end_seq`), the Aug 2024 "switch ca->last_time to usec
-//! resolution" and the Jan 2025 fix that resets the round before the `hystart_low_window`
-//! check. HyStart++ (RFC 9406) is not in Linux and not here.
+//! Linux's; windows are in segments. Kernel followed: v6.6 as released (Oct 2023; its
+//! `tcp_cubic.c`, blob 0fd78ecb67e7, stayed in 6.6.y until Feb 2025), i.e. with 4e1fddc98d25 (5.16: the
+//! HyStart round reset moved from cong_avoid into `hystart_update`, driven by `snd_una` past
+//! `end_seq`) and HyStart run only once cwnd ≥ `hystart_low_window`, reset included; the
+//! Jan 2025 fix 25c1a9ca53db (Linux 6.14, backported to the stable lines) that resets the
+//! round below it too is the key `hystart_round_fix` (off). The 2024 proposals to run
+//! `bictcp_update` once per RTT, to match Reno's additive increase and to keep
+//! `ca->last_time` in µs were not merged (mainline's `bictcp_update` still counts jiffies).
+//! HyStart++ (RFC 9406) is not in Linux and not here.
 //!
 //! Deviations from Linux (one per line):
-//! - Clock: u64 µs from `tp.now_us()` (Linux: jiffies for `epoch_start`), as in bpf_cubic.c.
+//! - Clock: u64 µs from `tp.now_us()`, as in bpf_cubic.c (Linux: `tcp_jiffies32` for `epoch_start`,
+//!   `last_time`, the once-per-jiffy and `HZ / 32` tests, and `usecs_to_jiffies(delay_min)`).
 //! - Times never wrap (no 32-bit `after()`/`(s32)` arithmetic); a timestamp of 0 means "unset".
 //! - The Reno-friendly `while (ack_cnt > delta)` loop is computed in closed form (same result).
 //! - TX_START: no `tp->lsndtime` in `TcpCcState`; last send = newest acked segment's send time.
@@ -110,6 +115,9 @@ pub struct Cubic {
     pub hystart: bool,
     /// Module parameter `hystart_detect`: `HYSTART_ACK_TRAIN | HYSTART_DELAY` by default.
     pub hystart_detect: u8,
+    /// Where `hystart_low_window` gates HyStart: v6.6 (false) or after 25c1a9ca53db (true),
+    /// see [`Cubic::hystart_runs`].
+    pub hystart_round_fix: bool,
     /// Module parameter `fast_convergence` (Linux default 1).
     pub fast_convergence: bool,
     /// Module parameter `tcp_friendliness` (Linux default 1).
@@ -164,6 +172,7 @@ impl Default for Cubic {
         Cubic {
             hystart: true,
             hystart_detect: HYSTART_ACK_TRAIN | HYSTART_DELAY,
+            hystart_round_fix: false,
             fast_convergence: true,
             tcp_friendliness: true,
             initial_ssthresh: 0,
@@ -337,13 +346,23 @@ impl Cubic {
         (GSO_MAX_SIZE * 4 * 1_000_000 / rate).min(1000)
     }
 
+    /// Whether `cubictcp_acked` calls `hystart_update` (the round reset included) on this
+    /// ACK. v6.6 (5.16–6.13, since 4e1fddc98d25 moved the reset into `hystart_update`):
+    /// only once cwnd ≥ `hystart_low_window` (`cubictcp_acked`: `tcp_snd_cwnd(tp) >=
+    /// hystart_low_window`). After 25c1a9ca53db (`hystart_round_fix`): always, and
+    /// `hystart_update` checks the low window after the reset.
+    fn hystart_runs(&self, tp: &TcpCcState) -> bool {
+        self.hystart_round_fix || tp.snd_cwnd >= HYSTART_LOW_WINDOW
+    }
+
     /// `hystart_update`: look for the slow-start exit point (ACK train or delay increase).
     fn hystart_update(&mut self, tp: &mut TcpCcState, delay: u32) {
         if tp.snd_una > self.end_seq {
             self.bictcp_hystart_reset(tp);
         }
 
-        // HyStart triggers when cwnd is larger than some threshold.
+        // HyStart triggers when cwnd is larger than some threshold (25c1a9ca53db; a no-op
+        // in v6.6, whose caller checked it, `hystart_runs`).
         if tp.snd_cwnd < HYSTART_LOW_WINDOW {
             return;
         }
@@ -383,13 +402,17 @@ impl Cubic {
     }
 }
 
-/// CUBIC's options: the `tcp_cubic.c` module parameters cclab exposes.
+/// CUBIC's options: the `tcp_cubic.c` module parameters cclab exposes, and the later
+/// HyStart round rule as a key.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// `hystart` (default 1).
     pub hystart: bool,
     /// `hystart_detect` (default `HYSTART_ACK_TRAIN | HYSTART_DELAY` = 3).
     pub hystart_detect: u8,
+    /// HyStart's round start after 25c1a9ca53db (Linux 6.14, Jan 2025): the round resets
+    /// below `hystart_low_window` too; `false` is v6.6.
+    pub hystart_round_fix: bool,
 }
 
 impl Default for Options {
@@ -397,6 +420,7 @@ impl Default for Options {
         Options {
             hystart: true,
             hystart_detect: 3,
+            hystart_round_fix: false,
         }
     }
 }
@@ -407,10 +431,12 @@ impl super::Configure for Cubic {
     fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
         ck.get_into(t, &OPTIONS.keys[0], &mut o.cubic.hystart);
         ck.get_into(t, &OPTIONS.keys[1], &mut o.cubic.hystart_detect);
+        ck.get_into(t, &OPTIONS.keys[2], &mut o.cubic.hystart_round_fix);
     }
     fn configure(&mut self, o: &super::CcOptions, sock: &super::Socket) {
         self.hystart = o.cubic.hystart;
         self.hystart_detect = o.cubic.hystart_detect;
+        self.hystart_round_fix = o.cubic.hystart_round_fix;
         self.pacing = (
             sock.pacing_ss_ratio,
             sock.pacing_ca_ratio,
@@ -438,6 +464,13 @@ static OPTIONS: Schema = Schema {
         default: "`3`",
         allowed: "",
         meaning: "HyStart's detection methods (module parameter `hystart_detect`, `/sys/module/tcp_cubic/parameters/hystart_detect`): bit 1 the ACK train, bit 2 the delay increase",
+    },
+    Key {
+        name: "hystart_round_fix",
+        ty: Ty::Bool,
+        default: "`false`",
+        allowed: "",
+        meaning: "HyStart's round start as fixed by Linux commit 25c1a9ca53db (\"tcp_cubic: fix incorrect HyStart round start detection\", Jan 2025: Linux 6.14; queued for the 5.4–6.13 stable lines in Feb 2025, 6.6.y's review of 5 Feb 2025): `hystart_update` starts a new round on every ACK past the round's end, below `hystart_low_window` (16) too. `false`: v6.6 as released (and 5.16–6.13), where HyStart, its round reset included, runs only once cwnd ≥ 16",
     }],
     with: &[],
     variants: None,
@@ -535,7 +568,7 @@ impl CongestionOps for Cubic {
             self.delay_min = delay;
         }
 
-        if !self.found && tp.in_slow_start() && self.hystart {
+        if !self.found && tp.in_slow_start() && self.hystart && self.hystart_runs(tp) {
             self.hystart_update(tp, delay);
         }
     }

@@ -48,6 +48,9 @@ struct Drv {
     tseq: u64,
     /// Packets the sender sent, with their departure times, not yet matched.
     out: VecDeque<(SimTime, Packet)>,
+    /// Bytes still in the host's qdisc (fq holds a paced packet until its departure time),
+    /// with their departure times: what TCP small queues count (`sk_wmem_alloc`).
+    held: Vec<(SimTime, u64)>,
     py: py::Env,
     assert_fail: Option<(usize, String)>,
     /// First outbound TS val seen: (script value, live value).
@@ -92,6 +95,7 @@ pub fn run(script: &Script, mut conf: Conf) -> Verdict {
         timers: BinaryHeap::new(),
         tseq: 0,
         out: VecDeque::new(),
+        held: Vec::new(),
         py: py::Env::default(),
         assert_fail: None,
         ts_map: None,
@@ -240,17 +244,25 @@ impl Drv {
     fn call(&mut self, f: impl FnOnce(&mut Sender, &mut Io)) {
         let Some(s) = self.snd.as_mut() else { return };
         let mut io = Io::new(self.now);
+        let now = self.now;
+        self.held.retain(|&(t, _)| t > now);
+        io.below = self.held.iter().map(|&(_, b)| b).sum();
         f(s, &mut io);
         for p in io.tx.drain(..) {
             // A paced packet leaves the fq qdisc at its departure time (EDT).
             let t = p.edt.max(self.now);
+            if t > self.now {
+                self.held.push((t, p.size as u64));
+            }
             self.out.push_back((t, p));
         }
         if io.tsq_throttled {
-            // The test device takes each packet at once (packetdrill reads the tun device),
-            // so the bytes TCP small queues wait for have already left the host.
+            // The test device takes each packet as it leaves the qdisc (packetdrill reads
+            // the tun device), freeing its bytes: TCP small queues wake then (`tcp_wfree`),
+            // at once for bytes that already left.
+            let at = self.held.iter().map(|&(t, _)| t).min().unwrap_or(self.now);
             self.tseq += 1;
-            self.timers.push(Reverse((self.now, self.tseq, 3)));
+            self.timers.push(Reverse((at, self.tseq, 3)));
         }
         for (t, k) in io.timers.drain(..) {
             let i = KINDS.iter().position(|x| *x == k).unwrap_or(0) as u8;

@@ -45,6 +45,7 @@
 //! `ss -ti` line) and `sender/info.rs` (`TCP_INFO`).
 
 mod ack;
+mod cwnd_usage;
 mod diag;
 mod early_retrans;
 mod fack;
@@ -212,9 +213,10 @@ pub struct Sender {
     // PRR.
     prr_delivered: u32,
     prr_out: u32,
-    /// Sending was limited by cwnd at the last attempt.
+    /// This send attempt found cwnd the limit (`tcp_write_xmit`'s `is_cwnd_limited`).
     cwnd_limited: bool,
-    max_packets_out: u32,
+    /// The per-window verdict of `tcp_cwnd_validate` (`sender/cwnd_usage.rs`).
+    usage: cwnd_usage::CwndUsage,
     syn_sent_at: SimTime,
     syn_tx: u32,
     /// The peer's latest TSval, echoed as TSecr.
@@ -295,7 +297,7 @@ impl Sender {
             prr_delivered: 0,
             prr_out: 0,
             cwnd_limited: false,
-            max_packets_out: 0,
+            usage: Default::default(),
             syn_sent_at: 0,
             syn_tx: 0,
             ts_recent: 0,

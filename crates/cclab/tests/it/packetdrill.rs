@@ -8,7 +8,7 @@ use std::path::PathBuf;
 fn own_packetdrill_scripts_pass() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/packetdrill");
     let files = collect(&[dir]).expect("the script folder");
-    assert!(files.len() >= 16, "scripts found: {files:?}");
+    assert!(files.len() >= 19, "scripts found: {files:?}");
     let bad: Vec<String> = files
         .iter()
         .filter_map(|f| match run_file(f) {
@@ -104,4 +104,28 @@ fn gso_retransmission_script_fails_without_tso_retrans() {
         cclab::packetdrill::run_str(&format!("--linux=3.18\n{src}")),
         Verdict::Fail { .. }
     ));
+}
+
+/// hystart-low-window.pkt follows v6.6's HyStart (rounds only from cwnd 16); with the
+/// later rule (`hystart_round_fix`, Linux 25c1a9ca53db) rounds start below 16 too, the
+/// 9th sample of a round comes two ACKs later, and the script fails at its exit check.
+#[test]
+fn hystart_script_fails_with_the_2025_round_rule() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/packetdrill");
+    let src = std::fs::read_to_string(dir.join("hystart-low-window.pkt")).expect("the script");
+    let line = src
+        .lines()
+        .position(|l| l.contains("assert tcpi_snd_ssthresh == 55"))
+        .expect("the exit check")
+        + 1;
+    let script = cclab::packetdrill::parse::parse(&src).expect("the script parses");
+    let mut conf = cclab::packetdrill::env::Conf::new();
+    conf.cfg.cc_options.cubic.hystart_round_fix = true;
+    match cclab::packetdrill::run::run(&script, conf) {
+        Verdict::Fail { line: l, msg } => {
+            assert_eq!(l, line, "{msg}");
+            assert!(msg.contains("tcpi_snd_ssthresh = 2147483647"), "{msg}");
+        }
+        v => panic!("hystart-low-window.pkt with hystart_round_fix: {v}"),
+    }
 }

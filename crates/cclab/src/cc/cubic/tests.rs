@@ -291,6 +291,76 @@ fn hystart_delay_detection() {
     assert_eq!(tp.snd_ssthresh, u32::MAX);
 }
 
+/// Where HyStart's round starts. v6.6 (`hystart_round_fix` off): `cubictcp_acked` calls
+/// `hystart_update` only once cwnd ≥ `hystart_low_window` (16), so below it the round of
+/// `cubictcp_init` (end_seq = snd_nxt then) stays, and the first ACK at cwnd 16 starts a
+/// new one. After 25c1a9ca53db (on): every ACK past end_seq starts a round, below 16 too,
+/// and only the detection waits for cwnd 16, so the round begun at cwnd 10 is still running
+/// at cwnd 16 and the next round starts one ACK later.
+#[test]
+fn hystart_round_starts_at_the_low_window_in_v6_6_and_below_it_after_the_fix() {
+    let seg = 1448u64;
+    for fix in [false, true] {
+        let mut tp = TcpCcState::new(1448, 10, u32::MAX);
+        let mut c = Cubic {
+            hystart_round_fix: fix,
+            ..Cubic::default()
+        };
+        tp.now = SEC;
+        c.init(&mut tp);
+        assert_eq!((c.end_seq, c.round_start), (0, 1_000_000));
+        // cwnd 10, 10 segments out, 2 acked.
+        tp.snd_nxt = 10 * seg;
+        tp.snd_una = 2 * seg;
+        tp.now += 100 * MS;
+        c.pkts_acked(&mut tp, &ack(100_000));
+        let (end, start) = if fix {
+            (10 * seg, 1_100_000)
+        } else {
+            (0, 1_000_000)
+        };
+        assert_eq!(
+            (c.end_seq, c.round_start, c.sample_cnt),
+            (end, start, 0),
+            "fix {fix}"
+        );
+        // cwnd 16, 20 segments out, 4 acked: HyStart counts its first sample in both; v6.6
+        // starts a round here (4 > 0), the fix stays in the one begun at cwnd 10.
+        tp.snd_cwnd = 16;
+        tp.snd_nxt = 20 * seg;
+        tp.snd_una = 4 * seg;
+        tp.now += 10 * MS;
+        c.pkts_acked(&mut tp, &ack(100_000));
+        let (end, start) = if fix {
+            (10 * seg, 1_100_000)
+        } else {
+            (20 * seg, 1_110_000)
+        };
+        assert_eq!(
+            (c.end_seq, c.round_start, c.sample_cnt),
+            (end, start, 1),
+            "fix {fix}"
+        );
+        // 12 acked: past the fix's round (10), not past v6.6's (20).
+        tp.snd_cwnd = 20;
+        tp.snd_nxt = 28 * seg;
+        tp.snd_una = 12 * seg;
+        tp.now += 10 * MS;
+        c.pkts_acked(&mut tp, &ack(100_000));
+        let (end, start, n) = if fix {
+            (28 * seg, 1_120_000, 1)
+        } else {
+            (20 * seg, 1_110_000, 2)
+        };
+        assert_eq!(
+            (c.end_seq, c.round_start, c.sample_cnt),
+            (end, start, n),
+            "fix {fix}"
+        );
+        assert!(!c.found);
+    }
+}
+
 /// HyStart ACK-train detection: ACKs ≤ 2 ms apart and more than delay_min / 2 = 50 ms
 /// after the round start (no pacing) → exit. Exact: the ACK at 50 ms does not trigger,
 /// the one at 51 ms does. ACKs 3 ms apart never count as a train.

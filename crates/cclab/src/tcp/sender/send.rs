@@ -52,6 +52,9 @@ impl Sender {
         }
         self.tp.now = io.now;
         let nxt = self.tp.snd_nxt;
+        // `tcp_push_pending_frames` runs `tcp_write_xmit` only with data waiting.
+        let waiting = nxt < self.write_seq;
+        self.cwnd_limited = false;
         if self.plain {
             self.send_plain(io);
         } else {
@@ -64,7 +67,9 @@ impl Sender {
                 self.rearm_rto(io);
             }
         }
-        self.max_packets_out = self.max_packets_out.max(self.packets_out());
+        if waiting {
+            self.cwnd_validate(self.tp.snd_nxt > nxt, self.cwnd_limited);
+        }
         self.tp.packets_in_flight = self.in_flight();
         self.tp.is_cwnd_limited = self.is_cwnd_limited();
         if self.snd_wnd == 0 {
@@ -214,14 +219,6 @@ impl Sender {
                 self.prr_out += n;
             }
         }
-    }
-
-    /// `tcp_is_cwnd_limited`.
-    pub(super) fn is_cwnd_limited(&self) -> bool {
-        if self.tp.in_slow_start() {
-            return self.tp.snd_cwnd < 2 * self.max_packets_out.max(1) || self.cwnd_limited;
-        }
-        self.cwnd_limited
     }
 
     /// Where the next PSH goes: new data that reaches this sequence carries it. Linux
