@@ -3,6 +3,9 @@
 //! layer above the transports (it names each kind), below the simulator.
 
 use crate::packet::Packet;
+use crate::transport::ocbr::OcbrConn;
+use crate::transport::ping::Pinger;
+use crate::transport::udp::UdpConn;
 use crate::transport::{Endpoint, Io, Side, TimerKind};
 
 /// One connection of any transport: both of its endpoints, boxed so the arena holds a
@@ -12,9 +15,20 @@ use crate::transport::{Endpoint, Io, Side, TimerKind};
 /// flow arrives (`Sim::connect`), and when its last byte is acknowledged its result row
 /// goes to the run's flow log (`results::FlowLog`) and its slot becomes [`Conn::Free`],
 /// for the next flow to take. So endpoint memory follows the flows active at once, not
-/// the flows of the run. Other connections are `Tcp` from the start to the end.
+/// the flows of the run. Other connections keep their slot from the start to the end.
+///
+/// The world's TCP connections take the first slots (the apps that open them come first
+/// in the `apps!` registry), so that a flow's number is its slot; then the other
+/// transports' (`Ping`, `Udp`, `Ocbr`, one slot per app); a workload's flows take slots as
+/// they arrive.
 pub enum Conn {
     Tcp(Box<crate::tcp::TcpConn>),
+    /// A ping's echo client (the other end is the destination host's kernel).
+    Ping(Box<Pinger>),
+    /// A UDP constant-bit-rate flow: iperf's sender and receiver.
+    Udp(Box<UdpConn>),
+    /// The ocbr tool over an Ouroboros flow: its client and server.
+    Ocbr(Box<OcbrConn>),
     /// A slot whose connection closed, free for the next one.
     Free,
 }
@@ -25,11 +39,13 @@ impl Conn {
     /// `conn::ConnKey`).
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            match Side::of_dst(p) {
+        let side = Side::of_dst(p);
+        match self {
+            Conn::Tcp(c) => match side {
                 Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
                 Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
-            }
+            },
+            _ => self.other(side).on_packet(p, io),
         }
     }
 
@@ -37,18 +53,40 @@ impl Conn {
     /// connection's, not its slot's previous one's).
     #[inline]
     pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            match side {
+        match self {
+            Conn::Tcp(c) => match side {
                 Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
                 Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
-            }
+            },
+            _ => self.other(side).on_timer(kind, io),
         }
     }
 
-    /// The application opens the connection (the client connects).
+    /// Endpoint `side` of a connection that is not TCP (out of TCP's path).
+    #[cold]
+    #[inline(never)]
+    fn other(&mut self, side: Side) -> Other<'_> {
+        match (self, side) {
+            (Conn::Ping(c), Side::Client) => Other::Ping(c),
+            (Conn::Udp(c), Side::Client) => Other::UdpSender(&mut c.sender),
+            (Conn::Udp(c), Side::Server) => Other::UdpReceiver(&mut c.receiver),
+            (Conn::Ocbr(c), Side::Client) => Other::OcbrClient(&mut c.client),
+            (Conn::Ocbr(c), Side::Server) => Other::OcbrServer(&mut c.server),
+            // A ping's server is its destination host, not an endpoint; TCP is handled by
+            // the caller; a free slot has none.
+            _ => Other::None,
+        }
+    }
+
+    /// The application opens the connection (the client connects; the other transports
+    /// arm their ends' first timers).
     pub fn open(&mut self, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            c.sender.connect(io)
+        match self {
+            Conn::Tcp(c) => c.sender.connect(io),
+            Conn::Ping(c) => c.open(io),
+            Conn::Udp(c) => c.open(io),
+            Conn::Ocbr(c) => c.client.open(io),
+            Conn::Free => {}
         }
     }
 
@@ -71,7 +109,7 @@ impl Conn {
     pub fn delivered_bytes(&self) -> u64 {
         match self {
             Conn::Tcp(c) => c.receiver.delivered_bytes,
-            Conn::Free => 0,
+            _ => 0,
         }
     }
 
@@ -80,13 +118,47 @@ impl Conn {
     pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
         match self {
             Conn::Tcp(c) => Some(c),
-            Conn::Free => None,
+            _ => None,
         }
     }
 
     /// The 4-tuple and configuration of an open TCP connection.
     pub fn tcp_addr(&self) -> Option<(crate::tcp::Addr, &crate::tcp::config::TcpConfig)> {
         self.tcp().map(|c| (c.sender.addr, c.sender.config()))
+    }
+}
+
+/// An endpoint of a connection that is not TCP, to call.
+enum Other<'a> {
+    Ping(&'a mut Pinger),
+    UdpSender(&'a mut crate::transport::udp::UdpSender),
+    UdpReceiver(&'a mut crate::transport::udp::UdpReceiver),
+    OcbrClient(&'a mut crate::transport::ocbr::OcbrClient),
+    OcbrServer(&'a mut crate::transport::ocbr::OcbrServer),
+    None,
+}
+
+impl Endpoint for Other<'_> {
+    fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match self {
+            Other::Ping(e) => e.on_packet(p, io),
+            Other::UdpSender(e) => e.on_packet(p, io),
+            Other::UdpReceiver(e) => e.on_packet(p, io),
+            Other::OcbrClient(e) => e.on_packet(p, io),
+            Other::OcbrServer(e) => e.on_packet(p, io),
+            Other::None => {}
+        }
+    }
+
+    fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
+        match self {
+            Other::Ping(e) => e.on_timer(kind, io),
+            Other::UdpSender(e) => e.on_timer(kind, io),
+            Other::UdpReceiver(e) => e.on_timer(kind, io),
+            Other::OcbrClient(e) => e.on_timer(kind, io),
+            Other::OcbrServer(e) => e.on_timer(kind, io),
+            Other::None => {}
+        }
     }
 }
 

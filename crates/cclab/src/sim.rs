@@ -391,14 +391,18 @@ impl Sim {
         match p.kind {
             PktKind::Tcp => unreachable!("TCP is delivered by deliver"),
             PktKind::Ping => with_net!(self, cx => self.net.echo_reply(node, id, &mut cx)),
-            PktKind::Pong | PktKind::Request | PktKind::Udp | PktKind::Flow => {
-                // Replies, UDP datagrams and flow packets name their app; a request its
-                // connection.
-                let app = if p.kind != PktKind::Request {
-                    p.conn
-                } else {
-                    self.conn_meta[p.conn as usize].app
-                };
+            PktKind::Pong | PktKind::Udp | PktKind::Flow => {
+                // Replies, UDP datagrams and flow packets go to their connection's endpoint.
+                let conn = p.conn;
+                let side = Side::of_dst(p);
+                self.io.now = now;
+                self.conns[conn as usize].on_packet(p, &mut self.io);
+                self.pool.free(id);
+                self.flush(conn, side);
+            }
+            PktKind::Request => {
+                // A query of a request/response app, to the app of its connection.
+                let app = self.conn_meta[p.conn as usize].app;
                 let mut cmds = std::mem::take(&mut self.cmds);
                 let mut cx = AppCx {
                     now,
@@ -422,6 +426,9 @@ impl Sim {
     /// Hand the packets and timers an endpoint of `conn` produced to the network (through
     /// its host's egress stage) and the queue.
     fn flush(&mut self, conn: u32, side: Side) {
+        if !self.io.armed.is_empty() {
+            return self.flush_in_order(conn);
+        }
         if self.io.tsq_throttled {
             self.io.tsq_throttled = false;
             let nic = self.conn_nic[conn as usize];
@@ -456,6 +463,41 @@ impl Sim {
             let id = self.pool.alloc_copy(p);
             with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
         }
+        tx.clear();
+        self.io.tx = tx;
+    }
+
+    /// [`Sim::flush`] for an endpoint that armed its timers with `Io::arm` (not TCP's):
+    /// timers and packets in the order it produced them, each timer for the end it names.
+    #[cold]
+    #[inline(never)]
+    fn flush_in_order(&mut self, conn: u32) {
+        debug_assert_eq!(self.io.armed.len(), self.io.timers.len());
+        let gen = self.conn_key[conn as usize].gen;
+        let mut tx = std::mem::take(&mut self.io.tx);
+        let mut sent = 0;
+        for (&(before, side), &(at, kind)) in self.io.armed.iter().zip(&self.io.timers) {
+            for p in &tx[sent..before as usize] {
+                let id = self.pool.alloc_copy(p);
+                with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
+            }
+            sent = before as usize;
+            self.q.schedule(
+                at,
+                Ev::Timer {
+                    conn,
+                    gen,
+                    side,
+                    kind,
+                },
+            );
+        }
+        for p in &tx[sent..] {
+            let id = self.pool.alloc_copy(p);
+            with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
+        }
+        self.io.armed.clear();
+        self.io.timers.clear();
         tx.clear();
         self.io.tx = tx;
     }
@@ -648,11 +690,19 @@ impl Sim {
         at: &[(String, std::path::PathBuf)],
         snaplen: u32,
     ) -> Result<(), String> {
+        use crate::probe::pcap::ConnPorts;
         let mut cap = crate::probe::pcap::Capture::open_at(&self.net, at, snaplen)?;
         for (i, c) in self.conns.iter().enumerate() {
-            if let Some((a, cfg)) = c.tcp_addr() {
-                cap.set_conn(i as u32, crate::probe::pcap::ConnPorts::of(&a, cfg));
-            }
+            // The other transports' identifiers on the wire are their apps' numbers: a
+            // ping's echo identifier, a UDP flow's ports, an Ouroboros flow's endpoint id.
+            let ports = match c {
+                Conn::Tcp(t) => ConnPorts::of(&t.sender.addr, t.sender.config()),
+                Conn::Ping(_) | Conn::Udp(_) | Conn::Ocbr(_) => {
+                    ConnPorts::default_for(self.conn_meta[i].app)
+                }
+                Conn::Free => continue,
+            };
+            cap.set_conn(i as u32, ports);
         }
         self.probes.capture = Some(Box::new(cap));
         Ok(())
