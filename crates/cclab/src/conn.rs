@@ -39,13 +39,13 @@ impl Conn {
     /// `conn::ConnKey`).
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
-        let side = Side::of_dst(p);
-        match self {
-            Conn::Tcp(c) => match side {
+        if let Conn::Tcp(c) = self {
+            match Side::of_dst(p) {
                 Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
                 Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
-            },
-            _ => self.other(side).on_packet(p, io),
+            }
+        } else {
+            self.other_on_packet(p, io)
         }
     }
 
@@ -53,28 +53,42 @@ impl Conn {
     /// connection's, not its slot's previous one's).
     #[inline]
     pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
-        match self {
-            Conn::Tcp(c) => match side {
+        if let Conn::Tcp(c) = self {
+            match side {
                 Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
                 Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
-            },
-            _ => self.other(side).on_timer(kind, io),
+            }
+        } else {
+            self.other_on_timer(side, kind, io)
         }
     }
 
-    /// Endpoint `side` of a connection that is not TCP (out of TCP's path).
+    /// [`Conn::on_packet`] for the transports other than TCP (out of TCP's path). A ping's
+    /// server is its destination host, not an endpoint: nothing reaches it here.
     #[cold]
     #[inline(never)]
-    fn other(&mut self, side: Side) -> Other<'_> {
+    fn other_on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match (self, Side::of_dst(p)) {
+            (Conn::Ping(c), Side::Client) => c.on_packet(p, io),
+            (Conn::Udp(c), Side::Client) => c.sender.on_packet(p, io),
+            (Conn::Udp(c), Side::Server) => c.receiver.on_packet(p, io),
+            (Conn::Ocbr(c), Side::Client) => c.client.on_packet(p, io),
+            (Conn::Ocbr(c), Side::Server) => c.server.on_packet(p, io),
+            _ => {}
+        }
+    }
+
+    /// [`Conn::on_timer`] for the transports other than TCP (out of TCP's path).
+    #[cold]
+    #[inline(never)]
+    fn other_on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
         match (self, side) {
-            (Conn::Ping(c), Side::Client) => Other::Ping(c),
-            (Conn::Udp(c), Side::Client) => Other::UdpSender(&mut c.sender),
-            (Conn::Udp(c), Side::Server) => Other::UdpReceiver(&mut c.receiver),
-            (Conn::Ocbr(c), Side::Client) => Other::OcbrClient(&mut c.client),
-            (Conn::Ocbr(c), Side::Server) => Other::OcbrServer(&mut c.server),
-            // A ping's server is its destination host, not an endpoint; TCP is handled by
-            // the caller; a free slot has none.
-            _ => Other::None,
+            (Conn::Ping(c), Side::Client) => c.on_timer(kind, io),
+            (Conn::Udp(c), Side::Client) => c.sender.on_timer(kind, io),
+            (Conn::Udp(c), Side::Server) => c.receiver.on_timer(kind, io),
+            (Conn::Ocbr(c), Side::Client) => c.client.on_timer(kind, io),
+            (Conn::Ocbr(c), Side::Server) => c.server.on_timer(kind, io),
+            _ => {}
         }
     }
 
@@ -125,40 +139,6 @@ impl Conn {
     /// The 4-tuple and configuration of an open TCP connection.
     pub fn tcp_addr(&self) -> Option<(crate::tcp::Addr, &crate::tcp::config::TcpConfig)> {
         self.tcp().map(|c| (c.sender.addr, c.sender.config()))
-    }
-}
-
-/// An endpoint of a connection that is not TCP, to call.
-enum Other<'a> {
-    Ping(&'a mut Pinger),
-    UdpSender(&'a mut crate::transport::udp::UdpSender),
-    UdpReceiver(&'a mut crate::transport::udp::UdpReceiver),
-    OcbrClient(&'a mut crate::transport::ocbr::OcbrClient),
-    OcbrServer(&'a mut crate::transport::ocbr::OcbrServer),
-    None,
-}
-
-impl Endpoint for Other<'_> {
-    fn on_packet(&mut self, p: &Packet, io: &mut Io) {
-        match self {
-            Other::Ping(e) => e.on_packet(p, io),
-            Other::UdpSender(e) => e.on_packet(p, io),
-            Other::UdpReceiver(e) => e.on_packet(p, io),
-            Other::OcbrClient(e) => e.on_packet(p, io),
-            Other::OcbrServer(e) => e.on_packet(p, io),
-            Other::None => {}
-        }
-    }
-
-    fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
-        match self {
-            Other::Ping(e) => e.on_timer(kind, io),
-            Other::UdpSender(e) => e.on_timer(kind, io),
-            Other::UdpReceiver(e) => e.on_timer(kind, io),
-            Other::OcbrClient(e) => e.on_timer(kind, io),
-            Other::OcbrServer(e) => e.on_timer(kind, io),
-            Other::None => {}
-        }
     }
 }
 

@@ -287,6 +287,9 @@ impl Sim {
                 if gen != self.conn_key[conn as usize].gen {
                     return; // its connection closed
                 }
+                if !kind.is_tcp() {
+                    return self.other_timer(conn, side, kind);
+                }
                 self.io.now = self.q.now();
                 self.prep_io(conn, side);
                 self.conns[conn as usize].on_timer(side, kind, &mut self.io);
@@ -327,6 +330,15 @@ impl Sim {
                 self.net.host.ready = ready; // keep the allocation
             }
         }
+    }
+
+    /// A timer of an endpoint that is not TCP's (out of TCP's path).
+    #[cold]
+    #[inline(never)]
+    fn other_timer(&mut self, conn: u32, side: Side, kind: TimerKind) {
+        self.io.now = self.q.now();
+        self.conns[conn as usize].on_timer(side, kind, &mut self.io);
+        self.flush_in_order(conn);
     }
 
     /// Bytes of `conn`'s sender left its host while it waited for that (TCP small queues).
@@ -394,11 +406,10 @@ impl Sim {
             PktKind::Pong | PktKind::Udp | PktKind::Flow => {
                 // Replies, UDP datagrams and flow packets go to their connection's endpoint.
                 let conn = p.conn;
-                let side = Side::of_dst(p);
                 self.io.now = now;
                 self.conns[conn as usize].on_packet(p, &mut self.io);
                 self.pool.free(id);
-                self.flush(conn, side);
+                self.flush_in_order(conn);
             }
             PktKind::Request => {
                 // A query of a request/response app, to the app of its connection.
@@ -426,9 +437,6 @@ impl Sim {
     /// Hand the packets and timers an endpoint of `conn` produced to the network (through
     /// its host's egress stage) and the queue.
     fn flush(&mut self, conn: u32, side: Side) {
-        if !self.io.armed.is_empty() {
-            return self.flush_in_order(conn);
-        }
         if self.io.tsq_throttled {
             self.io.tsq_throttled = false;
             let nic = self.conn_nic[conn as usize];
@@ -467,8 +475,9 @@ impl Sim {
         self.io.tx = tx;
     }
 
-    /// [`Sim::flush`] for an endpoint that armed its timers with `Io::arm` (not TCP's):
-    /// timers and packets in the order it produced them, each timer for the end it names.
+    /// [`Sim::flush`] for the endpoints that are not TCP's, which arm their timers with
+    /// `Io::arm`: timers and packets in the order they produced them, each timer for the
+    /// end it names. (They use neither TCP small queues nor the traces.)
     #[cold]
     #[inline(never)]
     fn flush_in_order(&mut self, conn: u32) {
@@ -646,7 +655,12 @@ impl Sim {
                     self.io.now = now;
                     self.prep_io(conn, Side::Client);
                     self.conns[conn as usize].open(&mut self.io);
-                    self.flush(conn, Side::Client);
+                    if self.io.armed.is_empty() {
+                        self.flush(conn, Side::Client);
+                    } else {
+                        // Not TCP: its first timers (`Io::arm`).
+                        self.flush_in_order(conn);
+                    }
                 }
                 Cmd::Write(conn, bytes) => {
                     self.io.now = now;

@@ -43,6 +43,17 @@ pub enum TimerKind {
     Ipcp,
 }
 
+impl TimerKind {
+    /// Is it a timer of TCP's endpoints? (The others' are handled out of TCP's path.)
+    #[inline]
+    pub fn is_tcp(self) -> bool {
+        matches!(
+            self,
+            TimerKind::Rto | TimerKind::DelAck | TimerKind::Pace | TimerKind::Tsq
+        )
+    }
+}
+
 /// The end of a connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
