@@ -160,9 +160,9 @@ stop = "200ms"
         "{ids:?}"
     );
     assert_eq!(r.flows.iter().next().unwrap().from, "s0");
-    // Each transport's packets reached its endpoints: 31 pings (0 to 300 ms), answered but for those
-    // still on their way; UDP's 3,000-byte datagrams (3 fragments each) reassembled (some lost in the full queue);
-    // ocbr's packets counted.
+    // Each transport's packets reached its endpoints: 31 pings (0 to 300 ms), answered
+    // but for those still on their way; UDP's 3,000-byte datagrams (3 fragments each)
+    // reassembled (a few lost in the full queue); ocbr's packets counted.
     let p = &r.app::<cclab::app::ping::PingResult>()[0];
     assert!(p.sent == 31 && p.received >= 25, "{p:?}");
     let u = &r.app::<cclab::app::udp::UdpResult>()[0];
