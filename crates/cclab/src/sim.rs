@@ -31,7 +31,7 @@ use crate::qdisc::QueueDisc;
 use crate::results::RunResult;
 use crate::scenario::Scenario;
 use crate::tcp::TcpConn;
-use crate::transport::{Io, Side, TimerKind};
+use crate::transport::{Endpoint, Io, Side, TimerKind};
 
 /// The events of every layer. Small and `Copy`: the queue moves them by value. The tag is a
 /// `u32` (`repr(u32)`), so every variant's fields start 4-byte aligned and moving an event
@@ -371,15 +371,23 @@ impl Sim {
                         .on_receive(conn, now, p, &mut self.probes.series);
                 }
                 prep_io(&mut self.io, &mut self.net, &self.conn_nic, conn, side);
-                let c = &mut self.conns[conn as usize];
-                c.on_packet(p, &mut self.io);
-                if side == Side::Client {
-                    if let Some(t) = c.tcp() {
-                        self.probes.rtt.after_packet(conn, t);
+                // The key matched, so the slot holds this TCP connection: one look at the
+                // slot's variant, then the endpoint of the packet's side.
+                let Conn::Tcp(c) = &mut self.conns[conn as usize] else {
+                    self.pool.free(id);
+                    return;
+                };
+                let done = match side {
+                    Side::Server => {
+                        Endpoint::on_packet(&mut c.receiver, p, &mut self.io);
+                        false
                     }
-                }
-                let done =
-                    side == Side::Client && c.tcp().is_some_and(|t| t.sender.done_at.is_some());
+                    Side::Client => {
+                        Endpoint::on_packet(&mut c.sender, p, &mut self.io);
+                        self.probes.rtt.after_packet(conn, c);
+                        c.sender.done_at.is_some()
+                    }
+                };
                 self.pool.free(id);
                 self.flush(conn, side);
                 if done && self.conn_meta[conn as usize].ephemeral {
