@@ -3,6 +3,9 @@
 //! layer above the transports (it names each kind), below the simulator.
 
 use crate::packet::Packet;
+use crate::transport::ocbr::OcbrConn;
+use crate::transport::ping::Pinger;
+use crate::transport::udp::UdpConn;
 use crate::transport::{Endpoint, Io, Side, TimerKind};
 
 /// One connection of any transport: both of its endpoints, boxed so the arena holds a
@@ -12,9 +15,20 @@ use crate::transport::{Endpoint, Io, Side, TimerKind};
 /// flow arrives (`Sim::connect`), and when its last byte is acknowledged its result row
 /// goes to the run's flow log (`results::FlowLog`) and its slot becomes [`Conn::Free`],
 /// for the next flow to take. So endpoint memory follows the flows active at once, not
-/// the flows of the run. Other connections are `Tcp` from the start to the end.
+/// the flows of the run. Other connections keep their slot from the start to the end.
+///
+/// The world's TCP connections take the first slots (the apps that open them come first
+/// in the `apps!` registry), so that a flow's number is its slot; then the other
+/// transports' (`Ping`, `Udp`, `Ocbr`, one slot per app); a workload's flows take slots as
+/// they arrive.
 pub enum Conn {
     Tcp(Box<crate::tcp::TcpConn>),
+    /// A ping's echo client (the other end is the destination host's kernel).
+    Ping(Box<Pinger>),
+    /// A UDP constant-bit-rate flow: iperf's sender and receiver.
+    Udp(Box<UdpConn>),
+    /// The ocbr tool over an Ouroboros flow: its client and server.
+    Ocbr(Box<OcbrConn>),
     /// A slot whose connection closed, free for the next one.
     Free,
 }
@@ -30,6 +44,8 @@ impl Conn {
                 Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
                 Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
             }
+        } else {
+            self.other_on_packet(p, io)
         }
     }
 
@@ -42,13 +58,49 @@ impl Conn {
                 Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
                 Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
             }
+        } else {
+            self.other_on_timer(side, kind, io)
         }
     }
 
-    /// The application opens the connection (the client connects).
+    /// [`Conn::on_packet`] for the transports other than TCP (out of TCP's path). A ping's
+    /// server is its destination host, not an endpoint: nothing reaches it here.
+    #[cold]
+    #[inline(never)]
+    fn other_on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match (self, Side::of_dst(p)) {
+            (Conn::Ping(c), Side::Client) => c.on_packet(p, io),
+            (Conn::Udp(c), Side::Client) => c.sender.on_packet(p, io),
+            (Conn::Udp(c), Side::Server) => c.receiver.on_packet(p, io),
+            (Conn::Ocbr(c), Side::Client) => c.client.on_packet(p, io),
+            (Conn::Ocbr(c), Side::Server) => c.server.on_packet(p, io),
+            _ => {}
+        }
+    }
+
+    /// [`Conn::on_timer`] for the transports other than TCP (out of TCP's path).
+    #[cold]
+    #[inline(never)]
+    fn other_on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
+        match (self, side) {
+            (Conn::Ping(c), Side::Client) => c.on_timer(kind, io),
+            (Conn::Udp(c), Side::Client) => c.sender.on_timer(kind, io),
+            (Conn::Udp(c), Side::Server) => c.receiver.on_timer(kind, io),
+            (Conn::Ocbr(c), Side::Client) => c.client.on_timer(kind, io),
+            (Conn::Ocbr(c), Side::Server) => c.server.on_timer(kind, io),
+            _ => {}
+        }
+    }
+
+    /// The application opens the connection (the client connects; the other transports
+    /// arm their ends' first timers).
     pub fn open(&mut self, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
-            c.sender.connect(io)
+        match self {
+            Conn::Tcp(c) => c.sender.connect(io),
+            Conn::Ping(c) => c.open(io),
+            Conn::Udp(c) => c.open(io),
+            Conn::Ocbr(c) => c.client.open(io),
+            Conn::Free => {}
         }
     }
 
@@ -71,7 +123,7 @@ impl Conn {
     pub fn delivered_bytes(&self) -> u64 {
         match self {
             Conn::Tcp(c) => c.receiver.delivered_bytes,
-            Conn::Free => 0,
+            _ => 0,
         }
     }
 
@@ -80,7 +132,7 @@ impl Conn {
     pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
         match self {
             Conn::Tcp(c) => Some(c),
-            Conn::Free => None,
+            _ => None,
         }
     }
 

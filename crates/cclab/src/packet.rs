@@ -74,7 +74,8 @@ pub struct Packet {
     pub size: u32,
     /// ECMP hash of the 5-tuple, fixed per connection.
     pub hash: u32,
-    /// Connection (or probe) index; with `from_client`, identifies the endpoint.
+    /// The connection slot (any transport: TCP, a ping, a UDP or an Ouroboros flow); with
+    /// `from_client`, identifies the endpoint it goes to.
     pub conn: u32,
     /// TCP payload bytes.
     pub payload: u32,

@@ -31,7 +31,7 @@ use crate::qdisc::QueueDisc;
 use crate::results::RunResult;
 use crate::scenario::Scenario;
 use crate::tcp::TcpConn;
-use crate::transport::{Io, Side, TimerKind};
+use crate::transport::{Endpoint, Io, Side, TimerKind};
 
 /// The events of every layer. Small and `Copy`: the queue moves them by value. The tag is a
 /// `u32` (`repr(u32)`), so every variant's fields start 4-byte aligned and moving an event
@@ -287,6 +287,9 @@ impl Sim {
                 if gen != self.conn_key[conn as usize].gen {
                     return; // its connection closed
                 }
+                if !kind.is_tcp() {
+                    return self.other_timer(conn, side, kind);
+                }
                 self.io.now = self.q.now();
                 self.prep_io(conn, side);
                 self.conns[conn as usize].on_timer(side, kind, &mut self.io);
@@ -329,6 +332,15 @@ impl Sim {
         }
     }
 
+    /// A timer of an endpoint that is not TCP's (out of TCP's path).
+    #[cold]
+    #[inline(never)]
+    fn other_timer(&mut self, conn: u32, side: Side, kind: TimerKind) {
+        self.io.now = self.q.now();
+        self.conns[conn as usize].on_timer(side, kind, &mut self.io);
+        self.flush_in_order(conn);
+    }
+
     /// Bytes of `conn`'s sender left its host while it waited for that (TCP small queues).
     #[inline(never)]
     fn tsq_wake(&mut self, conn: u32) {
@@ -359,15 +371,23 @@ impl Sim {
                         .on_receive(conn, now, p, &mut self.probes.series);
                 }
                 prep_io(&mut self.io, &mut self.net, &self.conn_nic, conn, side);
-                let c = &mut self.conns[conn as usize];
-                c.on_packet(p, &mut self.io);
-                if side == Side::Client {
-                    if let Some(t) = c.tcp() {
-                        self.probes.rtt.after_packet(conn, t);
+                // The key matched, so the slot holds this TCP connection: one look at the
+                // slot's variant, then the endpoint of the packet's side.
+                let Conn::Tcp(c) = &mut self.conns[conn as usize] else {
+                    self.pool.free(id);
+                    return;
+                };
+                let done = match side {
+                    Side::Server => {
+                        Endpoint::on_packet(&mut c.receiver, p, &mut self.io);
+                        false
                     }
-                }
-                let done =
-                    side == Side::Client && c.tcp().is_some_and(|t| t.sender.done_at.is_some());
+                    Side::Client => {
+                        Endpoint::on_packet(&mut c.sender, p, &mut self.io);
+                        self.probes.rtt.after_packet(conn, c);
+                        c.sender.done_at.is_some()
+                    }
+                };
                 self.pool.free(id);
                 self.flush(conn, side);
                 if done && self.conn_meta[conn as usize].ephemeral {
@@ -391,14 +411,17 @@ impl Sim {
         match p.kind {
             PktKind::Tcp => unreachable!("TCP is delivered by deliver"),
             PktKind::Ping => with_net!(self, cx => self.net.echo_reply(node, id, &mut cx)),
-            PktKind::Pong | PktKind::Request | PktKind::Udp | PktKind::Flow => {
-                // Replies, UDP datagrams and flow packets name their app; a request its
-                // connection.
-                let app = if p.kind != PktKind::Request {
-                    p.conn
-                } else {
-                    self.conn_meta[p.conn as usize].app
-                };
+            PktKind::Pong | PktKind::Udp | PktKind::Flow => {
+                // Replies, UDP datagrams and flow packets go to their connection's endpoint.
+                let conn = p.conn;
+                self.io.now = now;
+                self.conns[conn as usize].on_packet(p, &mut self.io);
+                self.pool.free(id);
+                self.flush_in_order(conn);
+            }
+            PktKind::Request => {
+                // A query of a request/response app, to the app of its connection.
+                let app = self.conn_meta[p.conn as usize].app;
                 let mut cmds = std::mem::take(&mut self.cmds);
                 let mut cx = AppCx {
                     now,
@@ -456,6 +479,42 @@ impl Sim {
             let id = self.pool.alloc_copy(p);
             with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
         }
+        tx.clear();
+        self.io.tx = tx;
+    }
+
+    /// [`Sim::flush`] for the endpoints that are not TCP's, which arm their timers with
+    /// `Io::arm`: timers and packets in the order they produced them, each timer for the
+    /// end it names. (They use neither TCP small queues nor the traces.)
+    #[cold]
+    #[inline(never)]
+    fn flush_in_order(&mut self, conn: u32) {
+        debug_assert_eq!(self.io.armed.len(), self.io.timers.len());
+        let gen = self.conn_key[conn as usize].gen;
+        let mut tx = std::mem::take(&mut self.io.tx);
+        let mut sent = 0;
+        for (&(before, side), &(at, kind)) in self.io.armed.iter().zip(&self.io.timers) {
+            for p in &tx[sent..before as usize] {
+                let id = self.pool.alloc_copy(p);
+                with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
+            }
+            sent = before as usize;
+            self.q.schedule(
+                at,
+                Ev::Timer {
+                    conn,
+                    gen,
+                    side,
+                    kind,
+                },
+            );
+        }
+        for p in &tx[sent..] {
+            let id = self.pool.alloc_copy(p);
+            with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
+        }
+        self.io.armed.clear();
+        self.io.timers.clear();
         tx.clear();
         self.io.tx = tx;
     }
@@ -604,7 +663,12 @@ impl Sim {
                     self.io.now = now;
                     self.prep_io(conn, Side::Client);
                     self.conns[conn as usize].open(&mut self.io);
-                    self.flush(conn, Side::Client);
+                    if self.io.armed.is_empty() {
+                        self.flush(conn, Side::Client);
+                    } else {
+                        // Not TCP: its first timers (`Io::arm`).
+                        self.flush_in_order(conn);
+                    }
                 }
                 Cmd::Write(conn, bytes) => {
                     self.io.now = now;
@@ -648,11 +712,19 @@ impl Sim {
         at: &[(String, std::path::PathBuf)],
         snaplen: u32,
     ) -> Result<(), String> {
+        use crate::probe::pcap::ConnPorts;
         let mut cap = crate::probe::pcap::Capture::open_at(&self.net, at, snaplen)?;
         for (i, c) in self.conns.iter().enumerate() {
-            if let Some((a, cfg)) = c.tcp_addr() {
-                cap.set_conn(i as u32, crate::probe::pcap::ConnPorts::of(&a, cfg));
-            }
+            // The other transports' identifiers on the wire are their apps' numbers: a
+            // ping's echo identifier, a UDP flow's ports, an Ouroboros flow's endpoint id.
+            let ports = match c {
+                Conn::Tcp(t) => ConnPorts::of(&t.sender.addr, t.sender.config()),
+                Conn::Ping(_) | Conn::Udp(_) | Conn::Ocbr(_) => {
+                    ConnPorts::default_for(self.conn_meta[i].app)
+                }
+                Conn::Free => continue,
+            };
+            cap.set_conn(i as u32, ports);
         }
         self.probes.capture = Some(Box::new(cap));
         Ok(())

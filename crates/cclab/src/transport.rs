@@ -1,5 +1,7 @@
-//! The transport seam: what every transport endpoint (TCP today; UDP and Ouroboros flows
-//! next) offers the simulator.
+//! The transport seam: what every transport endpoint offers the simulator. TCP's are in
+//! `tcp/`; the others here: a ping's echo client ([`ping`]), a UDP constant-bit-rate flow
+//! with IPv4 fragmentation and reassembly ([`udp`]), and the ocbr tool over an Ouroboros
+//! flow ([`ocbr`]).
 //!
 //! An endpoint is sans-IO: it is handed a packet or a due timer together with an [`Io`],
 //! and writes into the `Io` the packets it sends and the timers it wants. It never sees
@@ -10,6 +12,10 @@
 //! transport, dispatched by `match`): the initiator ([`Side::Client`], like `iperf -c`)
 //! and the listener ([`Side::Server`]). A packet names its connection and whether it comes
 //! from the client, so its destination endpoint is found without a lookup.
+
+pub mod ocbr;
+pub mod ping;
+pub mod udp;
 
 use crate::engine::SimTime;
 use crate::net::NodeId;
@@ -27,6 +33,25 @@ pub enum TimerKind {
     Pace,
     /// Bytes of this socket left the host (TCP small queues, `tcp_tsq_handler`).
     Tsq,
+    /// A constant-rate source's next packet or write is due (a ping's next echo request,
+    /// iperf's next datagram, the ocbr client's next write), or its end.
+    Source,
+    /// A receiver's report interval ends (iperf's `-i`).
+    Report,
+    /// An Ouroboros flow's IPCP thread: its congestion-avoidance sleep or the frame time
+    /// of its last packet is over.
+    Ipcp,
+}
+
+impl TimerKind {
+    /// Is it a timer of TCP's endpoints? (The others' are handled out of TCP's path.)
+    #[inline]
+    pub fn is_tcp(self) -> bool {
+        matches!(
+            self,
+            TimerKind::Rto | TimerKind::DelAck | TimerKind::Pace | TimerKind::Tsq
+        )
+    }
 }
 
 /// The end of a connection.
@@ -67,6 +92,12 @@ pub struct Io {
     /// (`[host] local_cwr`); `u32::MAX` when it does not say or the option is off. Set by
     /// the simulator before each call of a sender; the sender counts down what it sends.
     pub local_room: u32,
+    /// For the timers an endpoint armed with [`Io::arm`]: per entry of `timers`, how many
+    /// packets of `tx` leave before it is scheduled, and the end it is for. The simulator
+    /// then schedules timers and packets in the order the endpoint produced them (events
+    /// of the same picosecond run in the order they were scheduled). Empty for TCP, whose
+    /// timers are all scheduled before its packets.
+    pub armed: Vec<(u32, Side)>,
 }
 
 impl Io {
@@ -78,7 +109,16 @@ impl Io {
             below: 0,
             tsq_throttled: false,
             local_room: u32::MAX,
+            armed: Vec::new(),
         }
+    }
+
+    /// Ask for timer `kind` of end `side` at `at`, scheduled after the packets already in
+    /// `tx` and before those pushed after this call.
+    #[inline]
+    pub fn arm(&mut self, at: SimTime, kind: TimerKind, side: Side) {
+        self.armed.push((self.tx.len() as u32, side));
+        self.timers.push((at, kind));
     }
 }
 

@@ -3,8 +3,8 @@
 //! output section asks for, and each app's first wake-ups.
 //!
 //! Everything is numbered in scenario order — connections in the order of `[[flow]]`
-//! then of the `[[aggregate]]` workers, apps likewise, then pings — so the same scenario
-//! always schedules the same events in the same order.
+//! then of the `[[aggregate]]` workers, then those of pings, UDP and ocbr flows; apps
+//! likewise — so the same scenario always schedules the same events in the same order.
 
 use crate::app::{AnyApp, App, AppId, Build, ConnReq};
 use crate::conn::Conn;
@@ -41,6 +41,9 @@ pub struct WorldBuilder<'s> {
     checked_tcp: Option<Arc<TcpConfig>>,
     /// The Ouroboros layer's router marking, once an app asks for it.
     flow_marking: Option<(crate::flow::FlowCaKind, u64)>,
+    /// A connection of another transport than TCP was added: no TCP one may follow (a
+    /// flow's number is its slot, `Conn`).
+    others: bool,
 }
 
 /// Each method is documented on [`Build`].
@@ -118,6 +121,10 @@ impl Build for WorldBuilder<'_> {
     }
 
     fn conn(&mut self, r: ConnReq) -> Result<u32, String> {
+        assert!(
+            !self.others,
+            "the apps that open TCP connections come first in the apps! registry"
+        );
         let (client, server) = (self.host(r.from)?, self.host(r.to)?);
         let conn = self.sim.conns.len() as u32;
         let addr = self.sim.addr(client, server, conn, r.service, r.tcp.dscp);
@@ -149,6 +156,26 @@ impl Build for WorldBuilder<'_> {
             ephemeral: false,
         });
         Ok(conn)
+    }
+
+    fn add_conn(&mut self, c: Conn, from: NodeId, to: NodeId, app: AppId) -> u32 {
+        let sim = &mut *self.sim;
+        let conn = sim.conns.len() as u32;
+        self.others = true;
+        sim.conns.push(c);
+        sim.conn_nic.push(u32::MAX);
+        sim.conn_key.push(crate::conn::ConnKey::default());
+        sim.conn_meta.push(ConnMeta {
+            id: u32::MAX,
+            from,
+            to,
+            start: 0,
+            stop: None,
+            app,
+            nic: u32::MAX,
+            ephemeral: false,
+        });
+        conn
     }
 
     fn host_tcp(&mut self, client: NodeId, tcp: &TcpConfig) -> Arc<TcpConfig> {
@@ -267,7 +294,10 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             .aggregates
             .iter()
             .map(|a| a.workers.len())
-            .sum::<usize>();
+            .sum::<usize>()
+        + sc.apps.pings.len()
+        + sc.apps.udps.len()
+        + sc.apps.ocbrs.len();
     sim.conns.reserve_exact(n_conns);
     sim.conn_meta.reserve_exact(n_conns);
     sim.apps.reserve_exact(sc.apps.len());
@@ -284,6 +314,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         last_tcp: None,
         checked_tcp: None,
         flow_marking: None,
+        others: false,
     };
     crate::app::build(&sc.apps, &mut w)?;
     if let Some((ca, hidden)) = w.flow_marking {
@@ -293,7 +324,10 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             )))
         });
     }
-    sim.next_flow_id = sim.conns.len() as u32;
+    // The world's TCP connections, numbered by their slots (the first ones); a workload's
+    // flows are numbered on from there.
+    let n_tcp = sim.conns.iter().take_while(|c| c.tcp().is_some()).count();
+    sim.next_flow_id = n_tcp as u32;
     // Known once the apps are built (a builder opens an app's connections before it adds
     // the app).
     sim.conn_deliveries = (sim.conn_meta.iter())
@@ -302,9 +336,8 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
 
     // Probes.
     let o = &sc.output;
-    let n = sim.conns.len();
-    sim.probes.rtt = RttProbe::new(n);
-    sim.probes.tsg = Tsg::new(&o.tsg, n)?;
+    sim.probes.rtt = RttProbe::new(sim.conns.len());
+    sim.probes.tsg = Tsg::new(&o.tsg, n_tcp)?;
     let sampled: Vec<PortId> = if o.queues.is_empty() {
         // The bottleneck, or every forward hop of a chain.
         sim.net
@@ -330,7 +363,7 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
         [o.cwnd_interval, o.queue_interval, o.throughput_interval],
         sc.duration,
         sampled,
-        sim.conn_meta.iter().map(|m| m.start).collect(),
+        sim.conn_meta[..n_tcp].iter().map(|m| m.start).collect(),
     );
 
     series_budget(&sim)?;
@@ -369,7 +402,7 @@ fn series_budget(sim: &Sim) -> Result<(), String> {
         ),
         (
             "throughput",
-            points(o.throughput_interval).saturating_mul(sim.conns.len() as u64),
+            points(o.throughput_interval).saturating_mul(tcp),
         ),
     ];
     let mut tsg = 0u64;

@@ -60,6 +60,11 @@ pub trait Build {
     fn push_app(&mut self, app: AnyApp) -> AppId;
     /// Add a TCP connection `from → to`; returns its index.
     fn conn(&mut self, r: ConnReq) -> Result<u32, String>;
+    /// Add a connection of another transport (a ping's echo client, a UDP flow, an
+    /// Ouroboros flow) `from → to`, used by app `app`, in the next slot
+    /// ([`Build::next_conn`], which its endpoints put on their packets); returns it. The
+    /// app opens it (`AppCx::open`) when it starts.
+    fn add_conn(&mut self, c: crate::conn::Conn, from: NodeId, to: NodeId, app: AppId) -> u32;
     /// `tcp` as the connections sent from host `client` run it: with the host's stack
     /// below TCP (`[host]`, and whether its qdisc paces). Equal configurations share one
     /// allocation.

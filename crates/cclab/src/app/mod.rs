@@ -117,7 +117,9 @@ pub trait App {
     fn on_event(&mut self, tag: u32, cx: &mut AppCx);
     /// The listener of connection `conn`, which this app uses, received data in order.
     fn on_delivered(&mut self, _conn: u32, _cx: &mut AppCx) {}
-    /// An application packet addressed to this app arrived (and is consumed).
+    /// A packet this app sent with `Cmd::Send` (a request/response query) reached the
+    /// other end of its connection (and is consumed). The other transports' packets go to
+    /// their endpoints, not to apps.
     fn on_message(&mut self, _p: &Packet, _cx: &mut AppCx) {}
     /// Wants `on_delivered` calls.
     fn wants_deliveries(&self) -> bool {

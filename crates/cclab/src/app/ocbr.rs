@@ -1,24 +1,12 @@
 //! `[[ocbr]]`: the Ouroboros constant-bit-rate tool (`src/tools/ocbr`, prototype 0.18.0)
 //! over one Ouroboros flow (`flow/endpoint.rs`) of the layer's congestion avoidance.
 //!
-//! - **Client** (`ocbr_client.c`): writes `size` bytes (`-s`, default 1000) and then sleeps
-//!   `size · 8 / rate` (`-r`, default 1 Mbit/s; the time the write took is not
-//!   compensated), or with `flood` (`-f`) writes as fast as the flow takes them; from
-//!   `start` until `stop` (`-d`, default 60 s after the start). A write blocks while the
-//!   flow's ring of 1024 packets is full.
-//! - **Server** (`ocbr_server.c`, `handle_flow`): a loop that reads the clock, reads one
-//!   packet (a read gives up after 100 ms, `FLOWSRCVTIMEO`), counts it, and — with the
-//!   clock value read *before* the read — prints the interval once `ts_diff_ms(now,
-//!   iv_end) < 0`: `us = ts_diff_us(iv_start, now)`, then the next interval starts at the
-//!   old end. `ts_diff_ms` truncates the nanosecond difference to whole ms, so a line is
-//!   printed only when the clock is a full millisecond past the interval's end (less
-//!   when a second boundary falls in between): that is why the seed's 100 ms intervals
-//!   print as `101 ms`. The clock is `CLOCK_REALTIME`; ours starts at the Unix epoch with
-//!   the run. Flows are numbered per server from 64 (`PROG_RES_FDS`), as the seed's
-//!   `Flow 64` and `Flow 65`. *[Chosen: flow allocation is not simulated; the server
-//!   accepts the flow ("New flow.") when its first packet arrives.]*
-//! - At the end of the run the app writes each end's flow-allocator statistics file
-//!   (`flow/text.rs`).
+//! The client's writes and the server's loop run per packet, so they are the flow's
+//! endpoints (`transport/ocbr.rs`, over `flow/endpoint.rs`): this app configures and starts
+//! them, samples the sender's flow-allocator statistics (`stats_every`), and at the end of
+//! the run reports what the server printed and each end's flow-allocator statistics file
+//! (`flow/text.rs`). Flows are numbered per server from 64 (`PROG_RES_FDS`), as the
+//! seed's `Flow 64` and `Flow 65`.
 
 mod result;
 
@@ -26,15 +14,16 @@ pub use result::{FaSample, OcbrInterval, OcbrResult};
 
 use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
-use crate::engine::{secs, SimTime, MS, NS, SEC};
-use crate::flow::endpoint::{FlowAddr, FlowIo, FlowReceiver, FlowSender, FLOW_HDR, FLOW_UPDATE};
-use crate::flow::text::{date_time, fa_stat, ocbr_line, FaCounters, FaIdentity};
+use crate::conn::Conn;
+use crate::engine::{secs, SimTime, SEC};
+use crate::flow::endpoint::{FlowAddr, FlowReceiver, FlowSender, FLOW_HDR};
+use crate::flow::text::{date_time, fa_stat, FaCounters, FaIdentity};
 use crate::flow::{FlowCa, FlowCaKind, FLOW_CA_NAMES};
 use crate::net::{flow_hash, NodeId};
-use crate::packet::Packet;
 use crate::results::AppTables;
 use crate::schema::check::{join, Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
+use crate::transport::ocbr::{OcbrClient, OcbrConn, OcbrServer, Server};
 
 /// An ocbr client and server over one flow.
 #[derive(Clone, Debug, PartialEq)]
@@ -259,168 +248,18 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
     Some(out)
 }
 
-/// A clock reading as `struct timespec` (seconds, nanoseconds) of `CLOCK_REALTIME`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Ts {
-    sec: i64,
-    nsec: i64,
-}
+const STATS: u32 = 0;
 
-impl Ts {
-    fn at(t: SimTime) -> Ts {
-        let ns = (t / NS) as i64;
-        Ts {
-            sec: ns / 1_000_000_000,
-            nsec: ns % 1_000_000_000,
-        }
-    }
-    fn add(self, d: SimTime) -> Ts {
-        let n = self.nsec + (d / NS) as i64;
-        Ts {
-            sec: self.sec + n / 1_000_000_000,
-            nsec: n % 1_000_000_000,
-        }
-    }
-    #[cfg(test)]
-    fn sim(self) -> SimTime {
-        (self.sec * 1_000_000_000 + self.nsec) as SimTime * NS
-    }
-}
-
-/// `ts_diff_ms(t0, tx)` and `ts_diff_us(t0, tx)` of `time_utils.h`: the second and
-/// nanosecond differences apart, the latter truncated toward zero.
-fn ts_diff_ms(t0: Ts, tx: Ts) -> i64 {
-    (tx.sec - t0.sec) * 1000 + (tx.nsec - t0.nsec) / 1_000_000
-}
-fn ts_diff_us(t0: Ts, tx: Ts) -> i64 {
-    (tx.sec - t0.sec) * 1_000_000 + (tx.nsec - t0.nsec) / 1000
-}
-
-/// The read timeout of the server's loop (`tic`).
-const TIC: SimTime = 100 * MS;
-
-/// `handle_flow`'s loop for one flow.
-#[derive(Debug)]
-struct Server {
-    fd: u32,
-    interval: SimTime,
-    /// When the loop's current read began (its `now`).
-    read_since: Option<SimTime>,
-    iv_start: Ts,
-    iv_end: Ts,
-    packets: u64,
-    bytes: u64,
-    packets_intv: u64,
-    bytes_intv: u64,
-    lines: Vec<String>,
-    intervals: Vec<OcbrInterval>,
-}
-
-impl Server {
-    /// One pass of the loop that began at `now`, having read `got` bytes (None: timed
-    /// out).
-    fn pass(&mut self, now: SimTime, got: Option<u32>) {
-        if let Some(b) = got {
-            self.packets += 1;
-            self.bytes += b as u64;
-        }
-        let n = Ts::at(now);
-        if ts_diff_ms(n, self.iv_end) < 0 {
-            let us = ts_diff_us(self.iv_start, n).max(1) as u64;
-            let (p, b) = (
-                self.packets - self.packets_intv,
-                self.bytes - self.bytes_intv,
-            );
-            self.lines.push(ocbr_line(self.fd, p, b, us));
-            self.intervals.push(OcbrInterval {
-                end_s: secs(now),
-                packets: p,
-                bytes: b,
-                us,
-                mbps: 8.0 * b as f64 / us as f64,
-            });
-            self.iv_start = self.iv_end;
-            self.packets_intv = self.packets;
-            self.bytes_intv = self.bytes;
-            self.iv_end = self.iv_start.add(self.interval);
-        }
-    }
-
-    /// Run the loop's passes that time out before `t`.
-    fn idle_until(&mut self, t: SimTime) {
-        if let Some(mut s) = self.read_since {
-            while t > s + TIC {
-                self.pass(s, None);
-                s += TIC;
-            }
-            self.read_since = Some(s);
-        }
-    }
-
-    /// A packet of `bytes` arrived at `t`.
-    fn arrive(&mut self, t: SimTime, bytes: u32) {
-        match self.read_since {
-            None => {
-                self.lines.push("New flow.".to_string());
-                self.iv_start = Ts::at(t);
-                self.iv_end = self.iv_start.add(self.interval);
-                self.pass(t, Some(bytes));
-            }
-            Some(_) => {
-                self.idle_until(t);
-                let s = self.read_since.unwrap_or(t);
-                self.pass(s, Some(bytes));
-            }
-        }
-        self.read_since = Some(t);
-    }
-}
-
-const WRITE: u32 = 0;
-const FLOW: u32 = 1;
-const STATS: u32 = 2;
-
+/// An ocbr flow's app: its endpoints hold the flow's state.
 pub struct Ocbr {
     pub id: AppId,
+    /// The flow's connection slot.
+    pub conn: u32,
     pub from: NodeId,
     pub to: NodeId,
     pub spec: OcbrSpec,
-    gap: SimTime,
-    pub sender: FlowSender,
-    pub receiver: FlowReceiver,
-    io: FlowIo,
-    server: Server,
-    /// The client's write is blocked on a full ring.
-    blocked: bool,
     started: SimTime,
-    /// Draws for FLOW_UPDATE loss.
-    rng: crate::engine::Rng,
-    updates_lost: u64,
     series: Vec<FaSample>,
-}
-
-impl Ocbr {
-    fn flush(&mut self, cx: &mut AppCx) {
-        for p in self.io.tx.drain(..) {
-            cx.send(p.src, p);
-        }
-        if let Some(t) = self.io.wake.take() {
-            cx.wake(t, FLOW);
-        }
-    }
-
-    /// The client's write at `now`, then its sleep (`-r`); blocked on a full ring, it
-    /// goes on when the flow's thread takes a packet.
-    fn write(&mut self, cx: &mut AppCx) {
-        if cx.now >= self.spec.stop {
-            return;
-        }
-        if self.sender.write(cx.now, &mut self.io) {
-            cx.wake(cx.now + self.gap, WRITE);
-        } else {
-            self.blocked = true;
-        }
-    }
 }
 
 impl Ocbr {
@@ -436,9 +275,18 @@ impl Ocbr {
         fa_stat(&id, &c, ca)
     }
 
+    /// Both ends of its flow.
+    fn ends<'a>(&self, conns: &'a [Conn]) -> Option<&'a OcbrConn> {
+        match conns.get(self.conn as usize) {
+            Some(Conn::Ocbr(c)) => Some(c),
+            _ => None,
+        }
+    }
+
     /// Record the sender's statistics now.
-    fn sample(&mut self, now: SimTime) {
-        let s = &self.sender;
+    fn sample(&mut self, now: SimTime, conns: &[Conn]) {
+        let Some(c) = self.ends(conns) else { return };
+        let s = &c.client.flow;
         let mut f = FaSample {
             t: secs(now),
             sent_packets: s.p_snd,
@@ -459,7 +307,7 @@ impl Ocbr {
             f.max_bytes_in_window = c.tx_wbl;
             f.regime = c.regime().into();
         }
-        if let FlowCa::MbEcn(c) = &self.receiver.ca {
+        if let FlowCa::MbEcn(c) = &c.server.flow.ca {
             f.upstream_level = c.rx_ece;
         }
         self.series.push(f);
@@ -469,56 +317,17 @@ impl Ocbr {
 impl super::App for Ocbr {
     fn start(&mut self, cx: &mut AppCx) {
         self.started = self.spec.start;
-        cx.wake(self.spec.start, WRITE);
-        cx.wake(self.spec.stop, WRITE);
+        cx.open(self.conn);
         if let Some(e) = self.spec.stats_every {
             cx.wake(self.spec.start + e, STATS);
         }
     }
 
-    fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
-        match tag {
-            WRITE if cx.now >= self.spec.stop => {
-                // The client is done; what its ring holds still goes out.
-                self.sender.stop_flood();
-            }
-            WRITE if self.spec.flood => self.sender.flood(cx.now, &mut self.io),
-            WRITE => self.write(cx),
-            STATS => {
-                self.sample(cx.now);
-                if let Some(e) = self.spec.stats_every {
-                    cx.wake(cx.now + e, STATS);
-                }
-            }
-            _ => {
-                self.sender.on_timer(cx.now, &mut self.io);
-                if self.blocked && self.sender.has_room() {
-                    self.blocked = false;
-                    self.write(cx);
-                }
-            }
+    fn on_event(&mut self, _tag: u32, cx: &mut AppCx) {
+        self.sample(cx.now, cx.conns);
+        if let Some(e) = self.spec.stats_every {
+            cx.wake(cx.now + e, STATS);
         }
-        self.flush(cx);
-    }
-
-    /// A flow packet for this app: data at the server, or a FLOW_UPDATE at the client.
-    fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
-        if p.flags & FLOW_UPDATE != 0 {
-            self.sender.on_update(p.ack as u16);
-            return;
-        }
-        self.receiver.on_packet(cx.now, p, &mut self.io);
-        if self.spec.update_loss > 0.0 {
-            // FLOW_UPDATEs lost on their way back, each with probability update_loss.
-            let (rng, q, lost) = (&mut self.rng, self.spec.update_loss, &mut self.updates_lost);
-            self.io.tx.retain(|u| {
-                let keep = u.flags & FLOW_UPDATE == 0 || !rng.bernoulli(q);
-                *lost += u64::from(!keep);
-                keep
-            });
-        }
-        self.server.arrive(cx.now, p.payload);
-        self.flush(cx);
     }
 
     fn declare(t: &mut AppTables) {
@@ -526,15 +335,11 @@ impl super::App for Ocbr {
     }
 
     fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
-        let mut server = self.server.lines.clone();
-        let mut intervals = self.server.intervals.clone();
+        let Some(c) = self.ends(cx.conns) else { return };
         // The loop goes on timing out until the end of the run.
-        let mut tail = self.server.clone_state();
-        tail.idle_until(cx.now);
-        server.append(&mut tail.lines);
-        intervals.append(&mut tail.intervals);
+        let (server, intervals) = c.server.server.output_at(cx.now);
         let dur = secs(cx.now.saturating_sub(self.started).max(1));
-        let (s, rc) = (&self.sender, &self.receiver);
+        let (s, rc) = (&c.client.flow, &c.server.flow);
         let sent_file = self.fa_file(
             0,
             FaCounters {
@@ -557,7 +362,7 @@ impl super::App for Ocbr {
         out.push(OcbrResult {
             from: self.spec.from.clone(),
             to: self.spec.to.clone(),
-            fd: self.server.fd,
+            fd: c.server.server.fd,
             size: self.spec.size,
             flood: self.spec.flood,
             rate_bps: self.spec.rate,
@@ -568,7 +373,7 @@ impl super::App for Ocbr {
             goodput_bps: rc.b_rcv as f64 * 8.0 / dur,
             flow_updates_sent: rc.updates,
             flow_updates_received: s.updates,
-            flow_updates_lost: self.updates_lost,
+            flow_updates_lost: c.server.updates_lost,
             ca_wait_s: secs(s.slept),
             windows: s
                 .ca
@@ -580,39 +385,6 @@ impl super::App for Ocbr {
             receiver_stats: recv_file,
             stats_series: self.series.clone(),
         });
-    }
-}
-
-impl Server {
-    /// Flow `fd`'s loop before its first packet.
-    fn new(fd: u32, interval: SimTime) -> Server {
-        Server {
-            fd,
-            interval,
-            read_since: None,
-            iv_start: Ts::at(0),
-            iv_end: Ts::at(0),
-            packets: 0,
-            bytes: 0,
-            packets_intv: 0,
-            bytes_intv: 0,
-            lines: Vec::new(),
-            intervals: Vec::new(),
-        }
-    }
-
-    /// The loop's state without what it printed so far.
-    fn clone_state(&self) -> Server {
-        Server {
-            read_since: self.read_since,
-            iv_start: self.iv_start,
-            iv_end: self.iv_end,
-            packets: self.packets,
-            bytes: self.bytes,
-            packets_intv: self.packets_intv,
-            bytes_intv: self.bytes_intv,
-            ..Server::new(self.fd, self.interval)
-        }
     }
 }
 
@@ -644,8 +416,9 @@ pub fn build(specs: &[OcbrSpec], w: &mut dyn Build) -> Result<(), String> {
         // The client host's monotonic clock: MB-ECN aligns its windows to it. A host's
         // clock started at some time before the run (its boot), drawn from the seed.
         let clock_ns = w.host_clock_ns(from);
+        let conn = w.next_conn();
         let addr = FlowAddr {
-            app: id,
+            conn,
             src: from,
             dst: to,
             hash,
@@ -654,89 +427,29 @@ pub fn build(specs: &[OcbrSpec], w: &mut dyn Build) -> Result<(), String> {
         let server = Server::new(*fd, s.interval);
         *fd += 1;
         let gap = (s.size as u128 * 8 * SEC as u128 / s.rate.max(1) as u128).max(1) as SimTime;
+        let sender = FlowSender::new(
+            kind.new_ctx(clock_ns),
+            addr,
+            s.size,
+            false,
+            clock_ns,
+            frame_time,
+        );
+        let receiver = FlowReceiver::new(kind.new_ctx(clock_ns), addr);
+        let ends = OcbrConn {
+            client: OcbrClient::new(sender, (s.start, s.stop), gap, s.flood),
+            server: OcbrServer::new(receiver, server, s.update_loss, w.app_rng(id)),
+        };
+        w.add_conn(Conn::Ocbr(Box::new(ends)), from, to, id);
         w.push_app(super::AnyApp::Ocbr(Box::new(Ocbr {
             id,
+            conn,
             from,
             to,
             spec: s.clone(),
-            gap,
-            sender: FlowSender::new(
-                kind.new_ctx(clock_ns),
-                addr,
-                s.size,
-                false,
-                clock_ns,
-                frame_time,
-            ),
-            receiver: FlowReceiver::new(kind.new_ctx(clock_ns), addr),
-            io: FlowIo::default(),
-            server,
-            blocked: false,
             started: 0,
-            rng: w.app_rng(id),
-            updates_lost: 0,
             series: Vec::new(),
         })));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `ts_diff_ms` truncates: 0.9 ms past the end is not yet past it; 1.0 ms is; across a
-    /// second boundary 0.5 ms is enough (−1000 + 999).
-    #[test]
-    fn the_servers_clock_arithmetic_is_cs() {
-        let end = Ts {
-            sec: 5,
-            nsec: 50_000_000,
-        };
-        assert_eq!(
-            ts_diff_ms(
-                Ts {
-                    sec: 5,
-                    nsec: 50_900_000
-                },
-                end
-            ),
-            0
-        );
-        assert_eq!(
-            ts_diff_ms(
-                Ts {
-                    sec: 5,
-                    nsec: 51_000_000
-                },
-                end
-            ),
-            -1
-        );
-        let end = Ts {
-            sec: 4,
-            nsec: 999_500_000,
-        };
-        assert_eq!(ts_diff_ms(Ts { sec: 5, nsec: 0 }, end), -1);
-        assert_eq!(Ts::at(5 * SEC + 7 * NS).add(SEC - 7 * NS).sim(), 6 * SEC);
-    }
-
-    /// A packet every 100 µs from t = 0 with 100 ms intervals: the first line is printed
-    /// by the read that began at 101.0 ms (the first clock value a whole ms past 100 ms),
-    /// counts the packets up to and including the one read then, and says 101 ms.
-    #[test]
-    fn intervals_print_a_millisecond_late() {
-        let mut s = Server::new(64, 100 * MS);
-        let step = 100 * crate::engine::US;
-        for k in 0..2500u64 {
-            s.arrive(k * step, 1000);
-        }
-        assert_eq!(s.lines[0], "New flow.");
-        // The pass that began at 101.0 ms read the packet of 101.1 ms: 1012 packets.
-        assert_eq!(s.lines[1], ocbr_line(64, 1012, 1_012_000, 101_000));
-        assert_eq!(s.intervals[0].us, 101_000);
-        // The next interval starts at 100 ms (the old end), not at 101.
-        assert_eq!(s.intervals[1].us, 101_000);
-        assert_eq!(s.intervals[1].packets, 1000);
-    }
 }

@@ -1,17 +1,19 @@
 //! A ping probe: an ICMP echo request every `interval` from one host to another through
-//! the same queues as the traffic (as `ping -i`). The destination host answers it
-//! (`net::host`, the kernel's echo reply); the reply's round-trip time is recorded here.
+//! the same queues as the traffic (as `ping -i`). The echo client is an endpoint
+//! (`transport/ping.rs`) in a connection slot of its own; the destination host answers it
+//! (`net::host`, the kernel's echo reply). This app configures and starts it, and reports
+//! the round-trip times it recorded.
 
 use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
+use crate::conn::Conn;
 use crate::engine::SimTime;
-use crate::net::{flow_hash, NodeId};
-use crate::packet::{Packet, PktKind, ECT0, NOT_ECT};
 use crate::results::apps::{ms, AppRow, Report};
 use crate::results::table::{ints, opt_floats, strs, Table};
 use crate::results::AppTables;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
+use crate::transport::ping::Pinger;
 use serde::Serialize;
 
 /// A ping probe: an echo every `interval` through the same queues.
@@ -123,52 +125,21 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
     Some(pings)
 }
 
-const SEND: u32 = 0;
-
+/// A ping probe's app: its echo client holds the state.
 pub struct Ping {
-    /// This app's index: echo packets carry it in `conn`, so replies find their way back.
     pub id: AppId,
-    pub from: NodeId,
-    pub to: NodeId,
+    /// The echo client's connection slot.
+    pub conn: u32,
     pub from_name: String,
     pub to_name: String,
-    pub start: SimTime,
-    pub interval: SimTime,
-    /// IP packet size in bytes.
-    pub size: u32,
-    pub ect: bool,
-    pub dscp: u8,
-    pub sent: u64,
-    /// Round-trip times of the replies received, in order.
-    pub rtts: Vec<SimTime>,
 }
 
 impl super::App for Ping {
     fn start(&mut self, cx: &mut AppCx) {
-        cx.wake(self.start, SEND);
+        cx.open(self.conn);
     }
 
-    fn on_event(&mut self, _tag: u32, cx: &mut AppCx) {
-        let mut p = Packet::blank();
-        p.kind = PktKind::Ping;
-        p.src = self.from;
-        p.dst = self.to;
-        p.conn = self.id;
-        p.size = self.size;
-        p.ecn = if self.ect { ECT0 } else { NOT_ECT };
-        p.dscp = self.dscp;
-        p.hash = flow_hash(self.from, self.to, self.id as u16, 0, 1);
-        p.born = cx.now;
-        p.seq = self.sent;
-        self.sent += 1;
-        cx.wake(cx.now + self.interval, SEND);
-        cx.send(self.from, p);
-    }
-
-    /// An echo reply.
-    fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
-        self.rtts.push(cx.now - p.born);
-    }
+    fn on_event(&mut self, _tag: u32, _cx: &mut AppCx) {}
 
     fn declare(t: &mut AppTables) {
         t.declare::<PingResult>();
@@ -179,13 +150,16 @@ impl super::App for Ping {
         false
     }
 
-    fn tables(&self, _cx: &ResultCx, out: &mut AppTables) {
-        let s = super::summarize(&self.rtts);
+    fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
+        let Some(Conn::Ping(e)) = cx.conns.get(self.conn as usize) else {
+            return;
+        };
+        let s = super::summarize(&e.rtts);
         out.push(PingResult {
             from: self.from_name.clone(),
             to: self.to_name.clone(),
-            sent: self.sent,
-            received: self.rtts.len() as u64,
+            sent: e.sent,
+            received: e.rtts.len() as u64,
             rtt_mean_s: s.map(|s| s[0]),
             rtt_median_s: s.map(|s| s[1]),
             rtt_p99_s: s.map(|s| s[2]),
@@ -249,7 +223,7 @@ impl AppRow for PingResult {
     }
 }
 
-/// One app per probe.
+/// One app and one connection per probe.
 pub fn build(specs: &[PingSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, p) in specs.iter().enumerate() {
         let id = w.next_app();
@@ -260,19 +234,16 @@ pub fn build(specs: &[PingSpec], w: &mut dyn Build) -> Result<(), String> {
                 p.from, p.to
             ));
         }
+        let conn = w.next_conn();
+        let e = Pinger::new(
+            conn, id, from, to, p.start, p.interval, p.size, p.ect, p.dscp,
+        );
+        w.add_conn(Conn::Ping(Box::new(e)), from, to, id);
         w.push_app(super::AnyApp::Ping(Box::new(Ping {
             id,
-            from,
-            to,
+            conn,
             from_name: p.from.clone(),
             to_name: p.to.clone(),
-            start: p.start,
-            interval: p.interval,
-            size: p.size,
-            ect: p.ect,
-            dscp: p.dscp,
-            sent: 0,
-            rtts: Vec::new(),
         })));
     }
     Ok(())

@@ -1,48 +1,23 @@
 //! `[[udp]]`: a constant-bit-rate UDP sender and its receiver, as `iperf -u -b RATE -l LEN`
 //! (iperf 2) with the receiving host's IPv4 reassembly in between.
 //!
-//! - **Sender** (iperf 2's `-u`): a datagram of `len` bytes of UDP payload every
-//!   `len · 8 / rate` seconds, evenly spaced (iperf 2 sleeps between writes; no jitter
-//!   added), each carrying its sequence number and send time (iperf's `UDP_datagram`
-//!   header: id, tv_sec, tv_usec).
-//! - **Fragmentation** (Linux `ip_fragment`/`ip_do_fragment`): a datagram whose IP packet
-//!   (20 B IP + 8 B UDP + `len`) exceeds the MTU (1500) leaves as fragments carrying at
-//!   most MTU − 20 = 1480 bytes of the IP payload each, a multiple of 8, every fragment
-//!   with its own 20-byte IP header; the UDP header travels in the first. The fragments go
-//!   into the host's qdisc back to back, like any packets.
-//! - **Reassembly** (Linux `ip_defrag`, `net/ipv4/ip_fragment.c` and
-//!   `net/ipv4/inet_fragment.c` since 4.17): a datagram is delivered when all its
-//!   fragments have arrived, in any order; a queue that is still incomplete
-//!   `ipfrag_time` (30 s) after its first fragment expires and its memory is freed. Memory:
-//!   while the fragments held exceed `ipfrag_high_thresh` (4 MiB), every arriving
-//!   fragment is dropped (`inet_frag_find` gives no queue), which is how a lossy path makes
-//!   a fragmenting sender lose everything for up to 30 s. Held memory is counted as the
-//!   fragments' IP lengths *[chosen: Linux counts skb truesize, which depends on the
-//!   driver's buffers; the IP length is its lower bound]*.
-//! - **Receiver report** (iperf 2's server): per `interval`, the bytes of the datagrams
-//!   received, their rate, the jitter (RFC 1889's smoothed |D|: J += (|D| − J)/16 over the
-//!   transit times, sender timestamp to arrival), and lost/total datagrams from the gaps
-//!   in the sequence numbers, printed in iperf's format.
+//! The per-packet work (the sender's datagrams and fragments, the receiving host's
+//! reassembly, the server's counters and report intervals) is done by the flow's endpoints,
+//! `transport/udp.rs`; this app configures them, starts them, and reports what they
+//! counted: iperf 2's final report and its interval lines.
 
 use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
+use crate::conn::Conn;
 use crate::engine::{secs, SimTime, SEC};
-use crate::net::{flow_hash, NodeId};
-use crate::packet::{Packet, PktKind, NOT_ECT};
 use crate::results::apps::{AppRow, Report};
 use crate::results::table::{floats, ints, strs, Table};
 use crate::results::AppTables;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty, REQUIRED};
+pub use crate::transport::udp::UdpInterval;
+use crate::transport::udp::{fragments, UdpConn, UdpReceiver, UdpSender, MTU};
 use serde::Serialize;
-
-/// The path MTU of the sending host's link.
-pub const MTU: u32 = 1500;
-pub const IP_HDR: u32 = 20;
-pub const UDP_HDR: u32 = 8;
-/// Linux's `ipfrag_time` and `ipfrag_high_thresh` defaults.
-pub const IPFRAG_TIME: SimTime = 30 * SEC;
-pub const IPFRAG_HIGH_THRESH: u64 = 4 << 20;
 
 /// A UDP constant-bit-rate flow.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,198 +156,12 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
     Some(out)
 }
 
-/// The fragments of a datagram of `len` bytes of UDP payload at `mtu`: their IP lengths,
-/// in order (one, unfragmented, when the IP packet fits).
-pub fn fragments(len: u32, mtu: u32, out: &mut Vec<u32>) {
-    out.clear();
-    let mut rest = UDP_HDR + len; // the IP payload
-    let per = (mtu - IP_HDR) / 8 * 8;
-    while rest > 0 {
-        let n = if rest > mtu - IP_HDR { per } else { rest };
-        out.push(IP_HDR + n);
-        rest -= n;
-    }
-}
-
-/// One reassembly queue (`struct ipq`).
-#[derive(Clone, Copy, Debug, Default)]
-struct FragQueue {
-    id: u64,
-    /// Fragments held, of `count`.
-    got: u32,
-    count: u32,
-    bytes: u64,
-    created: SimTime,
-    /// The datagram's send time (its first fragment carries iperf's timestamp).
-    sent: SimTime,
-    live: bool,
-}
-
-/// The receiving host's IPv4 reassembly for this flow.
-#[derive(Debug, Default)]
-pub struct Reassembly {
-    /// Queues in creation order (datagrams arrive nearly in order; the oldest expire
-    /// first). A ring without hashing: found by a scan from the newest, which is short
-    /// because out-of-order arrival spans a few datagrams.
-    queues: std::collections::VecDeque<FragQueue>,
-    /// Bytes held (`frag_mem_limit`).
-    pub mem: u64,
-    /// Fragments dropped for memory, queues expired.
-    pub dropped_fragments: u64,
-    pub expired: u64,
-}
-
-impl Reassembly {
-    /// Expire what is `IPFRAG_TIME` old (`ip_expire`).
-    fn expire(&mut self, now: SimTime) {
-        while let Some(q) = self.queues.front() {
-            if q.live && now < q.created + IPFRAG_TIME {
-                break;
-            }
-            if q.live {
-                self.mem -= q.bytes;
-                self.expired += 1;
-            }
-            self.queues.pop_front();
-        }
-    }
-
-    /// Fragment `index` of `count` of datagram `id`, `bytes` long, sent at `sent`: the
-    /// datagram's send time if it is now complete.
-    pub fn receive(
-        &mut self,
-        id: u64,
-        count: u32,
-        bytes: u32,
-        sent: SimTime,
-        now: SimTime,
-    ) -> Option<SimTime> {
-        self.expire(now);
-        if self.mem > IPFRAG_HIGH_THRESH {
-            self.dropped_fragments += 1;
-            return None;
-        }
-        if count == 1 {
-            return Some(sent); // not fragmented: no queue
-        }
-        let pos = self.queues.iter().rposition(|q| q.live && q.id == id);
-        let i = match pos {
-            Some(i) => i,
-            None => {
-                self.queues.push_back(FragQueue {
-                    id,
-                    count,
-                    created: now,
-                    sent,
-                    live: true,
-                    ..Default::default()
-                });
-                self.queues.len() - 1
-            }
-        };
-        let q = &mut self.queues[i];
-        q.got += 1;
-        q.bytes += bytes as u64;
-        self.mem += bytes as u64;
-        if q.got < q.count {
-            return None;
-        }
-        let (b, s) = (q.bytes, q.sent);
-        q.live = false;
-        self.mem -= b;
-        while self.queues.front().is_some_and(|q| !q.live) {
-            self.queues.pop_front();
-        }
-        Some(s)
-    }
-}
-
-/// iperf 2's server-side counters for the current interval and the whole run.
-#[derive(Debug, Default, Clone, Copy)]
-struct Counters {
-    bytes: u64,
-    datagrams: u64,
-    /// Highest sequence number seen, and the first one of the interval.
-    max_seq: Option<u64>,
-    first_seq: Option<u64>,
-    out_of_order: u64,
-}
-
-const SEND: u32 = 0;
-const REPORT: u32 = 1;
-
+/// A UDP flow's app: its endpoints hold the state.
 pub struct Udp {
-    /// This app's index: its packets carry it in `conn`.
     pub id: AppId,
-    pub from: NodeId,
-    pub to: NodeId,
+    /// The flow's connection slot.
+    pub conn: u32,
     pub spec: UdpSpec,
-    /// Datagrams sent.
-    pub sent: u64,
-    gap: SimTime,
-    frags: Vec<u32>,
-    pub reasm: Reassembly,
-    jitter: f64,
-    last_transit: Option<f64>,
-    interval: Counters,
-    total: Counters,
-    total_received: u64,
-    interval_start: SimTime,
-    intervals: Vec<UdpInterval>,
-}
-
-impl Udp {
-    /// One finished datagram: iperf 2's `ReportPacket` bookkeeping.
-    fn datagram(&mut self, seq: u64, sent: SimTime, now: SimTime) {
-        let len = self.spec.len as u64;
-        for c in [&mut self.interval, &mut self.total] {
-            c.bytes += len;
-            c.datagrams += 1;
-            c.first_seq.get_or_insert(seq);
-            match c.max_seq {
-                Some(m) if seq < m => c.out_of_order += 1,
-                _ => c.max_seq = Some(seq),
-            }
-        }
-        self.total_received += 1;
-        // RFC 1889 §6.3.1 / A.8: transit times in seconds; J += (|D| − J)/16.
-        let transit = secs(now) - secs(sent);
-        if let Some(last) = self.last_transit {
-            let d = (transit - last).abs();
-            self.jitter += (d - self.jitter) / 16.0;
-        }
-        self.last_transit = Some(transit);
-    }
-
-    /// Close the interval ending now, as iperf prints it.
-    fn report(&mut self, now: SimTime) {
-        let c = self.interval;
-        let (lost, total) = match (c.first_seq, c.max_seq) {
-            (Some(f), Some(m)) => {
-                // An interval with nothing new starts after its last datagram (f = m + 1):
-                // none, not a wrapped subtraction.
-                let total = (m + 1).saturating_sub(f);
-                (total.saturating_sub(c.datagrams), total)
-            }
-            _ => (0, 0),
-        };
-        self.intervals.push(UdpInterval {
-            start_s: secs(self.interval_start),
-            end_s: secs(now),
-            bytes: c.bytes,
-            mbps: c.bytes as f64 * 8.0 / secs(now - self.interval_start) / 1e6,
-            jitter_ms: self.jitter * 1e3,
-            lost,
-            total,
-        });
-        self.interval = Counters {
-            // The next interval counts from the datagram after the last one seen.
-            first_seq: c.max_seq.map(|m| m + 1),
-            max_seq: c.max_seq,
-            ..Default::default()
-        };
-        self.interval_start = now;
-    }
 }
 
 /// iperf 2's line for an interval: `[  3]  0.0- 1.0 sec  95.4 MBytes   800 Mbits/sec
@@ -420,61 +209,24 @@ fn g2(x: f64) -> String {
 
 impl super::App for Udp {
     fn start(&mut self, cx: &mut AppCx) {
-        cx.wake(self.spec.start, SEND);
-        cx.wake(self.spec.start + self.spec.interval, REPORT);
-        self.interval_start = self.spec.start;
+        cx.open(self.conn);
     }
 
-    fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
-        if tag == REPORT {
-            self.report(cx.now);
-            cx.wake(cx.now + self.spec.interval, REPORT);
-            return;
-        }
-        if self.spec.stop.is_some_and(|s| cx.now >= s) {
-            return;
-        }
-        fragments(self.spec.len, MTU, &mut self.frags);
-        let count = self.frags.len() as u32;
-        for (i, &size) in self.frags.iter().enumerate() {
-            let mut p = Packet::blank();
-            p.kind = PktKind::Udp;
-            p.src = self.from;
-            p.dst = self.to;
-            p.conn = self.id;
-            p.size = size;
-            p.payload = size - IP_HDR;
-            p.ecn = NOT_ECT;
-            p.hash = flow_hash(self.from, self.to, 5001, self.id as u16, 17);
-            p.born = cx.now;
-            p.seq = self.sent;
-            // Fragment index and count (the IP header's offset and MF bit, as numbers).
-            p.ack = (i as u64) << 32 | count as u64;
-            p.ip_id = self.sent as u16;
-            cx.send(self.from, p);
-        }
-        self.sent += 1;
-        cx.wake(cx.now + self.gap, SEND);
-    }
-
-    /// A fragment (or a whole datagram) reached the receiving host.
-    fn on_message(&mut self, p: &Packet, cx: &mut AppCx) {
-        let count = (p.ack & 0xffff_ffff) as u32;
-        if let Some(sent) = self.reasm.receive(p.seq, count, p.size, p.born, cx.now) {
-            self.datagram(p.seq, sent, cx.now);
-        }
-    }
+    fn on_event(&mut self, _tag: u32, _cx: &mut AppCx) {}
 
     fn declare(t: &mut AppTables) {
         t.declare::<UdpResult>();
     }
 
     fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
-        let c = self.total;
+        let Some(Conn::Udp(u)) = cx.conns.get(self.conn as usize) else {
+            return;
+        };
+        let (sent, r) = (u.sender.sent, &u.receiver);
         let dur = cx.now.saturating_sub(self.spec.start).max(1);
         // iperf 2's final report counts against the last datagram the client sent (its
         // closing datagrams carry that number).
-        let lost = self.sent.saturating_sub(self.total_received);
+        let lost = sent.saturating_sub(r.total_received);
         out.push(UdpResult {
             from: self.spec.from.clone(),
             to: self.spec.to.clone(),
@@ -485,20 +237,20 @@ impl super::App for Udp {
                 fragments(self.spec.len, MTU, &mut f);
                 f.len() as u32
             },
-            sent: self.sent,
-            received: self.total_received,
+            sent,
+            received: r.total_received,
             lost,
-            loss_pct: if self.sent > 0 {
-                100.0 * lost as f64 / self.sent as f64
+            loss_pct: if sent > 0 {
+                100.0 * lost as f64 / sent as f64
             } else {
                 0.0
             },
-            goodput_bps: c.bytes as f64 * 8.0 / secs(dur),
-            jitter_ms: self.jitter * 1e3,
-            reassembly_expired: self.reasm.expired,
-            reassembly_mem_drops: self.reasm.dropped_fragments,
-            intervals: self.intervals.clone(),
-            report: self.intervals.iter().map(iperf_line).collect(),
+            goodput_bps: r.total.bytes as f64 * 8.0 / secs(dur),
+            jitter_ms: r.jitter * 1e3,
+            reassembly_expired: r.reasm.expired,
+            reassembly_mem_drops: r.reasm.dropped_fragments,
+            intervals: r.intervals.clone(),
+            report: r.intervals.iter().map(iperf_line).collect(),
         });
     }
 }
@@ -527,18 +279,6 @@ pub struct UdpResult {
     pub intervals: Vec<UdpInterval>,
     /// The intervals as iperf 2 prints them.
     pub report: Vec<String>,
-}
-
-/// One report interval of a UDP receiver.
-#[derive(Clone, Debug, Serialize)]
-pub struct UdpInterval {
-    pub start_s: f64,
-    pub end_s: f64,
-    pub bytes: u64,
-    pub mbps: f64,
-    pub jitter_ms: f64,
-    pub lost: u64,
-    pub total: u64,
 }
 
 impl AppRow for UdpResult {
@@ -592,7 +332,7 @@ impl AppRow for UdpResult {
     }
 }
 
-/// One app per `[[udp]]`.
+/// One app and one connection per `[[udp]]`.
 pub fn build(specs: &[UdpSpec], w: &mut dyn Build) -> Result<(), String> {
     for (i, s) in specs.iter().enumerate() {
         let id = w.next_app();
@@ -603,24 +343,16 @@ pub fn build(specs: &[UdpSpec], w: &mut dyn Build) -> Result<(), String> {
                 s.from, s.to
             ));
         }
-        // iperf 2: one datagram every len·8/rate, in ps.
-        let gap = (s.len as u128 * 8 * SEC as u128 / s.rate as u128).max(1) as SimTime;
+        let conn = w.next_conn();
+        let udp = UdpConn {
+            sender: UdpSender::new(conn, id, (from, to), (s.start, s.stop), s.len, s.rate),
+            receiver: UdpReceiver::new(s.len, s.start, s.interval),
+        };
+        w.add_conn(Conn::Udp(Box::new(udp)), from, to, id);
         w.push_app(super::AnyApp::Udp(Box::new(Udp {
             id,
-            from,
-            to,
+            conn,
             spec: s.clone(),
-            sent: 0,
-            gap,
-            frags: Vec::new(),
-            reasm: Reassembly::default(),
-            jitter: 0.0,
-            last_transit: None,
-            interval: Counters::default(),
-            total: Counters::default(),
-            total_received: 0,
-            interval_start: 0,
-            intervals: Vec::new(),
         })));
     }
     Ok(())
@@ -630,23 +362,6 @@ pub fn build(specs: &[UdpSpec], w: &mut dyn Build) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// iperf's `-l 45k` = 46,080 bytes: IP payload 46,088 (UDP header included) in 1480-byte
-    /// pieces: 31 × 1480 = 45,880, and a last of 208; so 31 fragments of 1500 bytes and one
-    /// of 228.
-    #[test]
-    fn a_45k_datagram_is_32_fragments() {
-        let mut f = Vec::new();
-        fragments(46_080, 1500, &mut f);
-        assert_eq!(f.len(), 32);
-        assert!(f[..31].iter().all(|&s| s == 1500));
-        assert_eq!(f[31], 228);
-        assert_eq!(f.iter().map(|s| s - 20).sum::<u32>(), 46_088);
-        fragments(1472, 1500, &mut f);
-        assert_eq!(f, vec![1500]); // fits: not fragmented
-        fragments(1473, 1500, &mut f);
-        assert_eq!(f, vec![1500, 21]); // 1481 of IP payload: 1480 + 1
-    }
-
     #[test]
     fn loss_is_printed_as_c_prints_2g() {
         assert_eq!(g2(0.0), "0");
@@ -654,31 +369,5 @@ mod tests {
         assert_eq!(g2(1.25), "1.2");
         assert_eq!(g2(12.0), "12");
         assert_eq!(g2(100.0), "1e+02");
-    }
-
-    #[test]
-    fn reassembly_completes_loses_expires_and_limits_memory() {
-        let mut r = Reassembly::default();
-        // Datagram 0: three fragments, out of order: complete on the last.
-        assert_eq!(r.receive(0, 3, 1500, 7, 10), None);
-        assert_eq!(r.receive(0, 3, 228, 7, 11), None);
-        assert_eq!(r.receive(0, 3, 1500, 7, 12), Some(7));
-        assert_eq!(r.mem, 0);
-        // Datagram 1 loses a fragment: held until 30 s after its first fragment.
-        r.receive(1, 2, 1500, 20, 20);
-        assert_eq!(r.mem, 1500);
-        r.receive(2, 1, 1500, 21, IPFRAG_TIME + 19); // not yet
-        assert_eq!((r.mem, r.expired), (1500, 0));
-        r.receive(3, 1, 1500, 22, IPFRAG_TIME + 20);
-        assert_eq!((r.mem, r.expired), (0, 1));
-        // Above 4 MiB held, every fragment is dropped, even one that would complete.
-        let mut r = Reassembly::default();
-        let n = IPFRAG_HIGH_THRESH / 1500 + 1;
-        for id in 0..n {
-            r.receive(id, 2, 1500, 0, 0);
-        }
-        assert!(r.mem > IPFRAG_HIGH_THRESH);
-        assert_eq!(r.receive(0, 2, 1500, 0, 1), None);
-        assert_eq!(r.dropped_fragments, 1);
     }
 }

@@ -44,11 +44,11 @@ pub const RBUFF: u32 = 1024;
 /// `Packet::flags` of a FLOW_UPDATE (flow packets use no other flag).
 pub const FLOW_UPDATE: u8 = 0x01;
 
-/// Who the packets of a flow are: the app that owns the flow (in `Packet::conn`) and its
-/// hosts.
+/// Who the packets of a flow are: the flow's connection slot (`Packet::conn`), its hosts
+/// and its ECMP hash.
 #[derive(Clone, Copy, Debug)]
 pub struct FlowAddr {
-    pub app: u32,
+    pub conn: u32,
     pub src: NodeId,
     pub dst: NodeId,
     pub hash: u32,
@@ -217,7 +217,7 @@ fn flow_packet(a: FlowAddr, size: u32, now: SimTime) -> Packet {
     p.kind = PktKind::Flow;
     p.src = a.src;
     p.dst = a.dst;
-    p.conn = a.app;
+    p.conn = a.conn;
     p.from_client = true;
     p.size = size;
     p.ecn = NOT_ECT;
@@ -287,7 +287,7 @@ mod tests {
 
     fn addr() -> FlowAddr {
         FlowAddr {
-            app: 3,
+            conn: 3,
             src: 1,
             dst: 2,
             hash: 7,

@@ -548,6 +548,8 @@ impl Network {
         debug_assert_eq!(r.kind, PktKind::Ping);
         r.kind = PktKind::Pong;
         std::mem::swap(&mut r.src, &mut r.dst);
+        // The reply goes back to the client's end of the probe's connection.
+        r.from_client = false;
         r.ecn = if r.ecn == NOT_ECT { NOT_ECT } else { ECT0 };
         self.egress(node, id, cx);
     }

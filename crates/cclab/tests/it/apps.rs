@@ -96,3 +96,78 @@ fn the_incast_example_runs_only_its_queries_and_all_of_them_answer() {
     assert_eq!(r.flows.len(), 20);
     assert!(r.flows.iter().all(|f| f.to == "recv"));
 }
+
+/// Pings, UDP and ocbr flows are connections of their own, in the slots after the world's
+/// TCP connections: their packets name their slot (`Packet::conn`), and each reaches its
+/// endpoint, not an app picked by number; the TCP flows keep their numbers (their slots),
+/// and a workload's flows are numbered on from them, not from the slots.
+#[test]
+fn every_transport_is_a_connection_in_its_own_slot() {
+    use cclab::conn::Conn;
+    let text = r#"
+[sim]
+name = "slots"
+duration = "300ms"
+[topology]
+kind = "dumbbell"
+senders = 2
+bottleneck = { rate = "100Mbps", delay = "2ms", limit = "200pkts" }
+[[flow]]
+from = "s0"
+to = "r0"
+[[flow]]
+from = "s1"
+to = "r1"
+[[ping]]
+from = "s1"
+to = "r0"
+interval = "10ms"
+[[udp]]
+from = "s0"
+to = "r1"
+rate = "5Mbit"
+len = "3000B"
+interval = "100ms"
+[[ocbr]]
+from = "s1"
+to = "r1"
+rate = "5Mbit"
+interval = "100ms"
+[[workload]]
+sizes = "websearch"
+load = 0.1
+stop = "200ms"
+"#;
+    let sc = parse_scenario(text, "slots.toml", &[]).unwrap();
+    let mut sim = cclab::sim::Sim::new(&sc).unwrap();
+    let kinds: Vec<&str> = (sim.conns.iter())
+        .map(|c| match c {
+            Conn::Tcp(_) => "tcp",
+            Conn::Ping(_) => "ping",
+            Conn::Udp(_) => "udp",
+            Conn::Ocbr(_) => "ocbr",
+            Conn::Free => "free",
+        })
+        .collect();
+    assert_eq!(kinds, ["tcp", "tcp", "ping", "udp", "ocbr"]);
+    sim.run();
+    let r = sim.results();
+    // The two bulk flows are 0 and 1; the workload's flows follow from 2 in arrival order.
+    let ids: Vec<u32> = r.flows.iter().map(|f| f.id).collect();
+    assert!(ids.len() > 2, "{ids:?}");
+    assert!(
+        ids.iter().enumerate().all(|(i, &id)| id as usize == i),
+        "{ids:?}"
+    );
+    assert_eq!(r.flows.iter().next().unwrap().from, "s0");
+    // Each transport's packets reached its endpoints: 31 pings (0 to 300 ms), answered
+    // but for those still on their way; UDP's 3,000-byte datagrams (3 fragments each)
+    // reassembled (a few lost in the full queue); ocbr's packets counted.
+    let p = &r.app::<cclab::app::ping::PingResult>()[0];
+    assert!(p.sent == 31 && p.received >= 25, "{p:?}");
+    let u = &r.app::<cclab::app::udp::UdpResult>()[0];
+    assert_eq!(u.fragments_per_datagram, 3);
+    assert!(u.sent >= 62 && u.received >= u.sent / 2, "{u:?}");
+    let o = &r.app::<cclab::app::ocbr::OcbrResult>()[0];
+    assert!(o.sent > 100 && o.received >= o.sent / 2, "{o:?}");
+}

@@ -4,6 +4,7 @@
 
 use crate::results::apps::{AppRow, Report};
 use crate::results::table::{floats, ints, strs, Col, Table};
+pub use crate::transport::ocbr::OcbrInterval;
 use serde::Serialize;
 
 /// An ocbr flow (seed 002): what its client sent, what its server printed, and both ends'
@@ -61,18 +62,6 @@ pub struct FaSample {
     pub bytes_in_window: u64,
     pub max_bytes_in_window: u64,
     pub regime: String,
-}
-
-/// One interval the ocbr server printed.
-#[derive(Clone, Debug, Serialize)]
-pub struct OcbrInterval {
-    /// When the line was printed (the run's clock), s.
-    pub end_s: f64,
-    pub packets: u64,
-    pub bytes: u64,
-    /// The interval's length as the server measured it, µs.
-    pub us: u64,
-    pub mbps: f64,
 }
 
 impl AppRow for OcbrResult {

@@ -145,6 +145,9 @@ pub struct ConnPorts {
     pub sack: bool,
     /// Window on the data sender's segments (it receives no data): its `rcvbuf`.
     pub client_rwnd: u64,
+    /// The transport's own number where the packet carries one: an ICMP echo's
+    /// identifier, an Ouroboros flow's endpoint id − 1 (its app's number; TCP: unused).
+    pub id: u32,
     /// Which connection of its slot these are. A packet of the slot's previous
     /// connection, still on its way when a workload's next flow took the slot, is written
     /// with that one's ports.
@@ -153,9 +156,10 @@ pub struct ConnPorts {
 
 impl ConnPorts {
     /// The defaults for connection `conn`: `10000 + conn` → 5201, MSS 1460, the default
-    /// `rcvbuf` (6 MiB: window scale 7), SACK on.
+    /// `rcvbuf` (6 MiB: window scale 7), SACK on, identifier `conn`.
     pub fn default_for(conn: u32) -> ConnPorts {
         ConnPorts {
+            id: conn,
             client: CLIENT_PORT_BASE.wrapping_add(conn as u16),
             server: SERVER_PORT,
             mss: DEFAULT_MSS,
@@ -170,6 +174,7 @@ impl ConnPorts {
     pub fn tcp(client: u16, server: u16, cfg: &crate::tcp::config::TcpConfig) -> ConnPorts {
         let mss = cfg.mtu.saturating_sub(crate::packet::IP_TCP_HDR);
         ConnPorts {
+            id: 0,
             client,
             server,
             mss: mss.min(u16::MAX.into()) as u16,

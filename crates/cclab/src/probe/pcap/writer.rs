@@ -194,7 +194,7 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
     out[0..6].copy_from_slice(&mac(p.dst));
     out[6..12].copy_from_slice(&mac(p.src));
     if p.kind == PktKind::Flow {
-        return flow_frame(out, p);
+        return flow_frame(out, p, cp);
     }
     out[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
 
@@ -220,7 +220,7 @@ fn build_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, u
             h[0] = if p.kind == PktKind::Ping { 8 } else { 0 };
             h[1] = 0;
             h[2..4].fill(0);
-            h[4..6].copy_from_slice(&(p.conn as u16).to_be_bytes());
+            h[4..6].copy_from_slice(&(cp.id as u16).to_be_bytes());
             h[6..8].copy_from_slice(&(p.seq as u16).to_be_bytes());
             let c = inet_checksum(h);
             h[2..4].copy_from_slice(&c.to_be_bytes());
@@ -285,10 +285,10 @@ pub const OUROBOROS_ETHERTYPE: u16 = 0xA000;
 ///
 /// Wireshark shows it as Ethernet with an unknown ethertype and the bytes above (a
 /// dissector is future work). Returns (bytes built, frame length after the MAC header).
-fn flow_frame(out: &mut [u8; MAX_HDRS], p: &Packet) -> (usize, usize) {
+fn flow_frame(out: &mut [u8; MAX_HDRS], p: &Packet, cp: ConnPorts) -> (usize, usize) {
     use crate::flow::endpoint::FLOW_UPDATE;
     out[12..14].copy_from_slice(&OUROBOROS_ETHERTYPE.to_be_bytes());
-    let flow_id = p.conn as u64 + 1;
+    let flow_id = cp.id as u64 + 1;
     out[14..16].copy_from_slice(&(flow_id as u16).to_be_bytes());
     let after_mac = (p.size as usize).clamp(4 + 15, 65_535);
     out[16..18].copy_from_slice(&((after_mac - 4) as u16).to_be_bytes());
