@@ -8,12 +8,13 @@ use crate::transport::ping::Pinger;
 use crate::transport::udp::UdpConn;
 use crate::transport::{Endpoint, Io, Side, TimerKind};
 
-/// One connection of any transport: both of its endpoints, boxed so the arena holds a
-/// pointer per connection whatever its state.
+/// One connection of any transport: both of its endpoints, boxed so the arena holds one
+/// pointer per connection whatever its state (null: a free slot), and TCP's path reads the
+/// transport's tag beside the connection it then uses.
 ///
 /// A workload's flow lives only while it runs: its app creates the connection when the
 /// flow arrives (`Sim::connect`), and when its last byte is acknowledged its result row
-/// goes to the run's flow log (`results::FlowLog`) and its slot becomes [`Conn::Free`],
+/// goes to the run's flow log (`results::FlowLog`) and its slot becomes [`Conn::FREE`],
 /// for the next flow to take. So endpoint memory follows the flows active at once, not
 /// the flows of the run. Other connections keep their slot from the start to the end.
 ///
@@ -21,25 +22,46 @@ use crate::transport::{Endpoint, Io, Side, TimerKind};
 /// in the `apps!` registry), so that a flow's number is its slot; then the other
 /// transports' (`Ping`, `Udp`, `Ocbr`, one slot per app); a workload's flows take slots as
 /// they arrive.
-pub enum Conn {
-    Tcp(Box<crate::tcp::TcpConn>),
+pub struct Conn(Option<Box<Ends>>);
+
+/// The two ends of a connection, by transport.
+pub enum Ends {
+    Tcp(crate::tcp::TcpConn),
     /// A ping's echo client (the other end is the destination host's kernel).
-    Ping(Box<Pinger>),
+    Ping(Pinger),
     /// A UDP constant-bit-rate flow: iperf's sender and receiver.
-    Udp(Box<UdpConn>),
+    Udp(UdpConn),
     /// The ocbr tool over an Ouroboros flow: its client and server.
-    Ocbr(Box<OcbrConn>),
-    /// A slot whose connection closed, free for the next one.
-    Free,
+    Ocbr(OcbrConn),
 }
 
 impl Conn {
+    /// A slot whose connection closed, free for the next one.
+    pub const FREE: Conn = Conn(None);
+
+    /// A slot holding the connection `e`.
+    pub fn new(e: Ends) -> Conn {
+        Conn(Some(Box::new(e)))
+    }
+
+    /// The connection's ends (`None`: a free slot).
+    #[inline]
+    pub fn ends(&self) -> Option<&Ends> {
+        self.0.as_deref()
+    }
+
+    /// The connection's ends, to change (`None`: a free slot).
+    #[inline]
+    pub fn ends_mut(&mut self) -> Option<&mut Ends> {
+        self.0.as_deref_mut()
+    }
+
     /// Hand packet `p` to the endpoint it is addressed to (the simulator has checked
     /// that it is this connection's, not a straggler of its slot's previous one:
     /// `conn::ConnKey`).
     #[inline]
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
+        if let Some(Ends::Tcp(c)) = self.ends_mut() {
             match Side::of_dst(p) {
                 Side::Server => Endpoint::on_packet(&mut c.receiver, p, io),
                 Side::Client => Endpoint::on_packet(&mut c.sender, p, io),
@@ -53,7 +75,7 @@ impl Conn {
     /// connection's, not its slot's previous one's).
     #[inline]
     pub fn on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
+        if let Some(Ends::Tcp(c)) = self.ends_mut() {
             match side {
                 Side::Client => Endpoint::on_timer(&mut c.sender, kind, io),
                 Side::Server => Endpoint::on_timer(&mut c.receiver, kind, io),
@@ -68,12 +90,12 @@ impl Conn {
     #[cold]
     #[inline(never)]
     fn other_on_packet(&mut self, p: &Packet, io: &mut Io) {
-        match (self, Side::of_dst(p)) {
-            (Conn::Ping(c), Side::Client) => c.on_packet(p, io),
-            (Conn::Udp(c), Side::Client) => c.sender.on_packet(p, io),
-            (Conn::Udp(c), Side::Server) => c.receiver.on_packet(p, io),
-            (Conn::Ocbr(c), Side::Client) => c.client.on_packet(p, io),
-            (Conn::Ocbr(c), Side::Server) => c.server.on_packet(p, io),
+        match (self.ends_mut(), Side::of_dst(p)) {
+            (Some(Ends::Ping(c)), Side::Client) => c.on_packet(p, io),
+            (Some(Ends::Udp(c)), Side::Client) => c.sender.on_packet(p, io),
+            (Some(Ends::Udp(c)), Side::Server) => c.receiver.on_packet(p, io),
+            (Some(Ends::Ocbr(c)), Side::Client) => c.client.on_packet(p, io),
+            (Some(Ends::Ocbr(c)), Side::Server) => c.server.on_packet(p, io),
             _ => {}
         }
     }
@@ -82,12 +104,12 @@ impl Conn {
     #[cold]
     #[inline(never)]
     fn other_on_timer(&mut self, side: Side, kind: TimerKind, io: &mut Io) {
-        match (self, side) {
-            (Conn::Ping(c), Side::Client) => c.on_timer(kind, io),
-            (Conn::Udp(c), Side::Client) => c.sender.on_timer(kind, io),
-            (Conn::Udp(c), Side::Server) => c.receiver.on_timer(kind, io),
-            (Conn::Ocbr(c), Side::Client) => c.client.on_timer(kind, io),
-            (Conn::Ocbr(c), Side::Server) => c.server.on_timer(kind, io),
+        match (self.ends_mut(), side) {
+            (Some(Ends::Ping(c)), Side::Client) => c.on_timer(kind, io),
+            (Some(Ends::Udp(c)), Side::Client) => c.sender.on_timer(kind, io),
+            (Some(Ends::Udp(c)), Side::Server) => c.receiver.on_timer(kind, io),
+            (Some(Ends::Ocbr(c)), Side::Client) => c.client.on_timer(kind, io),
+            (Some(Ends::Ocbr(c)), Side::Server) => c.server.on_timer(kind, io),
             _ => {}
         }
     }
@@ -95,25 +117,25 @@ impl Conn {
     /// The application opens the connection (the client connects; the other transports
     /// arm their ends' first timers).
     pub fn open(&mut self, io: &mut Io) {
-        match self {
-            Conn::Tcp(c) => c.sender.connect(io),
-            Conn::Ping(c) => c.open(io),
-            Conn::Udp(c) => c.open(io),
-            Conn::Ocbr(c) => c.client.open(io),
-            Conn::Free => {}
+        match self.ends_mut() {
+            Some(Ends::Tcp(c)) => c.sender.connect(io),
+            Some(Ends::Ping(c)) => c.open(io),
+            Some(Ends::Udp(c)) => c.open(io),
+            Some(Ends::Ocbr(c)) => c.client.open(io),
+            None => {}
         }
     }
 
     /// The client's application writes `bytes` more.
     pub fn write(&mut self, bytes: u64, io: &mut Io) {
-        if let Conn::Tcp(c) = self {
+        if let Some(Ends::Tcp(c)) = self.ends_mut() {
             c.sender.app_write(bytes, io)
         }
     }
 
     /// The client's application will write nothing more.
     pub fn stop(&mut self) {
-        if let Conn::Tcp(c) = self {
+        if let Some(Ends::Tcp(c)) = self.ends_mut() {
             c.sender.app_stop()
         }
     }
@@ -121,8 +143,8 @@ impl Conn {
     /// Payload bytes delivered in order to the listener's application.
     #[inline]
     pub fn delivered_bytes(&self) -> u64 {
-        match self {
-            Conn::Tcp(c) => c.receiver.delivered_bytes,
+        match self.ends() {
+            Some(Ends::Tcp(c)) => c.receiver.delivered_bytes,
             _ => 0,
         }
     }
@@ -130,8 +152,8 @@ impl Conn {
     /// The TCP connection, if this is one and it is open.
     #[inline]
     pub fn tcp(&self) -> Option<&crate::tcp::TcpConn> {
-        match self {
-            Conn::Tcp(c) => Some(c),
+        match self.ends() {
+            Some(Ends::Tcp(c)) => Some(c),
             _ => None,
         }
     }

@@ -20,7 +20,7 @@ mod collect;
 pub use collect::try_collect_streaming;
 
 use crate::app::{AnyApp, App, AppCx, AppId, Cmd};
-use crate::conn::{Conn, ConnKey};
+use crate::conn::{Conn, ConnKey, Ends};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::forward::NetOut;
 use crate::net::{NetCtx, NetEv, Network, NoTap, NodeId, PortId};
@@ -373,7 +373,7 @@ impl Sim {
                 prep_io(&mut self.io, &mut self.net, &self.conn_nic, conn, side);
                 // The key matched, so the slot holds this TCP connection: one look at the
                 // slot's variant, then the endpoint of the packet's side.
-                let Conn::Tcp(c) = &mut self.conns[conn as usize] else {
+                let Some(Ends::Tcp(c)) = self.conns[conn as usize].ends_mut() else {
                     self.pool.free(id);
                     return;
                 };
@@ -529,7 +529,7 @@ impl Sim {
         let Some(c) = self.conns[i].tcp() else { return };
         let r = collect::flow_result(self, i, c, self.q.now());
         self.flow_log.push(&r);
-        self.conns[i] = Conn::Free;
+        self.conns[i] = Conn::FREE;
         self.probes.rtt.forget(i);
         self.net.host.tsq.forget(conn);
         self.conn_key[i].gen = self.conn_key[i].gen.wrapping_add(1);
@@ -559,7 +559,7 @@ impl Sim {
             Some(k) => self.free_conns.remove(k),
             None => {
                 let n = self.conns.len() as u32;
-                self.conns.push(Conn::Free);
+                self.conns.push(Conn::FREE);
                 self.conn_meta.push(ConnMeta {
                     id: 0,
                     from: 0,
@@ -587,7 +587,7 @@ impl Sim {
         if let Some(cap) = self.probes.capture.as_deref_mut() {
             cap.set_conn(slot, crate::probe::pcap::ConnPorts::of(&addr, &spec.cfg));
         }
-        self.conns[i] = Conn::Tcp(Box::new(c));
+        self.conns[i] = Conn::new(Ends::Tcp(c));
         self.conn_nic[i] = nic;
         self.conn_deliveries[i] = self.apps[app as usize].wants_deliveries();
         self.conn_meta[i] = ConnMeta {
@@ -717,12 +717,12 @@ impl Sim {
         for (i, c) in self.conns.iter().enumerate() {
             // The other transports' identifiers on the wire are their apps' numbers: a
             // ping's echo identifier, a UDP flow's ports, an Ouroboros flow's endpoint id.
-            let ports = match c {
-                Conn::Tcp(t) => ConnPorts::of(&t.sender.addr, t.sender.config()),
-                Conn::Ping(_) | Conn::Udp(_) | Conn::Ocbr(_) => {
+            let ports = match c.ends() {
+                Some(Ends::Tcp(t)) => ConnPorts::of(&t.sender.addr, t.sender.config()),
+                Some(Ends::Ping(_) | Ends::Udp(_) | Ends::Ocbr(_)) => {
                     ConnPorts::default_for(self.conn_meta[i].app)
                 }
-                Conn::Free => continue,
+                None => continue,
             };
             cap.set_conn(i as u32, ports);
         }

@@ -7,7 +7,7 @@
 //! likewise — so the same scenario always schedules the same events in the same order.
 
 use crate::app::{AnyApp, App, AppId, Build, ConnReq};
-use crate::conn::Conn;
+use crate::conn::{Conn, Ends};
 use crate::engine::{Rng, SimTime, SEC};
 use crate::net::host::HostJitter;
 use crate::net::{topology, LinkLoss, NodeId, NodeKind, PortId};
@@ -142,7 +142,7 @@ impl Build for WorldBuilder<'_> {
         let bad = |e: String| format!("{} ({} → {}): {e}", r.label, r.from, r.to);
         let c = TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
         let sim = &mut *self.sim;
-        sim.conns.push(Conn::Tcp(Box::new(c)));
+        sim.conns.push(Conn::new(Ends::Tcp(c)));
         sim.conn_nic.push(nic);
         sim.conn_key.push(crate::conn::ConnKey::of(&addr));
         sim.conn_meta.push(ConnMeta {

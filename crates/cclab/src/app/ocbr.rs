@@ -14,7 +14,7 @@ pub use result::{FaSample, OcbrInterval, OcbrResult};
 
 use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
-use crate::conn::Conn;
+use crate::conn::{Conn, Ends};
 use crate::engine::{secs, SimTime, SEC};
 use crate::flow::endpoint::{FlowAddr, FlowReceiver, FlowSender, FLOW_HDR};
 use crate::flow::text::{date_time, fa_stat, FaCounters, FaIdentity};
@@ -277,8 +277,8 @@ impl Ocbr {
 
     /// Both ends of its flow.
     fn ends<'a>(&self, conns: &'a [Conn]) -> Option<&'a OcbrConn> {
-        match conns.get(self.conn as usize) {
-            Some(Conn::Ocbr(c)) => Some(c),
+        match conns.get(self.conn as usize).and_then(Conn::ends) {
+            Some(Ends::Ocbr(c)) => Some(c),
             _ => None,
         }
     }
@@ -440,7 +440,7 @@ pub fn build(specs: &[OcbrSpec], w: &mut dyn Build) -> Result<(), String> {
             client: OcbrClient::new(sender, (s.start, s.stop), gap, s.flood),
             server: OcbrServer::new(receiver, server, s.update_loss, w.app_rng(id)),
         };
-        w.add_conn(Conn::Ocbr(Box::new(ends)), from, to, id);
+        w.add_conn(Conn::new(Ends::Ocbr(ends)), from, to, id);
         w.push_app(super::AnyApp::Ocbr(Box::new(Ocbr {
             id,
             conn,

@@ -6,7 +6,7 @@
 
 use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
-use crate::conn::Conn;
+use crate::conn::{Conn, Ends};
 use crate::engine::SimTime;
 use crate::results::apps::{ms, AppRow, Report};
 use crate::results::table::{ints, opt_floats, strs, Table};
@@ -151,7 +151,7 @@ impl super::App for Ping {
     }
 
     fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
-        let Some(Conn::Ping(e)) = cx.conns.get(self.conn as usize) else {
+        let Some(Ends::Ping(e)) = cx.conns.get(self.conn as usize).and_then(Conn::ends) else {
             return;
         };
         let s = super::summarize(&e.rtts);
@@ -238,7 +238,7 @@ pub fn build(specs: &[PingSpec], w: &mut dyn Build) -> Result<(), String> {
         let e = Pinger::new(
             conn, id, from, to, p.start, p.interval, p.size, p.ect, p.dscp,
         );
-        w.add_conn(Conn::Ping(Box::new(e)), from, to, id);
+        w.add_conn(Conn::new(Ends::Ping(e)), from, to, id);
         w.push_app(super::AnyApp::Ping(Box::new(Ping {
             id,
             conn,

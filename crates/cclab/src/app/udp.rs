@@ -8,7 +8,7 @@
 
 use super::Build;
 use super::{endpoints, AppCx, AppId, ParseCx, ResultCx};
-use crate::conn::Conn;
+use crate::conn::{Conn, Ends};
 use crate::engine::{secs, SimTime, SEC};
 use crate::results::apps::{AppRow, Report};
 use crate::results::table::{floats, ints, strs, Table};
@@ -219,7 +219,7 @@ impl super::App for Udp {
     }
 
     fn tables(&self, cx: &ResultCx, out: &mut AppTables) {
-        let Some(Conn::Udp(u)) = cx.conns.get(self.conn as usize) else {
+        let Some(Ends::Udp(u)) = cx.conns.get(self.conn as usize).and_then(Conn::ends) else {
             return;
         };
         let (sent, r) = (u.sender.sent, &u.receiver);
@@ -348,7 +348,7 @@ pub fn build(specs: &[UdpSpec], w: &mut dyn Build) -> Result<(), String> {
             sender: UdpSender::new(conn, id, (from, to), (s.start, s.stop), s.len, s.rate),
             receiver: UdpReceiver::new(s.len, s.start, s.interval),
         };
-        w.add_conn(Conn::Udp(Box::new(udp)), from, to, id);
+        w.add_conn(Conn::new(Ends::Udp(udp)), from, to, id);
         w.push_app(super::AnyApp::Udp(Box::new(Udp {
             id,
             conn,

@@ -103,7 +103,7 @@ fn the_incast_example_runs_only_its_queries_and_all_of_them_answer() {
 /// and a workload's flows are numbered on from them, not from the slots.
 #[test]
 fn every_transport_is_a_connection_in_its_own_slot() {
-    use cclab::conn::Conn;
+    use cclab::conn::Ends;
     let text = r#"
 [sim]
 name = "slots"
@@ -141,12 +141,12 @@ stop = "200ms"
     let sc = parse_scenario(text, "slots.toml", &[]).unwrap();
     let mut sim = cclab::sim::Sim::new(&sc).unwrap();
     let kinds: Vec<&str> = (sim.conns.iter())
-        .map(|c| match c {
-            Conn::Tcp(_) => "tcp",
-            Conn::Ping(_) => "ping",
-            Conn::Udp(_) => "udp",
-            Conn::Ocbr(_) => "ocbr",
-            Conn::Free => "free",
+        .map(|c| match c.ends() {
+            Some(Ends::Tcp(_)) => "tcp",
+            Some(Ends::Ping(_)) => "ping",
+            Some(Ends::Udp(_)) => "udp",
+            Some(Ends::Ocbr(_)) => "ocbr",
+            None => "free",
         })
         .collect();
     assert_eq!(kinds, ["tcp", "tcp", "ping", "udp", "ocbr"]);

@@ -127,7 +127,7 @@ fn bad_workloads_are_refused_with_the_key() {
 
 #[test]
 fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
-    use cclab::conn::Conn;
+    use cclab::conn::Ends;
     let text =
         format!("{TREE}\n[[workload]]\nsizes = \"websearch\"\nload = 0.3\nstop = \"60ms\"\n");
     let sc = parse_scenario(&text, "w.toml", &[]).unwrap();
@@ -142,7 +142,7 @@ fn a_workload_holds_endpoint_state_only_for_flows_that_are_running() {
         sim.run_until(t);
         let mut open = 0;
         for (i, c) in sim.conns.iter().enumerate() {
-            if let Conn::Tcp(c) = c {
+            if let Some(Ends::Tcp(c)) = c.ends() {
                 // Open means started and not finished.
                 let m = &sim.conn_meta[i];
                 assert!(m.start <= t && c.sender.done_at.is_none(), "slot {i}");
