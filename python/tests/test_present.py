@@ -87,8 +87,13 @@ def test_plot_draws_each_series(run):
     assert [l.get_label() for l in ax.get_lines()] == ["bottleneck"]
     ax = run.plot("throughput")
     assert len(ax.get_lines()) == 2
-    y = max(max(l.get_ydata()) for l in ax.get_lines())
-    assert 100 < y < 1100  # Mbit/s on a 1 Gbit/s bottleneck
+    ys = [l.get_ydata() for l in ax.get_lines()]
+    # Mbit/s, not bit/s: the busiest interval is above 100, and each flow's mean is within
+    # the 1 Gbit/s bottleneck. One interval may exceed the link (1155 Mbit/s since CUBIC
+    # follows v6.6's HyStart rounds): the series is in-order goodput, and a repaired hole
+    # releases at once what the receiver held out of order.
+    assert max(max(y) for y in ys) > 100
+    assert all(0 < sum(y) / len(y) < 1000 for y in ys)
     ax = run.plot("tsg")
     assert {l.get_label() for l in ax.get_lines()} >= {"data", "ack"}
     fig, given = plt.subplots()
