@@ -32,6 +32,11 @@ pub fn one_hop(rate: u64, owd: SimTime, queue: QueueSpec) -> TopologySpec {
 /// Seed 001's lab: the sender's GbE NIC (1 ms, its qdisc `nic_queue`) → a bottleneck of
 /// `rate` with 99 ms and a drop-tail buffer of `buffer` bytes → `dst`: RTT 200 ms.
 pub fn lfn_lab(nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {
+    lfn_lab_nic(1_000_000_000, nic_queue, rate, buffer)
+}
+
+/// [`lfn_lab`] with the sender's NIC at `nic` bit/s.
+pub fn lfn_lab_nic(nic: u64, nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {
     let hop = |rate_bps, delay, queue| LinkSpec {
         framing: crate::net::Framing::Ethernet,
         rate_bps,
@@ -40,11 +45,7 @@ pub fn lfn_lab(nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {
     };
     TopologySpec::Chain {
         hops: vec![
-            hop(
-                1_000_000_000,
-                crate::engine::MS,
-                QueueSpec::droptail(nic_queue),
-            ),
+            hop(nic, crate::engine::MS, QueueSpec::droptail(nic_queue)),
             hop(
                 rate,
                 99 * crate::engine::MS,

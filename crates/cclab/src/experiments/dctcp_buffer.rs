@@ -98,16 +98,9 @@ fn simulate(o: &Options, c: Cfg, dur: SimTime, seed: u64) -> Out {
     out(&crate::world::run(&sc).expect("valid scenario"))
 }
 
-/// Variant `a`'s mean aggregate goodput minus `b`'s in % of `b`'s, with the 95% interval
-/// of the difference (Welch).
+/// Variant `a`'s mean aggregate goodput minus `b`'s, in percent of `b`'s (Welch).
 fn pct_diff(r: &Runs<Out>, a: V, b: V) -> MeanCi {
-    let d = diff_ci(&r.each(a, |o| o.mbps), &r.each(b, |o| o.mbps));
-    let base = r.mean(b, |o| o.mbps).mean;
-    MeanCi {
-        mean: d.mean / base * 100.0,
-        half: d.half / base * 100.0,
-        n: d.n,
-    }
+    r.pct_diff(a, b, |o| o.mbps)
 }
 
 /// Variant `a`'s mean ping minus `b`'s, ms (Welch).

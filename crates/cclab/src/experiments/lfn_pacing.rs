@@ -269,16 +269,9 @@ impl Vars {
     }
 }
 
-/// Variant `a`'s mean goodput minus `b`'s, in % of `b`'s, with the 95% interval of the
-/// difference (Welch) in the same unit.
+/// Variant `a`'s mean goodput minus `b`'s, in % of `b`'s (Welch).
 fn pct_diff(r: &Runs<Out>, a: V, b: V) -> MeanCi {
-    let d = diff_ci(&r.each(a, |o| o.whole), &r.each(b, |o| o.whole));
-    let base = r.mean(b, |o| o.whole).mean;
-    MeanCi {
-        mean: d.mean / base * 100.0,
-        half: d.half / base * 100.0,
-        n: d.n,
-    }
+    r.pct_diff(a, b, |o| o.whole)
 }
 
 fn pct_of(a: V, b: V) -> Of<Out> {

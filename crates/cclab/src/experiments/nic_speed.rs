@@ -24,7 +24,7 @@
 //! The runs differ by seed in the hosts' processing jitter (`[host]`'s default), which
 //! moves where in a burst the bottleneck's losses fall.
 
-use super::common::{diff_ci, sd_factors, tcp, MeanCi};
+use super::common::{lfn_lab_nic, sd_factors, tcp, MeanCi};
 use super::study::{Of, Runs, Study, V};
 use super::verdict::Reading;
 use super::{fmt_num, Experiment, Options, Report, Tol};
@@ -55,28 +55,12 @@ struct Out {
     timeouts: u64,
 }
 
-/// Slide 16's lab with the sender's NIC at `nic` bit/s and its qdisc `txq` packets.
-fn lab(nic: u64, txq: u64) -> TopologySpec {
-    let hop = |rate_bps, delay, queue| LinkSpec {
-        framing: crate::net::Framing::Ethernet,
-        rate_bps,
-        delay,
-        queue,
-    };
-    TopologySpec::Chain {
-        hops: vec![
-            hop(nic, MS, QueueSpec::droptail(Limit::Packets(txq))),
-            hop(
-                BOTTLENECK,
-                RTT / 2 - MS,
-                QueueSpec::droptail(Limit::Bytes(BUF)),
-            ),
-        ],
-    }
-}
-
 fn iperf(o: &Options, (nic, txq): (u64, u64), dur: SimTime, seed: u64) -> Out {
-    let mut sc = Scenario::new("nic-speed", lab(nic, txq), dur);
+    let mut sc = Scenario::new(
+        "nic-speed",
+        lfn_lab_nic(nic, Limit::Packets(txq), BOTTLENECK, BUF),
+        dur,
+    );
     sc.seed = seed;
     let mut t = tcp("reno");
     crate::tcp::config::set_era(&mut t, Era::Linux2_6, &["sndbuf", "rcvbuf"]);
@@ -91,15 +75,9 @@ fn iperf(o: &Options, (nic, txq): (u64, u64), dur: SimTime, seed: u64) -> Out {
     }
 }
 
-/// Variant `a`'s mean goodput minus `b`'s in % of `b`'s (Welch).
+/// Variant `a`'s mean aggregate goodput minus `b`'s, in percent of `b`'s (Welch).
 fn pct_diff(r: &Runs<Out>, a: V, b: V) -> MeanCi {
-    let d = diff_ci(&r.each(a, |o| o.mbps), &r.each(b, |o| o.mbps));
-    let base = r.mean(b, |o| o.mbps).mean;
-    MeanCi {
-        mean: d.mean / base * 100.0,
-        half: d.half / base * 100.0,
-        n: d.n,
-    }
+    r.pct_diff(a, b, |o| o.mbps)
 }
 
 /// The sample standard deviation of `xs` over their mean (0 for one run).

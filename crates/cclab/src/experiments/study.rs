@@ -20,7 +20,7 @@
 //! Run i of a variant uses seed `--seed` + i, so a variant's first runs are the same
 //! whatever the cap, and the output is the same for any thread count.
 
-use super::common::{mean_ci, run_seeds, MeanCi};
+use super::common::{diff_ci, mean_ci, run_seeds, MeanCi};
 use super::report::{Cause, Judge, Report};
 use super::verdict::{read, Against, Reading, Tol};
 use super::{par_map, Options};
@@ -66,6 +66,18 @@ impl<O> Runs<O> {
     /// `get` of each of `v`'s runs.
     pub fn each(&self, v: V, get: impl Fn(&O) -> f64) -> Vec<f64> {
         self.of(v).iter().map(get).collect()
+    }
+
+    /// `a`'s mean of `get` minus `b`'s, in % of `b`'s, with the 95% interval of the
+    /// difference (Welch) in the same unit.
+    pub fn pct_diff(&self, a: V, b: V, get: impl Fn(&O) -> f64 + Copy) -> MeanCi {
+        let d = diff_ci(&self.each(a, get), &self.each(b, get));
+        let base = self.mean(b, get).mean;
+        MeanCi {
+            mean: d.mean / base * 100.0,
+            half: d.half / base * 100.0,
+            n: d.n,
+        }
     }
 }
 
