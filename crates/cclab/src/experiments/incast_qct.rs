@@ -31,10 +31,11 @@
 //! came in Linux 3.6, 2012); with it on, as before, the quick run's query times differ by
 //! at most 0.24 µs (CUBIC's p99 at 64 responders) and nothing else moves (`reproduce
 //! incast-qct --quick --json`, both ways, 2026-12-05). What the era does to DCTCP: rate
-//! halving holds cwnd at one above
-//! what is in flight on every ACK in CWR, so an answer that ends in CWR leaves cwnd at 1–2
-//! and the next one waits for delayed ACKs (40 ms): DCTCP's p99 is ~80 ms at every fan-in
-//! (0.86 ms at 16 responders with PRR, `rate_halving = false`), still without an RTO.
+//! halving holds cwnd at one above what is in flight on every ACK in CWR, so an answer
+//! that ends in CWR leaves cwnd at 1–2 and the next one waits for delayed ACKs (40 ms):
+//! DCTCP's p99 is ~80 ms at 16 and 64 responders (0.86 ms at 16 with PRR, `rate_halving =
+//! false`), still without an RTO; at 8 it is 0.87 ms since cwnd grows per window as
+//! Linux's `tcp_cwnd_validate` (`--quick`, seed 1, at 85c5f0f; 80 ms before).
 //!
 //! Configurations: each algorithm at each fan-in (`cubic-n8` … `dctcp-n64`), one run each
 //! (its queries are the sample); no seed numbers.
