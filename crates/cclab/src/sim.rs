@@ -24,7 +24,7 @@ use crate::conn::{Conn, ConnKey, Ends};
 use crate::engine::{EventQueue, SimTime};
 use crate::net::forward::NetOut;
 use crate::net::{NetCtx, NetEv, Network, NoTap, NodeId, PortId};
-use crate::packet::{PacketPool, PktId, PktKind};
+use crate::packet::{Packet, PacketPool, PktId, PktKind};
 use crate::probe::sampler::SeriesKind;
 use crate::probe::Probes;
 use crate::qdisc::QueueDisc;
@@ -473,14 +473,20 @@ impl Sim {
                 .tsg
                 .on_send(conn, now, &tx, &mut self.probes.series);
         }
-        // Copied once, from `io.tx` into the pool's slot (draining by value would copy
-        // each 144-byte packet twice: out of the vector, then into the slot).
-        for p in &tx {
+        self.egress_all(&tx);
+        tx.clear();
+        self.io.tx = tx;
+    }
+
+    /// Each of `ps` into the pool and to its host's egress stage. Copied once, from
+    /// `io.tx` into the pool's slot (draining by value would copy each 144-byte packet
+    /// twice: out of the vector, then into the slot).
+    #[inline(always)]
+    fn egress_all(&mut self, ps: &[Packet]) {
+        for p in ps {
             let id = self.pool.alloc_copy(p);
             with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
         }
-        tx.clear();
-        self.io.tx = tx;
     }
 
     /// [`Sim::flush`] for the endpoints that are not TCP's, which arm their timers with
@@ -493,11 +499,9 @@ impl Sim {
         let gen = self.conn_key[conn as usize].gen;
         let mut tx = std::mem::take(&mut self.io.tx);
         let mut sent = 0;
-        for (&(before, side), &(at, kind)) in self.io.armed.iter().zip(&self.io.timers) {
-            for p in &tx[sent..before as usize] {
-                let id = self.pool.alloc_copy(p);
-                with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
-            }
+        for k in 0..self.io.armed.len() {
+            let ((before, side), (at, kind)) = (self.io.armed[k], self.io.timers[k]);
+            self.egress_all(&tx[sent..before as usize]);
             sent = before as usize;
             self.q.schedule(
                 at,
@@ -509,10 +513,7 @@ impl Sim {
                 },
             );
         }
-        for p in &tx[sent..] {
-            let id = self.pool.alloc_copy(p);
-            with_net!(self, cx => self.net.egress(p.src, id, &mut cx));
-        }
+        self.egress_all(&tx[sent..]);
         self.io.armed.clear();
         self.io.timers.clear();
         tx.clear();
