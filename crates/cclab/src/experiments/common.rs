@@ -271,6 +271,36 @@ pub fn mean_ci(xs: &[f64]) -> MeanCi {
     }
 }
 
+/// The sample standard deviation of `xs` over their mean (0 for one run or a mean ≤ 0).
+pub fn nsd(xs: &[f64]) -> f64 {
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 || mean <= 0.0 {
+        return 0.0;
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    var.sqrt() / mean
+}
+
+/// Is spread `x` (σ's estimate, scaled by its interval factors `xlo`, `xhi` of
+/// [`sd_factors`]) smaller than `y` (`ylo`, `yhi`)? `Within` when the two 95% intervals
+/// lie apart with `x`'s below, `Outside` when apart with it above, `Open` when they overlap.
+pub fn spread_smaller(
+    x: f64,
+    (xlo, xhi): (f64, f64),
+    y: f64,
+    (ylo, yhi): (f64, f64),
+) -> super::verdict::Reading {
+    use super::verdict::Reading;
+    if x * xhi < y * ylo {
+        Reading::Within
+    } else if x * xlo > y * yhi {
+        Reading::Outside
+    } else {
+        Reading::Open
+    }
+}
+
 /// The 95% interval of σ from the sample standard deviation of `n` runs, as factors of
 /// it: √((n−1)/χ²₀.₉₇₅) and √((n−1)/χ²₀.₀₂₅) with n − 1 degrees of freedom (for n = 2 … 5:
 /// 0.446 … 31.9, 0.521 … 6.29, 0.566 … 3.73, 0.599 … 2.87, as any χ² table gives, e.g.

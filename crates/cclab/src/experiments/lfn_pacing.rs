@@ -553,17 +553,6 @@ fn mbps(m: MeanCi) -> MeanCi {
     }
 }
 
-/// The sample standard deviation of `xs` over their mean (0 for one run or a zero mean).
-fn nsd(xs: &[f64]) -> f64 {
-    let n = xs.len();
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    if n < 2 || mean <= 0.0 {
-        return 0.0;
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    var.sqrt() / mean
-}
-
 /// Slide 27's "smaller normalized standard deviation than Default and Statically
 /// Optimized" at one latency, read with the 95% interval of each standard deviation.
 fn nsd_claim(d: &mut Done<Case, Out>, tag: &str, [dy, de, st]: [V; 3], opt: u32) {
@@ -583,13 +572,7 @@ fn nsd_claim(d: &mut Done<Case, Out>, tag: &str, [dy, de, st]: [V; 3], opt: u32)
     )];
     for (v, what) in [(de, "default".to_string()), (st, format!("IPG {opt}"))] {
         let (y, ylo, yhi, yn) = one(v);
-        let r = if x * xhi < y * ylo {
-            Reading::Within
-        } else if x * xlo > y * yhi {
-            Reading::Outside
-        } else {
-            Reading::Open
-        };
+        let r = spread_smaller(x, (xlo, xhi), y, (ylo, yhi));
         reading = match (reading, r) {
             (Reading::Outside, _) | (_, Reading::Outside) => Reading::Outside,
             (Reading::Open, _) | (_, Reading::Open) => Reading::Open,

@@ -24,7 +24,7 @@
 //! The runs differ by seed in the hosts' processing jitter (`[host]`'s default), which
 //! moves where in a burst the bottleneck's losses fall.
 
-use super::common::{lfn_lab_nic, sd_factors, tcp, MeanCi};
+use super::common::{lfn_lab_nic, nsd, sd_factors, spread_smaller, tcp, MeanCi};
 use super::study::{Of, Runs, Study, V};
 use super::verdict::Reading;
 use super::{fmt_num, Experiment, Options, Report, Tol};
@@ -80,16 +80,6 @@ fn pct_diff(r: &Runs<Out>, a: V, b: V) -> MeanCi {
     r.pct_diff(a, b, |o| o.mbps)
 }
 
-/// The sample standard deviation of `xs` over their mean (0 for one run).
-fn nsd(xs: &[f64]) -> f64 {
-    let n = xs.len();
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    if n < 2 || mean <= 0.0 {
-        return 0.0;
-    }
-    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt() / mean
-}
-
 const GT_WHY: &str = "seed 001 slide 10: 'Fast Ethernet gt GbE', 'GbE is … poor on average' (iperf, 30 s): the difference of the two means, read with its 95% interval (Welch), which must lie above 0";
 const CAUSE_CFG: &str = "txqueuelen 10000 on both senders (`ip link set dev eth0 txqueuelen 10000`; here the first hop's `limit = \"10000pkts\"`): the largest of SLAC's 2003 txqueuelen tests (100, 2000, 10000; Cottrell et al.) and the LFN tuning guides' value, as `ipg-tuning`'s cause run; with Linux 2.4's 100 packets a slow-start window overflows the sender's own qdisc, which halves cwnd there (`tcp_enter_cwr`), the faster the more often";
 const SD_WHY: &str = "seed 001 slide 10: 'Fast Ethernet is ultra stable', 'GbE is too unstable', read as normalized standard deviations (standard deviation over mean) of the runs' goodput; a standard deviation of n runs is known to within the factors of its 95% interval (χ² with n − 1 degrees of freedom): resolved only where the two intervals do not overlap";
@@ -142,13 +132,8 @@ fn run(o: &Options) -> Report {
         sds.push((nsd(&xs), lo, hi, xs.len()));
     }
     let [(f, flo, fhi, fnr), (g, glo, ghi, gnr)] = [sds[0], sds[1]];
-    let reading = if g * glo > f * fhi {
-        Reading::Within
-    } else if g * ghi < f * flo {
-        Reading::Outside
-    } else {
-        Reading::Open
-    };
+    // GbE's spread above Fast Ethernet's: Fast Ethernet's the smaller.
+    let reading = spread_smaller(f, (flo, fhi), g, (glo, ghi));
     d.seed_reading(
         "GbE's run-to-run normalized spread above Fast Ethernet's (goodput_nsd)".to_string(),
         reading,
