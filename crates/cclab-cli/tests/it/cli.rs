@@ -506,6 +506,25 @@ fn reproduce_nic_speed_quick_passes() {
     assert!(num("fast_ethernet") < num("gbe"));
 }
 
+/// seed 004's arithmetic and buffer claims: the windows reproduce; the post's 18 MB queue
+/// and 90% drops are explained by a sender that dumps its window (the first flight of a
+/// starting TCP is 10 segments: 80% dropped); comment 2's ramp stays near 1×; ECN through
+/// fq_codel gains nothing here (fails).
+#[test]
+fn reproduce_lfn_buffering_quick_passes() {
+    let v = reproduce_json("lfn-buffering");
+    assert_verdicts(&v, [5, 2, 1, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // Window-limited: 10 MB per 160 ms is 500 Mbit/s of payload.
+    let g = num("window_10mb_1g", "goodput_mbps");
+    assert!((g - 500.0).abs() < 5.0, "{g}");
+    assert_eq!(num("no_buffer", "first_rtt_drop_pct"), 80.0);
+    assert_eq!(num("dump_no_buffer", "first_rtt_pkts"), 13812.0);
+    let q = num("dump_window_20mb", "peak_queue_mb");
+    assert!(q > 18.0 && q < 19.0, "{q}");
+    assert!(num("tuned_buffer_18mb", "drops") > 0.0);
+}
+
 /// seed 002 footnote 4: ethtool vs a tc shaper. The flows' rates differ by less than the
 /// runs spread in --quick (both claims unresolved); a shaper shallower than the socket's
 /// 47 frames holds at most its limit and drops what MB-ECN never marked.

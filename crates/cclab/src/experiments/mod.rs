@@ -16,6 +16,7 @@ pub mod fairness;
 pub mod fct_websearch;
 pub mod incast_qct;
 pub mod ipg_tuning;
+pub mod lfn_buffering;
 pub mod lfn_pacing;
 pub mod mathis;
 pub mod mbecn_lost_updates;
@@ -134,6 +135,7 @@ pub fn all() -> Vec<Experiment> {
         recovery_hs::MBNG,
         recovery_hs::DATATAG,
         policer::EXPERIMENT,
+        lfn_buffering::EXPERIMENT,
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
         mbecn_star::EXPERIMENT,
