@@ -525,6 +525,22 @@ fn reproduce_lfn_buffering_quick_passes() {
     assert!(num("tuned_buffer_18mb", "drops") > 0.0);
 }
 
+/// seed 001 slides 23, 29-32: the paths' 8.2 Gbit/s is the nominal sum (explained), the
+/// streams' peak is far above 5.42 (fails), a bursty sender loses where an IPG-tuned one
+/// does not (reproduces), and in the lab's short runs a smaller buffer loses less per
+/// segment (slow start's overshoot; fails).
+#[test]
+fn reproduce_sc2003_quick_passes() {
+    let v = reproduce_json("sc2003");
+    assert_verdicts(&v, [1, 1, 2, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // 3 × OC-48 over POS and one GbE, in IP bit/s.
+    let c = num("capacity", "aggregate_gbps");
+    assert!((c - 8.12).abs() < 0.01, "{c}");
+    assert_eq!(num("lab_ipg_1mb", "drops_per_1000_segments"), 0.0);
+    assert_eq!(num("oc48_326ms", "ipgt"), 902.0);
+}
+
 /// seed 002 footnote 4: ethtool vs a tc shaper. The flows' rates differ by less than the
 /// runs spread in --quick (both claims unresolved); a shaper shallower than the socket's
 /// 47 frames holds at most its limit and drops what MB-ECN never marked.

@@ -31,6 +31,7 @@ pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod sc2003;
 pub mod slow_start_burst;
 
 pub mod report;
@@ -147,6 +148,7 @@ pub fn all() -> Vec<Experiment> {
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
         nic_speed::EXPERIMENT,
+        sc2003::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
     ]
