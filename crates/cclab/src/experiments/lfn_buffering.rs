@@ -51,7 +51,7 @@
 //! connection that resumes after idle with `slow_start_after_idle = false` does (a row
 //! measures that too).
 
-use super::common::{max_goodput, one_hop, tcp, wire_bytes, MeanCi};
+use super::common::{max_goodput, nic_path, one_hop, tcp, wire_bytes, MeanCi};
 use super::study::{Of, Runs, Study, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -121,18 +121,10 @@ struct Out {
 /// The 160 ms path: the NIC's hop, then the segment (`rate`, its buffer) and the rest of
 /// the way.
 fn path(rate: u64, buffer: Limit) -> TopologySpec {
-    let hop = |rate_bps, delay, queue| LinkSpec {
-        framing: crate::net::Framing::Ethernet,
-        rate_bps,
-        delay,
-        queue,
-    };
-    TopologySpec::Chain {
-        hops: vec![
-            hop(NIC, HOP, QueueSpec::droptail(Limit::Packets(1000))),
-            hop(rate, RTT / 2 - HOP, QueueSpec::droptail(buffer)),
-        ],
-    }
+    nic_path(
+        (NIC, HOP, Limit::Packets(1000)),
+        (rate, RTT / 2 - HOP, buffer),
+    )
 }
 
 /// The host's TCP (`policer`'s: today's Linux, CUBIC) with window `window`.

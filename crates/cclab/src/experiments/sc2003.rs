@@ -130,21 +130,27 @@ struct Out {
     drops: u64,
 }
 
-/// One path: 4 nodes × 4 streams into its bottleneck, `dur` long.
-fn streams(o: &Options, l: Link, dur: SimTime, seed: u64) -> Out {
-    let bdp_pkts = (l.rate as f64 * secs(l.rtt) / 8.0 / 1500.0).ceil() as u64;
-    let topo = TopologySpec::Dumbbell {
+/// Link `l`'s path: its four nodes' GbE access links (their qdiscs `host_limit` packets)
+/// into the bottleneck, whose buffer holds `limit` packets.
+fn dumbbell(l: Link, limit: u64, host_limit: u64) -> TopologySpec {
+    TopologySpec::Dumbbell {
         senders: NODES_PER_LINK,
         bottleneck: LinkSpec {
             framing: l.framing,
             rate_bps: l.rate,
             delay: l.rtt / 2 - 2 * ACCESS,
-            queue: QueueSpec::droptail(Limit::Packets(bdp_pkts)),
+            queue: QueueSpec::droptail(Limit::Packets(limit)),
         },
         access_rate_bps: GBE,
         access_delay: vec![ACCESS; NODES_PER_LINK],
-        access_queue: QueueSpec::droptail(Limit::Packets(10_000)),
-    };
+        access_queue: QueueSpec::droptail(Limit::Packets(host_limit)),
+    }
+}
+
+/// One path: 4 nodes × 4 streams into its bottleneck, `dur` long.
+fn streams(o: &Options, l: Link, dur: SimTime, seed: u64) -> Out {
+    let bdp_pkts = (l.rate as f64 * secs(l.rtt) / 8.0 / 1500.0).ceil() as u64;
+    let topo = dumbbell(l, bdp_pkts, 10_000);
     let mut sc = Scenario::new("sc2003", topo, dur);
     sc.seed = seed;
     sc.host.ipgt = ipgt_for(l.rate as f64 / NODES_PER_LINK as f64);
@@ -184,18 +190,7 @@ fn streams(o: &Options, l: Link, dur: SimTime, seed: u64) -> Out {
 fn capacity(o: &Options, nominal: bool, seed: u64) -> Out {
     let mut total = 0.0;
     for l in links(nominal) {
-        let topo = TopologySpec::Dumbbell {
-            senders: NODES_PER_LINK,
-            bottleneck: LinkSpec {
-                framing: l.framing,
-                rate_bps: l.rate,
-                delay: l.rtt / 2 - 2 * ACCESS,
-                queue: QueueSpec::droptail(Limit::Packets(1000)),
-            },
-            access_rate_bps: GBE,
-            access_delay: vec![ACCESS; NODES_PER_LINK],
-            access_queue: QueueSpec::droptail(Limit::Packets(1000)),
-        };
+        let topo = dumbbell(l, 1000, 1000);
         let dur = SEC + l.rtt;
         let mut sc = Scenario::new("sc2003-capacity", topo, dur);
         sc.seed = seed;
