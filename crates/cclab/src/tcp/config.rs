@@ -159,6 +159,9 @@ pub struct TcpConfig {
     /// Receive-buffer autotuning as Linux 2.6.7 `tcp_rcv_space_adjust`
     /// (`tcp/receiver/window.rs`).
     pub rcv_autotune: bool,
+    /// `tcp_grow_window` opens rcv_ssthresh by at least twice the received skb (a GRO
+    /// aggregate counts whole), as Linux 3.x and later do (`tcp/receiver/window.rs`).
+    pub rcv_grow_skb: bool,
     /// `tcp_slow_start_after_idle`: cwnd restarts after an idle period longer than the RTO
     /// (RFC 2861, Linux `tcp_cwnd_restart`; `tcp/sender/initial.rs`).
     pub slow_start_after_idle: bool,
@@ -242,6 +245,7 @@ impl Default for TcpConfig {
             rcvbuf: 6 << 20,
             rcv_init_wnd: None,
             rcv_autotune: false,
+            rcv_grow_skb: true,
             slow_start_after_idle: true,
             linux: crate::tcp::era::Era::Linux6_6,
             explicit: 0,
@@ -430,6 +434,7 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
         c.rcv_init_wnd = x;
     }
     ck.get_into(t, key("rcv_autotune"), &mut c.rcv_autotune);
+    ck.get_into(t, key("rcv_grow_skb"), &mut c.rcv_grow_skb);
     ck.get_into(
         t,
         key("slow_start_after_idle"),

@@ -129,6 +129,13 @@ pub static PROFILE: &[Row] = &[
                  maximum, offered at once",
     },
     Row {
+        key: "rcv_grow_skb",
+        values: [B(true), B(true), B(false)],
+        source: "`tcp_grow_window` (tcp_input.c): 3.12, 3.13–3.18 and 6.x grow rcv_ssthresh by \
+                 `max(incr, 2 * skb->len)`, so a GRO aggregate opens twice its length; \
+                 2.6.9 (before GRO, 2.6.29) by 2·advmss per skb",
+    },
+    Row {
         key: "rcvbuf",
         values: [S("6MiB"), S("6MiB"), S("64075B")],
         source: "6.6, 3.18: `tcp_rmem[2]` 6 MiB (tcp.c `tcp_init`); 2.6.6–2.6.9: \
@@ -376,6 +383,7 @@ mod tests {
             "quickack" => format!("{} {}", c.quickack, c.quickack_rcv_wnd),
             "rcv_init_wnd" => format!("{:?}", c.rcv_init_wnd),
             "rcv_autotune" => c.rcv_autotune.to_string(),
+            "rcv_grow_skb" => c.rcv_grow_skb.to_string(),
             "rcvbuf" => c.rcvbuf.to_string(),
             "sndbuf" => c.sndbuf.to_string(),
             "tso_retrans" => c.tso_retrans.to_string(),

@@ -260,6 +260,13 @@ pub(super) const KEYS: &[Key] = &[
         meaning: "initial receive window in segments, opened by 2 segments per data segment received up to `rcvbuf` (Linux `tcp_select_initial_window` and `tcp_grow_window`'s rcv_ssthresh: 4 in 2.6, 10 in 3.18), every growth ACKed at once (`icsk_ack.quick |= 1`); `\"rcvbuf\"`: the whole `rcvbuf` from the start",
     },
     Key {
+        name: "rcv_grow_skb",
+        ty: Ty::Bool,
+        default: "`true`",
+        allowed: "",
+        meaning: "with `rcv_init_wnd` or `rcv_autotune`: each in-order skb opens rcv_ssthresh by at least twice its own length, so a GRO aggregate of 64 KB opens 128 KB (Linux 3.x and later `tcp_grow_window`: `incr = max(incr, 2 * skb->len)`); `false`: by 2 MSS per skb whatever its size (2.6.9)",
+    },
+    Key {
         name: "rcv_autotune",
         ty: Ty::Bool,
         default: "`false`",

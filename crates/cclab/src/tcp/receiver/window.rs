@@ -7,7 +7,10 @@
 //! - Growth (`tcp_grow_window`, called by `tcp_event_data_recv` for in-order segments of
 //!   at least 128 bytes): while rcv_ssthresh is below the window clamp and below the free
 //!   space, it grows by 2·advmss (advmss = MTU − 40, the MSS option), capped at the clamp,
-//!   and the segment is ACKed at once (`tp->ack.quick |= 1`). The advertised window is
+//!   and the segment is ACKed at once (`tp->ack.quick |= 1`). Linux 3.x and later
+//!   (`rcv_grow_skb`; read in 3.12, 3.13–3.18 and 6.x) grow by at least twice the skb's
+//!   length (`incr = max(incr, 2 * skb->len)`), which matters for a GRO aggregate: 2.6.9,
+//!   before GRO, opens 2·advmss per skb whatever its size. The advertised window is
 //!   min(free space, rcv_ssthresh) (`__tcp_select_window`), its right edge never moving
 //!   left. Check #2's skb overhead test (`__tcp_grow_window`: a driver whose buffers cost
 //!   much more than their payload stops the growth at half the space) is taken as passed,
@@ -39,6 +42,8 @@ pub struct RcvWindow {
     advmss: u64,
     /// Autotuning (`tp->rcvq_space`, `tp->rcv_rtt_est`), when on.
     autotune: bool,
+    /// Growth by at least twice the skb's length (`rcv_grow_skb`).
+    grow_skb: bool,
     space: u64,
     space_seq: u64,
     space_time: SimTime,
@@ -68,6 +73,7 @@ impl RcvWindow {
             clamp,
             advmss,
             autotune: cfg.rcv_autotune,
+            grow_skb: cfg.rcv_grow_skb,
             space: init,
             space_seq: 0,
             space_time: 0,
@@ -75,13 +81,18 @@ impl RcvWindow {
         })
     }
 
-    /// `tcp_grow_window` for an in-order segment of `len` bytes with `free` bytes of
-    /// buffer space; true if the window grew (the segment is then ACKed at once).
-    pub fn grow(&mut self, len: u32, free: u64) -> bool {
+    /// `tcp_grow_window` for an in-order skb of `skb_len` bytes, its segments `len` bytes
+    /// each, with `free` bytes of buffer space; true if the window grew (the segment is
+    /// then ACKed at once).
+    pub fn grow(&mut self, len: u32, skb_len: u32, free: u64) -> bool {
         if len < 128 || self.rcv_ssthresh >= self.clamp || self.rcv_ssthresh >= free {
             return false;
         }
-        self.rcv_ssthresh = (self.rcv_ssthresh + 2 * self.advmss).min(self.clamp);
+        let mut incr = 2 * self.advmss;
+        if self.grow_skb {
+            incr = incr.max(2 * u64::from(skb_len));
+        }
+        self.rcv_ssthresh = (self.rcv_ssthresh + incr).min(self.clamp);
         true
     }
 
@@ -131,7 +142,7 @@ impl Receiver {
         }
         w.space_adjust(self.rcv_nxt, now, self.rcvbuf);
         let free = w.clamp.saturating_sub(self.ooo_bytes);
-        if w.grow(len, free) {
+        if w.grow(len, p.payload, free) {
             self.quickack_left |= 1;
         }
     }
@@ -155,23 +166,40 @@ mod tests {
         // 2.6.9 at MTU 1500 with timestamps: 4 × 1448 B offered, +2 × 1460 B per segment.
         let mut w = RcvWindow::new(&cfg(Some(4))).unwrap();
         assert_eq!(w.rcv_ssthresh, 4 * 1448);
-        assert!(w.grow(1448, 1 << 20));
+        assert!(w.grow(1448, 1448, 1 << 20));
         assert_eq!(w.rcv_ssthresh, 4 * 1448 + 2 * 1460);
         // Segments under 128 bytes do not open the window.
-        assert!(!w.grow(100, 1 << 20));
+        assert!(!w.grow(100, 100, 1 << 20));
         // Capped at the clamp, then no more growth.
         let mut w = RcvWindow::new(&TcpConfig {
             rcvbuf: 10_000,
             ..cfg(Some(4))
         })
         .unwrap();
-        assert!(w.grow(1448, 1 << 20));
+        assert!(w.grow(1448, 1448, 1 << 20));
         assert_eq!(w.rcv_ssthresh, 8712);
-        assert!(w.grow(1448, 1 << 20));
+        assert!(w.grow(1448, 1448, 1 << 20));
         assert_eq!(w.rcv_ssthresh, 10_000);
-        assert!(!w.grow(1448, 1 << 20));
+        assert!(!w.grow(1448, 1448, 1 << 20));
         // Nothing to model by default.
         assert!(RcvWindow::new(&TcpConfig::default()).is_none());
+    }
+
+    /// A GRO aggregate of 44 segments opens twice its length under Linux 3.x and later,
+    /// 2 advmss under 2.6.9's rule.
+    #[test]
+    fn a_gro_aggregate_opens_twice_its_length_after_2_6() {
+        let skb = 44 * 1448;
+        let mut w = RcvWindow::new(&cfg(Some(10))).unwrap();
+        assert!(w.grow(1448, skb, 1 << 30));
+        assert_eq!(w.rcv_ssthresh, 10 * 1448 + 2 * u64::from(skb));
+        let mut w = RcvWindow::new(&TcpConfig {
+            rcv_grow_skb: false,
+            ..cfg(Some(10))
+        })
+        .unwrap();
+        assert!(w.grow(1448, skb, 1 << 30));
+        assert_eq!(w.rcv_ssthresh, 10 * 1448 + 2 * 1460);
     }
 
     /// On the wire: the SYN-ACK offers 4 segments; each in-order data segment opens the
