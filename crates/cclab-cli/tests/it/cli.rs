@@ -508,12 +508,12 @@ fn reproduce_nic_speed_quick_passes() {
 
 /// seed 004's arithmetic and buffer claims: the windows reproduce; the post's 18 MB queue
 /// and 90% drops are explained by a sender that dumps its window (the first flight of a
-/// starting TCP is 10 segments: 80% dropped); comment 2's ramp stays near 1×; ECN through
-/// fq_codel gains nothing here (fails).
+/// starting TCP is 10 segments: 80% dropped); comment 2's ramp stays near 1×; what ECN
+/// adds through fq_codel is within the runs' spread (unresolved).
 #[test]
 fn reproduce_lfn_buffering_quick_passes() {
     let v = reproduce_json("lfn-buffering");
-    assert_verdicts(&v, [5, 2, 1, 0]);
+    assert_verdicts(&v, [5, 2, 0, 1]);
     let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
     // Window-limited: 10 MB per 160 ms is 500 Mbit/s of payload.
     let g = num("window_10mb_1g", "goodput_mbps");

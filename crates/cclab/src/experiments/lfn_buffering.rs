@@ -19,12 +19,9 @@
 //!
 //! **Seed configuration.** The post's path: a sender with a 10 Gbit/s NIC (its qdisc
 //! pfifo_fast's 1000 packets), a 1 Gbit/s segment with a drop-tail buffer, the receiver;
-//! 160 ms round trip. The hosts are `policer`'s, the seed's other experiment: CUBIC, TSO,
-//! GRO and TCP small queues on, today's Linux profile (whose receiver offers its whole
-//! window at once: the claims are about the window a flow needs, not how a receiver opens
-//! it; the 3.18 profile's receiver, which grows its window by 2 MSS per received skb,
-//! opens it by 2 MSS per 64 KB GRO aggregate at 10 Gbit/s and holds a 160 ms flow to tens
-//! of Mbit/s for seconds), socket buffers of the post's tuning (64 MB, the window's cap, as
+//! 160 ms round trip. The hosts of 2014: Linux 3.18, the era profile closest to the
+//! post's kernels (docs/linux-eras.md), CUBIC, TSO, GRO and TCP small queues on (as
+//! `policer`'s hosts), socket buffers of the post's tuning (64 MB, the window's cap, as
 //! `policer` reads `tcp_rmem`), or the window the claim names. Each claim in its own case:
 //! - the window: a flow whose window (receive buffer) is half the post's figure, 10 MB at
 //!   1 Gbit/s and 100 MB on a 10 Gbit/s path, gets window/RTT; the window that would fill
@@ -56,6 +53,7 @@ use super::study::{Of, Runs, Study, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
 use crate::scenario::*;
+use crate::tcp::era::Era;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "lfn-buffering",
@@ -73,8 +71,9 @@ const HOP: SimTime = 10 * US;
 const TUNED: u64 = 64 << 20;
 /// The post's 20 MB, in the post's (decimal) megabytes.
 const MB: u64 = 1_000_000;
-/// Segments in the post's 20 MB window (1448 B of payload each).
-const WINDOW_SEGS: u32 = (20 * MB).div_ceil(1448) as u32;
+/// Full segments in the post's 20 MB window (1448 B of payload each): the burst a sender
+/// that dumps it puts on the wire at once.
+const WINDOW_SEGS: u32 = (20 * MB / 1448) as u32;
 
 /// One case.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,9 +126,10 @@ fn path(rate: u64, buffer: Limit) -> TopologySpec {
     )
 }
 
-/// The host's TCP (`policer`'s: today's Linux, CUBIC) with window `window`.
+/// The 2014 host's TCP with window `window`.
 fn host_tcp(window: u64) -> TcpConfig {
     let mut t = tcp("cubic");
+    crate::tcp::config::set_era(&mut t, Era::Linux3_18, &["sndbuf", "rcvbuf"]);
     t.sndbuf = TUNED.max(window);
     t.rcvbuf = window;
     t
@@ -292,10 +292,10 @@ const QUEUE_WHY: &str = "'leaving 18MB to be dealt with': the post's MB of data;
 const FINE_WHY: &str = "'If you have big enough buffers, then this will eke out into the network at 1Gb/s and everything will be fine!': with the post's 20 MB window and a buffer that holds it, the segment drops nothing";
 const RAMP_WHY: &str = "comment 2: TCP 'will ramp up to sending a little over 1Gb/sec + buffering, then have a drop, … long before … a 10x1 bandwidth disparity': read as the wire rate into the segment over the round trip that ends with the first drop at most twice the segment's (slow start at most doubles the window per round trip: each ACKed segment releases two), where the post's picture is ten times";
 const NOBUF_WHY: &str = "'If you have no buffers, your TCP stream starts up and immediately drops 90% of its packets': of the data segments the sender puts out in its first round trip, the share the 1 Gbit/s segment drops; 90% is 1 − 1/10, the rates' ratio, given to one digit: ±5 points";
-const NOBUF_CLOSED_WHY: &str = "a burst of n packets at 10 Gbit/s into a 1 Gbit/s port holding b = 1 waiting packet: the first goes on the wire, b wait, and the port sends one more per ten arrivals, so 1 + b + ⌊(n − 1)/10⌋ pass; n = the 20 MB window's 13,812 segments (89.99%), or Linux's initial window of 10 (`TCP_INIT_CWND`: 80%). The count is exact; ±0.1 point allows a dozen packets of spacing at the offload aggregates' edges";
+const NOBUF_CLOSED_WHY: &str = "a burst of n packets at 10 Gbit/s into a 1 Gbit/s port holding b = 1 waiting packet: the first goes on the wire, b wait, and the port sends one more per ten arrivals, so 1 + b + ⌊(n − 1)/10⌋ pass; n = the 20 MB window's 13,812 full segments (89.99%), or Linux's initial window of 10 (`TCP_INIT_CWND`: 80%). The count is exact; ±0.1 point allows a dozen packets of spacing at the offload aggregates' edges";
 const B2B_WHY: &str = "'very close to 10Gb/s' on a sub-millisecond path: the post's next step calls 7-8 Gb/s at 50 ms good, so 'very close to 10' is read as at least 9 Gb/s of iperf's goodput (its ceiling is 10 Gb/s × 1448/1538 = 9.41 Gb/s)";
 const ECN_WHY: &str = "comment 4: 'better … with fq_codel enabled (more with ecn enabled)': goodput with the hosts' ECN on minus with it off, % of off, its 95% interval (Welch) above 0";
-const DUMP_CFG: &str = "the post's picture as a configuration: the sender puts its whole 20 MB window on the wire at once, `init_cwnd = 13812` and `rcv_init_wnd = 13812` (Linux: `ip route change … initcwnd 13812 initrwnd 13812`); a connection resuming after idle with `slow_start_after_idle = false` sends what its window then holds at once (row `restart_ssai_off`, its peak queue)";
+const DUMP_CFG: &str = "the post's picture as a configuration: the sender puts its whole 20 MB window on the wire at once, `init_cwnd = 13813` and `rcv_init_wnd = 13813` (Linux: `ip route change … initcwnd 13813 initrwnd 13813`), the 20 MB window in segments; a connection resuming after idle with `slow_start_after_idle = false` sends what its window then holds at once (row `restart_ssai_off`, its peak queue)";
 
 fn run(o: &Options) -> Report {
     // (run, warm-up): slow start to 20 MB takes some 3 s at 160 ms.
@@ -340,12 +340,8 @@ fn run(o: &Options) -> Report {
         n,
         cap,
     );
-    let ramp = s.variant(
-        "tuned_buffer_18mb",
-        lfn(SEGMENT, TUNED, Limit::Bytes(18 * MB), false),
-        n,
-        cap,
-    );
+    let ramp_cfg = lfn(SEGMENT, TUNED, Limit::Bytes(18 * MB), false);
+    let ramp = s.variant("tuned_buffer_18mb", ramp_cfg, n, cap);
     let nobuf = s.variant("no_buffer", lfn(SEGMENT, TUNED, one, false), n, cap);
     let nobuf_dump = s.variant("dump_no_buffer", lfn(SEGMENT, 20 * MB, one, true), n, cap);
     let b2b = s.variant("back_to_back_10g", Cfg::BackToBack, n, cap);
@@ -425,6 +421,9 @@ fn run(o: &Options) -> Report {
             Cfg::FqCodel { .. } => fq_dur,
             // Two 100 MB responses a second apart end within 8 s.
             Cfg::Path { restart: true, .. } => (8 * SEC, 4 * SEC),
+            // Comment 2's case runs until its first drop can have come: CUBIC (3.18's
+            // HyStart leaves slow start early) fills the 18 MB some 13 s in.
+            Cfg::Path { window: TUNED, .. } if c == ramp_cfg => (30 * SEC, 10 * SEC),
             Cfg::Path { .. } => dur,
         };
         simulate(o, c, t, seed)
@@ -450,7 +449,7 @@ fn run(o: &Options) -> Report {
     let m = d.mean(ramp, |o| o.ramp_ratio);
     d.row_ci("tuned_buffer_18mb", "ramp_ratio", m);
     d.note(format!(
-        "the post's path: a 10 Gbit/s NIC (pfifo 1000 packets, {} µs) → a 1 Gbit/s segment with a drop-tail buffer → the receiver, RTT {} ms; `policer`'s hosts (CUBIC, TSO/GRO/TSQ); {} s per run, goodput after {} s",
+        "the post's path: a 10 Gbit/s NIC (pfifo 1000 packets, {} µs) → a 1 Gbit/s segment with a drop-tail buffer → the receiver, RTT {} ms; Linux 3.18 hosts, CUBIC, TSO/GRO/TSQ; {} s per run, goodput after {} s",
         HOP / US,
         RTT / MS,
         secs(dur.0),
