@@ -31,6 +31,7 @@ pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
 pub mod slow_start_burst;
+pub mod tcpmon;
 
 pub mod report;
 pub mod study;
@@ -147,6 +148,7 @@ pub fn all() -> Vec<Experiment> {
         nic_speed::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
+        tcpmon::EXPERIMENT,
     ]
 }
 
