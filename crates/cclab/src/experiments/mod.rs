@@ -30,6 +30,7 @@ pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod sc2004;
 pub mod slow_start_burst;
 pub mod tcpmon;
 
@@ -149,6 +150,7 @@ pub fn all() -> Vec<Experiment> {
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
         tcpmon::EXPERIMENT,
+        sc2004::EXPERIMENT,
     ]
 }
 

@@ -178,7 +178,9 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
 impl Out {
     /// Query i's time in RTTs.
     fn rtts(&self, i: usize) -> f64 {
-        self.queries.get(i).map_or(f64::NAN, |q| q.qct_s / self.rtt_s)
+        self.queries
+            .get(i)
+            .map_or(f64::NAN, |q| q.qct_s / self.rtt_s)
     }
 
     /// The first query from which every later response takes less than 2.5 RTT.
@@ -318,12 +320,22 @@ fn run(o: &Options) -> Report {
         1,
         1,
     );
-    s.seed(untuned, "first_event_rtt", 19.0, Tol::Abs(0.5), FIRST_WHY, |o: &Out| {
-        o.rtts(0)
-    });
-    let manc_first = s.seed(manc, "first_event_rtt", 19.0, Tol::Abs(0.5), FIRST_WHY, |o: &Out| {
-        o.rtts(0)
-    });
+    s.seed(
+        untuned,
+        "first_event_rtt",
+        19.0,
+        Tol::Abs(0.5),
+        FIRST_WHY,
+        |o: &Out| o.rtts(0),
+    );
+    let manc_first = s.seed(
+        manc,
+        "first_event_rtt",
+        19.0,
+        Tol::Abs(0.5),
+        FIRST_WHY,
+        |o: &Out| o.rtts(0),
+    );
     let cached = s.variant(
         "manc_cern_tuned_cached_ssthresh",
         Case {
@@ -342,18 +354,38 @@ fn run(o: &Options) -> Report {
         STEADY_AT_WHY,
         |o: &Out| o.steady_at_s(),
     );
-    s.seed(manc, "steady_response_rtt", 2.0, Tol::Abs(0.5), STEADY_RTT_WHY, |o: &Out| {
-        o.steady_rtts()
-    });
-    s.seed(manc, "rate_per_s", 10.0, Tol::Abs(0.5), RATE_WHY, |o: &Out| {
-        o.steady_rate()
-    });
-    s.seed(manc, "achievable_end_mbps", 800.0, Tol::Abs(50.0), TPUT_WHY, |o: &Out| {
-        o.last_mbps()
-    });
-    s.seed(alb, "first_event_rtt", 11.0, Tol::Abs(0.5), FIRST_WHY, |o: &Out| {
-        o.rtts(0)
-    });
+    s.seed(
+        manc,
+        "steady_response_rtt",
+        2.0,
+        Tol::Abs(0.5),
+        STEADY_RTT_WHY,
+        |o: &Out| o.steady_rtts(),
+    );
+    s.seed(
+        manc,
+        "rate_per_s",
+        10.0,
+        Tol::Abs(0.5),
+        RATE_WHY,
+        |o: &Out| o.steady_rate(),
+    );
+    s.seed(
+        manc,
+        "achievable_end_mbps",
+        800.0,
+        Tol::Abs(50.0),
+        TPUT_WHY,
+        |o: &Out| o.last_mbps(),
+    );
+    s.seed(
+        alb,
+        "first_event_rtt",
+        11.0,
+        Tol::Abs(0.5),
+        FIRST_WHY,
+        |o: &Out| o.rtts(0),
+    );
     s.seed(
         alb,
         "slow_start_end_s",
@@ -370,18 +402,38 @@ fn run(o: &Options) -> Report {
         STEADY_AT_WHY,
         |o: &Out| o.steady_at_s(),
     );
-    s.seed(alb, "steady_response_rtt", 2.0, Tol::Abs(0.5), STEADY_RTT_WHY, |o: &Out| {
-        o.steady_rtts()
-    });
-    s.seed(alb, "rate_per_s", 2.2, Tol::Abs(0.05), RATE_WHY, |o: &Out| {
-        o.steady_rate()
-    });
-    s.seed(alb, "achievable_first_mbps", 250.0, Tol::Abs(25.0), TPUT_WHY, |o: &Out| {
-        o.achievable_mbps(0)
-    });
-    s.seed(alb, "achievable_end_mbps", 800.0, Tol::Abs(50.0), TPUT_WHY, |o: &Out| {
-        o.last_mbps()
-    });
+    s.seed(
+        alb,
+        "steady_response_rtt",
+        2.0,
+        Tol::Abs(0.5),
+        STEADY_RTT_WHY,
+        |o: &Out| o.steady_rtts(),
+    );
+    s.seed(
+        alb,
+        "rate_per_s",
+        2.2,
+        Tol::Abs(0.05),
+        RATE_WHY,
+        |o: &Out| o.steady_rate(),
+    );
+    s.seed(
+        alb,
+        "achievable_first_mbps",
+        250.0,
+        Tol::Abs(25.0),
+        TPUT_WHY,
+        |o: &Out| o.achievable_mbps(0),
+    );
+    s.seed(
+        alb,
+        "achievable_end_mbps",
+        800.0,
+        Tol::Abs(50.0),
+        TPUT_WHY,
+        |o: &Out| o.last_mbps(),
+    );
     let mut d = s.run(|c, seed| simulate(o, c, seed));
     for v in [untuned, manc, alb, cached, manc_at, alb_at] {
         let name = d.name(v).to_string();
