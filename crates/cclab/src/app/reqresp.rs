@@ -87,7 +87,7 @@ const START: Key = Key {
     ty: Ty::Time,
     default: "`\"0s\"`",
     allowed: "",
-    meaning: "when the first query is sent",
+    meaning: "when the workers' connections open, and the first query is sent unless `first_query` says later",
 };
 const FIRST_QUERY: Key = Key {
     name: "first_query",
@@ -357,9 +357,7 @@ impl super::App for ReqResp {
             self.pending -= 1;
             if self.pending == 0 {
                 self.qcts.push(cx.now - self.issued_at);
-                let s = cx.conns[self.first_conn as usize]
-                    .tcp()
-                    .map(|c| &c.sender);
+                let s = cx.conns[self.first_conn as usize].tcp().map(|c| &c.sender);
                 self.records.push(QueryRecord {
                     issued_s: crate::engine::secs(self.issued_at),
                     qct_s: crate::engine::secs(cx.now - self.issued_at),
@@ -491,4 +489,54 @@ pub fn build(specs: &[AggregateSpec], w: &mut dyn Build) -> Result<(), String> {
         ))));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::MS;
+    use crate::scenario::parse_scenario;
+
+    const BASE: &str = r#"[sim]
+duration = "1s"
+[topology]
+kind = "chain"
+hops = [{ rate = "1Gbps", delay = "5ms" }]
+[[aggregate]]
+aggregator = "dst"
+workers = ["src"]
+response = "100KB"
+queries = 3
+think = "10ms"
+"#;
+
+    /// `first_query` defaults to `start`, may be later, never earlier; a query sent after
+    /// the handshake times the answer alone, and each finished query has its record.
+    #[test]
+    fn first_query_and_the_per_query_record() {
+        let sc = parse_scenario(&format!("{BASE}start = \"2ms\"\n"), "t.toml", &[]).unwrap();
+        assert_eq!(sc.apps.aggregates[0].first_query, 2 * MS);
+        let e = parse_scenario(
+            &format!("{BASE}start = \"2ms\"\nfirst_query = \"1ms\"\n"),
+            "t.toml",
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            e.iter().any(|e| e.key == "aggregate.0.first_query"),
+            "{e:?}"
+        );
+        let late =
+            parse_scenario(&format!("{BASE}first_query = \"30ms\"\n"), "t.toml", &[]).unwrap();
+        let mut r = crate::world::run(&late).unwrap();
+        let a = r.apps.take::<super::AggregateResult>().remove(0);
+        assert_eq!(a.per_query.len(), 3);
+        assert!((a.per_query[0].issued_s - 0.030).abs() < 1e-9);
+        // Later queries start `think` after the previous one ended.
+        let (q0, q1) = (a.per_query[0], a.per_query[1]);
+        assert!((q1.issued_s - (q0.issued_s + q0.qct_s + 0.010)).abs() < 1e-9);
+        // The connection was up: the first answer takes no handshake (> 1 RTT of 10 ms,
+        // < the 4 RTTs a handshake plus slow start from the request's arrival would need).
+        assert!(q0.qct_s > 0.010 && q0.qct_s < 0.060, "{}", q0.qct_s);
+        assert!(q0.cwnd > 0 && q0.mss > 0 && q0.srtt_s > 0.0);
+    }
 }

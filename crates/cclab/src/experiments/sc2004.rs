@@ -18,7 +18,8 @@
 //! Mbytes (22 × 2^20 B) set with `setsockopt`, which Linux 2.6 doubles (net/core/sock.c
 //! `sock_setsockopt`: `sk->sk_rcvbuf = val * 2`, the same for the send buffer) and of which
 //! it offers 3/4 as window (`tcp_adv_win_scale` 2, `tcp_win_from_space`): a window of
-//! 1.5 × 22 MB = 34.6 MB, above the path's 22.1 MB bandwidth-delay product. The memory
+//! 1.5 × 22 MB = 34.6 MB, above the path's 22.1 MB bandwidth-delay product
+//! (docs/references.md §13). The memory
 //! test (slide 41) states no socket size: the same 22 MB, and SACK on (2.6's default).
 //! SACK off for bbftp (slide 42).
 //!
@@ -32,7 +33,7 @@
 //!   BWC's 550 Mbit/s).
 //!
 //! **Out of scope, and left out.** The disks, the RAID0 controller and the PCI-X bus
-//! (slides 42–43's "Disk-TCP-Disk"): only the TCP transfer is modelled, as if the disks kept
+//! (slide 42's "Disk-TCP-Disk" and the disk tests after it): only the TCP transfer is modelled, as if the disks kept
 //! up. The bbcp figures ("bbcp 670 Mbit/s", "bbcp 701 Mbit/s, 4.5 s of overhead") are
 //! another program's, disk to disk, whose own reading and writing costs cclab does not
 //! model: not judged.

@@ -4,7 +4,7 @@
 //! connection. Manchester–CERN (RTT 20 ms) untuned (slide 47) and "TCP stack tuned"
 //! (slide 48), Alberta–CERN (RTT 150 ms) tuned (slide 49).
 //!
-//! **Seed configuration.** The EFD (`efd`, the aggregator) and the SFI (`sfi`, its one
+//! **Seed configuration.** The EFD (host `dst`, the aggregator) and the SFI (`src`, its one
 //! worker) on 1 Gbit/s Ethernet, MTU 1500, joined by a 1 Gbit/s path of the slide's RTT
 //! (the slides give no bottleneck, nor other traffic: none is modelled); each sender's
 //! qdisc holds 1000 packets (Linux 2.6 `ether_setup`, drivers/net/net_init.c:
@@ -32,7 +32,8 @@
 //!   and the seed's own practice (slide 42: 22 MB at 177 ms = 1 Gbit/s × 177 ms). Linux 2.6
 //!   doubles a `setsockopt(SO_RCVBUF/SO_SNDBUF)` value (net/core/sock.c
 //!   `sock_setsockopt`: `sk->sk_rcvbuf = val * 2`) and offers 3/4 of the receive buffer as
-//!   window (`tcp_adv_win_scale` 2, `tcp_win_from_space`): the window is 1.5 × the BDP.
+//!   window (`tcp_adv_win_scale` 2, `tcp_win_from_space`): the window is 1.5 × the BDP
+//!   (docs/references.md §13).
 //!
 //! **Readings, fixed before the run** (the app's per-query record: when each request left,
 //! how long its response took, the SFI's cwnd, ssthresh and smoothed RTT when it ended):
@@ -55,6 +56,12 @@
 //! - "Congestion window in slow start to 1.8s then congestion avoidance": the first cwnd
 //!   sample (every 10 ms) at which cwnd ≥ ssthresh, 1.8 s ± (0.05 s rounding + half an RTT,
 //!   as a slow-start round ends at a round trip); never → the run's end.
+//!
+//! **Cause run.** The tuned first event at 20 ms (slide 48's 19 RTT is slide 47's untuned
+//! count): the connection starts with the ssthresh the route cache keeps from an earlier
+//! connection on the same route (`init_ssthresh = 45`, docs/references.md §13).
+//! What-if rows, not judged: tuned through `tcp_rmem`/`tcp_wmem` with 2.6.7's receive
+//! autotuning (`*_autotune`).
 //!
 //! The seed's own arithmetic is shown beside it: a response in 2 RTT and a 50 ms wait
 //! repeat every 2 RTT + 50 ms, 11.1/s at 20 ms and 2.86/s at 150 ms, against the
@@ -250,7 +257,7 @@ impl Out {
 
 /// The untuned test's window in segments (65,535 B / 1448 B): what its cwnd could use.
 const CACHED_SSTHRESH: u32 = 45;
-const CACHED_CFG: &str = "the tuned connection starts with ssthresh 45 segments from the route cache (Linux 2.6.9 tcp_input.c: `tcp_update_metrics` stores max(cwnd/2, ssthresh) of a closed connection in the route's RTAX_SSTHRESH, `tcp_init_metrics` gives it to the next connection on that route): the untuned test ran just before on the same path, its 64 KB window holding it at ~45 segments (65,535 / 1448); set as `init_ssthresh = 45`";
+const CACHED_CFG: &str = "the tuned connection starts with ssthresh 45 segments from the route cache (Linux 2.6.9 tcp_input.c: `tcp_update_metrics` stores max(cwnd/2, ssthresh) of a closed connection in the route's RTAX_SSTHRESH, `tcp_init_metrics` gives it to the next connection on that route): the untuned test of slide 47 on the same path, if it ran before, its 64 KB window holding it at ~45 segments (65,535 / 1448); set as `init_ssthresh = 45`";
 const FIRST_WHY: &str = "seed 003 slides 47–49 ('1st event takes 19 rtt or 380 ms', '11 rtt or 1.67 s'): the first query's time from its request to the last byte of its 1 MB response, in round trips of the path; ± 0.5, a count of whole round trips (the ms figure is the same number: 19 × 20 ms = 380 ms, 1.67 s / 150 ms = 11.1)";
 const STEADY_AT_WHY: &str = "seed 003 slides 48–49 ('Response takes 2 rtt after 1.5s', 'Response in 2 rtt after 2.5s'): the request time of the first query from which every response takes less than 2.5 RTT; ± 0.05 s (the printed digit) + half the seed's own request interval (1/(2 × 10/s), 1/(2 × 2.2/s): the event exists once per request)";
 const STEADY_RTT_WHY: &str = "seed 003 slides 48–49 ('2 rtt'): the median response time from then on, in round trips; ± 0.5, a count of whole round trips";
@@ -487,5 +494,39 @@ fn run(o: &Options) -> Report {
         secs(a_dur)
     ));
     d.note("autotune rows (what-ifs, not judged): tuned through tcp_rmem/tcp_wmem on a 2.6.7+ kernel, whose receive autotuning (`tcp_rcv_space_adjust`) starts the window at 64 KB");
+    // What the runs show about the misses (measured values, not typed).
+    let (m, a) = (d.first(manc).clone(), d.first(alb).clone());
+    let one_flight = |r: &Out| {
+        let ser = RESPONSE as f64 / crate::tcp::sender::payload_mss(1500) as f64
+            * super::common::wire_bytes(1500) as f64
+            * 8.0
+            / RATE as f64;
+        (r.rtt_s + ser) / r.rtt_s
+    };
+    d.note(format!(
+        "response time: once cwnd holds the whole 1 MB ({} segments), a response is one flight, the request's half RTT, 1 MB at 1 Gbit/s and the last segment's half RTT: {} RTT at 20 ms, {} at 150 ms (measured {} and {}); the seed's rates with its 50 ms wait imply {} and {} RTT per response",
+        RESPONSE.div_ceil(crate::tcp::sender::payload_mss(1500) as u64),
+        fmt_num(one_flight(&m)),
+        fmt_num(one_flight(&a)),
+        fmt_num(m.steady_rtts()),
+        fmt_num(a.steady_rtts()),
+        fmt_num((1.0 / 10.0 - secs(WAIT)) / m.rtt_s),
+        fmt_num((1.0 / 2.2 - secs(WAIT)) / a.rtt_s),
+    ));
+    let cw = |r: &Out| r.queries.last().map_or(0, |q| q.cwnd);
+    d.note(format!(
+        "cwnd stops at {} and {} segments, about twice a response (Linux 6.6's `tcp_is_cwnd_limited` lets slow start grow to twice the largest flight; 2.6.9 grew cwnd only on ACKs that found it full, which would stop it near one response): cwnd/srtt is {} Mbit/s at 20 ms (srtt {} ms: the 1 MB burst queues at the sender's NIC) and {} at 150 ms; 800 Mbit/s at 150 ms would take a cwnd of {} segments, {}× what one request moves",
+        cw(&m),
+        cw(&a),
+        fmt_num(m.last_mbps()),
+        fmt_num(m.queries.last().map_or(0.0, |q| q.srtt_s) * 1e3),
+        fmt_num(a.last_mbps()),
+        (800e6 * a.rtt_s / 8.0 / crate::tcp::sender::payload_mss(1500) as f64).round(),
+        fmt_num(800e6 * a.rtt_s / 8.0 / RESPONSE as f64),
+    ));
+    d.note(format!(
+        "slow start: the path has no other traffic and the largest burst ({} segments) fits the sender's {TXQ}-packet qdisc, so nothing is lost and ssthresh is never set; an end of slow start at 1.8 s needs a loss there or an ssthresh from the route cache",
+        cw(&a).min(RESPONSE.div_ceil(1448) as u32),
+    ));
     d.finish()
 }
