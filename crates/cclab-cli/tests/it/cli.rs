@@ -506,6 +506,39 @@ fn reproduce_nic_speed_quick_passes() {
     assert!(num("fast_ethernet") < num("gbe"));
 }
 
+/// seed 004's arithmetic and buffer claims: the windows reproduce; the post's 18 MB queue
+/// and 90% drops are explained by a sender that dumps its window (the first flight of a
+/// starting TCP is 10 segments: 80% dropped); comment 2's ramp stays near 1×; ECN through
+/// fq_codel gains nothing here (fails).
+#[test]
+fn reproduce_lfn_buffering_quick_passes() {
+    let v = reproduce_json("lfn-buffering");
+    assert_verdicts(&v, [5, 2, 1, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // Window-limited: 10 MB per 160 ms is 500 Mbit/s of payload.
+    let g = num("window_10mb_1g", "goodput_mbps");
+    assert!((g - 500.0).abs() < 5.0, "{g}");
+    assert_eq!(num("no_buffer", "first_rtt_drop_pct"), 80.0);
+    assert_eq!(num("dump_no_buffer", "first_rtt_pkts"), 13812.0);
+    let q = num("dump_window_20mb", "peak_queue_mb");
+    assert!(q > 18.0 && q < 19.0, "{q}");
+    assert!(num("tuned_buffer_18mb", "drops") > 0.0);
+}
+
+/// seed 001 slides 23, 29-32: the paths' 8.2 Gbit/s is the nominal sum (explained), the
+/// streams' peak is far above 5.42 (fails), a bursty sender loses where an IPG-tuned one
+/// does not (reproduces), and in the lab's short runs a smaller buffer loses less per
+/// segment (slow start's overshoot; fails).
+#[test]
+fn reproduce_sc2003_quick_passes() {
+    let v = reproduce_json("sc2003");
+    assert_verdicts(&v, [1, 1, 2, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // 3 × OC-48 over POS and one GbE, in IP bit/s.
+    let c = num("capacity", "aggregate_gbps");
+    assert!((c - 8.12).abs() < 0.01, "{c}");
+    assert_eq!(num("lab_ipg_1mb", "drops_per_1000_segments"), 0.0);
+    assert_eq!(num("oc48_326ms", "ipgt"), 902.0);
 /// seed 003 slides 46–49: tcpmon on one 2.6-era connection. Every seed number fails in
 /// --quick; the untuned first event is the 64 KB window's ~20 RTT, a tuned response one
 /// flight (1.45 RTT at 20 ms), the route-cache cause run ~18 RTT, and no restart after idle

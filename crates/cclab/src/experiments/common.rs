@@ -37,21 +37,23 @@ pub fn lfn_lab(nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {
 
 /// [`lfn_lab`] with the sender's NIC at `nic` bit/s.
 pub fn lfn_lab_nic(nic: u64, nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {
-    let hop = |rate_bps, delay, queue| LinkSpec {
+    nic_path(
+        (nic, crate::engine::MS, nic_queue),
+        (rate, 99 * crate::engine::MS, Limit::Bytes(buffer)),
+    )
+}
+
+/// `src` → the sender's NIC hop (rate, one-way delay, its qdisc's drop-tail limit) → a
+/// bottleneck hop (rate, delay, its drop-tail buffer) → `dst`, Ethernet framing.
+pub fn nic_path(nic: (u64, SimTime, Limit), bottleneck: (u64, SimTime, Limit)) -> TopologySpec {
+    let hop = |(rate_bps, delay, limit)| LinkSpec {
         framing: crate::net::Framing::Ethernet,
         rate_bps,
         delay,
-        queue,
+        queue: QueueSpec::droptail(limit),
     };
     TopologySpec::Chain {
-        hops: vec![
-            hop(nic, crate::engine::MS, QueueSpec::droptail(nic_queue)),
-            hop(
-                rate,
-                99 * crate::engine::MS,
-                QueueSpec::droptail(Limit::Bytes(buffer)),
-            ),
-        ],
+        hops: vec![hop(nic), hop(bottleneck)],
     }
 }
 

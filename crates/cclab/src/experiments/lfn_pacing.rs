@@ -133,21 +133,48 @@ struct Case {
 
 /// What one run measures.
 #[derive(Clone, Copy, Debug)]
-struct Out {
+pub(super) struct Out {
     /// Goodput over the whole run and over its last two thirds (past slow start), bit/s.
-    whole: f64,
+    pub(super) whole: f64,
     steady: f64,
     /// Packets the bottleneck's buffer dropped (the wire's random losses not counted).
-    buffer_drops: u64,
+    pub(super) buffer_drops: u64,
     /// Retransmission timeouts of the sender.
-    timeouts: u64,
+    pub(super) timeouts: u64,
     /// Linux pacing only: the means over the last two thirds, sampled every millisecond,
     /// of cwnd and of what of it was not in flight (segments).
     cwnd: f64,
     unused: f64,
 }
 
+/// One run of the lab on its clean wire at `latency` ms one way: the default sender or
+/// the statically optimized IPG, the bottleneck's buffer `buffer` bytes (for `sc2003`).
+pub(super) fn lab_run(
+    o: &Options,
+    latency: u64,
+    ipg: bool,
+    buffer: u64,
+    dur: SimTime,
+    seed: u64,
+) -> Out {
+    let v = if ipg {
+        Variant::Ipg(static_optimized())
+    } else {
+        Variant::Default
+    };
+    let c = Case {
+        latency,
+        v,
+        lossy: false,
+    };
+    run_case_buffer(c, buffer, dur, seed, o)
+}
+
 fn run_case(c: Case, dur: SimTime, seed: u64, o: &Options) -> Out {
+    run_case_buffer(c, BUF, dur, seed, o)
+}
+
+fn run_case_buffer(c: Case, buffer: u64, dur: SimTime, seed: u64, o: &Options) -> Out {
     let hops = hops_ms(c.latency)
         .into_iter()
         .enumerate()
@@ -155,7 +182,7 @@ fn run_case(c: Case, dur: SimTime, seed: u64, o: &Options) -> Out {
             let (rate, queue) = match i {
                 0 if c.v == Variant::Pacing => (R, QueueSpec::fq(Default::default())),
                 0 => (R, QueueSpec::droptail(Limit::Packets(1000))),
-                1 => (C, QueueSpec::droptail(Limit::Bytes(BUF))),
+                1 => (C, QueueSpec::droptail(Limit::Bytes(buffer))),
                 _ => (R, QueueSpec::droptail(Limit::Packets(100_000))),
             };
             LinkSpec {

@@ -16,6 +16,7 @@ pub mod fairness;
 pub mod fct_websearch;
 pub mod incast_qct;
 pub mod ipg_tuning;
+pub mod lfn_buffering;
 pub mod lfn_pacing;
 pub mod mathis;
 pub mod mbecn_lost_updates;
@@ -30,6 +31,7 @@ pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod sc2003;
 pub mod sc2004;
 pub mod slow_start_burst;
 pub mod tcpmon;
@@ -136,6 +138,7 @@ pub fn all() -> Vec<Experiment> {
         recovery_hs::MBNG,
         recovery_hs::DATATAG,
         policer::EXPERIMENT,
+        lfn_buffering::EXPERIMENT,
         ipg_tuning::EXPERIMENT,
         slow_start_burst::EXPERIMENT,
         mbecn_star::EXPERIMENT,
@@ -147,6 +150,7 @@ pub fn all() -> Vec<Experiment> {
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
         nic_speed::EXPERIMENT,
+        sc2003::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
         tcpmon::EXPERIMENT,

@@ -142,6 +142,22 @@ struct RunOut {
     police_exceeded: u64,
 }
 
+/// The lab: box1 (`src`) with `box1` as its root qdisc (the seed's netem when `None`) on
+/// a 10 Gbit/s link to box2 (`dst`), or to a box in the middle whose port to box2 holds
+/// `middle`.
+pub(super) fn lab(box1: Option<QueueSpec>, middle: Option<QueueSpec>) -> TopologySpec {
+    let mut topo = one_hop(NIC, HOP, box1.unwrap_or(QueueSpec::delay(OWD, 10_000)));
+    let TopologySpec::Chain { hops } = &mut topo else {
+        unreachable!("one_hop builds a chain")
+    };
+    if let Some(q) = middle {
+        let mut last = hops[0].clone();
+        last.queue = q;
+        hops.push(last);
+    }
+    topo
+}
+
 /// box1 = `src`, box2 = `dst`, one 10 Gbit/s link each way; box1's egress is netem (or
 /// tbf over netem).
 ///
@@ -157,7 +173,6 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64, o: &Options) -> R
         Variant::Fq(_) => QueueSpec::fq(Default::default()),
         _ => netem.clone(),
     };
-    let mut topo = one_hop(NIC, HOP, box1);
     // A box r0 between box1 and box2 for two variants; its port to box2 holds
     // - htb_1000mbit_fq_codel: the shaper (netem stays on box1);
     // - fq: the 50 ms, in a netem of its own (fq is box1's root and has no child), so the
@@ -168,16 +183,10 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64, o: &Options) -> R
         Variant::Fq(_) => Some(netem),
         _ => None,
     };
-    let TopologySpec::Chain { hops } = &mut topo else {
-        unreachable!("one_hop builds a chain")
-    };
-    if let Some(q) = middle {
-        let mut last = hops[0].clone();
-        last.queue = q;
-        hops.push(last);
-    }
+    let hops = middle.is_some() as usize + 1;
+    let topo = lab(Some(box1), middle);
     // The link into box2, where its ingress policer sits: the chain's last hop.
-    let into_box2 = format!("hop{}", hops.len() - 1);
+    let into_box2 = format!("hop{}", hops - 1);
     let mut sc = Scenario::new("policer", topo, dur);
     sc.seed = seed;
     sc.host.tso = true;
