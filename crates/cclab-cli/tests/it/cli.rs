@@ -539,6 +539,8 @@ fn reproduce_sc2003_quick_passes() {
     assert!((c - 8.12).abs() < 0.01, "{c}");
     assert_eq!(num("lab_ipg_1mb", "drops_per_1000_segments"), 0.0);
     assert_eq!(num("oc48_326ms", "ipgt"), 902.0);
+}
+
 /// seed 003 slides 46–49: tcpmon on one 2.6-era connection. Every seed number fails in
 /// --quick; the untuned first event is the 64 KB window's ~20 RTT, a tuned response one
 /// flight (1.45 RTT at 20 ms), the route-cache cause run ~18 RTT, and no restart after idle
