@@ -2,7 +2,9 @@
 //! aggregator sends a small request to every worker at once; each worker answers with
 //! `response_bytes` over its own persistent TCP connection (worker → aggregator); the query
 //! completes when every answer has arrived in full, and the next follows `think` later.
-//! Query completion times are the result.
+//! Query completion times are the result, and each query's own record (when it was asked,
+//! how long it took, the answering sender's cwnd, ssthresh and smoothed RTT when it
+//! completed) for experiments that follow a connection query by query (`tcpmon`).
 //!
 //! The request travels as one application packet (`PktKind::Request`, a UDP datagram in
 //! captures) through the same queues as everything else.
@@ -33,6 +35,8 @@ pub struct AggregateSpec {
     pub response_bytes: u64,
     pub queries: u32,
     pub start: SimTime,
+    /// When the first query is sent (at least `start`, when the connections open).
+    pub first_query: SimTime,
     pub think: SimTime,
     /// IP size of a request packet.
     pub request_size: u32,
@@ -83,7 +87,14 @@ const START: Key = Key {
     ty: Ty::Time,
     default: "`\"0s\"`",
     allowed: "",
-    meaning: "when the first query is sent",
+    meaning: "when the workers' connections open, and the first query is sent unless `first_query` says later",
+};
+const FIRST_QUERY: Key = Key {
+    name: "first_query",
+    ty: Ty::Time,
+    default: "`start`",
+    allowed: "at least `start`",
+    meaning: "when the first query is sent; later than `start` lets the connections' handshakes finish first, as a program that connects and then asks (tcpmon)",
 };
 const THINK: Key = Key {
     name: "think",
@@ -113,6 +124,7 @@ pub static KEYS: Schema = Schema {
         RESPONSE,
         QUERIES,
         START,
+        FIRST_QUERY,
         THINK,
         REQUEST_SIZE,
     ],
@@ -173,6 +185,14 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
         let response: Option<u64> = ck.need(t, &RESPONSE, "\"64KB\"");
         let queries = ck.get(t, &QUERIES).unwrap_or(1);
         let start = ck.get(t, &START).unwrap_or(0);
+        let first_query = ck.get(t, &FIRST_QUERY).unwrap_or(start);
+        if first_query < start {
+            ck.err(
+                &join(t.path, FIRST_QUERY.name),
+                t.t.get(FIRST_QUERY.name),
+                "must not be before `start` (the connections open at `start`)".into(),
+            );
+        }
         let think = ck.get(t, &THINK).unwrap_or(0);
         let request_size = ck.get(t, &REQUEST_SIZE).unwrap_or(100);
         let mut c = tcp.clone();
@@ -183,6 +203,7 @@ pub fn parse(ck: &mut Checker, root: Tab, table: &str, cx: &ParseCx) -> Option<V
             response_bytes: response.unwrap_or(1),
             queries,
             start,
+            first_query,
             think,
             request_size,
             tcp: c,
@@ -202,6 +223,7 @@ pub struct ReqResp {
     pub first_conn: u32,
     pub workers: u32,
     pub start: SimTime,
+    pub first_query: SimTime,
     pub response_bytes: u64,
     pub queries: u32,
     pub think: SimTime,
@@ -215,6 +237,26 @@ pub struct ReqResp {
     /// For each worker, 1 + the index of the last query it answered.
     answered_q: Vec<u32>,
     qcts: Vec<SimTime>,
+    /// Each finished query, in order.
+    records: Vec<QueryRecord>,
+}
+
+/// One query as the aggregator saw it, with the first worker's sender when it completed
+/// (one worker: the request–response connection of tcpmon).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryRecord {
+    /// When the request was sent, s.
+    pub issued_s: f64,
+    /// From the request to the last byte of the answer(s), s.
+    pub qct_s: f64,
+    /// The first worker's sender at completion: cwnd and ssthresh (segments), smoothed
+    /// RTT (s, 0 before a sample), MSS (bytes).
+    pub cwnd: u32,
+    pub ssthresh: u32,
+    pub srtt_s: f64,
+    pub mss: u32,
+    /// Restarts after idle (RFC 2861, `tcp_cwnd_restart`) on that sender so far.
+    pub cwnd_restarts: u64,
 }
 
 impl ReqResp {
@@ -224,7 +266,7 @@ impl ReqResp {
         aggregator_name: String,
         first_conn: u32,
         workers: u32,
-        start: SimTime,
+        (start, first_query): (SimTime, SimTime),
         response_bytes: u64,
         queries: u32,
         think: SimTime,
@@ -236,6 +278,7 @@ impl ReqResp {
             first_conn,
             workers,
             start,
+            first_query,
             response_bytes,
             queries,
             think,
@@ -246,6 +289,7 @@ impl ReqResp {
             pending: 0,
             answered_q: vec![0; workers as usize],
             qcts: Vec::new(),
+            records: Vec::new(),
         }
     }
 
@@ -281,7 +325,7 @@ impl super::App for ReqResp {
         for k in 0..self.workers {
             cx.wake(self.start, k);
         }
-        cx.wake(self.start, QUERY);
+        cx.wake(self.first_query.max(self.start), QUERY);
     }
 
     fn on_event(&mut self, tag: u32, cx: &mut AppCx) {
@@ -313,6 +357,16 @@ impl super::App for ReqResp {
             self.pending -= 1;
             if self.pending == 0 {
                 self.qcts.push(cx.now - self.issued_at);
+                let s = cx.conns[self.first_conn as usize].tcp().map(|c| &c.sender);
+                self.records.push(QueryRecord {
+                    issued_s: crate::engine::secs(self.issued_at),
+                    qct_s: crate::engine::secs(cx.now - self.issued_at),
+                    cwnd: s.map_or(0, |s| s.tp.snd_cwnd),
+                    ssthresh: s.map_or(0, |s| s.tp.snd_ssthresh),
+                    srtt_s: s.map_or(0.0, |s| s.tp.srtt_us as f64 / 8e6),
+                    mss: s.map_or(0, |s| s.mss),
+                    cwnd_restarts: s.map_or(0, |s| s.stats.cwnd_restarts),
+                });
                 self.done += 1;
                 if self.done < self.queries {
                     cx.wake(cx.now + self.think, QUERY);
@@ -341,6 +395,7 @@ impl super::App for ReqResp {
             qct_p99_s: s.map(|s| s[2]),
             qct_max_s: s.map(|s| s[4]),
             timeouts,
+            per_query: self.records.clone(),
         });
     }
 }
@@ -358,6 +413,9 @@ pub struct AggregateResult {
     pub qct_max_s: Option<f64>,
     /// RTO expiries on the workers' connections.
     pub timeouts: u64,
+    /// Every finished query, in order (for experiments; not in the tables).
+    #[serde(skip)]
+    pub per_query: Vec<QueryRecord>,
 }
 
 impl AppRow for AggregateResult {
@@ -423,7 +481,7 @@ pub fn build(specs: &[AggregateSpec], w: &mut dyn Build) -> Result<(), String> {
             a.aggregator.clone(),
             first,
             a.workers.len() as u32,
-            a.start,
+            (a.start, a.first_query),
             a.response_bytes,
             a.queries,
             a.think,
@@ -431,4 +489,54 @@ pub fn build(specs: &[AggregateSpec], w: &mut dyn Build) -> Result<(), String> {
         ))));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::MS;
+    use crate::scenario::parse_scenario;
+
+    const BASE: &str = r#"[sim]
+duration = "1s"
+[topology]
+kind = "chain"
+hops = [{ rate = "1Gbps", delay = "5ms" }]
+[[aggregate]]
+aggregator = "dst"
+workers = ["src"]
+response = "100KB"
+queries = 3
+think = "10ms"
+"#;
+
+    /// `first_query` defaults to `start`, may be later, never earlier; a query sent after
+    /// the handshake times the answer alone, and each finished query has its record.
+    #[test]
+    fn first_query_and_the_per_query_record() {
+        let sc = parse_scenario(&format!("{BASE}start = \"2ms\"\n"), "t.toml", &[]).unwrap();
+        assert_eq!(sc.apps.aggregates[0].first_query, 2 * MS);
+        let e = parse_scenario(
+            &format!("{BASE}start = \"2ms\"\nfirst_query = \"1ms\"\n"),
+            "t.toml",
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            e.iter().any(|e| e.key == "aggregate.0.first_query"),
+            "{e:?}"
+        );
+        let late =
+            parse_scenario(&format!("{BASE}first_query = \"30ms\"\n"), "t.toml", &[]).unwrap();
+        let mut r = crate::world::run(&late).unwrap();
+        let a = r.apps.take::<super::AggregateResult>().remove(0);
+        assert_eq!(a.per_query.len(), 3);
+        assert!((a.per_query[0].issued_s - 0.030).abs() < 1e-9);
+        // Later queries start `think` after the previous one ended.
+        let (q0, q1) = (a.per_query[0], a.per_query[1]);
+        assert!((q1.issued_s - (q0.issued_s + q0.qct_s + 0.010)).abs() < 1e-9);
+        // The connection was up: the first answer takes no handshake (> 1 RTT of 10 ms,
+        // < the 4 RTTs a handshake plus slow start from the request's arrival would need).
+        assert!(q0.qct_s > 0.010 && q0.qct_s < 0.060, "{}", q0.qct_s);
+        assert!(q0.cwnd > 0 && q0.mss > 0 && q0.srtt_s > 0.0);
+    }
 }

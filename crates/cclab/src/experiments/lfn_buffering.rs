@@ -176,6 +176,7 @@ fn scenario(c: Cfg, dur: SimTime, seed: u64) -> Scenario {
             response_bytes: 100 * MB,
             queries: 2,
             start: 0,
+            first_query: 0,
             think: SEC,
             request_size: 100,
             tcp: t,

@@ -32,7 +32,9 @@ pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
 pub mod sc2003;
+pub mod sc2004;
 pub mod slow_start_burst;
+pub mod tcpmon;
 
 pub mod report;
 pub mod study;
@@ -151,6 +153,8 @@ pub fn all() -> Vec<Experiment> {
         sc2003::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
+        tcpmon::EXPERIMENT,
+        sc2004::EXPERIMENT,
     ]
 }
 

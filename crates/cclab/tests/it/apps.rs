@@ -29,6 +29,7 @@ fn incast(cc: &str, n: usize) -> cclab::app::reqresp::AggregateResult {
         response_bytes: 1_000_000 / n as u64,
         queries: 20,
         start: 0,
+        first_query: 0,
         think: 10 * MS,
         request_size: 100,
         // The incast story of 2010 kernels (no tail loss probe, no RACK: a lost tail waits
