@@ -13,6 +13,7 @@ pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
+pub mod fast_vs_newreno;
 pub mod fct_websearch;
 pub mod incast_qct;
 pub mod ipg_tuning;
@@ -26,6 +27,7 @@ pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
 pub mod nic_speed;
 pub mod parallel_streams;
+pub mod sharing_tests;
 pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
@@ -147,6 +149,8 @@ pub fn all() -> Vec<Experiment> {
         nic_speed::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
+        sharing_tests::EXPERIMENT,
+        fast_vs_newreno::EXPERIMENT,
     ]
 }
 
