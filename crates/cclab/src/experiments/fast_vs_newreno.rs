@@ -11,7 +11,7 @@
 //! throughputs of two flows: Linux (default), Linux (optimized), FAST"); the same results
 //! are in Jin, Wei, Low, "FAST TCP: Motivation, Architecture, Algorithms, Performance",
 //! INFOCOM 2004. Their table (read from memory: the stored pages found hold the figure's
-//! caption, not the table; docs/references.md marks it so): one flow Sunnyvale–CERN,
+//! caption, not the table, and the reference list marks it so): one flow Sunnyvale–CERN,
 //! 10,037 km, RTT 180 ms, FAST 925 Mbit/s, 95% utilization, against Linux TCP 19% with
 //! `txqueuelen` 100 ("default") and 27% with 10000 ("optimized"); two flows, 1,797 Mbit/s,
 //! 92%, against 16% and 48%. The utilization is of GE's IP capacity (925/0.95 = 974 Mbit/s,
@@ -19,6 +19,7 @@
 //! l.bukys.org/2003/04/09/fast-protocol) states the same comparison in words: "in
 //! comparison tests using only one pathway to send data from the Sunnyvale facility to
 //! CERN, … FAST was still more than three times as efficient as the standard TCP method".
+//! Sources: docs/references.md §3.7.
 //!
 //! **Seed configuration** (the source's path): the sender's GE NIC (1 Gbit/s, its qdisc of
 //! `txqueuelen` packets, Linux 2.4's default 100 for NewReno, 10000 for FAST, whose team
@@ -42,11 +43,10 @@
 //! average does not depend on the length, for the full run's budget (an hour of a GE at
 //! 95% is 300 M packets): FAST ramps by γα = 50 packets per RTT to the 15,000-packet pipe
 //! in ~54 s and then holds its window, so 1200 s weigh the ramp 2.3% against the hour's
-//! 0.75%; NewReno with `txqueuelen` 10000 fills the pipe in slow start (~2.5 s) and its
-//! qdisc holds 10,000 packets more, so it too runs 1200 s. NewReno with `txqueuelen` 100,
-//! whose window regrows by one packet per 180 ms for the whole hour after its first
-//! reduction, runs the hour. `--quick` runs 20 s of each: a smoke test, slow start is most
-//! of it.
+//! 0.75%. NewReno, with either `txqueuelen`, regrows its window by one packet per 180 ms
+//! after each reduction (a reduction at the 25,000 packets of pipe and qdisc takes 37
+//! minutes to regrow), so its average moves with the length: it runs the hour. `--quick`
+//! runs 20 s of each: a smoke test, slow start is most of it.
 
 use super::common::{max_goodput, tcp, MeanCi, BIG_BUF};
 use super::study::{Of, Runs, Study, V};
@@ -131,7 +131,7 @@ fn run(o: &Options) -> Report {
     };
     let mut s: Study<Case, Out> = Study::new("fast-vs-newreno", o);
     let var = |s: &mut Study<Case, Out>, name: &str, cc: &'static str, txq: u64, rtt| -> V {
-        let dur = if cc == "reno" && txq == 100 { hour } else { short };
+        let dur = if cc == "fast" { short } else { hour };
         s.variant(name, Case { cc, txq, rtt, dur }, 1, 1)
     };
     let fast = var(&mut s, "fast_txq10000", "fast", 10_000, RTT);
@@ -163,7 +163,13 @@ fn run(o: &Options) -> Report {
         (reno_opt, "utilization", 0.27, Tol::Rel(0.2), LINUX_WHY),
         (fast, "two_flow_utilization", 0.92, Tol::Abs(0.03), FAST_WHY),
         (reno, "two_flow_utilization", 0.16, Tol::Rel(0.2), LINUX_WHY),
-        (reno_opt, "two_flow_utilization", 0.48, Tol::Rel(0.2), LINUX_WHY),
+        (
+            reno_opt,
+            "two_flow_utilization",
+            0.48,
+            Tol::Rel(0.2),
+            LINUX_WHY,
+        ),
     ];
     for (v, metric, want, tol, why) in table {
         let name = s.name(v).to_string();
@@ -191,7 +197,7 @@ fn run(o: &Options) -> Report {
         d.row(&name, "retransmits", runs[0].retransmits as f64);
     }
     d.note(format!(
-        "the sender's GE NIC (its qdisc txqueuelen packets) → OC-48 core → the receiver's GE, RTT {} ms (rows `_rtt117`, --quick only: slide 22's 7,000 km StarLight–CERN); one flow per GE; NewReno at txqueuelen 100 {} s, FAST and NewReno at 10000 {} s per run (the source: 3600 s); utilization = goodput over GE's TCP payload capacity at MTU 1500 ({} Mbit/s); two flows, each on its own GE through a core they do not fill, are two copies of the one-flow run",
+        "the sender's GE NIC (its qdisc txqueuelen packets) → OC-48 core → the receiver's GE, RTT {} ms (rows `_rtt117`, --quick only: slide 22's 7,000 km StarLight–CERN); one flow per GE; NewReno {} s, FAST {} s per run (the source: 3600 s); utilization = goodput over GE's TCP payload capacity at MTU 1500 ({} Mbit/s); two flows, each on its own GE through a core they do not fill, are two copies of the one-flow run",
         RTT / MS,
         fmt_num(secs(hour)),
         fmt_num(secs(short)),

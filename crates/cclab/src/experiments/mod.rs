@@ -27,11 +27,11 @@ pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
 pub mod nic_speed;
 pub mod parallel_streams;
-pub mod sharing_tests;
 pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod sharing_tests;
 pub mod slow_start_burst;
 
 pub mod report;

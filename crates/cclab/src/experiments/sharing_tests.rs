@@ -21,7 +21,8 @@
 //! 3, 2, 1). The page's UDT run prints elapsed times of 17:16, 14:57, 13:00 and 10:55 for
 //! flows 1–4, consistent with it. The page's path parameters: RTT 13.6, 78.9, 164 ms; window
 //! 16 MB; the available bandwidth of the production paths 600–1000, 400–600 and 400–700
-//! Mbit/s. The RTT was measured by ping alongside the flows (slide 30's σ(RTT)).
+//! Mbit/s. The RTT was measured by ping alongside the flows (slide 30's σ(RTT)). Sources:
+//! docs/references.md §7A.
 //!
 //! **Seed configuration.** A dumbbell: four senders and a fifth host that pings, behind a
 //! 1 Gbit/s bottleneck (the slides' "1Gbit/s"), access links at 10 Gbit/s (the hosts never
@@ -112,7 +113,15 @@ fn stop_unit(i: usize) -> u64 {
 }
 
 const PATHS: [(&str, u64); 3] = [("caltech", 10), ("ufl", 80), ("cern", 180)];
-const CCS: [&str; 7] = ["reno", "fast", "htcp", "scalable", "highspeed", "bic", "cubic"];
+const CCS: [&str; 7] = [
+    "reno",
+    "fast",
+    "htcp",
+    "scalable",
+    "highspeed",
+    "bic",
+    "cubic",
+];
 
 #[derive(Clone, Copy, Debug)]
 struct Case {
@@ -253,9 +262,7 @@ fn run(o: &Options) -> Report {
     let others_small: Vec<V> = small.iter().copied().filter(|&v| v != small[1]).collect();
 
     let ratio = |a: V, b: V| {
-        move |r: &Runs<Out>| {
-            MeanCi::one(r.of(a)[0].region[0][0] / r.of(b)[0].region[0][0])
-        }
+        move |r: &Runs<Out>| MeanCi::one(r.of(a)[0].region[0][0] / r.of(b)[0].region[0][0])
     };
     s.claim(
         "Reno single stream, SLAC–CERN over SLAC–Caltech, region 1 (reno_cern_over_caltech)",
@@ -272,8 +279,15 @@ fn run(o: &Options) -> Report {
         UNEQUAL_WHY,
         Of::with(&[reno], jain4(reno)),
     );
-    s.cause_of(n, "cern_reno_buf1mb", BUF_CAUSE, Of::with(&[small[0]], jain4(small[0])));
-    let n = s.seed(fast, "rtt_sd_ms", 9.0, Tol::Rel(0.25), SD_FAST_WHY, |o| o.rtt_sd_ms);
+    s.cause_of(
+        n,
+        "cern_reno_buf1mb",
+        BUF_CAUSE,
+        Of::with(&[small[0]], jain4(small[0])),
+    );
+    let n = s.seed(fast, "rtt_sd_ms", 9.0, Tol::Rel(0.25), SD_FAST_WHY, |o| {
+        o.rtt_sd_ms
+    });
     s.cause(n, small[1], BUF_CAUSE);
     let mean_sd = |vs: Vec<V>| {
         let uses = vs.clone();
@@ -323,7 +337,12 @@ fn run(o: &Options) -> Report {
         EQUAL_WHY,
         Of::with(&[htcp], jain4(htcp)),
     );
-    s.cause_of(n, "cern_htcp_buf1mb", BUF_CAUSE, Of::with(&[small[2]], jain4(small[2])));
+    s.cause_of(
+        n,
+        "cern_htcp_buf1mb",
+        BUF_CAUSE,
+        Of::with(&[small[2]], jain4(small[2])),
+    );
 
     let mut d = s.run(|c, seed| simulate(c, unit, seed));
     let all: Vec<V> = main
