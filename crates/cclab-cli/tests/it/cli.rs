@@ -524,8 +524,9 @@ fn reproduce_mbecn_tc_quick_passes() {
 }
 
 /// seed 003 slides 28-31 at a 1 s region unit: Reno's long-path single stream low and its
-/// four flows unequal reproduce; FAST's σ(RTT) (no cross traffic: a queue of α packets per
-/// flow) and the others' (one BDP of buffer swept) fail; H-TCP's RTT effect reproduces.
+/// four flows unequal reproduce, and H-TCP's RTT effect; FAST's σ(RTT) (no cross traffic: a
+/// queue of α packets per flow) and the others' (one BDP of buffer swept) fail, and H-TCP's
+/// throughput and sharing (at 1 s a region, its flows are still in slow start, as Reno's).
 #[test]
 fn reproduce_sharing_tests_quick_passes() {
     let v = reproduce_json("sharing-tests");

@@ -185,7 +185,7 @@ fn run(o: &Options) -> Report {
     } else {
         vec![]
     };
-    let mut d = s.run(|c, seed| simulate(c, seed));
+    let mut d = s.run(simulate);
     for v in [fast, reno, reno_opt].into_iter().chain(rows) {
         let name = d.name(v).to_string();
         let runs = d.runs(v).to_vec();
