@@ -27,11 +27,12 @@
 //! OC-192 links, never the bottleneck), the receiver's GE port, RTT 180 ms. Each flow has a
 //! GE of its own (the slide's "2 x GE"), and the core is never full, so two flows are two
 //! independent paths, the same but for the hosts' processing jitter: the two-flow
-//! utilization is the one-flow run's (the model has nothing that couples the two flows). The sender's GE is the bottleneck, so the only queue is the
-//! sender's qdisc, where a full queue is local congestion (Linux's `tcp_enter_cwr`), not a
-//! loss. Hosts: the `"2.6"` era profile (docs/linux-eras.md) with socket buffers that never
-//! limit; FAST is cclab's `fast`, α = 100 packets (fixed; the source's α is not in what was
-//! found, and with the sender's GE the bottleneck α only sets the sender's own queue).
+//! utilization is the one-flow run's (the model has nothing that couples the two flows).
+//! The sender's GE is the bottleneck, so the only queue is the sender's qdisc, where a full
+//! queue is local congestion (Linux's `tcp_enter_cwr`), not a loss. Hosts: the `"2.6"` era
+//! profile (docs/linux-eras.md) with socket buffers that never limit; FAST is cclab's
+//! `fast`, α = 100 packets (fixed; the source's α is not in what was found, and with the
+//! sender's GE the bottleneck α only sets the sender's own queue).
 //!
 //! **The reading, fixed before the run**: "FAST TCP vs newReno" as the press release's
 //! words, FAST's one-flow goodput at least three times NewReno's (Linux default,

@@ -382,3 +382,28 @@ fn run(o: &Options) -> Report {
     d.note("UDT (slide 28) is not run: its rate control needs a UDP transport with ACK/NAK feedback that cclab does not have (module doc)");
     d.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schedule of the testbed page: four flows 1 unit apart, leaving LIFO, make 7
+    /// regions of 1, 2, 3, 4, 3, 2, 1 flows over 8 units (16 minutes at the seed's 2-minute
+    /// unit), the four together for 2 units.
+    #[test]
+    fn seven_regions_lifo() {
+        let running = |r: usize| {
+            (0..FLOWS)
+                .filter(|&i| start_unit(i) <= BOUNDS[r] && BOUNDS[r + 1] <= stop_unit(i))
+                .count()
+        };
+        let counts: Vec<usize> = (0..7).map(running).collect();
+        assert_eq!(counts, [1, 2, 3, 4, 3, 2, 1]);
+        assert_eq!(BOUNDS[7] * 2, 16, "16 minutes at 2 minutes a unit");
+        assert_eq!(BOUNDS[4] - BOUNDS[3], 2);
+        // The last flow in leaves first.
+        assert!((1..FLOWS).all(|i| stop_unit(i) < stop_unit(i - 1)));
+        // One BDP at 180 ms and 1 Gbit/s: 22.5 MB.
+        assert_eq!(bdp(180), 22_500_000);
+    }
+}
