@@ -598,6 +598,44 @@ fn reproduce_mbecn_tc_quick_passes() {
     }
 }
 
+/// seed 003 slides 28-31 at a 1 s region unit: Reno's long-path single stream low and its
+/// four flows unequal reproduce, and H-TCP's RTT effect; FAST's σ(RTT) (no cross traffic: a
+/// queue of α packets per flow) and the others' (one BDP of buffer swept) fail, and H-TCP's
+/// throughput and sharing (at 1 s a region, its flows are still in slow start, as Reno's).
+#[test]
+fn reproduce_sharing_tests_quick_passes() {
+    let v = reproduce_json("sharing-tests");
+    assert_verdicts(&v, [3, 0, 4, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // FAST keeps its queue to α packets a flow: σ(RTT) under a millisecond; the loss-based
+    // stacks sweep a BDP of buffer (180 ms): tens of milliseconds.
+    assert!(num("cern_fast", "rtt_sd_ms") < 1.0);
+    assert!(num("cern_reno", "rtt_sd_ms") > 30.0);
+    // The 1 MB buffer holds the loss-based stacks' RTT near the path's 180 ms.
+    assert!(num("cern_reno_buf1mb", "rtt_sd_ms") < 5.0);
+    assert!((num("cern_reno", "rtt_min_ms") - 180.0).abs() < 1.0);
+    // Caltech's 10 ms path fills in the first unit; CERN's 180 ms one does not.
+    assert!(num("caltech_reno", "region1_mbps") > 500.0);
+    assert!(num("cern_reno", "region1_mbps") < 50.0);
+}
+
+/// seed 003 slides 22-23 in 20 s: FAST's ramp leads NewReno's after one local reduction in
+/// the 100-packet qdisc (the ratio reproduces); the hour-long table's utilizations fail.
+#[test]
+fn reproduce_fast_vs_newreno_quick_passes() {
+    let v = reproduce_json("fast-vs-newreno");
+    assert_verdicts(&v, [1, 0, 6, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // txqueuelen 100 stops NewReno's slow start by local congestion (no loss); 10000 lets
+    // it fill the pipe.
+    assert_eq!(num("newreno_txq100", "local_cwr"), 1.0);
+    assert_eq!(num("newreno_txq100", "retransmits"), 0.0);
+    assert!(num("newreno_txq10000", "goodput_mbps") > 20.0 * num("newreno_txq100", "goodput_mbps"));
+    // FAST has no multiplicative start: γα = 50 packets per RTT, well below the pipe in 20 s.
+    let f = num("fast_txq10000", "goodput_mbps");
+    assert!(f > 100.0 && f < 300.0, "{f}");
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

@@ -13,6 +13,7 @@ pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
+pub mod fast_vs_newreno;
 pub mod fct_websearch;
 pub mod incast_qct;
 pub mod ipg_tuning;
@@ -33,6 +34,7 @@ pub mod reno_recovery;
 pub mod response_function;
 pub mod sc2003;
 pub mod sc2004;
+pub mod sharing_tests;
 pub mod slow_start_burst;
 pub mod tcpmon;
 
@@ -155,6 +157,8 @@ pub fn all() -> Vec<Experiment> {
         incast_qct::EXPERIMENT,
         tcpmon::EXPERIMENT,
         sc2004::EXPERIMENT,
+        sharing_tests::EXPERIMENT,
+        fast_vs_newreno::EXPERIMENT,
     ]
 }
 
