@@ -506,6 +506,22 @@ fn reproduce_nic_speed_quick_passes() {
     assert!(num("fast_ethernet") < num("gbe"));
 }
 
+/// seed 003 slide 15: HSTCP-LP yields to a HighSpeed flow (its share far below half),
+/// but alone it does not fill the 1 Gbit/s, 80 ms path (its early congestion indications
+/// keep the window near 1): 1 reproduces, 1 fails.
+#[test]
+fn reproduce_hstcp_lp_quick_passes() {
+    let v = reproduce_json("hstcp-lp");
+    assert_verdicts(&v, [1, 0, 1, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("highspeed+hstcp-lp", "second_flow_share_pct") < 5.0);
+    assert!(num("highspeed_alone", "utilization") > 0.8);
+    assert!(num("hstcp-lp_alone", "utilization") < 0.2);
+    // Two HighSpeed flows share about equally.
+    let s = num("highspeed+highspeed", "second_flow_share_pct");
+    assert!((30.0..70.0).contains(&s), "{s}");
+}
+
 /// seed 002 footnote 4: ethtool vs a tc shaper. The flows' rates differ by less than the
 /// runs spread in --quick (both claims unresolved); a shaper shallower than the socket's
 /// 47 frames holds at most its limit and drops what MB-ECN never marked.

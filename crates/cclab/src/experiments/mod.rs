@@ -14,6 +14,7 @@ pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
 pub mod fct_websearch;
+pub mod hstcp_lp;
 pub mod incast_qct;
 pub mod ipg_tuning;
 pub mod lfn_pacing;
@@ -145,6 +146,7 @@ pub fn all() -> Vec<Experiment> {
         lfn_pacing::EXPERIMENT,
         parallel_streams::EXPERIMENT,
         nic_speed::EXPERIMENT,
+        hstcp_lp::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
     ]

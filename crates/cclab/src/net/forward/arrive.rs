@@ -29,6 +29,15 @@ impl Network {
         cx.tap.on_rx(cx.q.now(), node, p);
         let (dst, hash) = (p.dst, p.hash);
         if node == dst {
+            if let Some(cpu) = self.host.sack_cpu.as_deref_mut() {
+                if crate::net::host::sack_cpu::SackCpu::applies(p) {
+                    match cpu.admit(node as usize, p, cx.q.now()) {
+                        Some(at) => cx.q.schedule(at, NetEv::AckDone { node, id }.into()),
+                        None => self.discard(id, cx),
+                    }
+                    return None;
+                }
+            }
             if let Some(gro) = self.host.gro.as_deref_mut() {
                 if gro.receive(node, id, port, cx.pool) {
                     let at = cx.q.now() + gro.flush;
@@ -83,6 +92,7 @@ impl Network {
             }
             NetEv::TsqDone { port } => self.tsq_done(port, cx),
             NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
+            NetEv::AckDone { node, id } => NetOut::Deliver(node, id),
         }
     }
 
