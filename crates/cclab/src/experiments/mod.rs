@@ -31,6 +31,7 @@ pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod sack_cost;
 pub mod slow_start_burst;
 
 pub mod report;
@@ -147,6 +148,7 @@ pub fn all() -> Vec<Experiment> {
         parallel_streams::EXPERIMENT,
         nic_speed::EXPERIMENT,
         hstcp_lp::EXPERIMENT,
+        sack_cost::EXPERIMENT,
         fct_websearch::EXPERIMENT,
         incast_qct::EXPERIMENT,
     ]

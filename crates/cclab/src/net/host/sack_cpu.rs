@@ -14,8 +14,12 @@
 //! around the cached blocks (`[TCP]: Rewrite SACK block processing & sack_recv_cache use`,
 //! Ilpo Järvinen, 2.6.24) and the retransmit queue as an rb-tree (commit 75c119afe14f,
 //! "tcp: implement rb-tree based retransmit queue", Eric Dumazet, Linux 4.15). The model is
-//! the 2.6.6 walk only; its other walks (`tcp_mark_head_lost`, `tcp_xmit_retransmit_queue`)
-//! are not counted, so its cost is a lower bound of the kernel's.
+//! 2.6.6's walks: the SACK tagging above, and marking lost (slide 33's "to mark lost
+//! packets"): with FACK, on by default, `tcp_update_scoreboard` calls `tcp_mark_head_lost`,
+//! which walks from the head up to `fackets_out − reordering` on every ACK in recovery,
+//! i.e. up to the highest SACKed segment. The retransmit walk
+//! (`tcp_xmit_retransmit_queue`) is not counted: it returns at the first segment once the
+//! window is full, as it is in recovery; so the model's cost is a lower bound.
 //!
 //! The cost per entry walked is the source's: commit 75c119afe14f gives "40 ns per cache
 //! line miss" (one skb per miss) for a "full scan" of ~100,000 skbs taking 4 ms, on the
@@ -97,14 +101,17 @@ impl SackCpu {
         p.kind == crate::packet::PktKind::Tcp && p.payload == 0
     }
 
-    /// The entries 2.6.6's `tcp_sacktag_write_queue` walks for `p`'s SACK blocks when the
-    /// retransmit queue starts at `una`: per block, the segments from `una` up to the
-    /// block's right edge.
+    /// The entries Linux 2.6.6 walks for `p`'s SACK blocks when the retransmit queue
+    /// starts at `una`: `tcp_sacktag_write_queue`, per block, the segments from `una` up
+    /// to the block's right edge; then, FACK being on (`tcp_fack = 1`),
+    /// `tcp_update_scoreboard` → `tcp_mark_head_lost` marks lost from the head up to
+    /// `fackets_out − reordering`: the segments up to the highest SACKed one.
     pub fn entries(&self, p: &Packet, una: u64) -> u64 {
-        p.sack[..p.nsack as usize]
-            .iter()
-            .map(|&(_, end)| end.saturating_sub(una).div_ceil(self.mss))
-            .sum()
+        let blocks = &p.sack[..p.nsack as usize];
+        let seg = |end: u64| end.saturating_sub(una).div_ceil(self.mss);
+        let tag: u64 = blocks.iter().map(|&(_, end)| seg(end)).sum();
+        let fack = blocks.iter().map(|&(_, end)| seg(end)).max().unwrap_or(0);
+        tag + fack
     }
 
     /// ACK `p` reaches host `node` at `now`: the time its processing ends (when it is
@@ -164,11 +171,12 @@ mod tests {
                 (1000 + 29 * m, 1000 + 30 * m),
             ],
         );
-        assert_eq!(c.entries(&p, 1000), 60);
-        // The first ACK's walk starts at 0 (nothing handed over yet): 3 blocks.
+        // Tagging: 10 + 20 + 30; marking lost up to the highest SACKed: 30.
+        assert_eq!(c.entries(&p, 1000), 90);
+        assert_eq!(c.entries(&ack(1000, &[]), 1000), 0);
         assert_eq!(c.admit(0, &ack(1000, &[]), 0), Some(0));
-        assert_eq!(c.admit(0, &p, 10 * US), Some(10 * US + 60 * 40 * NS));
-        assert_eq!(c.walked, 60);
+        assert_eq!(c.admit(0, &p, 10 * US), Some(10 * US + 90 * 40 * NS));
+        assert_eq!(c.walked, 90);
     }
 
     /// The input queue holds `backlog` ACKs waiting; the next is dropped; the CPU serves
@@ -177,7 +185,8 @@ mod tests {
     fn full_input_queue_drops() {
         let m = 1448;
         let mut c = SackCpu::new(1000 * NS, 0, 2, m, 1);
-        let big = ack(0, &[(99 * m, 100 * m)]); // 100 entries: 100 µs
+        // One block 50 segments up: 50 tagged + 50 marking lost = 100 entries, 100 µs.
+        let big = ack(0, &[(49 * m, 50 * m)]);
         assert_eq!(c.admit(0, &big, 0), Some(100 * US));
         assert_eq!(c.admit(0, &big, US), Some(200 * US));
         assert_eq!(c.admit(0, &big, 2 * US), Some(300 * US));
