@@ -433,7 +433,7 @@ mod tests {
         }
         // a(1000) = 8 per window, minus one on the first round (as `highspeed`).
         assert_eq!(tp.snd_cwnd, 1007);
-        assert_eq!(lp.ssthresh(&mut tp), 1007 - (1007 * 83 >> 8));
+        assert_eq!(lp.ssthresh(&mut tp), 1007 - ((1007 * 83) >> 8));
     }
 
     /// A whole ACK path: OWD from the ACK's timestamps. With min 40 ms and max 100 ms
