@@ -269,13 +269,14 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             .min()
             .unwrap_or(1500) as u64
             - 52;
-        net.host.sack_cpu = Some(Box::new(crate::net::host::sack_cpu::SackCpu::new(
+        let nodes = net.nodes.len();
+        net.set_sack_cpu(crate::net::host::sack_cpu::SackCpu::new(
             sc.host.sack_walk_cost,
             sc.host.ack_cost,
             sc.host.ack_backlog,
             mss,
-            net.nodes.len(),
-        )));
+            nodes,
+        ));
     }
     if sc.host.gro {
         net.host.gro = Some(Box::new(crate::net::gro::Gro::new(

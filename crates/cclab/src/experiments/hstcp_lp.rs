@@ -38,7 +38,7 @@ use crate::tcp::era::Era;
 pub const EXPERIMENT: Experiment = Experiment {
     name: "hstcp-lp",
     seed_doc: "003 slide 15",
-    about: "HSTCP-LP (TCP-LP's early congestion indication over HighSpeed TCP) against a HighSpeed flow on a 1 Gbit/s, 80 ms path: it yields, and fills the link alone",
+    about: "HSTCP-LP (TCP-LP's early congestion indication over HighSpeed TCP) against a HighSpeed flow on a 1 Gbit/s, 80 ms path; the paper's claims: it yields, and alone it fills the link",
     run,
 };
 
@@ -175,5 +175,6 @@ fn run(o: &Options) -> Report {
     d.note("the HSTCP-LP paper's own figures (topology, RTT, rates) could not be read (only its abstract is available here), so no published figure is checked; the path is the seed's");
     d.note("HSTCP-LP follows TCP-LP's paper for the reaction (ssthresh set to the halved window) and Linux tcp_lp.c for the one-way-delay estimate, threshold and inference time-out (cc/hstcp_lp.rs)");
     d.note("what HSTCP-LP alone does here (its cwnd over time, `cclab run` with the same path): its first one-way-delay sample is an indication (min = max, so the smoothed delay is not below the threshold: `tcp_lp.c` and this port alike) and halves the window in slow start; a queue of its own (slow start's, the 10 → 1 Gbit/s step) raises more, a second within the inference time-out sets cwnd = 1, and at a few ACKs per RTT the 1/8-gain smoothed delay trails the draining queue for many RTTs, each of them another indication within the time-out: the window stays near 1 for seconds. With the paper's reaction ssthresh follows it down and HighSpeed's Reno-like low rows regrow it by one segment per RTT");
+    d.note("tried by hand on this path alone (`cclab run`, 20 s, not part of the verdicts): Linux's reaction (`hstcp_lp_eci_ssthresh = false`) slow-starts back after each halving and is cut to 1 by the next indication; without delayed ACKs (whose hold time the ACK's timestamp adds to the one-way delay) the same: neither fills the path. The missing piece is not known here: the original TCP-LP implementation's details (its OWD sampling and min/max handling) are not in the material read");
     d.finish()
 }

@@ -75,6 +75,19 @@ pub struct SackCpu {
     pub walked: u64,
 }
 
+impl super::super::Network {
+    /// Turn the model on: every link into a host gets an ingress stage, where the model
+    /// takes the host's ACKs (`Network::admit`).
+    pub fn set_sack_cpu(&mut self, cpu: SackCpu) {
+        for p in &mut self.ports {
+            if p.to_host {
+                p.policed = true;
+            }
+        }
+        self.host.sack_cpu = Some(Box::new(cpu));
+    }
+}
+
 impl SackCpu {
     pub fn new(
         per_entry: SimTime,
