@@ -260,6 +260,24 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             }
         }
     }
+    if sc.host.sack_walk_cost > 0 {
+        let mss = sc
+            .apps
+            .flows
+            .iter()
+            .map(|f| f.tcp.mtu)
+            .min()
+            .unwrap_or(1500) as u64
+            - 52;
+        let nodes = net.nodes.len();
+        net.set_sack_cpu(crate::net::host::sack_cpu::SackCpu::new(
+            sc.host.sack_walk_cost,
+            sc.host.ack_cost,
+            sc.host.ack_backlog,
+            mss,
+            nodes,
+        ));
+    }
     if sc.host.gro {
         net.host.gro = Some(Box::new(crate::net::gro::Gro::new(
             sc.host.gro_flush,

@@ -581,6 +581,39 @@ fn reproduce_sc2004_quick_passes() {
     assert!((781.0..783.0).contains(&c), "{c}");
 }
 
+/// seed 003 slide 15: HSTCP-LP yields to a HighSpeed flow (its share far below half),
+/// but alone it does not fill the 1 Gbit/s, 80 ms path (its early congestion indications
+/// keep the window near 1): 1 reproduces, 1 fails.
+#[test]
+fn reproduce_hstcp_lp_quick_passes() {
+    let v = reproduce_json("hstcp-lp");
+    assert_verdicts(&v, [1, 0, 1, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("highspeed+hstcp-lp", "second_flow_share_pct") < 5.0);
+    assert!(num("highspeed_alone", "utilization") > 0.8);
+    assert!(num("hstcp-lp_alone", "utilization") < 0.2);
+    // Two HighSpeed flows share about equally.
+    let s = num("highspeed+highspeed", "second_flow_share_pct");
+    assert!((30.0..70.0).contains(&s), "{s}");
+}
+
+/// seed 003 slides 33-36: with Linux 2.6.6's SACK walk the input queue overflows on
+/// DataTAG but no RTO follows (fails); Scalable with CBR on MB-NG gets more cwnd hiccups
+/// with the walk than without; HighSpeed alone on MB-NG sees no DupACK at line rate.
+#[test]
+fn reproduce_sack_cost_quick_passes() {
+    let v = reproduce_json("sack-cost");
+    assert_verdicts(&v, [4, 0, 1, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("datatag_highspeed", "ack_backlog_drops") > 1000.0);
+    assert_eq!(num("datatag_highspeed_no_walk", "ack_backlog_drops"), 0.0);
+    assert_eq!(num("datatag_highspeed", "timeouts"), 0.0);
+    assert!(num("mbng_scalable_cbr", "hiccups") > num("mbng_scalable_cbr_no_walk", "hiccups"));
+    assert_eq!(num("mbng_highspeed", "dupacks_in"), 0.0);
+    let g = num("mbng_highspeed", "goodput_mbps");
+    assert!((935.0..942.0).contains(&g), "{g}");
+}
+
 /// seed 002 footnote 4: ethtool vs a tc shaper. The flows' rates differ by less than the
 /// runs spread in --quick (both claims unresolved); a shaper shallower than the socket's
 /// 47 frames holds at most its limit and drops what MB-ECN never marked.

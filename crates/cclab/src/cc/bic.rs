@@ -258,6 +258,7 @@ mod tests {
             pkts_acked: pkts,
             rtt_us: 100_000,
             in_flight: 0,
+            ..Default::default()
         }
     }
 

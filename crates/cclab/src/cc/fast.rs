@@ -274,6 +274,7 @@ mod tests {
                         pkts_acked: 1,
                         rtt_us: rtt,
                         in_flight: w,
+                        ..Default::default()
                     },
                 );
                 tp.snd_una += MSS;
@@ -310,6 +311,7 @@ mod tests {
             pkts_acked: 1,
             rtt_us,
             in_flight: 4,
+            ..Default::default()
         };
         f.pkts_acked(&mut tp, &s(100_000));
         assert_eq!((f.avgRTT, f.baseRTT, f.cntRTT), (100_000.0, 100_000, 1));

@@ -355,6 +355,7 @@ mod tests {
             pkts_acked: 1,
             rtt_us,
             in_flight: 0,
+            ..Default::default()
         }
     }
 
@@ -621,6 +622,7 @@ mod tests {
             pkts_acked: 2,
             rtt_us: 50_000,
             in_flight: 20,
+            ..Default::default()
         };
         h.pkts_acked(&mut tp, &two);
         h.cong_avoid(&mut tp, 2);

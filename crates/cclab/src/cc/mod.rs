@@ -16,6 +16,7 @@ pub mod dctcp;
 pub mod dctcp_318;
 pub mod fast;
 pub mod highspeed;
+pub mod hstcp_lp;
 pub mod htcp;
 pub mod reno;
 pub mod scalable;
@@ -179,6 +180,10 @@ pub struct AckSample {
     pub rtt_us: i64,
     /// Segments in flight before this ACK.
     pub in_flight: u32,
+    /// The ACK's timestamp value and echo (Linux `tp->rx_opt.rcv_tsval` / `rcv_tsecr`),
+    /// 0 without timestamps.
+    pub rcv_tsval: SimTime,
+    pub rcv_tsecr: SimTime,
 }
 
 /// Linux `struct tcp_congestion_ops`. `ssthresh` and `cong_avoid` are required; the other
@@ -383,6 +388,8 @@ ccs! {
     "vegas" => Vegas(vegas::Vegas),
     /// FAST TCP (Jin, Wei & Low).
     "fast" => Fast(fast::Fast),
+    /// HSTCP-LP: TCP-LP's early congestion indication over HighSpeed TCP.
+    "hstcp-lp" => HstcpLp(hstcp_lp::HstcpLp),
 }
 
 impl Cc {

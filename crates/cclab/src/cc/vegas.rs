@@ -250,6 +250,7 @@ mod tests {
                     pkts_acked: 1,
                     rtt_us,
                     in_flight: w as u32,
+                    ..Default::default()
                 },
             );
             tp.snd_una += MSS;
@@ -396,6 +397,7 @@ mod tests {
                 pkts_acked: 5,
                 rtt_us: 100_000,
                 in_flight: 10,
+                ..Default::default()
             },
         );
         tp.snd_una = 5 * MSS;
@@ -406,6 +408,7 @@ mod tests {
                 pkts_acked: 5,
                 rtt_us: 500_000,
                 in_flight: 5,
+                ..Default::default()
             },
         );
         tp.snd_una = 10 * MSS;
@@ -420,6 +423,7 @@ mod tests {
                 pkts_acked: 5,
                 rtt_us: 500_000,
                 in_flight: 10,
+                ..Default::default()
             },
         );
         tp.snd_una = 15 * MSS;

@@ -15,6 +15,7 @@ pub mod dctcp_syn_ect;
 pub mod fairness;
 pub mod fast_vs_newreno;
 pub mod fct_websearch;
+pub mod hstcp_lp;
 pub mod incast_qct;
 pub mod ipg_tuning;
 pub mod lfn_buffering;
@@ -32,6 +33,7 @@ pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
 pub mod response_function;
+pub mod sack_cost;
 pub mod sc2003;
 pub mod sc2004;
 pub mod sharing_tests;
@@ -159,6 +161,8 @@ pub fn all() -> Vec<Experiment> {
         sc2004::EXPERIMENT,
         sharing_tests::EXPERIMENT,
         fast_vs_newreno::EXPERIMENT,
+        hstcp_lp::EXPERIMENT,
+        sack_cost::EXPERIMENT,
     ]
 }
 

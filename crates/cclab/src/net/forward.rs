@@ -33,6 +33,8 @@ pub enum NetEv {
     TsqWake { conn: u32 },
     /// The NAPI poll of host `node` ends: what GRO holds is delivered.
     GroFlush { node: NodeId },
+    /// Host `node`'s CPU finished processing ACK `id` (`net/host/sack_cpu.rs`).
+    AckDone { node: NodeId, id: PktId },
 }
 
 /// What a network event hands back to the simulator.

@@ -54,6 +54,8 @@
 //! **Host stack.** An ICMP echo request is answered by the destination host itself
 //! (Linux `icmp_echo`), not by an app: [`Network::echo_reply`].
 
+pub mod sack_cpu;
+
 use super::forward::{NetCtx, NetEv, Tap};
 use super::packet::{PktId, PktKind, ECT0, NOT_ECT};
 use super::{Network, NodeId, PortId};
@@ -205,13 +207,48 @@ const LOCAL_CWR: Key = Key {
     meaning: "local congestion as Linux `tcp_transmit_skb` handles it: when the sending host's own qdisc would drop a TCP segment (`NET_XMIT_DROP`), the segment is not sent but stays first in line, and the sender enters CWR (`tcp_enter_cwr`: ssthresh from the algorithm, a PRR reduction, no retransmission). Known for drop-tail host queues; `false` lets the qdisc drop it as a loss on the wire would be",
 };
 
+const SACK_WALK_COST: Key = Key {
+    name: "sack_walk_cost",
+    ty: Ty::Time,
+    default: "`\"0s\"` (off)",
+    allowed: "a time, 0 or more; `\"40ns\"` is the per-skb cache miss of Linux commit 75c119afe14f",
+    meaning: "SACK processing cost at sending hosts (net/host/sack_cpu.rs): pure ACKs wait in an input queue of `ack_backlog` and each takes this much CPU time per write-queue entry its SACK blocks make the sender walk, as Linux 2.6.6's `tcp_sacktag_write_queue` (from the queue's head for every block); an ACK that finds the queue full is dropped",
+};
+
+const ACK_BACKLOG: Key = Key {
+    name: "ack_backlog",
+    ty: Ty::Int(1, 1_000_000),
+    default: "`300`",
+    allowed: "",
+    meaning: "with `sack_walk_cost`: the input queue's length in packets (Linux 2.6's `netdev_max_backlog`, `net/core/dev.c`)",
+};
+
+const ACK_COST: Key = Key {
+    name: "ack_cost",
+    ty: Ty::Time,
+    default: "`\"0s\"`",
+    allowed: "a time, 0 or more",
+    meaning: "with `sack_walk_cost`: CPU time per ACK besides the SACK walk",
+};
+
 /// `[host]`.
 pub static KEYS: Schema = Schema {
     title: "[host]",
     place: "[host]",
     noun: "host",
     about: "",
-    keys: &[JITTER, IPG, TSO, GRO, GRO_FLUSH, TSQ, LOCAL_CWR],
+    keys: &[
+        JITTER,
+        IPG,
+        TSO,
+        GRO,
+        GRO_FLUSH,
+        TSQ,
+        LOCAL_CWR,
+        SACK_WALK_COST,
+        ACK_BACKLOG,
+        ACK_COST,
+    ],
     with: &[],
     variants: None,
 };
@@ -232,6 +269,11 @@ pub struct HostSpec {
     pub tsq: bool,
     /// A segment the host's own qdisc would drop stays unsent and the sender enters CWR.
     pub local_cwr: bool,
+    /// SACK processing model (`net/host/sack_cpu.rs`): CPU time per write-queue entry
+    /// walked (0 = off), per ACK, and the input queue's length.
+    pub sack_walk_cost: SimTime,
+    pub ack_cost: SimTime,
+    pub ack_backlog: u32,
 }
 
 /// `[host] gro_flush`'s default.
@@ -256,6 +298,9 @@ impl HostSpec {
         gro_flush: GRO_FLUSH_DEFAULT,
         tsq: false,
         local_cwr: true,
+        sack_walk_cost: 0,
+        ack_cost: 0,
+        ack_backlog: sack_cpu::NETDEV_MAX_BACKLOG_2_6,
     };
 }
 
@@ -280,6 +325,9 @@ pub fn parse(ck: &mut Checker, root: Tab) -> HostSpec {
         ck.get_into(t, &GRO_FLUSH, &mut h.gro_flush);
         ck.get_into(t, &TSQ, &mut h.tsq);
         ck.get_into(t, &LOCAL_CWR, &mut h.local_cwr);
+        ck.get_into(t, &SACK_WALK_COST, &mut h.sack_walk_cost);
+        ck.get_into(t, &ACK_COST, &mut h.ack_cost);
+        ck.get_into(t, &ACK_BACKLOG, &mut h.ack_backlog);
     }
     h
 }
@@ -306,6 +354,8 @@ pub struct HostStack {
     tsq_wakes: Vec<u32>,
     /// Generic receive offload on the hosts (`[host] gro`); `None` = off.
     pub gro: Option<Box<super::gro::Gro>>,
+    /// The SACK-processing model (`[host] sack_walk_cost`); `None` = off.
+    pub sack_cpu: Option<Box<sack_cpu::SackCpu>>,
     /// Packets that reached their destination and wait to be handed over (GRO flushes
     /// several at once); drained by the simulator.
     pub ready: Vec<(NodeId, PktId)>,

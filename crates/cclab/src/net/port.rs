@@ -151,6 +151,8 @@ pub struct Port {
     /// `loss`, `ingress` and a non-zero `jitter` are set: what a hop asks of every port,
     /// kept here, in the line it reads first, instead of in theirs.
     pub(super) lossy: bool,
+    /// An ingress stage runs on what arrives: a policer, or at a host the SACK-processing
+    /// model (`net/host/sack_cpu.rs`).
     pub(super) policed: bool,
     pub(super) jittered: bool,
     /// The link ends at a host (which does not forward what is not addressed to it).

@@ -36,6 +36,7 @@ fn sample() -> RunResult {
             packet_hops: 1,
             sim_time_s: 1.0,
             unroutable: 0,
+            ack_backlog_drops: 0,
         },
         series: Series {
             cwnd: vec![CwndSample {
@@ -74,6 +75,7 @@ fn flow(id: u32) -> FlowResult {
         recovery_episodes: 1,
         timeouts: 0,
         other_timeouts: 0,
+        dupacks_in: 0,
         syn_retransmits: 0,
         ece_acks: 0,
         cwr_episodes: 0,

@@ -563,6 +563,7 @@ fn decode(r: &mut Rd) -> Result<FlowResult, String> {
         recovery_episodes: r.u64()?,
         timeouts: r.u64()?,
         other_timeouts: r.u64()?,
+        dupacks_in: 0, // not logged
         syn_retransmits: r.u64()?,
         ece_acks: r.u64()?,
         cwr_episodes: r.u64()?,
@@ -598,6 +599,7 @@ mod tests {
             recovery_episodes: 2,
             timeouts: 3,
             other_timeouts: 2,
+            dupacks_in: 0,
             syn_retransmits: 4,
             ece_acks: 5,
             cwr_episodes: 9,

@@ -148,6 +148,9 @@ pub struct FlowResult {
     /// host into `HostResult::tcp_timeouts`; not written per flow.
     #[serde(skip)]
     pub other_timeouts: u64,
+    /// Duplicate ACKs the sender counted (web100's `DupAcksIn`); not written.
+    #[serde(skip)]
+    pub dupacks_in: u64,
     pub syn_retransmits: u64,
     pub ece_acks: u64,
     /// Entries into CWR (`tcp_enter_cwr`): window reductions on ECN-Echo (or local
@@ -225,6 +228,9 @@ pub struct EngineResult {
     /// Packets dropped for want of a route (omitted when none).
     #[serde(skip_serializing_if = "is_zero")]
     pub unroutable: u64,
+    /// ACKs dropped at a full input queue of the SACK-processing model (omitted when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ack_backlog_drops: u64,
 }
 
 fn is_zero(x: &u64) -> bool {

@@ -85,6 +85,7 @@ pub fn flow_result(sim: &Sim, i: usize, c: &crate::tcp::TcpConn, end: SimTime) -
         recovery_episodes: s.stats.recoveries,
         timeouts: s.stats.timeouts,
         other_timeouts: s.stats.other_timeouts,
+        dupacks_in: s.stats.dupacks,
         syn_retransmits: s.stats.syn_retrans,
         ece_acks: s.stats.ece_acks,
         cwr_episodes: s.stats.cwr_episodes,
@@ -204,6 +205,7 @@ fn finish(sim: &Sim, mut flows: crate::results::Flows) -> Result<RunResult, Stri
             packet_hops: sim.net.packet_hops,
             sim_time_s: secs(end),
             unroutable: sim.net.unroutable,
+            ack_backlog_drops: sim.net.host.sack_cpu.as_ref().map_or(0, |c| c.dropped),
         },
         series: sim.probes.series.clone(),
     };

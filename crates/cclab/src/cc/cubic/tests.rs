@@ -11,6 +11,7 @@ fn ack(rtt_us: i64) -> AckSample {
         pkts_acked: 1,
         rtt_us,
         in_flight: 0,
+        ..Default::default()
     }
 }
 

@@ -83,7 +83,33 @@ impl Network {
             }
             NetEv::TsqDone { port } => self.tsq_done(port, cx),
             NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
+            NetEv::AckDone { node, id } => NetOut::Deliver(node, id),
         }
+    }
+
+    /// The SACK-processing model (`net/host/sack_cpu.rs`) takes packet `id`, arrived at
+    /// its destination host `node`, if it is a pure ACK: it is handed over when the host's
+    /// CPU has processed it (`NetEv::AckDone`), or dropped at a full input queue. Reached
+    /// through the ports' ingress flag (`policed`), which the model sets on the links into
+    /// hosts: no test of its own on the way of a packet when it is off.
+    fn sack_ingress<E: From<NetEv>, T: Tap>(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) -> bool {
+        let p = cx.pool.get(id);
+        if p.dst != node || !crate::net::host::sack_cpu::SackCpu::applies(p) {
+            return false;
+        }
+        let Some(cpu) = self.host.sack_cpu.as_deref_mut() else {
+            return false;
+        };
+        match cpu.admit(node as usize, p, cx.q.now()) {
+            Some(at) => cx.q.schedule(at, NetEv::AckDone { node, id }.into()),
+            None => self.discard(id, cx),
+        }
+        true
     }
 
     /// What GRO released at host `node` passes the host's ingress and waits in `ready`.
@@ -97,8 +123,9 @@ impl Network {
         self.host.gro_out = out;
     }
 
-    /// The ingress policer of `port` decides on packet `id`, arriving over it; a packet
-    /// it drops is discarded here.
+    /// The ingress stage of `port` decides on packet `id`, arriving over it: its policer (a
+    /// packet it drops is discarded here), then at a host the SACK-processing model (which
+    /// takes the ACKs and hands them over later). Whether the packet goes on now.
     #[inline(never)]
     fn admit<E: From<NetEv>, T: Tap>(
         &mut self,
@@ -107,16 +134,15 @@ impl Network {
         cx: &mut NetCtx<E, T>,
     ) -> bool {
         let now = cx.q.now();
-        let ing = self.ports[port as usize]
-            .ingress
-            .as_deref_mut()
-            .expect("a policer");
-        if ing.admits(cx.pool.get(id), now) {
-            true
-        } else {
-            self.discard(id, cx);
-            false
+        let pr = &mut self.ports[port as usize];
+        let (node, to_host) = (pr.peer, pr.to_host);
+        if let Some(ing) = pr.ingress.as_deref_mut() {
+            if !ing.admits(cx.pool.get(id), now) {
+                self.discard(id, cx);
+                return false;
+            }
         }
+        !(to_host && self.sack_ingress(node, id, cx))
     }
 
     /// A sender waits on `port`'s NIC and the head of its TCP-small-queues list is due:

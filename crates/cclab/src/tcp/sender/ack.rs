@@ -159,6 +159,8 @@ impl Sender {
                 pkts_acked: acked_segs + newly_sacked,
                 rtt_us,
                 in_flight: prior_in_flight,
+                rcv_tsval: p.tsval,
+                rcv_tsecr: if self.hs.ts { p.tsecr } else { 0 },
             };
             self.cc.pkts_acked(&mut self.tp, &sample);
         }
