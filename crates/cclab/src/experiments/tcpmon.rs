@@ -67,7 +67,7 @@
 //! repeat every 2 RTT + 50 ms, 11.1/s at 20 ms and 2.86/s at 150 ms, against the
 //! slides' 10/s and 2.2/s.
 
-use super::study::Study;
+use super::study::{Study, V};
 use super::{fmt_num, Experiment, Options, Report, Tol};
 use crate::app::reqresp::{AggregateResult, AggregateSpec, QueryRecord};
 use crate::engine::*;
@@ -265,6 +265,10 @@ const RATE_WHY: &str = "seed 003 slides 48–49 ('Rate 10/s (with 50ms wait)', '
 const TPUT_WHY: &str = "seed 003 slides 48–49 ('Transfer achievable throughput grows to 800 Mbit/s', 'grows slowly from 250 to 800 Mbit/s'): read as the rate the congestion window allows, cwnd × MSS × 8 / smoothed RTT ('achievable', not achieved: 1 MB per cycle is ~80 Mbit/s at 10/s), at the end of the first response ('from') and of the last ('to'); ± half the last significant digit of a value read off a plot axis (800 ± 50, 250 ± 25)";
 const SS_WHY: &str = "seed 003 slide 49 ('Congestion window in slow start to 1.8s then congestion avoidance'): the first cwnd sample (every 10 ms) with cwnd ≥ ssthresh; ± 0.05 s (the printed digit) + half an RTT (slow start ends at a round); never → the run's end";
 
+/// A seed number as the table in `run` declares it: variant, metric, seed, ± tolerance,
+/// reason, reading.
+type SeedNumber = (V, &'static str, f64, f64, &'static str, fn(&Out) -> f64);
+
 fn run(o: &Options) -> Report {
     let mut s: Study<Case, Out> = Study::new("tcpmon", o);
     let bdp = |rtt: SimTime| (RATE as f64 / 8.0 * secs(rtt)) as u64;
@@ -353,94 +357,49 @@ fn run(o: &Options) -> Report {
         1,
     );
     s.cause(manc_first, cached, CACHED_CFG);
-    s.seed(
-        manc,
-        "two_rtt_after_s",
-        1.5,
-        Tol::Abs(0.05 + 0.5 / 10.0),
-        STEADY_AT_WHY,
-        |o: &Out| o.steady_at_s(),
-    );
-    s.seed(
-        manc,
-        "steady_response_rtt",
-        2.0,
-        Tol::Abs(0.5),
-        STEADY_RTT_WHY,
-        |o: &Out| o.steady_rtts(),
-    );
-    s.seed(
-        manc,
-        "rate_per_s",
-        10.0,
-        Tol::Abs(0.5),
-        RATE_WHY,
-        |o: &Out| o.steady_rate(),
-    );
-    s.seed(
-        manc,
-        "achievable_end_mbps",
-        800.0,
-        Tol::Abs(50.0),
-        TPUT_WHY,
-        |o: &Out| o.last_mbps(),
-    );
-    s.seed(
-        alb,
-        "first_event_rtt",
-        11.0,
-        Tol::Abs(0.5),
-        FIRST_WHY,
-        |o: &Out| o.rtts(0),
-    );
-    s.seed(
-        alb,
-        "slow_start_end_s",
-        1.8,
-        Tol::Abs(0.05 + 0.075),
-        SS_WHY,
-        |o: &Out| o.slow_start_end_s(),
-    );
-    s.seed(
-        alb,
-        "two_rtt_after_s",
-        2.5,
-        Tol::Abs(0.05 + 0.5 / 2.2),
-        STEADY_AT_WHY,
-        |o: &Out| o.steady_at_s(),
-    );
-    s.seed(
-        alb,
-        "steady_response_rtt",
-        2.0,
-        Tol::Abs(0.5),
-        STEADY_RTT_WHY,
-        |o: &Out| o.steady_rtts(),
-    );
-    s.seed(
-        alb,
-        "rate_per_s",
-        2.2,
-        Tol::Abs(0.05),
-        RATE_WHY,
-        |o: &Out| o.steady_rate(),
-    );
-    s.seed(
-        alb,
-        "achievable_first_mbps",
-        250.0,
-        Tol::Abs(25.0),
-        TPUT_WHY,
-        |o: &Out| o.achievable_mbps(0),
-    );
-    s.seed(
-        alb,
-        "achievable_end_mbps",
-        800.0,
-        Tol::Abs(50.0),
-        TPUT_WHY,
-        |o: &Out| o.last_mbps(),
-    );
+    // The other seed numbers: (variant, metric, seed, ± tolerance, reason, reading).
+    let numbers: [SeedNumber; 11] = [
+        (
+            manc,
+            "two_rtt_after_s",
+            1.5,
+            0.05 + 0.5 / 10.0,
+            STEADY_AT_WHY,
+            |o| o.steady_at_s(),
+        ),
+        (manc, "steady_response_rtt", 2.0, 0.5, STEADY_RTT_WHY, |o| {
+            o.steady_rtts()
+        }),
+        (manc, "rate_per_s", 10.0, 0.5, RATE_WHY, |o| o.steady_rate()),
+        (manc, "achievable_end_mbps", 800.0, 50.0, TPUT_WHY, |o| {
+            o.last_mbps()
+        }),
+        (alb, "first_event_rtt", 11.0, 0.5, FIRST_WHY, |o| o.rtts(0)),
+        (alb, "slow_start_end_s", 1.8, 0.05 + 0.075, SS_WHY, |o| {
+            o.slow_start_end_s()
+        }),
+        (
+            alb,
+            "two_rtt_after_s",
+            2.5,
+            0.05 + 0.5 / 2.2,
+            STEADY_AT_WHY,
+            |o| o.steady_at_s(),
+        ),
+        (alb, "steady_response_rtt", 2.0, 0.5, STEADY_RTT_WHY, |o| {
+            o.steady_rtts()
+        }),
+        (alb, "rate_per_s", 2.2, 0.05, RATE_WHY, |o| o.steady_rate()),
+        (alb, "achievable_first_mbps", 250.0, 25.0, TPUT_WHY, |o| {
+            o.achievable_mbps(0)
+        }),
+        (alb, "achievable_end_mbps", 800.0, 50.0, TPUT_WHY, |o| {
+            o.last_mbps()
+        }),
+    ];
+    for (v, metric, seed, tol, why, get) in numbers {
+        s.seed(v, metric, seed, Tol::Abs(tol), why, get);
+    }
     let mut d = s.run(|c, seed| simulate(o, c, seed));
     for v in [untuned, manc, alb, cached, manc_at, alb_at] {
         let name = d.name(v).to_string();
