@@ -6,7 +6,9 @@
 //!
 //! Rules (`tcp_gro_receive`, `inet_gro_receive`):
 //! - A segment joins the aggregate held for its connection when it continues it in
-//!   sequence, has the same ACK number, TOS (ECN) and flags (CWR, FIN and PSH aside), is
+//!   sequence, has the same ACK number, TOS (ECN) and flags (CWR, FIN and PSH aside),
+//!   does not carry CWR itself (`flush |= flags & TCP_FLAG_CWR`: a CWR segment delivers
+//!   the held aggregate and starts a new one, so the receiver sees the flag), is
 //!   no longer than the aggregate's segment size, and the result, counted as Linux counts
 //!   the merged skb (one header and every payload), stays below 64 KB (`skb_gro_receive`'s
 //!   `GRO_LEGACY_MAX_SIZE`: 45 segments of 1448 bytes). Otherwise the held aggregate is
@@ -97,6 +99,7 @@ impl Gro {
             let joins = q.seq + q.payload as u64 == p.seq
                 && q.ack == p.ack
                 && q.ecn == p.ecn
+                && p.flags & super::packet::CWR == 0
                 && (q.flags ^ p.flags) & !(super::packet::CWR | FIN | PSH) == 0
                 && p.payload <= mss
                 && (p.size - p.payload) + q.payload + p.payload < GRO_MAX_SIZE;
@@ -208,5 +211,30 @@ mod tests {
         // The next packet arms the next poll.
         let next = seg(&mut pool, 0, 1 + 51 * 1448, 1448, ACK);
         assert!(g.receive(0, next, 0, &mut pool));
+    }
+
+    /// A segment carrying CWR does not join the held aggregate (`tcp_gro_receive`:
+    /// `flush |= flags & TCP_FLAG_CWR`): it delivers it and starts the next, which keeps
+    /// the flag and takes the segments after it (their missing CWR is masked).
+    #[test]
+    fn a_cwr_segment_starts_a_new_aggregate_that_keeps_the_flag() {
+        use crate::packet::CWR;
+        let mut pool = PacketPool::default();
+        let mut g = Gro::new(50, 1);
+        for k in 0..3u64 {
+            let flags = if k == 1 { ACK | CWR } else { ACK };
+            let id = seg(&mut pool, 0, 1 + k * 1448, 1448, flags);
+            g.receive(0, id, 0, &mut pool);
+        }
+        let mut out = Vec::new();
+        g.flush(0, &mut out);
+        let got: Vec<_> = out
+            .iter()
+            .map(|&(id, _)| {
+                let a = pool.get(id);
+                (a.seq, a.segs, a.flags & CWR != 0)
+            })
+            .collect();
+        assert_eq!(got, [(1, 1, false), (1 + 1448, 2, true)]);
     }
 }
