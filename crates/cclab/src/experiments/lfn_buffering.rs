@@ -49,6 +49,7 @@
 //! measures that too).
 
 use super::common::{max_goodput, nic_path, one_hop, tcp, wire_bytes, MeanCi};
+use super::lab10g::{lab, HOP, NIC};
 use super::study::{Of, Runs, Study, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -62,11 +63,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     run,
 };
 
-const NIC: u64 = 10_000_000_000;
 const SEGMENT: u64 = 1_000_000_000;
 const RTT: SimTime = 160 * MS;
-/// The sender's NIC hop one way (a cable and two NICs, as `policer`'s).
-const HOP: SimTime = 10 * US;
 /// The post's tuning: `tcp_rmem`/`tcp_wmem` "about 64MB".
 const TUNED: u64 = 64 << 20;
 /// The post's 20 MB, in the post's (decimal) megabytes.
@@ -161,7 +159,7 @@ fn scenario(c: Cfg, dur: SimTime, seed: u64) -> Scenario {
             let mut t = host_tcp(TUNED);
             t.ecn = ecn;
             let middle = QueueSpec::htb(SEGMENT, QueueSpec::fq_codel());
-            (super::policer::lab(None, Some(middle)), t, false)
+            (lab(None, Some(middle)), t, false)
         }
     };
     let mut sc = Scenario::new("lfn-buffering", topo, dur);
@@ -192,15 +190,11 @@ fn simulate(o: &Options, c: Cfg, (dur, warm): (SimTime, SimTime), seed: u64) -> 
     let mut sc = scenario(c, dur, seed);
     o.prepare(&mut sc);
     let mut sim = crate::sim::Sim::new(&sc).expect("valid scenario");
-    let rate = match c {
-        Cfg::Path { rate, .. } => rate,
-        Cfg::BackToBack => NIC,
-        Cfg::FqCodel { .. } => SEGMENT,
-    };
-    let port_name = match c {
-        Cfg::Path { .. } => "hop1",
-        Cfg::BackToBack => "hop0",
-        Cfg::FqCodel { .. } => "hop1",
+    // The segment: its rate and its port.
+    let (rate, port_name) = match c {
+        Cfg::Path { rate, .. } => (rate, "hop1"),
+        Cfg::BackToBack => (NIC, "hop0"),
+        Cfg::FqCodel { .. } => (SEGMENT, "hop1"),
     };
     let port = sim.net.port_by_name(port_name).expect("the segment's port");
     // Every millisecond: the packets that reached the port and those it dropped so far,

@@ -18,6 +18,7 @@ pub mod fct_websearch;
 pub mod hstcp_lp;
 pub mod incast_qct;
 pub mod ipg_tuning;
+pub mod lab10g;
 pub mod lfn_buffering;
 pub mod lfn_pacing;
 pub mod mathis;

@@ -33,6 +33,7 @@
 //! closed-form checks.
 
 use super::common::*;
+use super::lab10g::{lab, netem, HOP, NIC, OWD};
 use super::study::{Done, Of, Study, N, V};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -47,10 +48,6 @@ pub const EXPERIMENT: Experiment = Experiment {
     run,
 };
 
-const NIC: u64 = 10_000_000_000;
-const OWD: SimTime = 50 * MS;
-/// A cable and two NICs, one way.
-const HOP: SimTime = 10 * US;
 /// box1 → box2 → box1 over the one link: the netem's 50 ms and the cable twice.
 const RTT: SimTime = 2 * HOP + OWD;
 
@@ -142,22 +139,6 @@ struct RunOut {
     police_exceeded: u64,
 }
 
-/// The lab: box1 (`src`) with `box1` as its root qdisc (the seed's netem when `None`) on
-/// a 10 Gbit/s link to box2 (`dst`), or to a box in the middle whose port to box2 holds
-/// `middle`.
-pub(super) fn lab(box1: Option<QueueSpec>, middle: Option<QueueSpec>) -> TopologySpec {
-    let mut topo = one_hop(NIC, HOP, box1.unwrap_or(QueueSpec::delay(OWD, 10_000)));
-    let TopologySpec::Chain { hops } = &mut topo else {
-        unreachable!("one_hop builds a chain")
-    };
-    if let Some(q) = middle {
-        let mut last = hops[0].clone();
-        last.queue = q;
-        hops.push(last);
-    }
-    topo
-}
-
 /// box1 = `src`, box2 = `dst`, one 10 Gbit/s link each way; box1's egress is netem (or
 /// tbf over netem).
 ///
@@ -167,7 +148,7 @@ pub(super) fn lab(box1: Option<QueueSpec>, middle: Option<QueueSpec>) -> Topolog
 /// millisecond (a window's trains at 10 Gbit/s last tens of microseconds; the round trip
 /// is 50 ms).
 fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64, o: &Options) -> RunOut {
-    let netem = QueueSpec::delay(OWD, 10_000);
+    let netem = netem();
     let box1 = match v {
         Variant::Tbf => QueueSpec::tbf(900_000_000, 12_000, netem.clone()),
         Variant::Fq(_) => QueueSpec::fq(Default::default()),
@@ -278,7 +259,7 @@ fn run_one(v: Variant, dur: SimTime, warm: SimTime, seed: u64, o: &Options) -> R
 /// The seed's UDP test, data box1 → box2 through the policer: `iperf -u -l45k -b800m`.
 /// Returns the receiver's report.
 fn run_udp(dur: SimTime, seed: u64, o: &Options) -> crate::app::udp::UdpResult {
-    let topo = one_hop(NIC, HOP, QueueSpec::delay(OWD, 10_000));
+    let topo = lab(None, None);
     let mut sc = Scenario::new("policer-udp", topo, dur);
     sc.seed = seed;
     sc.host.tso = true;

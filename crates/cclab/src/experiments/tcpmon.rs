@@ -275,59 +275,22 @@ fn run(o: &Options) -> Report {
     let (m_rtt, a_rtt) = (20 * MS, 150 * MS);
     let m_dur = if o.quick { 3 * SEC } else { 5 * SEC };
     let a_dur = if o.quick { 5 * SEC } else { 10 * SEC };
-    let untuned = s.variant(
-        "manc_cern_untuned",
-        Case {
-            rtt: m_rtt,
-            sockbuf: None,
-            dur: m_dur,
-            autotune: false,
-            cached_ssthresh: None,
-        },
-        1,
-        1,
-    );
-    let manc_case = Case {
-        rtt: m_rtt,
-        sockbuf: Some(bdp(m_rtt)),
-        dur: m_dur,
-        autotune: false,
+    // A path's case: the socket tuned to its BDP (or left at the default), autotuning.
+    let case = |rtt, dur, tuned: bool, autotune| Case {
+        rtt,
+        sockbuf: tuned.then(|| bdp(rtt)),
+        dur,
+        autotune,
         cached_ssthresh: None,
     };
+    let untuned = s.variant("manc_cern_untuned", case(m_rtt, m_dur, false, false), 1, 1);
+    let manc_case = case(m_rtt, m_dur, true, false);
     let manc = s.variant("manc_cern_tuned", manc_case, 1, 1);
-    let alb = s.variant(
-        "alberta_cern_tuned",
-        Case {
-            rtt: a_rtt,
-            sockbuf: Some(bdp(a_rtt)),
-            dur: a_dur,
-            autotune: false,
-            cached_ssthresh: None,
-        },
-        1,
-        1,
-    );
-    let manc_at = s.variant(
-        "manc_cern_autotune",
-        Case {
-            rtt: m_rtt,
-            sockbuf: Some(bdp(m_rtt)),
-            dur: m_dur,
-            autotune: true,
-            cached_ssthresh: None,
-        },
-        1,
-        1,
-    );
+    let alb = s.variant("alberta_cern_tuned", case(a_rtt, a_dur, true, false), 1, 1);
+    let manc_at = s.variant("manc_cern_autotune", case(m_rtt, m_dur, true, true), 1, 1);
     let alb_at = s.variant(
         "alberta_cern_autotune",
-        Case {
-            rtt: a_rtt,
-            sockbuf: Some(bdp(a_rtt)),
-            dur: a_dur,
-            autotune: true,
-            cached_ssthresh: None,
-        },
+        case(a_rtt, a_dur, true, true),
         1,
         1,
     );
