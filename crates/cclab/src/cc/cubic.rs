@@ -18,10 +18,9 @@
 //! - Times never wrap (no 32-bit `after()`/`(s32)` arithmetic); a timestamp of 0 means "unset".
 //! - The Reno-friendly `while (ack_cnt > delta)` loop is computed in closed form (same result).
 //! - TX_START: no `tp->lsndtime` in `TcpCcState`; last send = newest acked segment's send time.
-//! - `hystart_ack_delay()` reads the socket's pacing rate as `tcp_update_pacing_rate` sets it
-//!   (every socket has one, paced or not), computed here from cwnd, packets in flight and
-//!   srtt after this ACK's RTT sample (Linux: the rate set at the end of the previous ACK,
-//!   one 1/8 EWMA step of srtt earlier); `sk_gso_max_size` is 65,536 (GSO is software).
+//! - `hystart_ack_delay()` reads the socket's pacing rate (`tp.sk_pacing_rate`, which
+//!   `tcp_update_pacing_rate` set at the end of the previous ACK, as in Linux);
+//!   `sk_gso_max_size` is 65,536 (GSO is software).
 //! - Module parameters are per-instance fields; `beta`, `bic_scale` and derived scales are consts.
 
 use super::{AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
@@ -161,10 +160,6 @@ pub struct Cubic {
 
     /// Stand-in for `tp->lsndtime` (µs), see the deviations above.
     lsndtime: u64,
-    /// What `hystart_ack_delay` needs of the socket's pacing: `tcp_pacing_ss_ratio` and
-    /// `tcp_pacing_ca_ratio` (percent), `SO_MAX_PACING_RATE` in bytes per second
-    /// (`u64::MAX`: none), and whether anything paces (`sk_pacing_status` ≠ NONE).
-    pacing: (u32, u32, u64, bool),
 }
 
 impl Default for Cubic {
@@ -190,7 +185,6 @@ impl Default for Cubic {
             found: false,
             round_start: 0,
             end_seq: 0,
-            pacing: (200, 120, u64::MAX, false),
             last_ack: 0,
             curr_rtt: u32::MAX,
             lsndtime: 0,
@@ -320,26 +314,10 @@ impl Cubic {
     }
 
     /// `hystart_ack_delay`: a cushion for TSO/GRO aggregation, the time of four 64 KB
-    /// skbs at the socket's pacing rate, at most 1 ms, in µs (0 before an RTT sample,
-    /// when the rate is still `~0UL`).
+    /// skbs at the socket's pacing rate, at most 1 ms, in µs (0 while the rate is 0 or
+    /// still `~0UL`, before an RTT sample).
     fn hystart_ack_delay(&self, tp: &TcpCcState) -> u64 {
-        if tp.srtt_us == 0 {
-            return 0;
-        }
-        let (ss_ratio, ca_ratio, max_rate, _) = self.pacing;
-        let ratio = if tp.snd_cwnd < tp.snd_ssthresh / 2 {
-            ss_ratio
-        } else {
-            ca_ratio
-        };
-        // `tcp_update_pacing_rate`: mss · (USEC_PER_SEC / 100 << 3) · ratio ·
-        // max(cwnd, packets_out) / srtt_us (which is srtt << 3), bytes per second.
-        let rate = tp.mss_cache as u128
-            * ((1_000_000 / 100) << 3)
-            * ratio as u128
-            * tp.snd_cwnd.max(tp.packets_in_flight) as u128
-            / tp.srtt_us as u128;
-        let rate = (rate.min(u64::MAX as u128) as u64).min(max_rate);
+        let rate = tp.sk_pacing_rate;
         if rate == 0 {
             return 0;
         }
@@ -375,7 +353,7 @@ impl Cubic {
                 // Trigger past delay_min (plus the TSO/GRO cushion), halved unless
                 // something paces the socket (pacing may have delayed packets up to RTT/2).
                 let mut threshold = self.delay_min as u64 + self.hystart_ack_delay(tp);
-                if !self.pacing.3 {
+                if tp.sk_pacing_status == super::PacingStatus::None {
                     threshold >>= 1;
                 }
                 if now.saturating_sub(self.round_start) > threshold {
@@ -433,16 +411,10 @@ impl super::Configure for Cubic {
         ck.get_into(t, &OPTIONS.keys[1], &mut o.cubic.hystart_detect);
         ck.get_into(t, &OPTIONS.keys[2], &mut o.cubic.hystart_round_fix);
     }
-    fn configure(&mut self, o: &super::CcOptions, sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
         self.hystart = o.cubic.hystart;
         self.hystart_detect = o.cubic.hystart_detect;
         self.hystart_round_fix = o.cubic.hystart_round_fix;
-        self.pacing = (
-            sock.pacing_ss_ratio,
-            sock.pacing_ca_ratio,
-            sock.max_pacing_rate,
-            sock.paced,
-        );
     }
 }
 

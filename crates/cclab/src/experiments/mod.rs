@@ -3,6 +3,7 @@
 //! the simulated ones, and checks with their tolerances. Adding one = one file + one line
 //! in `all()`.
 
+pub mod bbr_loss;
 pub mod common;
 pub mod cubic_vs_reno;
 pub mod dctcp_buffer;
@@ -164,6 +165,7 @@ pub fn all() -> Vec<Experiment> {
         fast_vs_newreno::EXPERIMENT,
         hstcp_lp::EXPERIMENT,
         sack_cost::EXPERIMENT,
+        bbr_loss::EXPERIMENT,
     ]
 }
 

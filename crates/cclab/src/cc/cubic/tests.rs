@@ -4,6 +4,7 @@
 //! ACK-train detection, and the state and TX_START events.
 
 use super::*;
+use crate::cc::PacingStatus;
 use crate::engine::{MS, SEC, US};
 
 fn ack(rtt_us: i64) -> AckSample {
@@ -493,14 +494,18 @@ fn tx_start_shifts_epoch_by_idle_time() {
 #[test]
 fn hystart_ack_delay_follows_linux() {
     let mut tp = TcpCcState::new(1448, 16, u32::MAX);
-    let mut c = Cubic::default();
+    let c = Cubic::default();
     assert_eq!(c.hystart_ack_delay(&tp), 0, "no srtt yet");
     tp.srtt_us = 25 << 3;
-    tp.packets_in_flight = 16;
+    tp.packets_out = 16;
+    tp.update_pacing_rate();
+    assert_eq!(tp.sk_pacing_rate, 1_853_440_000);
     assert_eq!(c.hystart_ack_delay(&tp), 141);
     tp.snd_ssthresh = 20;
+    tp.update_pacing_rate();
     assert_eq!(c.hystart_ack_delay(&tp), 235);
-    c.pacing = (200, 120, 12_500_000, true);
+    tp.sk_max_pacing_rate = 12_500_000;
+    tp.update_pacing_rate();
     assert_eq!(c.hystart_ack_delay(&tp), 1000);
 }
 
@@ -513,9 +518,14 @@ fn hystart_ack_delay_follows_linux() {
 fn hystart_ack_train_threshold_is_not_halved_when_paced() {
     for (paced, last_quiet, exit) in [(false, 50, 51), (true, 101, 102)] {
         let (mut c, mut tp) = slow_start_round(true);
-        c.pacing.3 = paced;
+        tp.sk_pacing_status = if paced {
+            PacingStatus::Needed
+        } else {
+            PacingStatus::None
+        };
         tp.srtt_us = 100_000 << 3;
-        tp.packets_in_flight = 32;
+        tp.packets_out = 32;
+        tp.update_pacing_rate();
         assert_eq!(c.hystart_ack_delay(&tp), 1000);
         tp.now += MS;
         c.pkts_acked(&mut tp, &ack(100_000)); // starts the round
