@@ -28,9 +28,12 @@
 //!   1 s/32 = 31 250 µs exactly (Linux `HZ / 32` jiffies: 31 ms at HZ = 1000).
 //! - Times never wrap (no `(s32)` jiffies arithmetic); `epoch_start` 0 means "no epoch".
 //! - Fast-convergence product in u64 (Linux's u32 `cwnd * 1843` wraps above 2.3 M segments).
-//! - Module parameters are per-instance fields (Linux: global `module_param`s).
+//! - Module parameters are per-instance fields, set from the scenario's keys (Linux: global
+//!   `module_param`s).
 
 use super::{AckSample, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// Scale factor for beta: `max_cwnd = snd_cwnd * beta / BICTCP_BETA_SCALE`.
 pub const BICTCP_BETA_SCALE: u32 = 1024;
@@ -166,10 +169,116 @@ impl Bic {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Bic {
-    type Options = ();
+/// BIC's options: the module parameters of `tcp_bic.c`, with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `fast_convergence` (default 1).
+    pub fast_convergence: bool,
+    /// `max_increment` (default 16).
+    pub max_increment: u32,
+    /// `low_window` (default 14).
+    pub low_window: u32,
+    /// `beta` (/1024, default 819).
+    pub beta: u32,
+    /// `initial_ssthresh` (default 0).
+    pub initial_ssthresh: u32,
+    /// `smooth_part` (default 20).
+    pub smooth_part: u32,
 }
+
+impl Default for Options {
+    /// `tcp_bic.c`'s defaults, those of [`Bic::default`].
+    fn default() -> Options {
+        let b = Bic::default();
+        Options {
+            fast_convergence: b.fast_convergence,
+            max_increment: b.max_increment,
+            low_window: b.low_window,
+            beta: b.beta,
+            initial_ssthresh: b.initial_ssthresh,
+            smooth_part: b.smooth_part,
+        }
+    }
+}
+
+impl super::Configure for Bic {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        let o = &mut o.bic;
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.fast_convergence);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.max_increment);
+        ck.get_into(t, &OPTIONS.keys[2], &mut o.low_window);
+        ck.get_into(t, &OPTIONS.keys[3], &mut o.beta);
+        ck.get_into(t, &OPTIONS.keys[4], &mut o.initial_ssthresh);
+        ck.get_into(t, &OPTIONS.keys[5], &mut o.smooth_part);
+    }
+    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+        let o = &o.bic;
+        self.fast_convergence = o.fast_convergence;
+        self.max_increment = o.max_increment;
+        self.low_window = o.low_window;
+        self.beta = o.beta;
+        self.initial_ssthresh = o.initial_ssthresh;
+        self.smooth_part = o.smooth_part;
+    }
+}
+
+/// Linux's `int` module parameters take at most `INT_MAX`.
+const INT_MAX: i64 = i32::MAX as i64;
+
+static OPTIONS: Schema = Schema {
+    title: "BIC options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "bic_fast_convergence",
+            ty: Ty::Bool,
+            default: "`true`",
+            allowed: "",
+            meaning: "module parameter `fast_convergence` of `tcp_bic.c`: a loss below the previous W_max lowers W_max further, to cwnd·(1024 + beta)/2048",
+        },
+        Key {
+            name: "max_increment",
+            ty: Ty::Int(1, INT_MAX / 3),
+            default: "`16`",
+            allowed: "1 to 715827882 (`bictcp_update` divides by it and multiplies it by B − 1 = 3 in an `int`)",
+            meaning: "module parameter `max_increment` of `tcp_bic.c`: the largest increase per RTT, in segments, of the binary search and of max probing (S_max)",
+        },
+        Key {
+            name: "low_window",
+            ty: Ty::Int(0, INT_MAX),
+            default: "`14`",
+            allowed: "",
+            meaning: "module parameter `low_window` of `tcp_bic.c`, segments: at or below it BIC grows as Reno and halves on loss",
+        },
+        Key {
+            name: "bic_beta",
+            ty: Ty::Int(1, 1023),
+            default: "`819`",
+            allowed: "1 to 1023 (a decrease: below `BICTCP_BETA_SCALE` = 1024)",
+            meaning: "module parameter `beta` of `tcp_bic.c`, /1024: ssthresh = cwnd·beta/1024 after a loss above `low_window` (819 ≈ 0.8)",
+        },
+        Key {
+            name: "bic_initial_ssthresh",
+            ty: Ty::Int(0, INT_MAX),
+            default: "`0`",
+            allowed: "",
+            meaning: "module parameter `initial_ssthresh` of `tcp_bic.c`, segments: `bictcp_init` sets ssthresh to it (0: TCP's own `init_ssthresh`)",
+        },
+        Key {
+            name: "smooth_part",
+            ty: Ty::Int(0, INT_MAX),
+            default: "`20`",
+            allowed: "",
+            meaning: "module parameter `smooth_part` of `tcp_bic.c`: within B = 4 segments of W_max cwnd grows B/smooth_part segments per RTT (20: 0.2)",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Bic {
     fn name(&self) -> &'static str {
@@ -542,5 +651,67 @@ mod tests {
         b.init(&mut tp);
         assert_eq!(tp.snd_ssthresh, 100);
         assert_eq!(b.name(), "bic");
+    }
+
+    /// A BIC configured from its options, as a scenario's keys make it.
+    fn configured(set: impl FnOnce(&mut Options)) -> Bic {
+        let mut o = crate::cc::CcOptions::default();
+        set(&mut o.bic);
+        let mut b = Bic::default();
+        crate::cc::Configure::configure(&mut b, &o, &crate::cc::Socket::default());
+        b
+    }
+
+    /// `max_increment = 8` caps the increase at 8 segments per RTT (16 by default): far
+    /// below W_max (dist 25 > 8) cnt = cwnd/8 = 112, and one RTT of one-segment ACKs at
+    /// ratio 1.0 adds 8 (exact, as `per_rtt_growth_by_region`'s +16).
+    #[test]
+    fn max_increment_option_caps_growth() {
+        for (max_increment, cnt, growth) in [(16, 56, 16), (8, 112, 8)] {
+            let (mut b, mut tp) = in_ca(1000, 900, 16);
+            let c = configured(|o| o.max_increment = max_increment);
+            b.max_increment = c.max_increment;
+            b.bictcp_update(900, tp.now_us());
+            assert_eq!(b.cnt, cnt, "max_increment {max_increment}");
+            b.last_time = 0; // recompute on the first ACK, as in_ca leaves it
+            assert_eq!(one_rtt(&mut b, &mut tp, 1, false), growth);
+        }
+    }
+
+    /// `bic_beta = 512`: ssthresh = cwnd·512/1024 = cwnd/2 above `low_window`, and fast
+    /// convergence W_max = cwnd·1536/2048; `low_window = 100` makes a loss at cwnd 100
+    /// halve as Reno (beta not used) and keeps cnt = cwnd (Reno) at 100. Exact.
+    #[test]
+    fn beta_and_low_window_options() {
+        let mut b = configured(|o| o.beta = 512);
+        let mut tp = TcpCcState::new(1448, 10, 10);
+        b.init(&mut tp);
+        tp.snd_cwnd = 1000;
+        assert_eq!(b.ssthresh(&mut tp), 500);
+        tp.snd_cwnd = 900;
+        assert_eq!(b.ssthresh(&mut tp), 450);
+        assert_eq!(b.last_max_cwnd, 900 * 1536 / 2048);
+
+        let mut b = configured(|o| o.low_window = 100);
+        tp.snd_cwnd = 100;
+        assert_eq!(b.ssthresh(&mut tp), 50);
+        b.delayed_ack = 16;
+        b.bictcp_update(100, 1_000_000);
+        assert_eq!(b.cnt, 100);
+        let mut b = Bic::default();
+        assert_eq!(b.ssthresh(&mut tp), 79);
+    }
+
+    /// `smooth_part = 40` halves the plateau's growth: cnt = cwnd·40/4 at W_max (0.1
+    /// segment per RTT; 20: 0.2). Exact.
+    #[test]
+    fn smooth_part_option_sets_the_plateau() {
+        for (smooth_part, cnt) in [(20, 5000), (40, 10_000)] {
+            let mut b = configured(|o| o.smooth_part = smooth_part);
+            b.last_max_cwnd = 1000;
+            b.delayed_ack = 16;
+            b.bictcp_update(1000, 1_000_000);
+            assert_eq!(b.cnt, cnt, "smooth_part {smooth_part}");
+        }
     }
 }

@@ -17,9 +17,12 @@
 //! - 64-bit arithmetic: no u32 overflow of `(diff/2)²` (Linux wraps after ≈131 s at HZ = 1000).
 //! - `undo_last_cong` is an `Option` (Linux: 0 = none; jiffies never start at 0 there).
 //! - `pkts_acked` is u32 (Linux: u16).
-//! - Module parameters `use_rtt_scaling`, `use_bandwidth_switch` are per-instance fields.
+//! - Module parameters `use_rtt_scaling`, `use_bandwidth_switch` are per-instance fields, set
+//!   from the scenario's keys (Linux: global `module_param`s).
 
 use super::{AckSample, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// 1.0 with shift << 7.
 pub const ALPHA_BASE: u32 = 1 << 7;
@@ -257,10 +260,61 @@ impl Htcp {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Htcp {
-    type Options = ();
+/// H-TCP's options: the module parameters of `tcp_htcp.c`, with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `use_rtt_scaling` (default 1).
+    pub use_rtt_scaling: bool,
+    /// `use_bandwidth_switch` (default 1).
+    pub use_bandwidth_switch: bool,
 }
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            use_rtt_scaling: true,
+            use_bandwidth_switch: true,
+        }
+    }
+}
+
+impl super::Configure for Htcp {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.htcp.use_rtt_scaling);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.htcp.use_bandwidth_switch);
+    }
+    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+        self.use_rtt_scaling = o.htcp.use_rtt_scaling;
+        self.use_bandwidth_switch = o.htcp.use_bandwidth_switch;
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "H-TCP options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "use_rtt_scaling",
+            ty: Ty::Bool,
+            default: "`true`",
+            allowed: "",
+            meaning: "module parameter `use_rtt_scaling` of `tcp_htcp.c`: scale alpha by minRTT/100 ms (clamped to [0.1, 2]), so flows of different RTTs gain alike per second",
+        },
+        Key {
+            name: "use_bandwidth_switch",
+            ty: Ty::Bool,
+            default: "`true`",
+            allowed: "",
+            meaning: "module parameter `use_bandwidth_switch` of `tcp_htcp.c`: beta falls back to 0.5 when the throughput of the last two congestion epochs differs by more than 20 %",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Htcp {
     fn name(&self) -> &'static str {
@@ -708,5 +762,33 @@ mod tests {
         tp.ca_state = CaState::Recovery;
         h.pkts_acked(&mut tp, &sample(100_000));
         assert_eq!((h.packetcount, h.lasttime), (0, 400_000));
+    }
+
+    /// The keys reach the instance: `use_rtt_scaling = false` leaves alpha unscaled at
+    /// minRTT 10 ms (factor 45 at Δ = 5 s; scaled ×0.1: 4), and `use_bandwidth_switch =
+    /// false` lets beta adapt though the max throughput doubled (on: back to 0.5). Exact.
+    #[test]
+    fn options_reach_the_instance() {
+        let configured = |set: &dyn Fn(&mut Options)| {
+            let mut o = crate::cc::CcOptions::default();
+            set(&mut o.htcp);
+            let mut h = Htcp::default();
+            crate::cc::Configure::configure(&mut h, &o, &crate::cc::Socket::default());
+            h
+        };
+        for (scaling, alpha) in [(true, 4), (false, 45)] {
+            let mut h = configured(&|o| o.use_rtt_scaling = scaling);
+            h.minRTT = 10_000;
+            h.htcp_alpha_update(5_000_000);
+            assert_eq!(h.alpha / 128, alpha, "use_rtt_scaling {scaling}");
+        }
+        for (switch, beta) in [(true, BETA_MIN), (false, BETA_MAX)] {
+            let mut h = configured(&|o| o.use_bandwidth_switch = switch);
+            h.modeswitch = true;
+            h.old_maxB = 1000;
+            h.maxB = 2000;
+            h.htcp_beta_update(100_000, 110_000);
+            assert_eq!(h.beta, beta, "use_bandwidth_switch {switch}");
+        }
     }
 }

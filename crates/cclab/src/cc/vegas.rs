@@ -14,11 +14,14 @@
 //! Deviations from Linux (one per line):
 //! - `diff` is computed in 64 bits (Linux's u32 `snd_cwnd·(rtt − baseRTT)` wraps above 2³²).
 //! - `after(ack, beg_snd_nxt)` is `tp.snd_una > beg_snd_nxt` (64-bit sequence, no wrap).
-//! - Module parameters `alpha`, `beta`, `gamma` are per-instance fields.
+//! - Module parameters `alpha`, `beta`, `gamma` are per-instance fields, set from the keys
+//!   `vegas_alpha`, `vegas_beta`, `vegas_gamma` (Linux: global `module_param`s).
 //! - `tcp_vegas_ssthresh` is the modern min(ssthresh, cwnd) (pre-4.3 kernels: cwnd − 1,
 //!   paired with the old `cwnd <= ssthresh` slow-start test).
 
 use super::{reno, AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// "Infinity" for `baseRTT` / `minRTT`, as in Linux.
 const RTT_INF: u32 = 0x7fff_ffff;
@@ -92,10 +95,79 @@ impl Vegas {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Vegas {
-    type Options = ();
+/// Vegas' options: the module parameters of `tcp_vegas.c`, with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `alpha` (default 2).
+    pub alpha: u32,
+    /// `beta` (default 4).
+    pub beta: u32,
+    /// `gamma` (default 1).
+    pub gamma: u32,
 }
+
+impl Default for Options {
+    /// `tcp_vegas.c`'s defaults, those of [`Vegas::default`].
+    fn default() -> Options {
+        let v = Vegas::default();
+        Options {
+            alpha: v.alpha,
+            beta: v.beta,
+            gamma: v.gamma,
+        }
+    }
+}
+
+impl super::Configure for Vegas {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.vegas.alpha);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.vegas.beta);
+        ck.get_into(t, &OPTIONS.keys[2], &mut o.vegas.gamma);
+    }
+    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+        self.alpha = o.vegas.alpha;
+        self.beta = o.vegas.beta;
+        self.gamma = o.vegas.gamma;
+    }
+}
+
+/// Linux's `int` module parameters take at most `INT_MAX` (a negative one would compare
+/// as a huge unsigned number with `diff`).
+const INT_MAX: i64 = i32::MAX as i64;
+
+static OPTIONS: Schema = Schema {
+    title: "Vegas options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "vegas_alpha",
+            ty: Ty::Int(0, INT_MAX),
+            default: "`2`",
+            allowed: "",
+            meaning: "module parameter `alpha` of `tcp_vegas.c`, segments: in congestion avoidance cwnd grows by one per RTT while diff (the segments queued) is below it",
+        },
+        Key {
+            name: "vegas_beta",
+            ty: Ty::Int(0, INT_MAX),
+            default: "`4`",
+            allowed: "",
+            meaning: "module parameter `beta` of `tcp_vegas.c`, segments: cwnd shrinks by one per RTT while diff exceeds it (this test comes first; between `vegas_alpha` and it, cwnd holds)",
+        },
+        Key {
+            name: "vegas_gamma",
+            ty: Ty::Int(0, INT_MAX),
+            default: "`1`",
+            allowed: "",
+            meaning: "module parameter `gamma` of `tcp_vegas.c`, segments: slow start ends, cwnd set to the actual rate × baseRTT + 1, once diff exceeds it",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Vegas {
     fn name(&self) -> &'static str {
@@ -459,5 +531,51 @@ mod tests {
         let mut s = String::new();
         v.diag(&mut s);
         assert!(s.starts_with(" vegas:(enabled:1,"), "{s}");
+    }
+
+    /// A Vegas configured from its options, as a scenario's keys make it.
+    fn configured(set: impl FnOnce(&mut Options)) -> Vegas {
+        let mut o = crate::cc::CcOptions::default();
+        set(&mut o.vegas);
+        let mut v = Vegas::default();
+        crate::cc::Configure::configure(&mut v, &o, &crate::cc::Socket::default());
+        v
+    }
+
+    /// `vegas_alpha = 6`, `vegas_beta = 8` move the hold band to 6 ≤ diff ≤ 8, as
+    /// `diff_band_edges` with the same arithmetic: d = 5 < alpha → +1; d = 6 and 8 →
+    /// hold; d = 9 > beta → −1 (each would be −1 at the defaults 2 and 4).
+    #[test]
+    fn alpha_beta_options_move_the_band() {
+        for (d, want) in [(5u32, 101u32), (6, 100), (8, 100), (9, 99)] {
+            let mut v = configured(|o| {
+                o.alpha = 6;
+                o.beta = 8;
+            });
+            let mut tp = TcpCcState::new(MSS as u32, 100, 50);
+            v.init(&mut tp);
+            v.baseRTT = 100_001;
+            v.minRTT = 100_001 + d * 1000 + 1;
+            v.cntRTT = 3;
+            tp.snd_una = 1;
+            v.cong_avoid(&mut tp, 1);
+            assert_eq!(tp.snd_cwnd, want, "diff {d}");
+        }
+    }
+
+    /// `vegas_gamma = 7`: the step of `slow_start_exit_when_diff_above_gamma` (cwnd 80,
+    /// diff 7) no longer ends slow start (7 is not > 7), so the round doubles to 160; at
+    /// the default 1 it ends at 73.
+    #[test]
+    fn gamma_option_sets_the_slow_start_exit() {
+        for (gamma, want) in [(1, 73), (7, 160)] {
+            let mut v = configured(|o| o.gamma = gamma);
+            let mut tp = TcpCcState::new(MSS as u32, 10, u32::MAX);
+            v.init(&mut tp);
+            for r in [100_000, 100_000, 110_000, 110_000] {
+                round(&mut v, &mut tp, r);
+            }
+            assert_eq!(tp.snd_cwnd, want, "gamma {gamma}");
+        }
     }
 }
