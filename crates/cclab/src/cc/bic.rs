@@ -28,7 +28,7 @@
 //!   1 s/32 = 31 250 µs exactly (Linux `HZ / 32` jiffies: 31 ms at HZ = 1000).
 //! - Times never wrap (no `(s32)` jiffies arithmetic); `epoch_start` 0 means "no epoch".
 //! - Fast-convergence product in u64 (Linux's u32 `cwnd * 1843` wraps above 2.3 M segments).
-//! - Module parameters are per-instance fields, set from the scenario's keys (Linux: global
+//! - Module parameters are per-instance (`opt`, this module's `Options`), set from the scenario's keys (Linux: global
 //!   `module_param`s).
 
 use super::{AckSample, CaState, CongestionOps, TcpCcState};
@@ -48,20 +48,8 @@ const CNT_REFRESH_US: u64 = 1_000_000 / 32;
 /// Linux `struct bictcp` plus the module parameters.
 #[derive(Clone, Debug)]
 pub struct Bic {
-    /// Module parameter `fast_convergence` (Linux default 1).
-    pub fast_convergence: bool,
-    /// Module parameter `max_increment`: limit on increment allowed during binary search
-    /// (Linux default 16).
-    pub max_increment: u32,
-    /// Module parameter `low_window`: lower bound on cwnd for TCP friendliness (default 14).
-    pub low_window: u32,
-    /// Module parameter `beta` for multiplicative decrease, /1024 (default 819 ≈ 0.8).
-    pub beta: u32,
-    /// Module parameter `initial_ssthresh` (default 0: leave the core's value).
-    pub initial_ssthresh: u32,
-    /// Module parameter `smooth_part`: log(B/(B·Smin))/log(B/(B−1)) + B, number of RTTs
-    /// from W_max − B to W_max (default 20).
-    pub smooth_part: u32,
+    /// The module parameters (`tcp_bic.c`'s, with its defaults).
+    pub opt: Options,
 
     /// Increase cwnd by 1 after `cnt` ACKed segments.
     pub cnt: u32,
@@ -80,12 +68,7 @@ pub struct Bic {
 impl Default for Bic {
     fn default() -> Self {
         Bic {
-            fast_convergence: true,
-            max_increment: 16,
-            low_window: 14,
-            beta: 819,
-            initial_ssthresh: 0,
-            smooth_part: 20,
+            opt: Options::default(),
             cnt: 0,
             last_max_cwnd: 0,
             last_cwnd: 0,
@@ -123,7 +106,7 @@ impl Bic {
         }
 
         // Start off normal.
-        if cwnd <= self.low_window {
+        if cwnd <= self.opt.low_window {
             self.cnt = cwnd;
             return;
         }
@@ -132,12 +115,12 @@ impl Bic {
         if cwnd < self.last_max_cwnd {
             // Binary increase.
             let dist = (self.last_max_cwnd - cwnd) / BICTCP_B;
-            if dist > self.max_increment {
+            if dist > self.opt.max_increment {
                 // Linear increase.
-                self.cnt = cwnd / self.max_increment;
+                self.cnt = cwnd / self.opt.max_increment;
             } else if dist <= 1 {
                 // Binary search increase.
-                self.cnt = cwnd.wrapping_mul(self.smooth_part) / BICTCP_B;
+                self.cnt = cwnd.wrapping_mul(self.opt.smooth_part) / BICTCP_B;
             } else {
                 // Binary search increase.
                 self.cnt = cwnd / dist;
@@ -146,13 +129,13 @@ impl Bic {
             // Slow start AMD linear increase.
             if cwnd < self.last_max_cwnd + BICTCP_B {
                 // Slow start.
-                self.cnt = cwnd.wrapping_mul(self.smooth_part) / BICTCP_B;
-            } else if cwnd < self.last_max_cwnd + self.max_increment * (BICTCP_B - 1) {
+                self.cnt = cwnd.wrapping_mul(self.opt.smooth_part) / BICTCP_B;
+            } else if cwnd < self.last_max_cwnd + self.opt.max_increment * (BICTCP_B - 1) {
                 // Slow start.
                 self.cnt = cwnd.wrapping_mul(BICTCP_B - 1) / (cwnd - self.last_max_cwnd);
             } else {
                 // Linear increase.
-                self.cnt = cwnd / self.max_increment;
+                self.cnt = cwnd / self.opt.max_increment;
             }
         }
 
@@ -174,29 +157,28 @@ impl Bic {
 pub struct Options {
     /// `fast_convergence` (default 1).
     pub fast_convergence: bool,
-    /// `max_increment` (default 16).
+    /// `max_increment`: limit on increment allowed during binary search (default 16).
     pub max_increment: u32,
-    /// `low_window` (default 14).
+    /// `low_window`: lower bound on cwnd for TCP friendliness (default 14).
     pub low_window: u32,
-    /// `beta` (/1024, default 819).
+    /// `beta` for multiplicative decrease, /1024 (default 819 ≈ 0.8).
     pub beta: u32,
-    /// `initial_ssthresh` (default 0).
+    /// `initial_ssthresh` (default 0: leave the core's value).
     pub initial_ssthresh: u32,
-    /// `smooth_part` (default 20).
+    /// `smooth_part`: log(B/(B·Smin))/log(B/(B−1)) + B, number of RTTs from W_max − B to
+    /// W_max (default 20).
     pub smooth_part: u32,
 }
 
 impl Default for Options {
-    /// `tcp_bic.c`'s defaults, those of [`Bic::default`].
     fn default() -> Options {
-        let b = Bic::default();
         Options {
-            fast_convergence: b.fast_convergence,
-            max_increment: b.max_increment,
-            low_window: b.low_window,
-            beta: b.beta,
-            initial_ssthresh: b.initial_ssthresh,
-            smooth_part: b.smooth_part,
+            fast_convergence: true,
+            max_increment: 16,
+            low_window: 14,
+            beta: 819,
+            initial_ssthresh: 0,
+            smooth_part: 20,
         }
     }
 }
@@ -214,18 +196,9 @@ impl super::Configure for Bic {
         ck.get_into(t, &OPTIONS.keys[5], &mut o.smooth_part);
     }
     fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
-        let o = &o.bic;
-        self.fast_convergence = o.fast_convergence;
-        self.max_increment = o.max_increment;
-        self.low_window = o.low_window;
-        self.beta = o.beta;
-        self.initial_ssthresh = o.initial_ssthresh;
-        self.smooth_part = o.smooth_part;
+        self.opt = o.bic.clone();
     }
 }
-
-/// Linux's `int` module parameters take at most `INT_MAX`.
-const INT_MAX: i64 = i32::MAX as i64;
 
 static OPTIONS: Schema = Schema {
     title: "BIC options",
@@ -242,14 +215,14 @@ static OPTIONS: Schema = Schema {
         },
         Key {
             name: "max_increment",
-            ty: Ty::Int(1, INT_MAX / 3),
+            ty: Ty::Int(1, super::INT_MAX / 3),
             default: "`16`",
             allowed: "1 to 715827882 (`bictcp_update` divides by it and multiplies it by B − 1 = 3 in an `int`)",
             meaning: "module parameter `max_increment` of `tcp_bic.c`: the largest increase per RTT, in segments, of the binary search and of max probing (S_max)",
         },
         Key {
             name: "low_window",
-            ty: Ty::Int(0, INT_MAX),
+            ty: Ty::Int(0, super::INT_MAX),
             default: "`14`",
             allowed: "",
             meaning: "module parameter `low_window` of `tcp_bic.c`, segments: at or below it BIC grows as Reno and halves on loss",
@@ -263,14 +236,14 @@ static OPTIONS: Schema = Schema {
         },
         Key {
             name: "bic_initial_ssthresh",
-            ty: Ty::Int(0, INT_MAX),
+            ty: Ty::Int(0, super::INT_MAX),
             default: "`0`",
             allowed: "",
             meaning: "module parameter `initial_ssthresh` of `tcp_bic.c`, segments: `bictcp_init` sets ssthresh to it (0: TCP's own `init_ssthresh`)",
         },
         Key {
             name: "smooth_part",
-            ty: Ty::Int(0, INT_MAX),
+            ty: Ty::Int(0, super::INT_MAX),
             default: "`20`",
             allowed: "",
             meaning: "module parameter `smooth_part` of `tcp_bic.c`: within B = 4 segments of W_max cwnd grows B/smooth_part segments per RTT (20: 0.2)",
@@ -288,8 +261,8 @@ impl CongestionOps for Bic {
     /// `bictcp_init`.
     fn init(&mut self, tp: &mut TcpCcState) {
         self.bictcp_reset();
-        if self.initial_ssthresh != 0 {
-            tp.snd_ssthresh = self.initial_ssthresh;
+        if self.opt.initial_ssthresh != 0 {
+            tp.snd_ssthresh = self.opt.initial_ssthresh;
         }
     }
 
@@ -300,17 +273,17 @@ impl CongestionOps for Bic {
         self.epoch_start = 0; // end of epoch
 
         // Wmax and fast convergence.
-        if cwnd < self.last_max_cwnd && self.fast_convergence {
-            self.last_max_cwnd = (cwnd as u64 * (BICTCP_BETA_SCALE + self.beta) as u64
+        if cwnd < self.last_max_cwnd && self.opt.fast_convergence {
+            self.last_max_cwnd = (cwnd as u64 * (BICTCP_BETA_SCALE + self.opt.beta) as u64
                 / (2 * BICTCP_BETA_SCALE) as u64) as u32;
         } else {
             self.last_max_cwnd = cwnd;
         }
 
-        if cwnd <= self.low_window {
+        if cwnd <= self.opt.low_window {
             (cwnd >> 1).max(2)
         } else {
-            (cwnd.wrapping_mul(self.beta) / BICTCP_BETA_SCALE).max(2)
+            (cwnd.wrapping_mul(self.opt.beta) / BICTCP_BETA_SCALE).max(2)
         }
     }
 
@@ -570,7 +543,7 @@ mod tests {
         assert_eq!(b.last_max_cwnd, 1000);
         // Fast convergence off.
         let (mut b, mut tp) = in_ca(1000, 900, 16);
-        b.fast_convergence = false;
+        b.opt.fast_convergence = false;
         b.ssthresh(&mut tp);
         assert_eq!(b.last_max_cwnd, 900);
         // No u32 overflow at huge windows.
@@ -645,7 +618,10 @@ mod tests {
 
         let mut tp = TcpCcState::new(1448, 10, u32::MAX);
         let mut b = Bic {
-            initial_ssthresh: 100,
+            opt: Options {
+                initial_ssthresh: 100,
+                ..Options::default()
+            },
             ..Bic::default()
         };
         b.init(&mut tp);
@@ -655,11 +631,7 @@ mod tests {
 
     /// A BIC configured from its options, as a scenario's keys make it.
     fn configured(set: impl FnOnce(&mut Options)) -> Bic {
-        let mut o = crate::cc::CcOptions::default();
-        set(&mut o.bic);
-        let mut b = Bic::default();
-        crate::cc::Configure::configure(&mut b, &o, &crate::cc::Socket::default());
-        b
+        crate::cc::configured(|o| set(&mut o.bic))
     }
 
     /// `max_increment = 8` caps the increase at 8 segments per RTT (16 by default): far
@@ -669,8 +641,7 @@ mod tests {
     fn max_increment_option_caps_growth() {
         for (max_increment, cnt, growth) in [(16, 56, 16), (8, 112, 8)] {
             let (mut b, mut tp) = in_ca(1000, 900, 16);
-            let c = configured(|o| o.max_increment = max_increment);
-            b.max_increment = c.max_increment;
+            b.opt.max_increment = max_increment;
             b.bictcp_update(900, tp.now_us());
             assert_eq!(b.cnt, cnt, "max_increment {max_increment}");
             b.last_time = 0; // recompute on the first ACK, as in_ca leaves it

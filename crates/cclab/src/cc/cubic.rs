@@ -528,9 +528,6 @@ impl super::Configure for Cubic {
     }
 }
 
-/// Linux's `int` module parameters take at most `INT_MAX`.
-const INT_MAX: i64 = i32::MAX as i64;
-
 const FAST_CONVERGENCE: Key = Key {
     name: "cubic_fast_convergence",
     ty: Ty::Bool,
@@ -549,7 +546,7 @@ const BETA_KEY: Key = Key {
 
 const INITIAL_SSTHRESH: Key = Key {
     name: "cubic_initial_ssthresh",
-    ty: Ty::Int(0, INT_MAX),
+    ty: Ty::Int(0, super::INT_MAX),
     default: "`0`",
     allowed: "",
     meaning: "module parameter `initial_ssthresh` of `tcp_cubic.c`, segments: `cubictcp_init` sets ssthresh to it when HyStart is off (0: TCP's own `init_ssthresh`)",
@@ -557,7 +554,7 @@ const INITIAL_SSTHRESH: Key = Key {
 
 const BIC_SCALE_KEY: Key = Key {
     name: "bic_scale",
-    ty: Ty::Int(1, INT_MAX / 10),
+    ty: Ty::Int(1, super::INT_MAX / 10),
     default: "`41`",
     allowed: "1 to 214748364 (`cube_factor` divides by bic_scale·10, an `int`)",
     meaning: "module parameter `bic_scale` of `tcp_cubic.c` (CUBIC's, not BIC's): C = bic_scale·10/1024 segments/s³ (41: 0.4); `cube_rtt_scale` and `cube_factor` are derived from it, as `cubictcp_register` does at module load",
@@ -589,7 +586,7 @@ const HYSTART_DETECT: Key = Key {
 
 const HYSTART_LOW_WINDOW_KEY: Key = Key {
     name: "hystart_low_window",
-    ty: Ty::Int(0, INT_MAX),
+    ty: Ty::Int(0, super::INT_MAX),
     default: "`16`",
     allowed: "",
     meaning: "module parameter `hystart_low_window` of `tcp_cubic.c`, segments: HyStart acts only once cwnd ≥ it",
@@ -597,7 +594,7 @@ const HYSTART_LOW_WINDOW_KEY: Key = Key {
 
 const HYSTART_ACK_DELTA_US_KEY: Key = Key {
     name: "hystart_ack_delta_us",
-    ty: Ty::Int(0, INT_MAX),
+    ty: Ty::Int(0, super::INT_MAX),
     default: "`2000`",
     allowed: "",
     meaning: "module parameter `hystart_ack_delta_us` of `tcp_cubic.c`, µs: ACKs this close (or closer) continue an ACK train",

@@ -64,23 +64,28 @@ fn cub1_bic_k_after_beta_reduction() {
         (8333, 18.42),
         (83333, 39.69),
     ] {
-        let mut tp = TcpCcState::new(1448, 10, 10);
-        let mut c = Cubic::default();
-        c.init(&mut tp);
-        tp.now = SEC;
-        tp.snd_cwnd = w_max;
-        let ss = c.ssthresh(&mut tp);
-        assert_eq!(c.last_max_cwnd, w_max);
-        tp.snd_cwnd = ss;
-        tp.snd_ssthresh = ss;
-        c.cong_avoid(&mut tp, 1);
-        let k = c.bic_K as f64 / 1024.0;
+        let (k, c) = k_after_loss(Cubic::default(), w_max);
         assert!(
             (k - k_expected).abs() / k_expected < 0.01,
             "W_max {w_max}: K = {k} s, expected {k_expected} s"
         );
         assert_eq!(c.bic_origin_point, w_max);
     }
+}
+
+/// K in seconds (`bic_K` is in 1/1024 s) after `c` cuts a window of `w_max` and then
+/// takes one ACK in congestion avoidance; and `c` then.
+fn k_after_loss(mut c: Cubic, w_max: u32) -> (f64, Cubic) {
+    let mut tp = TcpCcState::new(1448, 10, 10);
+    c.init(&mut tp);
+    tp.now = SEC;
+    tp.snd_cwnd = w_max;
+    let ss = c.ssthresh(&mut tp);
+    assert_eq!(c.last_max_cwnd, w_max);
+    tp.snd_cwnd = ss;
+    tp.snd_ssthresh = ss;
+    c.cong_avoid(&mut tp, 1);
+    (c.bic_K as f64 / 1024.0, c)
 }
 
 /// ssthresh = max(cwnd * 717 / 1024, 2) and fast convergence (exact integer results).
@@ -534,11 +539,7 @@ fn hystart_ack_train_threshold_is_not_halved_when_paced() {
 
 /// A CUBIC configured from its options, as a scenario's keys make it.
 fn configured(set: impl FnOnce(&mut Options)) -> Cubic {
-    let mut o = crate::cc::CcOptions::default();
-    set(&mut o.cubic);
-    let mut c = Cubic::default();
-    crate::cc::Configure::configure(&mut c, &o, &crate::cc::Socket::default());
-    c
+    crate::cc::configured(|o| set(&mut o.cubic))
 }
 
 /// `cubic_beta = 512`: `cubictcp_recalc_ssthresh` gives cwnd·512/1024 = cwnd/2, fast
@@ -573,20 +574,19 @@ fn beta_option_sets_the_decrease_and_the_reno_slope() {
 #[test]
 fn bic_scale_option_sets_c() {
     for (bic_scale, k_expected) in [(41, 9.086), (82, 7.21)] {
-        let mut c = configured(|o| o.bic_scale = bic_scale);
-        let mut tp = TcpCcState::new(1448, 10, 10);
-        c.init(&mut tp);
-        tp.now = SEC;
-        tp.snd_cwnd = 1000;
-        let ss = c.ssthresh(&mut tp);
-        tp.snd_cwnd = ss;
-        tp.snd_ssthresh = ss;
-        c.cong_avoid(&mut tp, 1);
-        let k = c.bic_K as f64 / 1024.0;
+        let (k, _) = k_after_loss(configured(|o| o.bic_scale = bic_scale), 1000);
         assert!(
             (k - k_expected).abs() / k_expected < 0.01,
             "bic_scale {bic_scale}: K = {k} s, expected {k_expected} s"
         );
+    }
+}
+
+/// `n` ACKs `gap` apart, each with an RTT sample of 100 ms.
+fn acks(c: &mut Cubic, tp: &mut TcpCcState, n: usize, gap: u64) {
+    for _ in 0..n {
+        tp.now += gap;
+        c.pkts_acked(tp, &ack(100_000));
     }
 }
 
@@ -598,10 +598,7 @@ fn hystart_low_window_option_gates_hystart() {
         let mut tp = TcpCcState::new(1448, 10, u32::MAX);
         tp.now = SEC;
         c.init(&mut tp);
-        for _ in 0..10 {
-            tp.now += 10 * US;
-            c.pkts_acked(&mut tp, &ack(100_000));
-        }
+        acks(&mut c, &mut tp, 10, 10 * US);
         assert_eq!(c.sample_cnt, samples, "hystart_low_window {low}");
     }
 }
@@ -614,10 +611,7 @@ fn hystart_ack_delta_option_widens_the_train() {
         let (mut c, mut tp) = slow_start_round(true);
         c.hystart_detect = HYSTART_ACK_TRAIN;
         c.hystart_ack_delta_us = delta;
-        for _ in 0..30 {
-            tp.now += 3 * MS;
-            c.pkts_acked(&mut tp, &ack(100_000));
-        }
+        acks(&mut c, &mut tp, 30, 3 * MS);
         assert_eq!(c.found, found, "hystart_ack_delta_us {delta}");
     }
 }
