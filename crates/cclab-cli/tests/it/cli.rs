@@ -81,9 +81,43 @@ fn list_keys_prints_every_key_path() {
         "sim.duration",
         "topology.links.N.reverse.limit",
         "tcp.dctcp_shift_g",
+        "tcp.cubic_beta",
+        "tcp.bic_scale",
+        "tcp.hystart_ack_delta_us",
+        "tcp.max_increment",
+        "tcp.vegas_gamma",
+        "tcp.use_bandwidth_switch",
     ] {
         assert!(s.contains(k), "`cclab list --keys` lacks {k}");
     }
+}
+
+/// An algorithm's parameter out of the source's range is refused like any key: the file,
+/// the key, the value and what is allowed, exit 2, nothing written.
+#[test]
+fn a_bad_algorithm_parameter_names_file_key_value_and_range() {
+    let dir = tmpdir("ccparam");
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = std::fs::read_to_string(examples().join("dumbbell.toml")).unwrap();
+    let f = dir.join("bad_beta.toml");
+    std::fs::write(
+        &f,
+        base.replace("cc = \"cubic\"", "cc = \"cubic\"\ncubic_beta = 1024"),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = cclab(&["run", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines().any(|l| l.contains("bad_beta.toml")
+            && l.contains("tcp.cubic_beta")
+            && l.contains("1024")
+            && l.contains("from 1 to 1023")),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written for bad input");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -476,6 +476,34 @@ pub static NO_OPTIONS: Schema = Schema {
     variants: None,
 };
 
+/// The largest value of a Linux `int` module parameter (`INT_MAX`).
+pub const INT_MAX: i64 = i32::MAX as i64;
+
+/// The options of an algorithm whose source has none, with `about` saying so (shown by
+/// docs/scenario.md).
+pub const fn none_in_source(title: &'static str, about: &'static str) -> Schema {
+    Schema {
+        title,
+        place: "[tcp]",
+        noun: "options",
+        about,
+        keys: &[],
+        with: &[],
+        variants: None,
+    }
+}
+
+/// An algorithm configured as a scenario's keys make it: the default options changed by
+/// `set`, for a socket with Linux's defaults (for unit tests).
+#[cfg(test)]
+pub(crate) fn configured<C: Configure>(set: impl FnOnce(&mut CcOptions)) -> C {
+    let mut o = CcOptions::default();
+    set(&mut o);
+    let mut c = C::default();
+    c.configure(&o, &Socket::default());
+    c
+}
+
 /// The registry of algorithms: `"name" => Variant(module::Type)`, one line each. It
 /// generates the `Cc` enum dispatched by `match` (no boxing in the hot path), the names
 /// a scenario may give, and the table of every algorithm's options.
