@@ -717,6 +717,26 @@ fn reproduce_bbr_loss_quick_passes() {
     assert!(num("cubic_p0", "goodput_mbps") > 90.0);
 }
 
+/// BBR's start and PROBE_RTT against tcp_bbr.c's closed forms (one deterministic run,
+/// the same in --quick): all six checks pass.
+#[test]
+fn reproduce_bbr_startup_quick_passes() {
+    let v = reproduce_json("bbr-startup");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    let pass = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] == "pass")
+        .count();
+    assert_eq!(pass, 6, "{}", v["checks"]);
+    let num = |m: &str| row(&v, "bbr_100mbit_40ms", m)["sim"].as_f64().unwrap();
+    assert_eq!(num("probe_rtt_episodes"), 2.0);
+    // STARTUP's queue is about 2 BDP (the article's figure), DRAIN empties it.
+    assert!((num("startup_queue_bdp") - 2.0).abs() < 0.2);
+    assert!(num("drained_queue_pkts") < 30.0);
+}
+
 #[test]
 fn reproduce_dctcp_incast_quick_passes() {
     let v = reproduce_json("dctcp-incast");

@@ -709,6 +709,18 @@ impl Bbr {
         self.update_gains();
     }
 
+    /// The cwnd `bbr_set_cwnd` aims at now: cwnd_gain · BDP of the estimate, plus the
+    /// ACK-aggregation allowance and the TSO budget (for experiments checking it).
+    pub fn target_cwnd(&self, tp: &TcpCcState) -> u32 {
+        let t = self.bdp(self.bbr_bw(), self.cwnd_gain) + self.ack_aggregation_cwnd();
+        self.quantization_budget(tp, t)
+    }
+
+    /// `bbr_tso_segs_goal` now (for experiments checking BBR's budgets).
+    pub fn tso_goal(&self, tp: &TcpCcState) -> u32 {
+        Self::tso_segs_goal(tp)
+    }
+
     /// The bandwidth estimate in bits per second (as `bbr_get_info` reports it in bytes).
     pub fn bw_bps(&self, tp: &TcpCcState) -> f64 {
         self.bbr_bw() as f64 * tp.mss_cache as f64 * 8e6 / BW_UNIT as f64

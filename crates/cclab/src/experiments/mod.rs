@@ -4,6 +4,7 @@
 //! in `all()`.
 
 pub mod bbr_loss;
+pub mod bbr_startup;
 pub mod common;
 pub mod cubic_vs_reno;
 pub mod dctcp_buffer;
@@ -166,6 +167,7 @@ pub fn all() -> Vec<Experiment> {
         hstcp_lp::EXPERIMENT,
         sack_cost::EXPERIMENT,
         bbr_loss::EXPERIMENT,
+        bbr_startup::EXPERIMENT,
     ]
 }
 
