@@ -369,18 +369,26 @@ mod tests {
     fn alpha_sets_the_equilibrium() {
         use super::super::{Cc, CcOptions, Socket};
         for (alpha, gamma, w_star) in [(50.0, 0.5, 450), (200.0, 0.5, 600), (50.0, 0.25, 450)] {
-            let mut o = CcOptions::default();
-            o.fast = Options { alpha, gamma };
+            let o = CcOptions {
+                fast: Options { alpha, gamma },
+                ..Default::default()
+            };
             let Ok(Cc::Fast(mut f)) = Cc::new("fast", &o, &Socket::default()) else {
                 panic!("fast is registered");
             };
             assert_eq!((f.alpha, f.gamma), (alpha, gamma));
             let hist = hooks_on_synthetic_bottleneck(&mut f, 60);
-            assert!(hist[45..].iter().all(|&w| w == w_star), "{alpha} {gamma}: {hist:?}");
+            assert!(
+                hist[45..].iter().all(|&w| w == w_star),
+                "{alpha} {gamma}: {hist:?}"
+            );
             let w = w_star as f64;
             let rtt = rtt_us(w);
             assert!((fast_window_update(w, BASE_US, rtt, alpha, gamma) - w).abs() < 1e-9);
-            assert!((w * (1.0 - BASE_US / rtt) - alpha).abs() < 1e-9, "backlog = α");
+            assert!(
+                (w * (1.0 - BASE_US / rtt) - alpha).abs() < 1e-9,
+                "backlog = α"
+            );
             assert!((f.avgRTT - rtt).abs() < 1.0);
         }
         // The defaults are the ones the experiments ran before α and γ were keys.
@@ -428,7 +436,11 @@ mod tests {
             let errs = crate::scenario::parse_scenario(&text(line), "f.toml", &[]).unwrap_err();
             assert_eq!(errs.len(), 1, "{line}: {errs:?}");
             let e = &errs[0];
-            assert_eq!((e.file.as_str(), e.key.as_str(), e.value.as_str()), ("f.toml", key, value), "{line}");
+            assert_eq!(
+                (e.file.as_str(), e.key.as_str(), e.value.as_str()),
+                ("f.toml", key, value),
+                "{line}"
+            );
             let range = if key == "tcp.fast_gamma" {
                 "a number above 0 and at most 1"
             } else {
