@@ -115,6 +115,11 @@ struct Theory {
     rtt_max: SimTime,
 }
 
+/// A flow's name in the rows: its index, propagation RTT (ms) and α.
+fn flow_label(i: usize, rtt_ms: u64, alpha: f64) -> String {
+    format!("flow{i}_rtt{rtt_ms}_a{alpha}")
+}
+
 /// The link's capacity in packets of `MTU` per second.
 fn pkts_per_s() -> f64 {
     RATE as f64 / (8.0 * wire_bytes(MTU) as f64)
@@ -290,7 +295,7 @@ fn run(o: &Options) -> Report {
         d.row(&name, "queue_delay_theory_ms", th.q * 1e3);
         let payload = max_goodput(RATE, MTU);
         for (i, &(rtt_ms, alpha)) in c.flows.iter().enumerate() {
-            let label = format!("flow{i}_rtt{rtt_ms}_a{alpha}");
+            let label = flow_label(i, rtt_ms, alpha);
             d.row(&name, &format!("{label}_mbps"), out.bps[i] / 1e6);
             d.row(
                 &name,
@@ -369,7 +374,7 @@ fn run(o: &Options) -> Report {
         d.row(&name, "backlog_from_base_rtt_error", from_error);
         d.row(&name, "backlog_theory", th.backlog);
         for (i, &(rtt_ms, alpha)) in c.flows.iter().enumerate() {
-            let label = format!("flow{i}_rtt{rtt_ms}_a{alpha}");
+            let label = flow_label(i, rtt_ms, alpha);
             d.row(&name, &format!("{label}_mbps"), out.bps[i] / 1e6);
             d.row(&name, &format!("{label}_base_rtt_ms"), out.base_rtt_ms[i]);
         }
