@@ -49,12 +49,13 @@
 //! updates take an error of the order of the whole window (~10³ packets) below one
 //! packet. The window is then 40 s (full) or 10 s (`--quick`) long.
 //!
-//! **Tolerances** (from the implementation's granularity, fixed before the run). Per
-//! flow, the backlog it holds differs from α_i by ε_i ∈ [−0.5, 1.5] packets: its window is
-//! the law's real-valued window rounded to whole segments (±0.5), and an RTT sample can
-//! include the time the receiver holds a segment for its delayed-ACK partner, at most one
-//! inter-arrival of the flow's packets, 1/x_i, which FAST counts as queueing: x_i·(1/x_i)
-//! = one packet, whatever the rate. The qdisc's count excludes the packet in service (up
+//! **Tolerances**, from the implementation's granularity and the measurement (the
+//! utilisation's was revised twice, see below). Per flow, the backlog it holds differs
+//! from α_i by ε_i ∈ [−0.5, 1.5] packets: its window is the law's real-valued window
+//! rounded to whole segments (±0.5), and an RTT sample can include the time the receiver
+//! holds a segment for its delayed-ACK partner, at most one inter-arrival of the flow's
+//! packets, 1/x_i, which FAST counts as queueing: x_i·(1/x_i) = one packet, whatever the
+//! rate. The qdisc's count excludes the packet in service (up
 //! to one more). So the backlog is Σα_i within ±(1.5·N + 1) packets, and the rates'
 //! ratio x_i/x_j = (α_i − ε_i)/(α_j − ε_j) is α_i/α_j within ±(1.5/α_i + 1.5/α_j)
 //! relative. A rate is read over a window of T: a flow with a steady window w_i delivers
