@@ -735,6 +735,32 @@ fn reproduce_bbr_startup_quick_passes() {
     // STARTUP's queue is about 2 BDP (the article's figure), DRAIN empties it.
     assert!((num("startup_queue_bdp") - 2.0).abs() < 0.2);
     assert!(num("drained_queue_pkts") < 30.0);
+/// FAST's equilibrium (docs/references.md §3.7) in --quick: one, two and four flows at 20
+/// to 100 ms hold Σα packets, share in the ratio of their α whatever their RTTs, fill the
+/// link and lose nothing; no seed numbers, every check against the closed forms.
+#[test]
+fn reproduce_fast_equilibrium_quick_passes() {
+    let v = reproduce_json("fast-equilibrium");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 15);
+    assert!(checks.iter().all(|c| c["outcome"] == "pass"), "{checks:#?}");
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    for (variant, sum_alpha) in [
+        ("n1_a100", 100.0),
+        ("n2_equal", 200.0),
+        ("n2_unequal", 150.0),
+        ("n4_equal", 400.0),
+    ] {
+        assert_eq!(num(variant, "backlog_theory"), sum_alpha);
+        assert_eq!(num(variant, "retransmits"), 0.0);
+    }
+    // The 100 ms flow with twice the 20 ms flow's α gets twice its rate.
+    let r = num("n2_unequal", "rate_ratio_long_over_short");
+    assert!((r - 2.0).abs() < 0.09, "{r}");
+    // Every flow's first data leaves at the longest RTT: each measures its own path.
+    let b = num("n4_equal", "flow3_rtt100_a100_base_rtt_ms");
+    assert!((100.0..101.0).contains(&b), "{b}");
 }
 
 #[test]

@@ -15,6 +15,7 @@ pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
+pub mod fast_equilibrium;
 pub mod fast_vs_newreno;
 pub mod fct_websearch;
 pub mod hstcp_lp;
@@ -164,6 +165,7 @@ pub fn all() -> Vec<Experiment> {
         sc2004::EXPERIMENT,
         sharing_tests::EXPERIMENT,
         fast_vs_newreno::EXPERIMENT,
+        fast_equilibrium::EXPERIMENT,
         hstcp_lp::EXPERIMENT,
         sack_cost::EXPERIMENT,
         bbr_loss::EXPERIMENT,
