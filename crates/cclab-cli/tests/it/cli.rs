@@ -735,6 +735,8 @@ fn reproduce_bbr_startup_quick_passes() {
     // STARTUP's queue is about 2 BDP (the article's figure), DRAIN empties it.
     assert!((num("startup_queue_bdp") - 2.0).abs() < 0.2);
     assert!(num("drained_queue_pkts") < 30.0);
+}
+
 /// FAST's equilibrium (docs/references.md §3.7) in --quick: one, two and four flows at 20
 /// to 100 ms hold Σα packets, share in the ratio of their α whatever their RTTs, fill the
 /// link and lose nothing; no seed numbers, every check against the closed forms.

@@ -195,7 +195,7 @@ impl super::Configure for Bic {
         ck.get_into(t, &OPTIONS.keys[4], &mut o.initial_ssthresh);
         ck.get_into(t, &OPTIONS.keys[5], &mut o.smooth_part);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.opt = o.bic.clone();
     }
 }

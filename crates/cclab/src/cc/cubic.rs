@@ -486,7 +486,7 @@ impl super::Configure for Cubic {
         ck.get_into(t, &HYSTART_ACK_DELTA_US_KEY, &mut o.hystart_ack_delta_us);
         ck.get_into(t, &HYSTART_ROUND_FIX, &mut o.hystart_round_fix);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         let c = &o.cubic;
         self.fast_convergence = c.fast_convergence;
         self.set_scales(c.beta, c.bic_scale);

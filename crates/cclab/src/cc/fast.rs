@@ -118,7 +118,7 @@ impl super::Configure for Fast {
         ck.get_into(t, &OPTIONS.keys[0], &mut o.fast.alpha);
         ck.get_into(t, &OPTIONS.keys[1], &mut o.fast.gamma);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.alpha = o.fast.alpha;
         self.gamma = o.fast.gamma;
     }
@@ -367,13 +367,13 @@ mod tests {
     /// 150 ms), each with exactly α packets queued; γ only sets how fast it gets there.
     #[test]
     fn alpha_sets_the_equilibrium() {
-        use super::super::{Cc, CcOptions, Socket};
+        use super::super::{Cc, CcOptions};
         for (alpha, gamma, w_star) in [(50.0, 0.5, 450), (200.0, 0.5, 600), (50.0, 0.25, 450)] {
             let o = CcOptions {
                 fast: Options { alpha, gamma },
                 ..Default::default()
             };
-            let Ok(Cc::Fast(mut f)) = Cc::new("fast", &o, &Socket::default()) else {
+            let Ok(Cc::Fast(mut f)) = Cc::new("fast", &o) else {
                 panic!("fast is registered");
             };
             assert_eq!((f.alpha, f.gamma), (alpha, gamma));

@@ -282,7 +282,7 @@ impl super::Configure for Htcp {
         ck.get_into(t, &OPTIONS.keys[0], &mut o.htcp.use_rtt_scaling);
         ck.get_into(t, &OPTIONS.keys[1], &mut o.htcp.use_bandwidth_switch);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.opt = o.htcp.clone();
     }
 }

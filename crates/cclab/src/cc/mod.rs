@@ -435,34 +435,9 @@ pub trait Configure: Default {
     const OPTIONS: &'static Schema = &NO_OPTIONS;
     /// Read the options present in `t` into this algorithm's field of `o`.
     fn read(_ck: &mut Checker, _t: Tab, _o: &mut CcOptions) {}
-    /// Apply the options to a new instance on the socket `sock`.
-    fn configure(&mut self, _o: &CcOptions, _sock: &Socket) {}
-}
-
-/// What a socket tells the algorithm it is made for: the sysctls and socket options a
-/// Linux module reads (`sysctl_tcp_pacing_ss_ratio`, `sk_max_pacing_rate`,
-/// `sk_pacing_status`), filled by the TCP from its configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Socket {
-    /// `net.ipv4.tcp_pacing_ss_ratio` and `tcp_pacing_ca_ratio`, percent.
-    pub pacing_ss_ratio: u32,
-    pub pacing_ca_ratio: u32,
-    /// `SO_MAX_PACING_RATE` in bytes per second (`u64::MAX`: none).
-    pub max_pacing_rate: u64,
-    /// Something paces the socket (`sk_pacing_status` ≠ `SK_PACING_NONE`).
-    pub paced: bool,
-}
-
-impl Default for Socket {
-    /// Linux's defaults: ratios 200 and 120, no cap, no pacing.
-    fn default() -> Socket {
-        Socket {
-            pacing_ss_ratio: 200,
-            pacing_ca_ratio: 120,
-            max_pacing_rate: u64::MAX,
-            paced: false,
-        }
-    }
+    /// Apply the options to a new instance. (What the socket holds — its pacing, its
+    /// sysctls — the module reads at run time from `TcpCcState`, as Linux's do.)
+    fn configure(&mut self, _o: &CcOptions) {}
 }
 
 /// The options of an algorithm that has none.
@@ -494,13 +469,13 @@ pub const fn none_in_source(title: &'static str, about: &'static str) -> Schema 
 }
 
 /// An algorithm configured as a scenario's keys make it: the default options changed by
-/// `set`, for a socket with Linux's defaults (for unit tests).
+/// `set` (for unit tests).
 #[cfg(test)]
 pub(crate) fn configured<C: Configure>(set: impl FnOnce(&mut CcOptions)) -> C {
     let mut o = CcOptions::default();
     set(&mut o);
     let mut c = C::default();
-    c.configure(&o, &Socket::default());
+    c.configure(&o);
     c
 }
 
@@ -528,13 +503,12 @@ macro_rules! ccs {
         }
 
         impl Cc {
-            /// The algorithm registered under `name`, configured by its options for the
-            /// socket `sock`, or `None`.
-            pub fn by_name(name: &str, o: &CcOptions, sock: &Socket) -> Option<Cc> {
+            /// The algorithm registered under `name`, configured by its options, or `None`.
+            pub fn by_name(name: &str, o: &CcOptions) -> Option<Cc> {
                 match name {
                     $($name => {
                         let mut c = <$m::$t>::default();
-                        c.configure(o, sock);
+                        c.configure(o);
                         Some(Cc::$var(c))
                     })*
                     _ => None,
@@ -599,10 +573,10 @@ ccs! {
 }
 
 impl Cc {
-    /// The algorithm named `name`, with its options, for the socket `sock`; an unknown
-    /// name is an error naming the allowed ones.
-    pub fn new(name: &str, o: &CcOptions, sock: &Socket) -> Result<Cc, String> {
-        Cc::by_name(name, o, sock).ok_or_else(|| {
+    /// The algorithm named `name`, with its options; an unknown name is an error naming
+    /// the allowed ones.
+    pub fn new(name: &str, o: &CcOptions) -> Result<Cc, String> {
+        Cc::by_name(name, o).ok_or_else(|| {
             format!(
                 "unknown congestion control '{name}' (allowed: {})",
                 CC_NAMES.join(", ")

@@ -118,7 +118,7 @@ impl super::Configure for Vegas {
         ck.get_into(t, &OPTIONS.keys[1], &mut o.vegas.beta);
         ck.get_into(t, &OPTIONS.keys[2], &mut o.vegas.gamma);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.opt = o.vegas.clone();
     }
 }
