@@ -39,6 +39,26 @@
 //!   error, and the ratio of two such shares the sum. --quick judges it at X = 8 in the
 //!   same configuration (runs and cap) as the full run.
 //!
+//! **Cause configuration** (`_long`, rows only, full run): the same cases with flows of
+//! 1200 s, measured over their second half. CUBIC squeezes BBR during the first seconds
+//! (its bandwidth estimate falls with its delivery rate) and in deep buffers BBR's
+//! estimate climbs back for minutes — at X = 32 it still rises at 240 s — while the
+//! model's d is the time after convergence. `all_long median_rel_error` is the check's
+//! statistic over them.
+//!
+//! **What the first full run found** (`cclab reproduce bbr-vs-cubic`, seed 1): the number
+//! of CUBIC flows hardly moves BBR's share (ratio 0.90–0.97 at X = 1…16, within the 10%;
+//! 0.81 ± 0.19 at X = 32, unresolved), but the share is under the model's at every X:
+//! 0.92 vs 0.97 at X = 1, 0.50 vs 0.63 at X = 4, 0.47 vs 0.55 at X = 8, 0.40 vs 0.49 at
+//! X = 16, 0.26 vs 0.44 at X = 32 (N = 1); median error 0.21 (FAIL). With 1200-s flows the
+//! deep buffers come closer (X = 32: 0.40; X = 16: 0.45) and the median error is 0.12:
+//! convergence explains part of the miss, not the rest. BBR's min_rtt estimate, averaged
+//! over the window (row `bbr_min_rtt_ms`), is the model's eq. 7 within 7% at X ≤ 8 and,
+//! in the long runs, at X = 16 (11% at X = 32; 30–39% above it in the 240-s runs at
+//! X = 32): the in-flight cap's RTT term is as modelled. What the
+//! model assumes and the runs do not show is a full queue: the mean queue is 77–88% of
+//! the buffer (rows `queue_pkts`, `buffer_pkts`). Left open.
+//!
 //! Runs: CUBIC against BBR is noisy (BBR's random starting gain phase, the loss
 //! pattern), so 3 seeds per configuration, up to 6 while a check's interval is as wide as
 //! its band. --quick: X = 8 with N = 1 and 4 only.
@@ -74,6 +94,30 @@ struct Case {
     x: f64,
     /// CUBIC flows.
     n: usize,
+    /// The cause configuration: flows of `LONG`, measured over their second half.
+    long: bool,
+}
+
+/// The cause configuration's flows (module doc): five times the paper's.
+const LONG: SimTime = 1200 * SEC;
+
+impl Case {
+    fn dur(&self) -> SimTime {
+        if self.long {
+            LONG
+        } else {
+            DUR
+        }
+    }
+
+    /// When the window opens (module doc).
+    fn warm(&self) -> SimTime {
+        if self.long {
+            LONG / 2
+        } else {
+            warm(self.x)
+        }
+    }
 }
 
 /// The link in packets per second (1538 bytes on the wire each).
@@ -112,7 +156,7 @@ struct Out {
     share: f64,
     /// Mean queue in the window, packets.
     queue: f64,
-    /// BBR's min_rtt estimate at the end, ms.
+    /// BBR's min_rtt estimate, ms: its mean over the window.
     bbr_min_rtt_ms: f64,
     /// Retransmits over the run: BBR's, all CUBIC flows'.
     bbr_retx: u64,
@@ -134,7 +178,8 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
         access_delay: vec![access; senders],
         access_queue: QueueSpec::droptail(Limit::Packets(10_000)),
     };
-    let mut sc = Scenario::new("bbr-vs-cubic", topo, DUR);
+    let dur = c.dur();
+    let mut sc = Scenario::new("bbr-vs-cubic", topo, dur);
     sc.seed = seed;
     for i in 0..senders {
         let cc = if i == 0 { "bbr" } else { "cubic" };
@@ -144,20 +189,27 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
     sc.output.queues = vec!["bottleneck".into()];
     o.prepare(&mut sc);
     let mut sim = Sim::new(&sc).expect("valid scenario");
-    let w = warm(c.x);
+    let w = c.warm();
     sim.run_until(w);
     let at: Vec<u64> = (0..senders)
         .map(|i| sim.tcp(i).receiver.delivered_bytes)
         .collect();
-    sim.run_until(DUR);
+    // BBR's min_rtt estimate, sampled every 100 ms over the window.
+    let (mut rtt_sum, mut k) = (0.0, 0.0);
+    let mut t = w;
+    while t < dur {
+        t = (t + 100 * MS).min(dur);
+        sim.run_until(t);
+        if let Cc::Bbr(b) = &sim.tcp(0).sender.cc {
+            rtt_sum += b.min_rtt_us as f64 / 1e3;
+            k += 1.0;
+        }
+    }
     let bytes: Vec<f64> = (0..senders)
         .map(|i| (sim.tcp(i).receiver.delivered_bytes - at[i]) as f64)
         .collect();
-    let window_s = secs(DUR - w);
-    let bbr_min_rtt_ms = match &sim.tcp(0).sender.cc {
-        Cc::Bbr(b) => b.min_rtt_us as f64 / 1e3,
-        _ => f64::NAN,
-    };
+    let window_s = secs(dur - w);
+    let bbr_min_rtt_ms = rtt_sum / k;
     let res = sim.results();
     let ws = secs(w);
     let qs: Vec<f64> = res
@@ -221,13 +273,23 @@ fn run(o: &Options) -> Report {
     let mut vars = vec![];
     for &x in xs {
         for &n in ns {
-            let v = s.variant(&format!("x{x}_n{n}"), Case { x, n }, runs, cap);
-            vars.push((v, x, n));
+            let c = Case { x, n, long: false };
+            vars.push((s.variant(&format!("x{x}_n{n}"), c, runs, cap), c));
+        }
+    }
+    // The cause configuration, rows only (module doc): the full run.
+    let mut long = vec![];
+    if !o.quick {
+        for &x in xs {
+            for &n in ns {
+                let c = Case { x, n, long: true };
+                long.push((s.variant(&format!("x{x}_n{n}_long"), c, runs, runs), c));
+            }
         }
     }
     let find = |x: f64, n: usize| {
         vars.iter()
-            .find(|t| t.1 == x && t.2 == n)
+            .find(|t| t.1.x == x && t.1.n == n)
             .expect("a case")
             .0
     };
@@ -245,8 +307,11 @@ fn run(o: &Options) -> Report {
             }),
         ));
     }
+    let with_model = |vs: &[(V, Case)]| -> Vec<(V, f64)> {
+        vs.iter().map(|&(v, c)| (v, model(c.x).1)).collect()
+    };
     if !o.quick {
-        let all: Vec<(V, f64)> = vars.iter().map(|&(v, x, _)| (v, model(x).1)).collect();
+        let all = with_model(&vars);
         let uses: Vec<V> = all.iter().map(|t| t.0).collect();
         checks.push(s.check(
             "median over configurations of |bbr share - model| / model",
@@ -258,49 +323,41 @@ fn run(o: &Options) -> Report {
         ));
     }
     let mut d = s.run(|c, seed| simulate(o, c, seed));
-    for &(v, x, n) in &vars {
+    for &(v, c) in vars.iter().chain(&long) {
         let name = d.name(v).to_string();
-        let (p, m) = model(x);
+        let (p, m) = model(c.x);
         let share = d.mean(v, |o| o.share);
         d.row_ci(&name, "bbr_share", share);
         d.row(&name, "model_share", m);
         d.row(&name, "model_share_no_probe_rtt", 1.0 - p);
         d.row(&name, "rel_error", (share.mean - m).abs() / m);
-        {
-            let x = d.mean(v, |o| o.mbps[0]);
-            d.row_ci(&name, "bbr_mbps", x);
+        let mut cols: Vec<(String, MeanCi)> = vec![("bbr_mbps".into(), d.mean(v, |o| o.mbps[0]))];
+        for i in 1..=c.n {
+            cols.push((format!("cubic{i}_mbps"), d.mean(v, |o| o.mbps[i])));
         }
-        for i in 1..=n {
-            {
-                let x = d.mean(v, |o| o.mbps[i]);
-                d.row_ci(&name, &format!("cubic{i}_mbps"), x);
-            }
+        cols.push(("queue_pkts".into(), d.mean(v, |o| o.queue)));
+        cols.push(("bbr_min_rtt_ms".into(), d.mean(v, |o| o.bbr_min_rtt_ms)));
+        cols.push(("bbr_retransmits".into(), d.mean(v, |o| o.bbr_retx as f64)));
+        cols.push((
+            "cubic_retransmits".into(),
+            d.mean(v, |o| o.cubic_retx as f64),
+        ));
+        for (metric, x) in cols {
+            d.row_ci(&name, &metric, x);
         }
-        {
-            let x = d.mean(v, |o| o.queue);
-            d.row_ci(&name, "queue_pkts", x);
-        }
-        d.row(&name, "buffer_pkts", buffer_pkts(x) as f64);
-        {
-            let x = d.mean(v, |o| o.bbr_min_rtt_ms);
-            d.row_ci(&name, "bbr_min_rtt_ms", x);
-        }
+        d.row(&name, "buffer_pkts", buffer_pkts(c.x) as f64);
         // The model's RTT estimate, (p·q + 4·N_bbr)/c + l (eq. 7).
-        let q = buffer_pkts(x) as f64;
+        let q = buffer_pkts(c.x) as f64;
         d.row(
             &name,
             "model_min_rtt_ms",
             ((p * q + 4.0 * N_BBR) / pkts_per_s() + secs(RTT)) * 1e3,
         );
-        {
-            let x = d.mean(v, |o| o.bbr_retx as f64);
-            d.row_ci(&name, "bbr_retransmits", x);
-        }
-        {
-            let x = d.mean(v, |o| o.cubic_retx as f64);
-            d.row_ci(&name, "cubic_retransmits", x);
-        }
-        d.row(&name, "window_start_s", secs(warm(x)));
+        d.row(&name, "window_start_s", secs(c.warm()));
+    }
+    if !long.is_empty() {
+        let long_err = median_error(d.all_runs(), &with_model(&long));
+        d.row_ci("all_long", "median_rel_error", long_err);
     }
     for n in checks {
         d.emit(n);
@@ -315,6 +372,12 @@ fn run(o: &Options) -> Report {
         o.seed,
     ));
     d.note("model_share: Ware et al.'s (1 − p)·(1 − (q/c + 0.2 + l)/10) with p = max(0, 1/2 − 1/(2X) − 4/q) (docs/references.md §15.5); model_share_no_probe_rtt: 1 − p; model_min_rtt_ms: the model's RTT estimate (p·q + 4)/c + l");
+    if !long.is_empty() {
+        d.note(format!(
+            "_long: the cause configuration, rows only: flows of {} s measured over their second half (BBR's bandwidth estimate, squeezed by CUBIC during the first seconds, climbs back for minutes in deep buffers, so the 240-s flows' window holds part of the transient the model leaves out: its d is the time after convergence); all_long median_rel_error: the check's statistic over them",
+            LONG / SEC
+        ));
+    }
     d.finish()
 }
 
