@@ -63,7 +63,7 @@
 //! pattern), so 3 seeds per configuration, up to 6 while a check's interval is as wide as
 //! its band. --quick: X = 8 with N = 1 and 4 only.
 
-use super::common::{median, tcp, wire_bytes, MeanCi};
+use super::common::{mean_queue_after, median, tcp, wire_bytes, MeanCi};
 use super::study::{Of, Runs, Study, V};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::cc::Cc;
@@ -211,18 +211,10 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
     let window_s = secs(dur - w);
     let bbr_min_rtt_ms = rtt_sum / k;
     let res = sim.results();
-    let ws = secs(w);
-    let qs: Vec<f64> = res
-        .series
-        .queue
-        .iter()
-        .filter(|s| s.t > ws)
-        .map(|s| s.pkts as f64)
-        .collect();
     Out {
         mbps: bytes.iter().map(|b| b * 8.0 / window_s / 1e6).collect(),
         share: bytes[0] / bytes.iter().sum::<f64>(),
-        queue: qs.iter().sum::<f64>() / qs.len().max(1) as f64,
+        queue: mean_queue_after(&res, secs(w)),
         bbr_min_rtt_ms,
         bbr_retx: res.flows[0].retransmits,
         cubic_retx: res.flows.iter().skip(1).map(|f| f.retransmits).sum(),
