@@ -24,7 +24,7 @@
 //! "fraction of the link"). The window starts after the model's own transient: two
 //! min_rtt windows (2 × 10 s; the first PROBE_RTT at 10 s replaces the empty-path
 //! min_rtt of the start with one over the CUBIC queue, the next confirms it) plus
-//! BBR's bandwidth filter, 10 rounds at the full queue's RTT (1 + X)·l — 22 s at X = 1,
+//! BBR's bandwidth filter, 10 rounds at the full queue's RTT (1 + X)·l — 20.8 s at X = 1,
 //! 33.2 s at X = 32.
 //!
 //! **Checks** (`Against::Published`):
