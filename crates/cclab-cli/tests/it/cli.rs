@@ -764,6 +764,21 @@ fn reproduce_bbr_loss_quick_passes() {
     assert!(num("cubic_p0", "goodput_mbps") > 90.0);
 }
 
+/// Ware et al.'s model of BBR v1 against CUBIC (docs/references.md §15.5) in --quick: at
+/// X = 8 BDP, BBR's share against 4 CUBIC flows is its share against 1 within 10% (the
+/// model's finding that N does not matter); the model's own share is a row.
+#[test]
+fn reproduce_bbr_vs_cubic_quick_passes() {
+    let v = reproduce_json("bbr-vs-cubic");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // One BBR flow keeps about the same share against one or four CUBIC flows: far more
+    // than its 1/5 fair share against four.
+    let (s1, s4) = (num("x8_n1", "bbr_share"), num("x8_n4", "bbr_share"));
+    assert!(s4 > 0.3 && s1 > 0.3, "{s1} {s4}");
+    assert!((num("x8_n1", "model_share") - 0.5455).abs() < 1e-3);
+}
+
 /// BBR's start and PROBE_RTT against tcp_bbr.c's closed forms (one deterministic run,
 /// the same in --quick): all six checks pass.
 #[test]

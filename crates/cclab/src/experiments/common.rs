@@ -7,6 +7,18 @@ use crate::scenario::*;
 /// set the TCP buffer sizes!"): 256 MiB.
 pub const BIG_BUF: u64 = 256 << 20;
 
+/// The mean of a run's queue samples (packets) taken after `t` seconds; 0 without any.
+pub fn mean_queue_after(res: &crate::results::RunResult, t: f64) -> f64 {
+    let qs: Vec<f64> = res
+        .series
+        .queue
+        .iter()
+        .filter(|s| s.t > t)
+        .map(|s| s.pkts as f64)
+        .collect();
+    qs.iter().sum::<f64>() / qs.len().max(1) as f64
+}
+
 /// Linux-default TCP with `cc` and large socket buffers.
 pub fn tcp(cc: &str) -> TcpConfig {
     TcpConfig {

@@ -75,7 +75,7 @@
 //! 143 packets): a flow's share of the pipe moves with its bursts by more than a packet.
 //! The link's count is what "the link is full" is about, and has no pipe in it.)
 
-use super::common::{max_goodput, tcp, wire_bytes};
+use super::common::{max_goodput, mean_queue_after, tcp, wire_bytes};
 use super::study::{Study, V};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::cc::Cc;
@@ -234,16 +234,8 @@ fn simulate(o: &Options, c: &Case, window: SimTime, seed: u64) -> Out {
         })
         .collect();
     let res = sim.results();
-    let warm_s = secs(th.warm);
-    let qs: Vec<f64> = res
-        .series
-        .queue
-        .iter()
-        .filter(|s| s.t > warm_s)
-        .map(|s| s.pkts as f64)
-        .collect();
     Out {
-        backlog: qs.iter().sum::<f64>() / qs.len().max(1) as f64,
+        backlog: mean_queue_after(&res, secs(th.warm)),
         bps,
         base_rtt_ms,
         retransmits: res.flows.iter().map(|f| f.retransmits).sum(),

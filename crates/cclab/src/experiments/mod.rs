@@ -5,6 +5,7 @@
 
 pub mod bbr_loss;
 pub mod bbr_startup;
+pub mod bbr_vs_cubic;
 pub mod common;
 pub mod cubic_vs_reno;
 pub mod dctcp_buffer;
@@ -170,6 +171,7 @@ pub fn all() -> Vec<Experiment> {
         sack_cost::EXPERIMENT,
         bbr_loss::EXPERIMENT,
         bbr_startup::EXPERIMENT,
+        bbr_vs_cubic::EXPERIMENT,
     ]
 }
 
