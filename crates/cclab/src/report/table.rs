@@ -336,8 +336,8 @@ pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
     out
 }
 
-/// The time series run `r` recorded (`cwnd`, `queue`, `throughput`, `tsg`), one row per
-/// sample; none for a series that is off.
+/// The time series run `r` recorded (`cwnd`, `cc`, `queue`, `throughput`, `tsg`), one row
+/// per sample (`cc`: per sample and quantity); none for a series that is off.
 pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
     let mut out = Vec::new();
@@ -362,6 +362,25 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
                     opt_floats(c, |x| (x.srtt_s > 0.0).then_some(x.srtt_s)),
                 )
                 .col("in_flight", ints(c, |x| x.in_flight as u64)),
+        );
+    }
+    if !se.cc.is_empty() {
+        let c = &se.cc;
+        out.push(
+            Table::new("cc")
+                .col("run_id", id(c.len()))
+                .col("t_s", floats(c, |x| x.t))
+                .col("flow", ints(c, |x| x.flow as u64))
+                .col("cc", strs(c, |x| x.cc))
+                .col("name", strs(c, |x| x.name))
+                .col(
+                    "value",
+                    opt_floats(c, |x| (!x.value.is_nan()).then_some(x.value)),
+                )
+                .col(
+                    "label",
+                    Col::Str(c.iter().map(|x| x.label.map(String::from)).collect()),
+                ),
         );
     }
     if !se.queue.is_empty() {
@@ -407,8 +426,8 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
 /// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
 /// `pings`, `queries` (one row per partition/aggregate app) always; `fct` and
 /// `fct_buckets` with byte-count flows; `udp`, `ocbr`, `hosts` when the run has them;
-/// and the time series it recorded (`cwnd`, `queue`, `throughput`, `tsg`), one row per
-/// sample. Every table has the same columns whatever the run (an optional value is a
+/// and the time series it recorded (`cwnd`, `cc`, `queue`, `throughput`, `tsg`), one row
+/// per sample. Every table has the same columns whatever the run (an optional value is a
 /// null, never a missing column), so the tables of many runs concatenate. These are the
 /// files of `cclab run` (`report::run_files_to`), the tables of a sweep's points and
 /// Python's `Run` tables alike.
@@ -436,7 +455,7 @@ fn app_reports() -> Vec<&'static crate::results::apps::Report> {
 pub fn table_names() -> Vec<&'static str> {
     let mut names = vec!["runs", "flows", "fct", "fct_buckets", "queues"];
     names.extend(app_reports().iter().map(|r| r.table));
-    names.extend(["hosts", "cwnd", "queue", "throughput", "tsg"]);
+    names.extend(["hosts", "cwnd", "cc", "queue", "throughput", "tsg"]);
     names
 }
 
