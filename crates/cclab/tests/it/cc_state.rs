@@ -4,8 +4,14 @@
 use cclab::results::{CcSample, RunResult};
 use cclab::scenario::parse_scenario;
 
-fn run(text: &str) -> RunResult {
-    let sc = parse_scenario(text, "cc_state.toml", &[]).unwrap_or_else(|e| panic!("{e:?}"));
+/// examples/`file` run with the `--set`s `sets`.
+fn example(file: &str, sets: &[(&str, &str)]) -> RunResult {
+    let path = format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let sets: Vec<(String, String)> = (sets.iter())
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let sc = parse_scenario(&text, file, &sets).unwrap_or_else(|e| panic!("{e:?}"));
     cclab::world::run(&sc).unwrap()
 }
 
@@ -30,8 +36,8 @@ fn mean(v: &[(f64, f64)], from: f64, to: f64) -> f64 {
     x.iter().sum::<f64>() / x.len() as f64
 }
 
-/// Two DCTCP flows through a queue marking at K = 20 packets, 1 Gbit/s, about 1.1 ms RTT,
-/// 2 s, alpha sampled every millisecond.
+/// examples/dctcp.toml: two DCTCP flows through a queue marking at K = 20 packets,
+/// 1 Gbit/s, about 1.1 ms RTT, 2 s, alpha sampled every millisecond.
 ///
 /// - The first sample after the handshake is what `dctcp_init` sets,
 ///   `dctcp_alpha_on_init` / 1024 (0 or 1.0 here), and from there alpha moves towards the
@@ -49,23 +55,10 @@ fn mean(v: &[(f64, f64)], from: f64, to: f64) -> f64 {
 #[test]
 fn dctcp_alpha_moves_from_its_init_and_settles_at_the_marked_fraction() {
     for init in [0u32, 1024] {
-        let r = run(&format!(
-            r#"
-[sim]
-duration = "2s"
-seed = 1
-[topology]
-kind = "dumbbell"
-senders = 2
-bottleneck = {{ rate = "1Gbps", delay = "500us", queue = "ecn", limit = "200pkts", k = "20pkts" }}
-access_delay = "10us"
-[tcp]
-cc = "dctcp"
-dctcp_alpha_on_init = {init}
-[output]
-cc = "1ms"
-"#
-        ));
+        let r = example(
+            "dctcp.toml",
+            &[("tcp.dctcp_alpha_on_init", &init.to_string())],
+        );
         let q = r.queues.iter().find(|q| q.name == "bottleneck").unwrap();
         let marked = q.marks as f64 / q.tx_pkts as f64;
         assert!(marked > 0.01, "init {init}: the queue marked {marked}");
@@ -95,8 +88,8 @@ cc = "1ms"
     }
 }
 
-/// Two Vegas flows on a 10 Mbit/s, 8 ms drop-tail dumbbell (the queue never fills), 20 s,
-/// sampled every 100 ms. In congestion avoidance Vegas (Linux `tcp_vegas.c`, Brakmo &
+/// examples/delay_based.toml with two Vegas flows: a 10 Mbit/s, 8 ms drop-tail dumbbell
+/// (the queue never fills), 20 s, sampled every 100 ms. In congestion avoidance Vegas (Linux `tcp_vegas.c`, Brakmo &
 /// Peterson) adds a segment per RTT while diff < alpha (2), takes one off while
 /// diff > beta (4) and holds in between; nothing else moves the path, so once in that band
 /// it stays: every sample of the last half is within [alpha, beta]. Its `target_cwnd` is
@@ -104,21 +97,15 @@ cc = "1ms"
 /// path's round trip without a queue.
 #[test]
 fn vegas_diff_is_held_between_alpha_and_beta() {
-    let r = run(r#"
-[sim]
-duration = "20s"
-seed = 1
-[topology]
-kind = "dumbbell"
-senders = 2
-bottleneck = { rate = "10Mbps", delay = "8ms", queue = "droptail", limit = "1000pkts" }
-access_delay = "1ms"
-[tcp]
-cc = "vegas"
-[output]
-cc = "100ms"
-cwnd = "100ms"
-"#);
+    let r = example(
+        "delay_based.toml",
+        &[
+            ("topology.senders", "2"),
+            ("sim.duration", "\"20s\""),
+            ("output.cc", "\"100ms\""),
+            ("output.cwnd", "\"100ms\""),
+        ],
+    );
     assert!(r.queues.iter().all(|q| q.drops == 0));
     let mut bases = Vec::new();
     for flow in 0..2 {
