@@ -336,6 +336,18 @@ pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
     out
 }
 
+/// A series of one row per sample and flow, its first columns: the run, the sample time,
+/// the flow (`at` gives a row's time and flow).
+fn flow_series<T>(name: &str, run_id: &str, rows: &[T], at: impl Fn(&T) -> (f64, u32)) -> Table {
+    Table::new(name)
+        .col(
+            "run_id",
+            Col::Str(vec![Some(run_id.to_string()); rows.len()]),
+        )
+        .col("t_s", floats(rows, |x| at(x).0))
+        .col("flow", ints(rows, |x| at(x).1 as u64))
+}
+
 /// The time series run `r` recorded (`cwnd`, `cc`, `queue`, `throughput`, `tsg`), one row
 /// per sample (`cc`: per sample and quantity); none for a series that is off.
 pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
@@ -345,10 +357,7 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     if !se.cwnd.is_empty() {
         let c = &se.cwnd;
         out.push(
-            Table::new("cwnd")
-                .col("run_id", id(c.len()))
-                .col("t_s", floats(c, |x| x.t))
-                .col("flow", ints(c, |x| x.flow as u64))
+            flow_series("cwnd", &r.run_id, c, |x| (x.t, x.flow))
                 .col("cwnd", ints(c, |x| x.cwnd as u64))
                 .col(
                     "ssthresh",
@@ -367,10 +376,7 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     if !se.cc.is_empty() {
         let c = &se.cc;
         out.push(
-            Table::new("cc")
-                .col("run_id", id(c.len()))
-                .col("t_s", floats(c, |x| x.t))
-                .col("flow", ints(c, |x| x.flow as u64))
+            flow_series("cc", &r.run_id, c, |x| (x.t, x.flow))
                 .col("cc", strs(c, |x| x.cc))
                 .col("name", strs(c, |x| x.name))
                 .col(
@@ -397,20 +403,14 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     if !se.throughput.is_empty() {
         let t = &se.throughput;
         out.push(
-            Table::new("throughput")
-                .col("run_id", id(t.len()))
-                .col("t_s", floats(t, |x| x.t))
-                .col("flow", ints(t, |x| x.flow as u64))
+            flow_series("throughput", &r.run_id, t, |x| (x.t, x.flow))
                 .col("goodput_bps", floats(t, |x| x.goodput_bps)),
         );
     }
     if !se.tsg.is_empty() {
         let t = &se.tsg;
         out.push(
-            Table::new("tsg")
-                .col("run_id", id(t.len()))
-                .col("t_s", floats(t, |x| x.t))
-                .col("flow", ints(t, |x| x.flow as u64))
+            flow_series("tsg", &r.run_id, t, |x| (x.t, x.flow))
                 .col(
                     "kind",
                     strs(t, |x| ["data", "retrans", "ack"][x.kind.min(2) as usize]),

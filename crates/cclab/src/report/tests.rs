@@ -79,6 +79,17 @@ fn sample() -> RunResult {
     }
 }
 
+/// A run's wall-clock figures, for the tests that need some.
+fn perf() -> Perf {
+    Perf {
+        wall_s: 1.0,
+        events: 1,
+        packet_hops: 1,
+        peak_rss_mib: None,
+        huge_pages_mib: None,
+    }
+}
+
 /// The `cc` series: a value not known yet is a null, a level has its name beside its number.
 #[test]
 fn cc_series_nulls_and_labels() {
@@ -93,13 +104,7 @@ fn cc_series_nulls_and_labels() {
              {id},0,0,vegas,diff,,\n{id},0,0,x,mode,2,PROBE_BW\n"
         )
     );
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let files = run_files(&r, &perf, true, &PlotAxes::default());
     let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
     let at = |n: &str| names.iter().position(|x| *x == n).unwrap();
@@ -229,13 +234,7 @@ fn rows_on_file_write_the_files_of_rows_in_memory() {
     in_mem.flows = (0..300).map(row).collect::<Vec<_>>().into();
     let ids: Vec<u32> = on_file.flows.iter().map(|f| f.id).collect();
     assert_eq!(ids, (0..300).collect::<Vec<_>>());
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let axes = PlotAxes::default();
     let a = run_files(&on_file, &perf, true, &axes);
     let b = run_files(&in_mem, &perf, true, &axes);
@@ -387,13 +386,7 @@ fn meta() -> serde_json::Map<String, serde_json::Value> {
 #[test]
 fn write_run_file_sets_and_run_ids() {
     let base = tmp("sets");
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let mut bare = full();
     bare.series = Series::default();
     let dir = base.join("bare");
@@ -466,13 +459,7 @@ fn run_plots_span_the_whole_run_from_zero_and_take_fixed_axes() {
     for q in &mut r.series.queue {
         q.bytes += 1500;
     }
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let svg = |files: &[(String, Vec<u8>)], name: &str| -> String {
         let f = files.iter().find(|f| f.0 == name).unwrap();
         String::from_utf8(f.1.clone()).unwrap()
@@ -527,13 +514,7 @@ fn planned_files_cover_what_a_run_writes() {
         ..Default::default()
     };
     let planned = planned_files(&sc);
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let mut r = full();
     r.flows[1].size_bytes = Some(5000);
     let files = run_files(&r, &perf, true, &PlotAxes::default());
