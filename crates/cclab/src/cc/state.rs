@@ -4,8 +4,8 @@
 //! ([`CongestionOps::state`]), which happens at sample times only: an unsampled run never
 //! calls it, and a sampled one costs nothing per packet.
 //!
-//! Values are numbers in the tables' units (times in seconds, windows in segments,
-//! fractions as fractions). A quantity that takes one of a few named values (BBR's mode)
+//! Values are numbers in the tables' units (times in seconds, rates in bit/s, windows in
+//! segments, fractions as fractions). A quantity that takes one of a few named values (BBR's mode)
 //! lists their names as its `levels` and writes the index of the current one; the series
 //! shows the number and its name.
 
@@ -15,7 +15,9 @@ use super::CongestionOps;
 /// One quantity of an algorithm's state in the `cc` series.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateVar {
-    /// The name the module's source gives it, with `_s` when it is a time (in seconds).
+    /// The name the module's source gives it, with the tables' unit suffix: `_s` for a
+    /// time (in seconds), `_bps` for a rate (in bit/s); none for a window (segments), a
+    /// count, a fraction or a gain.
     pub name: &'static str,
     /// For a quantity that takes one of a few named values: their names, indexed by the
     /// number [`CongestionOps::state`] writes; empty for a number.
