@@ -582,8 +582,9 @@ impl Sim {
         let mut addr = self.addr(spec.from, spec.to, slot, spec.service, spec.cfg.dscp);
         addr.gen = self.conn_key[i].gen;
         self.conn_key[i] = ConnKey::of(&addr);
-        let c = TcpConn::new(addr, &spec.cfg, now, Some(spec.bytes))
+        let mut c = TcpConn::new(addr, &spec.cfg, now, Some(spec.bytes))
             .expect("a workload's configuration was checked when the world was built");
+        c.sender.seed_random(self.scenario.seed);
         let nic = self.local_cwr_nic(&addr);
         if let Some(cap) = self.probes.capture.as_deref_mut() {
             cap.set_conn(slot, crate::probe::pcap::ConnPorts::of(&addr, &spec.cfg));

@@ -140,7 +140,8 @@ impl Build for WorldBuilder<'_> {
         let cfg = self.host_tcp(client, r.tcp);
         let nic = self.sim.local_cwr_nic(&addr);
         let bad = |e: String| format!("{} ({} → {}): {e}", r.label, r.from, r.to);
-        let c = TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
+        let mut c = TcpConn::new(addr, &cfg, r.start, r.bytes).map_err(bad)?;
+        c.sender.seed_random(self.sim.scenario.seed);
         let sim = &mut *self.sim;
         sim.conns.push(Conn::new(Ends::Tcp(c)));
         sim.conn_nic.push(nic);

@@ -355,7 +355,7 @@ fn cc_quantities(doc: &str) -> Vec<(Vec<String>, String)> {
 /// order at every sample.
 #[test]
 fn the_cc_series_quantities_are_documented_and_written() {
-    use cclab::cc::{Cc, CcOptions, CongestionOps, Socket, CC_NAMES};
+    use cclab::cc::{Cc, CcOptions, CongestionOps, CC_NAMES};
     let doc = std::fs::read_to_string(DOC).unwrap();
     let rows = cc_quantities(&doc);
     for (ccs, _) in &rows {
@@ -373,7 +373,7 @@ fn the_cc_series_quantities_are_documented_and_written() {
             .collect()
     };
     for name in CC_NAMES {
-        let c = Cc::new(name, &CcOptions::default(), &Socket::default()).unwrap();
+        let c = Cc::new(name, &CcOptions::default()).unwrap();
         let code: Vec<&str> = c.state_vars().iter().map(|v| v.name).collect();
         assert_eq!(documented(name), code, "{name}: cc.csv's quantities");
     }

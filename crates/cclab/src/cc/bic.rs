@@ -28,9 +28,12 @@
 //!   1 s/32 = 31 250 µs exactly (Linux `HZ / 32` jiffies: 31 ms at HZ = 1000).
 //! - Times never wrap (no `(s32)` jiffies arithmetic); `epoch_start` 0 means "no epoch".
 //! - Fast-convergence product in u64 (Linux's u32 `cwnd * 1843` wraps above 2.3 M segments).
-//! - Module parameters are per-instance fields (Linux: global `module_param`s).
+//! - Module parameters are per-instance (`opt`, this module's `Options`), set from the scenario's keys (Linux: global
+//!   `module_param`s).
 
 use super::{AckSample, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// Scale factor for beta: `max_cwnd = snd_cwnd * beta / BICTCP_BETA_SCALE`.
 pub const BICTCP_BETA_SCALE: u32 = 1024;
@@ -45,20 +48,8 @@ const CNT_REFRESH_US: u64 = 1_000_000 / 32;
 /// Linux `struct bictcp` plus the module parameters.
 #[derive(Clone, Debug)]
 pub struct Bic {
-    /// Module parameter `fast_convergence` (Linux default 1).
-    pub fast_convergence: bool,
-    /// Module parameter `max_increment`: limit on increment allowed during binary search
-    /// (Linux default 16).
-    pub max_increment: u32,
-    /// Module parameter `low_window`: lower bound on cwnd for TCP friendliness (default 14).
-    pub low_window: u32,
-    /// Module parameter `beta` for multiplicative decrease, /1024 (default 819 ≈ 0.8).
-    pub beta: u32,
-    /// Module parameter `initial_ssthresh` (default 0: leave the core's value).
-    pub initial_ssthresh: u32,
-    /// Module parameter `smooth_part`: log(B/(B·Smin))/log(B/(B−1)) + B, number of RTTs
-    /// from W_max − B to W_max (default 20).
-    pub smooth_part: u32,
+    /// The module parameters (`tcp_bic.c`'s, with its defaults).
+    pub opt: Options,
 
     /// Increase cwnd by 1 after `cnt` ACKed segments.
     pub cnt: u32,
@@ -77,12 +68,7 @@ pub struct Bic {
 impl Default for Bic {
     fn default() -> Self {
         Bic {
-            fast_convergence: true,
-            max_increment: 16,
-            low_window: 14,
-            beta: 819,
-            initial_ssthresh: 0,
-            smooth_part: 20,
+            opt: Options::default(),
             cnt: 0,
             last_max_cwnd: 0,
             last_cwnd: 0,
@@ -120,7 +106,7 @@ impl Bic {
         }
 
         // Start off normal.
-        if cwnd <= self.low_window {
+        if cwnd <= self.opt.low_window {
             self.cnt = cwnd;
             return;
         }
@@ -129,12 +115,12 @@ impl Bic {
         if cwnd < self.last_max_cwnd {
             // Binary increase.
             let dist = (self.last_max_cwnd - cwnd) / BICTCP_B;
-            if dist > self.max_increment {
+            if dist > self.opt.max_increment {
                 // Linear increase.
-                self.cnt = cwnd / self.max_increment;
+                self.cnt = cwnd / self.opt.max_increment;
             } else if dist <= 1 {
                 // Binary search increase.
-                self.cnt = cwnd.wrapping_mul(self.smooth_part) / BICTCP_B;
+                self.cnt = cwnd.wrapping_mul(self.opt.smooth_part) / BICTCP_B;
             } else {
                 // Binary search increase.
                 self.cnt = cwnd / dist;
@@ -143,13 +129,13 @@ impl Bic {
             // Slow start AMD linear increase.
             if cwnd < self.last_max_cwnd + BICTCP_B {
                 // Slow start.
-                self.cnt = cwnd.wrapping_mul(self.smooth_part) / BICTCP_B;
-            } else if cwnd < self.last_max_cwnd + self.max_increment * (BICTCP_B - 1) {
+                self.cnt = cwnd.wrapping_mul(self.opt.smooth_part) / BICTCP_B;
+            } else if cwnd < self.last_max_cwnd + self.opt.max_increment * (BICTCP_B - 1) {
                 // Slow start.
                 self.cnt = cwnd.wrapping_mul(BICTCP_B - 1) / (cwnd - self.last_max_cwnd);
             } else {
                 // Linear increase.
-                self.cnt = cwnd / self.max_increment;
+                self.cnt = cwnd / self.opt.max_increment;
             }
         }
 
@@ -166,10 +152,106 @@ impl Bic {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Bic {
-    type Options = ();
+/// BIC's options: the module parameters of `tcp_bic.c`, with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `fast_convergence` (default 1).
+    pub fast_convergence: bool,
+    /// `max_increment`: limit on increment allowed during binary search (default 16).
+    pub max_increment: u32,
+    /// `low_window`: lower bound on cwnd for TCP friendliness (default 14).
+    pub low_window: u32,
+    /// `beta` for multiplicative decrease, /1024 (default 819 ≈ 0.8).
+    pub beta: u32,
+    /// `initial_ssthresh` (default 0: leave the core's value).
+    pub initial_ssthresh: u32,
+    /// `smooth_part`: log(B/(B·Smin))/log(B/(B−1)) + B, number of RTTs from W_max − B to
+    /// W_max (default 20).
+    pub smooth_part: u32,
 }
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            fast_convergence: true,
+            max_increment: 16,
+            low_window: 14,
+            beta: 819,
+            initial_ssthresh: 0,
+            smooth_part: 20,
+        }
+    }
+}
+
+impl super::Configure for Bic {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        let o = &mut o.bic;
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.fast_convergence);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.max_increment);
+        ck.get_into(t, &OPTIONS.keys[2], &mut o.low_window);
+        ck.get_into(t, &OPTIONS.keys[3], &mut o.beta);
+        ck.get_into(t, &OPTIONS.keys[4], &mut o.initial_ssthresh);
+        ck.get_into(t, &OPTIONS.keys[5], &mut o.smooth_part);
+    }
+    fn configure(&mut self, o: &super::CcOptions) {
+        self.opt = o.bic.clone();
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "BIC options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "bic_fast_convergence",
+            ty: Ty::Bool,
+            default: "`true`",
+            allowed: "",
+            meaning: "module parameter `fast_convergence` of `tcp_bic.c`: a loss below the previous W_max lowers W_max further, to cwnd·(1024 + beta)/2048",
+        },
+        Key {
+            name: "max_increment",
+            ty: Ty::Int(1, super::INT_MAX / 3),
+            default: "`16`",
+            allowed: "1 to 715827882 (`bictcp_update` divides by it and multiplies it by B − 1 = 3 in an `int`)",
+            meaning: "module parameter `max_increment` of `tcp_bic.c`: the largest increase per RTT, in segments, of the binary search and of max probing (S_max)",
+        },
+        Key {
+            name: "low_window",
+            ty: Ty::Int(0, super::INT_MAX),
+            default: "`14`",
+            allowed: "",
+            meaning: "module parameter `low_window` of `tcp_bic.c`, segments: at or below it BIC grows as Reno and halves on loss",
+        },
+        Key {
+            name: "bic_beta",
+            ty: Ty::Int(1, 1023),
+            default: "`819`",
+            allowed: "1 to 1023 (a decrease: below `BICTCP_BETA_SCALE` = 1024)",
+            meaning: "module parameter `beta` of `tcp_bic.c`, /1024: ssthresh = cwnd·beta/1024 after a loss above `low_window` (819 ≈ 0.8)",
+        },
+        Key {
+            name: "bic_initial_ssthresh",
+            ty: Ty::Int(0, super::INT_MAX),
+            default: "`0`",
+            allowed: "",
+            meaning: "module parameter `initial_ssthresh` of `tcp_bic.c`, segments: `bictcp_init` sets ssthresh to it (0: TCP's own `init_ssthresh`)",
+        },
+        Key {
+            name: "smooth_part",
+            ty: Ty::Int(0, super::INT_MAX),
+            default: "`20`",
+            allowed: "",
+            meaning: "module parameter `smooth_part` of `tcp_bic.c`: within B = 4 segments of W_max cwnd grows B/smooth_part segments per RTT (20: 0.2)",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Bic {
     fn name(&self) -> &'static str {
@@ -179,8 +261,8 @@ impl CongestionOps for Bic {
     /// `bictcp_init`.
     fn init(&mut self, tp: &mut TcpCcState) {
         self.bictcp_reset();
-        if self.initial_ssthresh != 0 {
-            tp.snd_ssthresh = self.initial_ssthresh;
+        if self.opt.initial_ssthresh != 0 {
+            tp.snd_ssthresh = self.opt.initial_ssthresh;
         }
     }
 
@@ -191,17 +273,17 @@ impl CongestionOps for Bic {
         self.epoch_start = 0; // end of epoch
 
         // Wmax and fast convergence.
-        if cwnd < self.last_max_cwnd && self.fast_convergence {
-            self.last_max_cwnd = (cwnd as u64 * (BICTCP_BETA_SCALE + self.beta) as u64
+        if cwnd < self.last_max_cwnd && self.opt.fast_convergence {
+            self.last_max_cwnd = (cwnd as u64 * (BICTCP_BETA_SCALE + self.opt.beta) as u64
                 / (2 * BICTCP_BETA_SCALE) as u64) as u32;
         } else {
             self.last_max_cwnd = cwnd;
         }
 
-        if cwnd <= self.low_window {
+        if cwnd <= self.opt.low_window {
             (cwnd >> 1).max(2)
         } else {
-            (cwnd.wrapping_mul(self.beta) / BICTCP_BETA_SCALE).max(2)
+            (cwnd.wrapping_mul(self.opt.beta) / BICTCP_BETA_SCALE).max(2)
         }
     }
 
@@ -471,7 +553,7 @@ mod tests {
         assert_eq!(b.last_max_cwnd, 1000);
         // Fast convergence off.
         let (mut b, mut tp) = in_ca(1000, 900, 16);
-        b.fast_convergence = false;
+        b.opt.fast_convergence = false;
         b.ssthresh(&mut tp);
         assert_eq!(b.last_max_cwnd, 900);
         // No u32 overflow at huge windows.
@@ -546,11 +628,71 @@ mod tests {
 
         let mut tp = TcpCcState::new(1448, 10, u32::MAX);
         let mut b = Bic {
-            initial_ssthresh: 100,
+            opt: Options {
+                initial_ssthresh: 100,
+                ..Options::default()
+            },
             ..Bic::default()
         };
         b.init(&mut tp);
         assert_eq!(tp.snd_ssthresh, 100);
         assert_eq!(b.name(), "bic");
+    }
+
+    /// A BIC configured from its options, as a scenario's keys make it.
+    fn configured(set: impl FnOnce(&mut Options)) -> Bic {
+        crate::cc::configured(|o| set(&mut o.bic))
+    }
+
+    /// `max_increment = 8` caps the increase at 8 segments per RTT (16 by default): far
+    /// below W_max (dist 25 > 8) cnt = cwnd/8 = 112, and one RTT of one-segment ACKs at
+    /// ratio 1.0 adds 8 (exact, as `per_rtt_growth_by_region`'s +16).
+    #[test]
+    fn max_increment_option_caps_growth() {
+        for (max_increment, cnt, growth) in [(16, 56, 16), (8, 112, 8)] {
+            let (mut b, mut tp) = in_ca(1000, 900, 16);
+            b.opt.max_increment = max_increment;
+            b.bictcp_update(900, tp.now_us());
+            assert_eq!(b.cnt, cnt, "max_increment {max_increment}");
+            b.last_time = 0; // recompute on the first ACK, as in_ca leaves it
+            assert_eq!(one_rtt(&mut b, &mut tp, 1, false), growth);
+        }
+    }
+
+    /// `bic_beta = 512`: ssthresh = cwnd·512/1024 = cwnd/2 above `low_window`, and fast
+    /// convergence W_max = cwnd·1536/2048; `low_window = 100` makes a loss at cwnd 100
+    /// halve as Reno (beta not used) and keeps cnt = cwnd (Reno) at 100. Exact.
+    #[test]
+    fn beta_and_low_window_options() {
+        let mut b = configured(|o| o.beta = 512);
+        let mut tp = TcpCcState::new(1448, 10, 10);
+        b.init(&mut tp);
+        tp.snd_cwnd = 1000;
+        assert_eq!(b.ssthresh(&mut tp), 500);
+        tp.snd_cwnd = 900;
+        assert_eq!(b.ssthresh(&mut tp), 450);
+        assert_eq!(b.last_max_cwnd, 900 * 1536 / 2048);
+
+        let mut b = configured(|o| o.low_window = 100);
+        tp.snd_cwnd = 100;
+        assert_eq!(b.ssthresh(&mut tp), 50);
+        b.delayed_ack = 16;
+        b.bictcp_update(100, 1_000_000);
+        assert_eq!(b.cnt, 100);
+        let mut b = Bic::default();
+        assert_eq!(b.ssthresh(&mut tp), 79);
+    }
+
+    /// `smooth_part = 40` halves the plateau's growth: cnt = cwnd·40/4 at W_max (0.1
+    /// segment per RTT; 20: 0.2). Exact.
+    #[test]
+    fn smooth_part_option_sets_the_plateau() {
+        for (smooth_part, cnt) in [(20, 5000), (40, 10_000)] {
+            let mut b = configured(|o| o.smooth_part = smooth_part);
+            b.last_max_cwnd = 1000;
+            b.delayed_ack = 16;
+            b.bictcp_update(1000, 1_000_000);
+            assert_eq!(b.cnt, cnt, "smooth_part {smooth_part}");
+        }
     }
 }

@@ -18,11 +18,12 @@
 //! - Times never wrap (no 32-bit `after()`/`(s32)` arithmetic); a timestamp of 0 means "unset".
 //! - The Reno-friendly `while (ack_cnt > delta)` loop is computed in closed form (same result).
 //! - TX_START: no `tp->lsndtime` in `TcpCcState`; last send = newest acked segment's send time.
-//! - `hystart_ack_delay()` reads the socket's pacing rate as `tcp_update_pacing_rate` sets it
-//!   (every socket has one, paced or not), computed here from cwnd, packets in flight and
-//!   srtt after this ACK's RTT sample (Linux: the rate set at the end of the previous ACK,
-//!   one 1/8 EWMA step of srtt earlier); `sk_gso_max_size` is 65,536 (GSO is software).
-//! - Module parameters are per-instance fields; `beta`, `bic_scale` and derived scales are consts.
+//! - `hystart_ack_delay()` reads the socket's pacing rate (`tp.sk_pacing_rate`, which
+//!   `tcp_update_pacing_rate` set at the end of the previous ACK, as in Linux);
+//!   `sk_gso_max_size` is 65,536 (GSO is software).
+//! - Module parameters are per-instance fields, set from the scenario's keys (Linux: global
+//!   `module_param`s); the scales `cubictcp_register` precomputes from `beta` and `bic_scale`
+//!   at module load are computed when the instance is configured.
 
 use super::{AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
 use crate::schema::check::{Checker, Tab};
@@ -43,27 +44,38 @@ const HYSTART_MIN_SAMPLES: u8 = 8;
 const HYSTART_DELAY_MIN: u32 = 4000;
 const HYSTART_DELAY_MAX: u32 = 16000;
 
-/// `beta = 717` (/1024 ≈ 0.7).
-const BETA: u32 = 717;
-/// `bic_scale = 41`: C = 41 * 10 / 1024 ≈ 0.4.
-const BIC_SCALE: u32 = 41;
+/// Module parameter `beta`'s default, 717 (/1024 ≈ 0.7).
+pub const BETA: u32 = 717;
+/// Module parameter `bic_scale`'s default, 41: C = 41 · 10 / 1024 ≈ 0.4.
+pub const BIC_SCALE: u32 = 41;
 /// `sk_gso_max_size`: 64 KB on any device GSO can feed (`GSO_LEGACY_MAX_SIZE`).
 const GSO_MAX_SIZE: u64 = 65_536;
-/// HyStart only acts once cwnd ≥ this.
-const HYSTART_LOW_WINDOW: u32 = 16;
-/// Spacing between ACKs indicating a train, µs.
-const HYSTART_ACK_DELTA_US: u64 = 2000;
+/// Module parameter `hystart_low_window`'s default: HyStart only acts once cwnd ≥ this.
+pub const HYSTART_LOW_WINDOW: u32 = 16;
+/// Module parameter `hystart_ack_delta_us`'s default: spacing between ACKs indicating a
+/// train, µs.
+pub const HYSTART_ACK_DELTA_US: u32 = 2000;
 
 const USEC_PER_SEC: u64 = 1_000_000;
 const USEC_PER_MSEC: u64 = 1_000;
 
-/// Precomputed as in `cubictcp_register`.
-/// `beta_scale = 8 * (1024 + beta) / 3 / (1024 - beta)` (= 15).
-const BETA_SCALE: u32 = 8 * (BICTCP_BETA_SCALE + BETA) / 3 / (BICTCP_BETA_SCALE - BETA);
-/// `cube_rtt_scale = bic_scale * 10` (1024 * c / rtt with rtt = 100 ms).
-const CUBE_RTT_SCALE: u32 = BIC_SCALE * 10;
+/// Precomputed from `beta` as in `cubictcp_register`:
+/// `beta_scale = 8 * (1024 + beta) / 3 / (1024 - beta)` (15 at the default 717).
+pub const fn beta_scale(beta: u32) -> u32 {
+    8 * (BICTCP_BETA_SCALE + beta) / 3 / (BICTCP_BETA_SCALE - beta)
+}
+
+/// Precomputed from `bic_scale` as in `cubictcp_register`: `cube_rtt_scale = bic_scale * 10`
+/// (1024 · c / rtt with rtt = 100 ms).
+pub const fn cube_rtt_scale(bic_scale: u32) -> u32 {
+    bic_scale * 10
+}
+
+/// Precomputed from `bic_scale` as in `cubictcp_register`:
 /// `cube_factor = 2^(10 + 3 * BICTCP_HZ) / (bic_scale * 10)`.
-const CUBE_FACTOR: u64 = (1u64 << (10 + 3 * BICTCP_HZ)) / (BIC_SCALE as u64 * 10);
+pub const fn cube_factor(bic_scale: u32) -> u64 {
+    (1u64 << (10 + 3 * BICTCP_HZ)) / (bic_scale as u64 * 10)
+}
 
 /// `HYSTART_DELAY_THRESH(x)`.
 fn hystart_delay_thresh(x: u32) -> u32 {
@@ -125,6 +137,20 @@ pub struct Cubic {
     /// Module parameter `initial_ssthresh` (0 = leave the core's value); only used
     /// when HyStart is off, as in Linux.
     pub initial_ssthresh: u32,
+    /// Module parameter `beta` (/1024, default 717); set it with [`Cubic::set_scales`],
+    /// which derives `beta_scale`.
+    pub beta: u32,
+    /// Module parameter `bic_scale` (C = bic_scale · 10/1024, default 41); set it with
+    /// [`Cubic::set_scales`], which derives `cube_rtt_scale` and `cube_factor`.
+    pub bic_scale: u32,
+    /// Module parameter `hystart_low_window` (default 16).
+    pub hystart_low_window: u32,
+    /// Module parameter `hystart_ack_delta_us` (default 2000).
+    pub hystart_ack_delta_us: u32,
+    /// `cubictcp_register`'s precomputed scales (from `beta` and `bic_scale`).
+    beta_scale: u32,
+    cube_rtt_scale: u32,
+    cube_factor: u64,
 
     /// Increase cwnd by 1 after `cnt` ACKed segments.
     pub cnt: u32,
@@ -161,10 +187,6 @@ pub struct Cubic {
 
     /// Stand-in for `tp->lsndtime` (µs), see the deviations above.
     lsndtime: u64,
-    /// What `hystart_ack_delay` needs of the socket's pacing: `tcp_pacing_ss_ratio` and
-    /// `tcp_pacing_ca_ratio` (percent), `SO_MAX_PACING_RATE` in bytes per second
-    /// (`u64::MAX`: none), and whether anything paces (`sk_pacing_status` ≠ NONE).
-    pacing: (u32, u32, u64, bool),
 }
 
 impl Default for Cubic {
@@ -176,6 +198,13 @@ impl Default for Cubic {
             fast_convergence: true,
             tcp_friendliness: true,
             initial_ssthresh: 0,
+            beta: BETA,
+            bic_scale: BIC_SCALE,
+            hystart_low_window: HYSTART_LOW_WINDOW,
+            hystart_ack_delta_us: HYSTART_ACK_DELTA_US,
+            beta_scale: beta_scale(BETA),
+            cube_rtt_scale: cube_rtt_scale(BIC_SCALE),
+            cube_factor: cube_factor(BIC_SCALE),
             cnt: 0,
             last_max_cwnd: 0,
             last_cwnd: 0,
@@ -190,7 +219,6 @@ impl Default for Cubic {
             found: false,
             round_start: 0,
             end_seq: 0,
-            pacing: (200, 120, u64::MAX, false),
             last_ack: 0,
             curr_rtt: u32::MAX,
             lsndtime: 0,
@@ -204,6 +232,16 @@ fn stamp(now_us: u64) -> u64 {
 }
 
 impl Cubic {
+    /// Set `beta` and `bic_scale` and precompute the scales from them, as
+    /// `cubictcp_register` does when the module loads (`beta` in 1..=1023, `bic_scale` ≥ 1).
+    pub fn set_scales(&mut self, beta: u32, bic_scale: u32) {
+        self.beta = beta;
+        self.bic_scale = bic_scale;
+        self.beta_scale = beta_scale(beta);
+        self.cube_rtt_scale = cube_rtt_scale(bic_scale);
+        self.cube_factor = cube_factor(bic_scale);
+    }
+
     /// `bictcp_reset`: zero the `struct bictcp` fields before `unused`, and `found`.
     fn bictcp_reset(&mut self) {
         self.cnt = 0;
@@ -255,8 +293,10 @@ impl Cubic {
                     self.bic_origin_point = cwnd;
                 } else {
                     // K = cubic_root((wmax - cwnd) * rtt / c * 2^(3 * BICTCP_HZ)).
-                    self.bic_K =
-                        cubic_root(CUBE_FACTOR.wrapping_mul((self.last_max_cwnd - cwnd) as u64));
+                    self.bic_K = cubic_root(
+                        self.cube_factor
+                            .wrapping_mul((self.last_max_cwnd - cwnd) as u64),
+                    );
                     self.bic_origin_point = self.last_max_cwnd;
                 }
             }
@@ -272,7 +312,7 @@ impl Cubic {
             let offs = t.abs_diff(k);
 
             // c/rtt * (t - K)^3; no overflow for cwnd < 1 million packets.
-            let delta = ((CUBE_RTT_SCALE as u64)
+            let delta = ((self.cube_rtt_scale as u64)
                 .wrapping_mul(offs)
                 .wrapping_mul(offs)
                 .wrapping_mul(offs)
@@ -298,7 +338,7 @@ impl Cubic {
 
         // tcp_friendliness: emulate Reno with alpha = 3(1 - beta)/(1 + beta).
         if self.tcp_friendliness {
-            let delta = (cwnd.wrapping_mul(BETA_SCALE)) >> 3;
+            let delta = (cwnd.wrapping_mul(self.beta_scale)) >> 3;
             // Linux: while (ack_cnt > delta) { ack_cnt -= delta; tcp_cwnd++; }
             if delta > 0 && self.ack_cnt > delta {
                 let n = (self.ack_cnt - 1) / delta;
@@ -320,26 +360,10 @@ impl Cubic {
     }
 
     /// `hystart_ack_delay`: a cushion for TSO/GRO aggregation, the time of four 64 KB
-    /// skbs at the socket's pacing rate, at most 1 ms, in µs (0 before an RTT sample,
-    /// when the rate is still `~0UL`).
+    /// skbs at the socket's pacing rate, at most 1 ms, in µs (0 while the rate is 0 or
+    /// still `~0UL`, before an RTT sample).
     fn hystart_ack_delay(&self, tp: &TcpCcState) -> u64 {
-        if tp.srtt_us == 0 {
-            return 0;
-        }
-        let (ss_ratio, ca_ratio, max_rate, _) = self.pacing;
-        let ratio = if tp.snd_cwnd < tp.snd_ssthresh / 2 {
-            ss_ratio
-        } else {
-            ca_ratio
-        };
-        // `tcp_update_pacing_rate`: mss · (USEC_PER_SEC / 100 << 3) · ratio ·
-        // max(cwnd, packets_out) / srtt_us (which is srtt << 3), bytes per second.
-        let rate = tp.mss_cache as u128
-            * ((1_000_000 / 100) << 3)
-            * ratio as u128
-            * tp.snd_cwnd.max(tp.packets_in_flight) as u128
-            / tp.srtt_us as u128;
-        let rate = (rate.min(u64::MAX as u128) as u64).min(max_rate);
+        let rate = tp.sk_pacing_rate;
         if rate == 0 {
             return 0;
         }
@@ -352,7 +376,7 @@ impl Cubic {
     /// hystart_low_window`). After 25c1a9ca53db (`hystart_round_fix`): always, and
     /// `hystart_update` checks the low window after the reset.
     fn hystart_runs(&self, tp: &TcpCcState) -> bool {
-        self.hystart_round_fix || tp.snd_cwnd >= HYSTART_LOW_WINDOW
+        self.hystart_round_fix || tp.snd_cwnd >= self.hystart_low_window
     }
 
     /// `hystart_update`: look for the slow-start exit point (ACK train or delay increase).
@@ -363,19 +387,19 @@ impl Cubic {
 
         // HyStart triggers when cwnd is larger than some threshold (25c1a9ca53db; a no-op
         // in v6.6, whose caller checked it, `hystart_runs`).
-        if tp.snd_cwnd < HYSTART_LOW_WINDOW {
+        if tp.snd_cwnd < self.hystart_low_window {
             return;
         }
 
         if self.hystart_detect & HYSTART_ACK_TRAIN != 0 {
             let now = tp.now_us();
             // First detection parameter: ACK-train detection.
-            if now.saturating_sub(self.last_ack) <= HYSTART_ACK_DELTA_US {
+            if now.saturating_sub(self.last_ack) <= self.hystart_ack_delta_us as u64 {
                 self.last_ack = now;
                 // Trigger past delay_min (plus the TSO/GRO cushion), halved unless
                 // something paces the socket (pacing may have delayed packets up to RTT/2).
                 let mut threshold = self.delay_min as u64 + self.hystart_ack_delay(tp);
-                if !self.pacing.3 {
+                if tp.sk_pacing_status == super::PacingStatus::None {
                     threshold >>= 1;
                 }
                 if now.saturating_sub(self.round_start) > threshold {
@@ -402,14 +426,28 @@ impl Cubic {
     }
 }
 
-/// CUBIC's options: the `tcp_cubic.c` module parameters cclab exposes, and the later
-/// HyStart round rule as a key.
+/// CUBIC's options: the module parameters of `tcp_cubic.c` (v6.6), with its defaults, and
+/// the later HyStart round rule as a key.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
+    /// `fast_convergence` (default 1).
+    pub fast_convergence: bool,
+    /// `beta` (/1024, default 717).
+    pub beta: u32,
+    /// `initial_ssthresh` (default 0: the core's).
+    pub initial_ssthresh: u32,
+    /// `bic_scale` (default 41).
+    pub bic_scale: u32,
+    /// `tcp_friendliness` (default 1).
+    pub tcp_friendliness: bool,
     /// `hystart` (default 1).
     pub hystart: bool,
     /// `hystart_detect` (default `HYSTART_ACK_TRAIN | HYSTART_DELAY` = 3).
     pub hystart_detect: u8,
+    /// `hystart_low_window` (default 16).
+    pub hystart_low_window: u32,
+    /// `hystart_ack_delta_us` (default 2000).
+    pub hystart_ack_delta_us: u32,
     /// HyStart's round start after 25c1a9ca53db (Linux 6.14, Jan 2025): the round resets
     /// below `hystart_low_window` too; `false` is v6.6.
     pub hystart_round_fix: bool,
@@ -418,8 +456,15 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
+            fast_convergence: true,
+            beta: BETA,
+            initial_ssthresh: 0,
+            bic_scale: BIC_SCALE,
+            tcp_friendliness: true,
             hystart: true,
             hystart_detect: 3,
+            hystart_low_window: HYSTART_LOW_WINDOW,
+            hystart_ack_delta_us: HYSTART_ACK_DELTA_US,
             hystart_round_fix: false,
         }
     }
@@ -429,49 +474,129 @@ impl super::Configure for Cubic {
     type Options = Options;
     const OPTIONS: &'static Schema = &OPTIONS;
     fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
-        ck.get_into(t, &OPTIONS.keys[0], &mut o.cubic.hystart);
-        ck.get_into(t, &OPTIONS.keys[1], &mut o.cubic.hystart_detect);
-        ck.get_into(t, &OPTIONS.keys[2], &mut o.cubic.hystart_round_fix);
+        let o = &mut o.cubic;
+        ck.get_into(t, &FAST_CONVERGENCE, &mut o.fast_convergence);
+        ck.get_into(t, &BETA_KEY, &mut o.beta);
+        ck.get_into(t, &INITIAL_SSTHRESH, &mut o.initial_ssthresh);
+        ck.get_into(t, &BIC_SCALE_KEY, &mut o.bic_scale);
+        ck.get_into(t, &TCP_FRIENDLINESS, &mut o.tcp_friendliness);
+        ck.get_into(t, &HYSTART, &mut o.hystart);
+        ck.get_into(t, &HYSTART_DETECT, &mut o.hystart_detect);
+        ck.get_into(t, &HYSTART_LOW_WINDOW_KEY, &mut o.hystart_low_window);
+        ck.get_into(t, &HYSTART_ACK_DELTA_US_KEY, &mut o.hystart_ack_delta_us);
+        ck.get_into(t, &HYSTART_ROUND_FIX, &mut o.hystart_round_fix);
     }
-    fn configure(&mut self, o: &super::CcOptions, sock: &super::Socket) {
-        self.hystart = o.cubic.hystart;
-        self.hystart_detect = o.cubic.hystart_detect;
-        self.hystart_round_fix = o.cubic.hystart_round_fix;
-        self.pacing = (
-            sock.pacing_ss_ratio,
-            sock.pacing_ca_ratio,
-            sock.max_pacing_rate,
-            sock.paced,
-        );
+    fn configure(&mut self, o: &super::CcOptions) {
+        let c = &o.cubic;
+        self.fast_convergence = c.fast_convergence;
+        self.set_scales(c.beta, c.bic_scale);
+        self.initial_ssthresh = c.initial_ssthresh;
+        self.tcp_friendliness = c.tcp_friendliness;
+        self.hystart = c.hystart;
+        self.hystart_detect = c.hystart_detect;
+        self.hystart_low_window = c.hystart_low_window;
+        self.hystart_ack_delta_us = c.hystart_ack_delta_us;
+        self.hystart_round_fix = c.hystart_round_fix;
     }
 }
+
+const FAST_CONVERGENCE: Key = Key {
+    name: "cubic_fast_convergence",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "module parameter `fast_convergence` of `tcp_cubic.c`: a loss below the previous W_max lowers W_max further, to cwnd·(1 + beta)/2",
+};
+
+const BETA_KEY: Key = Key {
+    name: "cubic_beta",
+    ty: Ty::Int(1, 1023),
+    default: "`717`",
+    allowed: "1 to 1023 (`beta_scale` divides by 1024 − beta)",
+    meaning: "module parameter `beta` of `tcp_cubic.c`, /1024: ssthresh = cwnd·beta/1024 after a loss (717 ≈ 0.7); the Reno-friendly slope `beta_scale` = 8(1024 + beta)/3/(1024 − beta) is derived from it, as `cubictcp_register` does at module load",
+};
+
+const INITIAL_SSTHRESH: Key = Key {
+    name: "cubic_initial_ssthresh",
+    ty: Ty::Int(0, super::INT_MAX),
+    default: "`0`",
+    allowed: "",
+    meaning: "module parameter `initial_ssthresh` of `tcp_cubic.c`, segments: `cubictcp_init` sets ssthresh to it when HyStart is off (0: TCP's own `init_ssthresh`)",
+};
+
+const BIC_SCALE_KEY: Key = Key {
+    name: "bic_scale",
+    ty: Ty::Int(1, super::INT_MAX / 10),
+    default: "`41`",
+    allowed: "1 to 214748364 (`cube_factor` divides by bic_scale·10, an `int`)",
+    meaning: "module parameter `bic_scale` of `tcp_cubic.c` (CUBIC's, not BIC's): C = bic_scale·10/1024 segments/s³ (41: 0.4); `cube_rtt_scale` and `cube_factor` are derived from it, as `cubictcp_register` does at module load",
+};
+
+const TCP_FRIENDLINESS: Key = Key {
+    name: "tcp_friendliness",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "module parameter `tcp_friendliness` of `tcp_cubic.c`: grow at least as fast as the Reno estimate (the TCP-friendly region)",
+};
+
+const HYSTART: Key = Key {
+    name: "hystart",
+    ty: Ty::Bool,
+    default: "`true`",
+    allowed: "",
+    meaning: "HyStart (module parameter `hystart`): leave slow start on ACK-train length or delay increase",
+};
+
+const HYSTART_DETECT: Key = Key {
+    name: "hystart_detect",
+    ty: Ty::Int(0, 3),
+    default: "`3`",
+    allowed: "",
+    meaning: "HyStart's detection methods (module parameter `hystart_detect`, `/sys/module/tcp_cubic/parameters/hystart_detect`): bit 1 the ACK train, bit 2 the delay increase",
+};
+
+const HYSTART_LOW_WINDOW_KEY: Key = Key {
+    name: "hystart_low_window",
+    ty: Ty::Int(0, super::INT_MAX),
+    default: "`16`",
+    allowed: "",
+    meaning: "module parameter `hystart_low_window` of `tcp_cubic.c`, segments: HyStart acts only once cwnd ≥ it",
+};
+
+const HYSTART_ACK_DELTA_US_KEY: Key = Key {
+    name: "hystart_ack_delta_us",
+    ty: Ty::Int(0, super::INT_MAX),
+    default: "`2000`",
+    allowed: "",
+    meaning: "module parameter `hystart_ack_delta_us` of `tcp_cubic.c`, µs: ACKs this close (or closer) continue an ACK train",
+};
+
+const HYSTART_ROUND_FIX: Key = Key {
+    name: "hystart_round_fix",
+    ty: Ty::Bool,
+    default: "`false`",
+    allowed: "",
+    meaning: "HyStart's round start as fixed by Linux commit 25c1a9ca53db (\"tcp_cubic: fix incorrect HyStart round start detection\", Jan 2025: Linux 6.14; queued for the 5.4–6.13 stable lines in Feb 2025, 6.6.y's review of 5 Feb 2025): `hystart_update` starts a new round on every ACK past the round's end, below `hystart_low_window` (16) too. `false`: v6.6 as released (and 5.16–6.13), where HyStart, its round reset included, runs only once cwnd ≥ 16",
+};
 
 static OPTIONS: Schema = Schema {
     title: "CUBIC options",
     place: "[tcp]",
     noun: "options",
     about: "",
-    keys: &[Key {
-        name: "hystart",
-        ty: Ty::Bool,
-        default: "`true`",
-        allowed: "",
-        meaning: "HyStart (module parameter `hystart`): leave slow start on ACK-train length or delay increase",
-    },
-    Key {
-        name: "hystart_detect",
-        ty: Ty::Int(0, 3),
-        default: "`3`",
-        allowed: "",
-        meaning: "HyStart's detection methods (module parameter `hystart_detect`, `/sys/module/tcp_cubic/parameters/hystart_detect`): bit 1 the ACK train, bit 2 the delay increase",
-    },
-    Key {
-        name: "hystart_round_fix",
-        ty: Ty::Bool,
-        default: "`false`",
-        allowed: "",
-        meaning: "HyStart's round start as fixed by Linux commit 25c1a9ca53db (\"tcp_cubic: fix incorrect HyStart round start detection\", Jan 2025: Linux 6.14; queued for the 5.4–6.13 stable lines in Feb 2025, 6.6.y's review of 5 Feb 2025): `hystart_update` starts a new round on every ACK past the round's end, below `hystart_low_window` (16) too. `false`: v6.6 as released (and 5.16–6.13), where HyStart, its round reset included, runs only once cwnd ≥ 16",
-    }],
+    keys: &[
+        HYSTART,
+        HYSTART_DETECT,
+        HYSTART_ROUND_FIX,
+        HYSTART_LOW_WINDOW_KEY,
+        HYSTART_ACK_DELTA_US_KEY,
+        BETA_KEY,
+        BIC_SCALE_KEY,
+        FAST_CONVERGENCE,
+        TCP_FRIENDLINESS,
+        INITIAL_SSTHRESH,
+    ],
     with: &[],
     variants: None,
 };
@@ -499,12 +624,12 @@ impl CongestionOps for Cubic {
 
         // Wmax and fast convergence.
         if cwnd < self.last_max_cwnd && self.fast_convergence {
-            self.last_max_cwnd = ((cwnd as u64 * (BICTCP_BETA_SCALE + BETA) as u64)
+            self.last_max_cwnd = ((cwnd as u64 * (BICTCP_BETA_SCALE + self.beta) as u64)
                 / (2 * BICTCP_BETA_SCALE) as u64) as u32;
         } else {
             self.last_max_cwnd = cwnd;
         }
-        ((cwnd as u64 * BETA as u64 / BICTCP_BETA_SCALE as u64) as u32).max(2)
+        ((cwnd as u64 * self.beta as u64 / BICTCP_BETA_SCALE as u64) as u32).max(2)
     }
 
     /// `cubictcp_cong_avoid`.

@@ -150,7 +150,7 @@ impl super::Configure for Dctcp {
         ck.get_into(t, &SHIFT_G, &mut o.dctcp.shift_g);
         ck.get_into(t, &ALPHA_ON_INIT, &mut o.dctcp.alpha_on_init);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.dctcp_shift_g = o.dctcp.shift_g.min(10);
         self.dctcp_alpha_on_init = o.dctcp.alpha_on_init;
     }

@@ -150,7 +150,7 @@ impl super::Configure for Dctcp318 {
             &mut o.dctcp_318.clamp_alpha_on_loss,
         );
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.dctcp_shift_g = o.dctcp.shift_g.min(10);
         self.dctcp_alpha_on_init = o.dctcp.alpha_on_init;
         self.dctcp_clamp_alpha_on_loss = o.dctcp_318.clamp_alpha_on_loss;

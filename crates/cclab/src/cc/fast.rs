@@ -14,7 +14,8 @@
 //! halves the window [M]; here `ssthresh` = max(cwnd/2, 2) and undo as Reno.
 //!
 //! Deviations / choices (one per line):
-//! - Defaults α = 100 packets (Caltech Gb/s experiments used α ~ 100–200 [M]), γ = 0.5.
+//! - α and γ are the keys `fast_alpha` and `fast_gamma` (any TCP table); defaults α = 100
+//!   packets (Caltech Gb/s experiments used α ~ 100–200 [M]), γ = 0.5.
 //! - The law runs on a real-valued window (`fast_cwnd`), rounded into the integer `snd_cwnd`.
 //! - Increases paced over the next RTT (≤ 1 segment per acked segment); decreases at once.
 //! - No MI mode α(w, q) = a·w at zero queueing delay (prototype detail); 2w caps the startup.
@@ -22,6 +23,8 @@
 //! - Units: RTTs in µs from `AckSample::rtt_us`; no pacing/burstiness control otherwise.
 
 use super::{reno, AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// One FAST TCP window update (the paper's law), windows in packets, RTTs in any one unit.
 pub fn fast_window_update(w: f64, base_rtt: f64, avg_rtt: f64, alpha: f64, gamma: f64) -> f64 {
@@ -89,10 +92,62 @@ impl Fast {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Fast {
-    type Options = ();
+/// FAST's two parameters (the paper's α and γ), with cclab's defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// α, packets each flow keeps queued in equilibrium.
+    pub alpha: f64,
+    /// γ ∈ (0, 1], the fraction of the way to the target taken per update.
+    pub gamma: f64,
 }
+
+impl Default for Options {
+    fn default() -> Options {
+        let f = Fast::default();
+        Options {
+            alpha: f.alpha,
+            gamma: f.gamma,
+        }
+    }
+}
+
+impl super::Configure for Fast {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.fast.alpha);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.fast.gamma);
+    }
+    fn configure(&mut self, o: &super::CcOptions) {
+        self.alpha = o.fast.alpha;
+        self.gamma = o.fast.gamma;
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "FAST TCP options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "fast_alpha",
+            ty: Ty::Real(0.0, 1e6),
+            default: "`100`",
+            allowed: "",
+            meaning: "FAST's α, packets: the backlog each flow keeps in the path's queues at equilibrium, so N flows with α_i share a bottleneck with Σα_i packets queued and rates in the ratio of their α_i whatever their RTTs (Jin, Wei & Low, INFOCOM 2004 / ToN 2006; docs/references.md §3.7)",
+        },
+        Key {
+            name: "fast_gamma",
+            ty: Ty::Real(0.0, 1.0),
+            default: "`0.5`",
+            allowed: "",
+            meaning: "FAST's γ: each once-per-RTT update moves the window this fraction of the way to baseRTT/RTT·w + α (γ = 1: all the way); near equilibrium the window error shrinks by 1 − γ per update",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Fast {
     fn name(&self) -> &'static str {
@@ -282,13 +337,11 @@ mod tests {
     /// ≤ 20 RTTs and stays (α = 100 packets queued). With the feedback delay the error decays
     /// as a damped oscillation, roots of λ² − (1 − γ + γr)λ + γr with r = C·base/w* = 0.8,
     /// |λ| = √(γr) ≈ 0.63 per RTT, instead of exactly 1 − γ.
-    #[test]
-    fn hooks_converge_on_synthetic_bottleneck() {
+    fn hooks_on_synthetic_bottleneck(f: &mut Fast, rounds: usize) -> Vec<u32> {
         let mut tp = TcpCcState::new(MSS as u32, 10, u32::MAX);
-        let mut f = Fast::default();
         f.init(&mut tp);
         let mut hist = vec![];
-        for _ in 0..40 {
+        for _ in 0..rounds {
             let w = tp.snd_cwnd;
             let rtt = rtt_us(w as f64) as i64;
             tp.snd_nxt = tp.snd_una + w as u64 * MSS;
@@ -307,6 +360,13 @@ mod tests {
             }
             hist.push(tp.snd_cwnd);
         }
+        hist
+    }
+
+    #[test]
+    fn hooks_converge_on_synthetic_bottleneck() {
+        let mut f = Fast::default();
+        let hist = hooks_on_synthetic_bottleneck(&mut f, 40);
         let first = hist
             .iter()
             .position(|&w| (w as f64 - 500.0).abs() <= 10.0)
@@ -324,6 +384,95 @@ mod tests {
         assert_eq!(f.baseRTT, 100_000);
         // Never more than doubling per RTT.
         assert!(hist.windows(2).all(|p| p[1] <= 2 * p[0]));
+    }
+
+    /// α, set as a key, moves the fixed point of the law: w = w·baseRTT/RTT + α, so the
+    /// flow's backlog w·(1 − baseRTT/RTT) is α packets. On the synthetic bottleneck
+    /// (C·base = 400) α = 50 settles at w* = 450 (RTT 112.5 ms) and α = 200 at 600 (RTT
+    /// 150 ms), each with exactly α packets queued; γ only sets how fast it gets there.
+    #[test]
+    fn alpha_sets_the_equilibrium() {
+        use super::super::{Cc, CcOptions};
+        for (alpha, gamma, w_star) in [(50.0, 0.5, 450), (200.0, 0.5, 600), (50.0, 0.25, 450)] {
+            let o = CcOptions {
+                fast: Options { alpha, gamma },
+                ..Default::default()
+            };
+            let Ok(Cc::Fast(mut f)) = Cc::new("fast", &o) else {
+                panic!("fast is registered");
+            };
+            assert_eq!((f.alpha, f.gamma), (alpha, gamma));
+            let hist = hooks_on_synthetic_bottleneck(&mut f, 60);
+            assert!(
+                hist[45..].iter().all(|&w| w == w_star),
+                "{alpha} {gamma}: {hist:?}"
+            );
+            let w = w_star as f64;
+            let rtt = rtt_us(w);
+            assert!((fast_window_update(w, BASE_US, rtt, alpha, gamma) - w).abs() < 1e-9);
+            assert!(
+                (w * (1.0 - BASE_US / rtt) - alpha).abs() < 1e-9,
+                "backlog = α"
+            );
+            assert!((f.avgRTT - rtt).abs() < 1.0);
+        }
+        // The defaults are the ones the experiments ran before α and γ were keys.
+        assert_eq!(
+            Options::default(),
+            Options {
+                alpha: 100.0,
+                gamma: 0.5
+            }
+        );
+    }
+
+    /// `fast_alpha` and `fast_gamma` from a scenario, in `[tcp]` or per flow; a value
+    /// outside α > 0, γ ∈ (0, 1] is refused naming the file, key, value and range.
+    #[test]
+    fn options_from_a_scenario() {
+        let text = |tcp: &str| {
+            format!(
+                "[sim]\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nsenders = 2\n\
+                 bottleneck = {{ rate = \"1Gbps\", delay = \"10ms\" }}\n\
+                 [tcp]\ncc = \"fast\"\n{tcp}\n\
+                 [[flow]]\nfrom = \"s0\"\nto = \"r0\"\n\
+                 [[flow]]\nfrom = \"s1\"\nto = \"r1\"\nfast_alpha = 30\n"
+            )
+        };
+        let sc = crate::scenario::parse_scenario(
+            &text("fast_alpha = 200\nfast_gamma = 0.25"),
+            "f.toml",
+            &[],
+        )
+        .expect("valid");
+        let o = |i: usize| sc.apps.flows[i].tcp.cc_options.fast.clone();
+        assert_eq!(
+            (o(0).alpha, o(0).gamma, o(1).alpha, o(1).gamma),
+            (200.0, 0.25, 30.0, 0.25)
+        );
+        for (line, key, value) in [
+            ("fast_gamma = 0", "tcp.fast_gamma", "0"),
+            ("fast_gamma = 1.5", "tcp.fast_gamma", "1.5"),
+            ("fast_alpha = -1", "tcp.fast_alpha", "-1"),
+            ("fast_alpha = 0.0", "tcp.fast_alpha", "0.0"),
+            ("fast_alpha = nan", "tcp.fast_alpha", "NaN"),
+            ("fast_alpha = \"100\"", "tcp.fast_alpha", "\"100\""),
+        ] {
+            let errs = crate::scenario::parse_scenario(&text(line), "f.toml", &[]).unwrap_err();
+            assert_eq!(errs.len(), 1, "{line}: {errs:?}");
+            let e = &errs[0];
+            assert_eq!(
+                (e.file.as_str(), e.key.as_str(), e.value.as_str()),
+                ("f.toml", key, value),
+                "{line}"
+            );
+            let range = if key == "tcp.fast_gamma" {
+                "a number above 0 and at most 1"
+            } else {
+                "a number above 0 and at most 1000000"
+            };
+            assert!(e.message.contains(range), "{line}: {}", e.message);
+        }
     }
 
     /// avgRTT EWMA weight min(3/cwnd, 1/4); baseRTT is the minimum; no sample → ignored.

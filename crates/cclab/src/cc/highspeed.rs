@@ -26,6 +26,7 @@
 //!   highspeed has no `.get_info`).
 
 use super::{CongestionOps, TcpCcState};
+use crate::schema::Schema;
 
 /// One row of the AIMD table: up to `cwnd` segments, decrease by `md`/256.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,10 +169,17 @@ impl Highspeed {
     }
 }
 
-/// No options of its own.
+/// No options of its own (see [`OPTIONS`]'s text).
 impl super::Configure for Highspeed {
     type Options = ();
+    const OPTIONS: &'static Schema = &OPTIONS;
 }
+
+/// Says, in `cclab list` and docs/scenario.md, why there are no keys.
+static OPTIONS: Schema = super::none_in_source(
+    "HighSpeed options",
+    "No options: `tcp_highspeed.c` has no module parameters. RFC 3649's Low_Window = 38, High_Window = 83 000, High_P = 10⁻⁷ and High_Decrease = 0.1 are compiled into its table of a(w) and b(w) (`hstcp_aimd_vals`, 72 rows).",
+);
 
 impl CongestionOps for Highspeed {
     fn name(&self) -> &'static str {

@@ -196,7 +196,7 @@ impl super::Configure for HstcpLp {
         ck.get_into(t, &OPTIONS.keys[2], &mut o.hstcp_lp.gamma_shift);
         ck.get_into(t, &OPTIONS.keys[3], &mut o.hstcp_lp.eci_ssthresh);
     }
-    fn configure(&mut self, o: &super::CcOptions, _sock: &super::Socket) {
+    fn configure(&mut self, o: &super::CcOptions) {
         self.opt = o.hstcp_lp.clone();
     }
 }

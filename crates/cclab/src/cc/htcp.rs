@@ -17,9 +17,12 @@
 //! - 64-bit arithmetic: no u32 overflow of `(diff/2)²` (Linux wraps after ≈131 s at HZ = 1000).
 //! - `undo_last_cong` is an `Option` (Linux: 0 = none; jiffies never start at 0 there).
 //! - `pkts_acked` is u32 (Linux: u16).
-//! - Module parameters `use_rtt_scaling`, `use_bandwidth_switch` are per-instance fields.
+//! - Module parameters `use_rtt_scaling`, `use_bandwidth_switch` are per-instance (`opt`), set
+//!   from the scenario's keys (Linux: global `module_param`s).
 
 use super::{AckSample, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// 1.0 with shift << 7.
 pub const ALPHA_BASE: u32 = 1 << 7;
@@ -39,10 +42,8 @@ const MINRTT_ADAPT_US: u32 = 10_000;
 #[derive(Clone, Debug)]
 #[allow(non_snake_case)] // Linux's names: minRTT, maxRTT, maxB, …
 pub struct Htcp {
-    /// Module parameter `use_rtt_scaling` (Linux default 1).
-    pub use_rtt_scaling: bool,
-    /// Module parameter `use_bandwidth_switch` (Linux default 1).
-    pub use_bandwidth_switch: bool,
+    /// The module parameters (`tcp_htcp.c`'s, with its defaults).
+    pub opt: Options,
 
     /// Fixed point, << 7: cwnd grows by alpha/128 per window.
     pub alpha: u32,
@@ -75,8 +76,7 @@ impl Default for Htcp {
     /// The state `htcp_init` leaves (at time 0), with Linux's module-parameter defaults.
     fn default() -> Self {
         Htcp {
-            use_rtt_scaling: true,
-            use_bandwidth_switch: true,
+            opt: Options::default(),
             alpha: ALPHA_BASE,
             beta: BETA_MIN,
             modeswitch: false,
@@ -149,7 +149,7 @@ impl Htcp {
         if sample.rtt_us > 0 {
             self.measure_rtt(tp, sample.rtt_us.min(u32::MAX as i64) as u32);
         }
-        if !self.use_bandwidth_switch {
+        if !self.opt.use_bandwidth_switch {
             return;
         }
         // Achieved throughput calculations.
@@ -192,7 +192,7 @@ impl Htcp {
     /// `htcp_beta_update`.
     #[allow(non_snake_case)]
     pub fn htcp_beta_update(&mut self, minRTT: u32, maxRTT: u32) {
-        if self.use_bandwidth_switch {
+        if self.opt.use_bandwidth_switch {
             let maxB = self.maxB;
             let old_maxB = self.old_maxB;
             self.old_maxB = self.maxB;
@@ -225,7 +225,7 @@ impl Htcp {
             diff -= HZ;
             factor = 1 + (10 * diff + ((diff / 2) * (diff / 2) / HZ)) / HZ;
         }
-        if self.use_rtt_scaling && min_rtt != 0 {
+        if self.opt.use_rtt_scaling && min_rtt != 0 {
             let scale = (HZ << 3) / (10 * min_rtt);
             // Clamping ratio to interval [0.5, 10] << 3.
             let scale = scale.clamp(1 << 2, 10 << 3);
@@ -257,10 +257,60 @@ impl Htcp {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Htcp {
-    type Options = ();
+/// H-TCP's options: the module parameters of `tcp_htcp.c`, with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `use_rtt_scaling` (default 1).
+    pub use_rtt_scaling: bool,
+    /// `use_bandwidth_switch` (default 1).
+    pub use_bandwidth_switch: bool,
 }
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            use_rtt_scaling: true,
+            use_bandwidth_switch: true,
+        }
+    }
+}
+
+impl super::Configure for Htcp {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.htcp.use_rtt_scaling);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.htcp.use_bandwidth_switch);
+    }
+    fn configure(&mut self, o: &super::CcOptions) {
+        self.opt = o.htcp.clone();
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "H-TCP options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "use_rtt_scaling",
+            ty: Ty::Bool,
+            default: "`true`",
+            allowed: "",
+            meaning: "module parameter `use_rtt_scaling` of `tcp_htcp.c`: scale alpha by minRTT/100 ms (clamped to [0.1, 2]), so flows of different RTTs gain alike per second",
+        },
+        Key {
+            name: "use_bandwidth_switch",
+            ty: Ty::Bool,
+            default: "`true`",
+            allowed: "",
+            meaning: "module parameter `use_bandwidth_switch` of `tcp_htcp.c`: beta falls back to 0.5 when the throughput of the last two congestion epochs differs by more than 20 %",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Htcp {
     fn name(&self) -> &'static str {
@@ -270,8 +320,7 @@ impl CongestionOps for Htcp {
     /// `htcp_init`: zero the state (module parameters are kept).
     fn init(&mut self, tp: &mut TcpCcState) {
         *self = Htcp {
-            use_rtt_scaling: self.use_rtt_scaling,
-            use_bandwidth_switch: self.use_bandwidth_switch,
+            opt: self.opt.clone(),
             last_cong: tp.now_us(),
             ..Htcp::default()
         };
@@ -404,7 +453,10 @@ mod tests {
             assert_eq!(alpha_paper(delta_s as f64), want);
             for rtt_scaling in [false, true] {
                 let mut h = Htcp {
-                    use_rtt_scaling: rtt_scaling,
+                    opt: Options {
+                        use_rtt_scaling: rtt_scaling,
+                        ..Options::default()
+                    },
                     minRTT: 100_000,
                     ..Htcp::default()
                 };
@@ -439,7 +491,10 @@ mod tests {
     fn rtt_scaling_by_min_rtt_over_100ms_clamped() {
         let alpha_at = |min_rtt_us: u32, scaling: bool| {
             let mut h = Htcp {
-                use_rtt_scaling: scaling,
+                opt: Options {
+                    use_rtt_scaling: scaling,
+                    ..Options::default()
+                },
                 minRTT: min_rtt_us,
                 ..Htcp::default()
             };
@@ -543,7 +598,10 @@ mod tests {
     fn max_rtt_ignores_jumps_over_20ms_and_fades() {
         let mut tp = TcpCcState::new(1448, 10, u32::MAX);
         let mut h = Htcp {
-            use_bandwidth_switch: false,
+            opt: Options {
+                use_bandwidth_switch: false,
+                ..Options::default()
+            },
             ..Htcp::default()
         };
         h.init(&mut tp);
@@ -583,7 +641,10 @@ mod tests {
         let mut tp = TcpCcState::new(1448, 1000, u32::MAX);
         tp.now = 2 * SEC;
         let mut h = Htcp {
-            use_bandwidth_switch: false,
+            opt: Options {
+                use_bandwidth_switch: false,
+                ..Options::default()
+            },
             modeswitch: true,
             minRTT: 100_000,
             maxRTT: 110_000,
@@ -729,5 +790,28 @@ mod tests {
         tp.ca_state = CaState::Recovery;
         h.pkts_acked(&mut tp, &sample(100_000));
         assert_eq!((h.packetcount, h.lasttime), (0, 400_000));
+    }
+
+    /// The keys reach the instance: `use_rtt_scaling = false` leaves alpha unscaled at
+    /// minRTT 10 ms (factor 45 at Δ = 5 s; scaled ×0.1: 4), and `use_bandwidth_switch =
+    /// false` lets beta adapt though the max throughput doubled (on: back to 0.5). Exact.
+    #[test]
+    fn options_reach_the_instance() {
+        let configured =
+            |set: &dyn Fn(&mut Options)| crate::cc::configured::<Htcp>(|o| set(&mut o.htcp));
+        for (scaling, alpha) in [(true, 4), (false, 45)] {
+            let mut h = configured(&|o| o.use_rtt_scaling = scaling);
+            h.minRTT = 10_000;
+            h.htcp_alpha_update(5_000_000);
+            assert_eq!(h.alpha / 128, alpha, "use_rtt_scaling {scaling}");
+        }
+        for (switch, beta) in [(true, BETA_MIN), (false, BETA_MAX)] {
+            let mut h = configured(&|o| o.use_bandwidth_switch = switch);
+            h.modeswitch = true;
+            h.old_maxB = 1000;
+            h.maxB = 2000;
+            h.htcp_beta_update(100_000, 110_000);
+            assert_eq!(h.beta, beta, "use_bandwidth_switch {switch}");
+        }
     }
 }

@@ -3,13 +3,18 @@
 //! registry of built-in algorithms.
 //!
 //! The algorithm sees what a kernel module sees — the socket's congestion state
-//! (`TcpCcState`, named like `struct tcp_sock`), acked-segment counts, RTT samples, ECE
-//! and state changes — and answers by changing `snd_cwnd` / `snd_ssthresh`.
-//! Windows are in segments, as in Linux.
+//! (`TcpCcState`, named like `struct tcp_sock`), acked-segment counts, RTT samples, ECE,
+//! state changes and, for a module with `cong_control`, each ACK's delivery-rate sample
+//! (`RateSample`, Linux `struct rate_sample` as `net/ipv4/tcp_rate.c` builds it) — and
+//! answers by changing `snd_cwnd` / `snd_ssthresh` and, with `cong_control`, the socket's
+//! pacing rate and pacing status (`sk_pacing_rate`, `sk_pacing_status`). Linux's
+//! `tcp_update_pacing_rate` is [`TcpCcState::update_pacing_rate`], the one the sender,
+//! the modules and `ss` read. Windows are in segments, as in Linux.
 //!
 //! Adding an algorithm: one file here (implementing [`CongestionOps`] and [`Configure`]),
 //! and one line in the `ccs!` registry.
 
+pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod dctcp;
@@ -18,6 +23,7 @@ pub mod fast;
 pub mod highspeed;
 pub mod hstcp_lp;
 pub mod htcp;
+pub mod minmax;
 pub mod reno;
 pub mod scalable;
 pub mod state;
@@ -28,8 +34,8 @@ use crate::schema::check::{Checker, Tab};
 use crate::schema::{Schema, Variants};
 pub use state::StateVar;
 
-/// Linux `enum tcp_ca_state`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Linux `enum tcp_ca_state`, ordered as its values (BBR compares them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CaState {
     Open,
     Disorder,
@@ -54,6 +60,21 @@ pub enum CaEvent {
     /// Received CE marked IP packet (receiver side).
     EcnIsCe,
 }
+
+/// `sk_pacing_status`: who enforces the socket's pacing rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacingStatus {
+    /// Nobody paces (`SK_PACING_NONE`).
+    None,
+    /// TCP paces itself (`SK_PACING_NEEDED`: set by `SO_MAX_PACING_RATE`, or by a module
+    /// that needs pacing, as BBR's `init`).
+    Needed,
+    /// The host qdisc `fq` paces (`SK_PACING_FQ`).
+    Fq,
+}
+
+/// An unknown pacing rate (Linux `~0UL`).
+pub const NO_RATE: u64 = u64::MAX;
 
 /// Flags for `in_ack_event` (Linux `CA_ACK_*`).
 pub const CA_ACK_SLOWPATH: u32 = 1 << 0;
@@ -92,6 +113,32 @@ pub struct TcpCcState {
     pub ca_state: CaState,
     /// ECN negotiated on this connection (`TCP_ECN_OK`).
     pub ecn_ok: bool,
+    /// Segments sent and not cumulatively acknowledged (`tp->packets_out`), as of the
+    /// last call into the module.
+    pub packets_out: u32,
+    /// Segments marked lost so far, lost retransmissions included (`tp->lost`).
+    pub lost: u64,
+    /// `tp->app_limited`: 0, or the `delivered` count past which the application-limited
+    /// phase that `tcp_rate_check_app_limited` found ends.
+    pub app_limited: u64,
+    /// When `delivered` last grew (`tp->delivered_mstamp`), and the send time of the
+    /// latest delivered segment (`tp->first_tx_mstamp`): `tcp_rate.c`'s clocks.
+    pub delivered_mstamp: SimTime,
+    pub first_tx_mstamp: SimTime,
+    /// The earliest departure time of the next packet (`tp->tcp_wstamp_ns`).
+    pub tcp_wstamp: SimTime,
+    /// The socket's pacing rate in bytes per second (`sk->sk_pacing_rate`; `NO_RATE`
+    /// until set), its cap (`sk_max_pacing_rate`, `SO_MAX_PACING_RATE`; `NO_RATE`: none),
+    /// and who enforces it (`sk_pacing_status`).
+    pub sk_pacing_rate: u64,
+    pub sk_max_pacing_rate: u64,
+    pub sk_pacing_status: PacingStatus,
+    /// `net.ipv4.tcp_pacing_ss_ratio` and `tcp_pacing_ca_ratio`, percent.
+    pub pacing_ss_ratio: u32,
+    pub pacing_ca_ratio: u32,
+    /// The socket's random stream (Linux `get_random_u32_below`), seeded from the run's
+    /// seed and the connection so runs repeat exactly.
+    pub random: u64,
 }
 
 impl TcpCcState {
@@ -114,7 +161,61 @@ impl TcpCcState {
             is_cwnd_limited: true,
             ca_state: CaState::Open,
             ecn_ok: false,
+            packets_out: 0,
+            lost: 0,
+            app_limited: 0,
+            delivered_mstamp: 0,
+            first_tx_mstamp: 0,
+            tcp_wstamp: 0,
+            sk_pacing_rate: NO_RATE,
+            sk_max_pacing_rate: NO_RATE,
+            sk_pacing_status: PacingStatus::None,
+            pacing_ss_ratio: 200,
+            pacing_ca_ratio: 120,
+            random: 0,
         }
+    }
+
+    /// `tcp_update_pacing_rate` (Linux 4.13 – 6.15, `net/ipv4/tcp_input.c`), after every
+    /// ACK of a module without `cong_control`: `mss · max(cwnd, packets_out) / srtt`, times
+    /// `tcp_pacing_ss_ratio` (200%) while cwnd < ssthresh / 2 (slow start), else
+    /// `tcp_pacing_ca_ratio` (120%), at most `sk_max_pacing_rate`; in bytes per second, in
+    /// Linux's u64 arithmetic (no division before the first RTT sample: the rate is then
+    /// huge, as in Linux).
+    pub fn update_pacing_rate(&mut self) {
+        self.sk_pacing_rate = self.pacing_rate_now();
+    }
+
+    /// The rate `update_pacing_rate` would set now.
+    #[inline]
+    pub fn pacing_rate_now(&self) -> u64 {
+        // `rate = mss · (USEC_PER_SEC / 100 << 3)`; times the ratio, times the window; over
+        // `srtt_us`, which is srtt << 3.
+        let ratio = if self.snd_cwnd < self.snd_ssthresh / 2 {
+            self.pacing_ss_ratio
+        } else {
+            self.pacing_ca_ratio
+        };
+        let mut rate = (self.mss_cache as u64).wrapping_mul((1_000_000 / 100) << 3);
+        rate = rate.wrapping_mul(ratio as u64);
+        rate = rate.wrapping_mul(self.snd_cwnd.max(self.packets_out) as u64);
+        if self.srtt_us > 0 {
+            rate /= self.srtt_us as u64;
+        }
+        rate.min(self.sk_max_pacing_rate)
+    }
+
+    /// `get_random_u32_below(n)`: uniform in [0, n), from the socket's stream.
+    pub fn random_below(&mut self, n: u32) -> u32 {
+        let r = crate::engine::splitmix64(&mut self.random);
+        (((r >> 32) * n as u64) >> 32) as u32
+    }
+
+    /// `tcp_stamp_us_delta(t1, t0)`: microseconds from `t0` to `t1`, 0 if `t1` is earlier
+    /// (Linux's stamps are in µs: each is truncated first).
+    #[inline]
+    pub fn us_delta(t1: SimTime, t0: SimTime) -> u64 {
+        (t1 / crate::engine::US).saturating_sub(t0 / crate::engine::US)
     }
 
     /// `tcp_in_slow_start`.
@@ -188,6 +289,66 @@ pub struct AckSample {
     pub rcv_tsecr: SimTime,
 }
 
+/// A delivery-rate sample, one per ACK (Linux `struct rate_sample`, include/net/tcp.h,
+/// filled by `net/ipv4/tcp_rate.c`): how many segments the network delivered over what
+/// interval, measured from the most recently sent of the segments this ACK delivered.
+#[derive(Clone, Copy, Debug)]
+pub struct RateSample {
+    /// The start of the interval: `delivered_mstamp` when that segment was sent (0: none).
+    pub prior_mstamp: SimTime,
+    /// `tp->delivered` and `tp->delivered_ce` when that segment was sent (Linux's u32).
+    pub prior_delivered: u32,
+    pub prior_delivered_ce: u32,
+    /// Segments delivered over the interval, of them CE-marked; -1 if no sample.
+    pub delivered: i32,
+    pub delivered_ce: i32,
+    /// The interval, µs: the longer of the send and ACK phases; -1 if no valid sample.
+    pub interval_us: i64,
+    /// The send phase and the ACK phase, µs.
+    pub snd_interval_us: u32,
+    pub rcv_interval_us: u32,
+    /// RTT of the last (S)ACKed segment, µs, or -1.
+    pub rtt_us: i64,
+    /// Segments newly marked lost on this ACK.
+    pub losses: u32,
+    /// Segments newly (S)ACKed on this ACK.
+    pub acked_sacked: u32,
+    /// Segments in flight before this ACK.
+    pub prior_in_flight: u32,
+    /// The end of the segment the sample comes from.
+    pub last_end_seq: u64,
+    /// The sample comes from a segment sent while application-limited.
+    pub is_app_limited: bool,
+    /// ... or from a retransmission.
+    pub is_retrans: bool,
+    /// The ACK is likely a delayed one (`FLAG_ACK_MAYBE_DELAYED`).
+    pub is_ack_delayed: bool,
+}
+
+impl Default for RateSample {
+    /// An empty sample, as `tcp_ack` starts one (`prior_delivered` 0, no interval).
+    fn default() -> RateSample {
+        RateSample {
+            prior_mstamp: 0,
+            prior_delivered: 0,
+            prior_delivered_ce: 0,
+            delivered: -1,
+            delivered_ce: -1,
+            interval_us: -1,
+            snd_interval_us: 0,
+            rcv_interval_us: 0,
+            rtt_us: -1,
+            losses: 0,
+            acked_sacked: 0,
+            prior_in_flight: 0,
+            last_end_seq: 0,
+            is_app_limited: false,
+            is_retrans: false,
+            is_ack_delayed: false,
+        }
+    }
+}
+
 /// Linux `struct tcp_congestion_ops`. `ssthresh` and `cong_avoid` are required; the other
 /// hooks default to what the Linux core does when a module leaves them NULL.
 pub trait CongestionOps {
@@ -211,6 +372,21 @@ pub trait CongestionOps {
     fn in_ack_event(&mut self, _tp: &mut TcpCcState, _flags: u32) {}
     /// `.pkts_acked`.
     fn pkts_acked(&mut self, _tp: &mut TcpCcState, _sample: &AckSample) {}
+    /// Does the module have `.cong_control`? Then the sender builds a rate sample per ACK
+    /// and calls [`CongestionOps::cong_control`] instead of reducing (PRR) or growing cwnd
+    /// (`cong_avoid`) itself, and leaves the pacing rate to the module (Linux
+    /// `tcp_cong_control`); the restart after idle and `tcp_end_cwnd_reduction`'s cwnd
+    /// are skipped too, as in Linux.
+    fn has_cong_control(&self) -> bool {
+        false
+    }
+    /// `.cong_control`: set cwnd and the pacing rate from this ACK's rate sample.
+    fn cong_control(&mut self, _tp: &mut TcpCcState, _rs: &RateSample) {}
+    /// `.min_tso_segs`: the module's floor for the segments of a TSO skb, or `None` for
+    /// `net.ipv4.tcp_min_tso_segs`.
+    fn min_tso_segs(&self, _tp: &TcpCcState) -> Option<u32> {
+        None
+    }
     /// Does this module need ECN (`TCP_CONG_NEEDS_ECN`)?
     fn needs_ecn(&self) -> bool {
         false
@@ -270,34 +446,9 @@ pub trait Configure: Default {
     const OPTIONS: &'static Schema = &NO_OPTIONS;
     /// Read the options present in `t` into this algorithm's field of `o`.
     fn read(_ck: &mut Checker, _t: Tab, _o: &mut CcOptions) {}
-    /// Apply the options to a new instance on the socket `sock`.
-    fn configure(&mut self, _o: &CcOptions, _sock: &Socket) {}
-}
-
-/// What a socket tells the algorithm it is made for: the sysctls and socket options a
-/// Linux module reads (`sysctl_tcp_pacing_ss_ratio`, `sk_max_pacing_rate`,
-/// `sk_pacing_status`), filled by the TCP from its configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Socket {
-    /// `net.ipv4.tcp_pacing_ss_ratio` and `tcp_pacing_ca_ratio`, percent.
-    pub pacing_ss_ratio: u32,
-    pub pacing_ca_ratio: u32,
-    /// `SO_MAX_PACING_RATE` in bytes per second (`u64::MAX`: none).
-    pub max_pacing_rate: u64,
-    /// Something paces the socket (`sk_pacing_status` ≠ `SK_PACING_NONE`).
-    pub paced: bool,
-}
-
-impl Default for Socket {
-    /// Linux's defaults: ratios 200 and 120, no cap, no pacing.
-    fn default() -> Socket {
-        Socket {
-            pacing_ss_ratio: 200,
-            pacing_ca_ratio: 120,
-            max_pacing_rate: u64::MAX,
-            paced: false,
-        }
-    }
+    /// Apply the options to a new instance. (What the socket holds — its pacing, its
+    /// sysctls — the module reads at run time from `TcpCcState`, as Linux's do.)
+    fn configure(&mut self, _o: &CcOptions) {}
 }
 
 /// The options of an algorithm that has none.
@@ -310,6 +461,34 @@ pub static NO_OPTIONS: Schema = Schema {
     with: &[],
     variants: None,
 };
+
+/// The largest value of a Linux `int` module parameter (`INT_MAX`).
+pub const INT_MAX: i64 = i32::MAX as i64;
+
+/// The options of an algorithm whose source has none, with `about` saying so (shown by
+/// docs/scenario.md).
+pub const fn none_in_source(title: &'static str, about: &'static str) -> Schema {
+    Schema {
+        title,
+        place: "[tcp]",
+        noun: "options",
+        about,
+        keys: &[],
+        with: &[],
+        variants: None,
+    }
+}
+
+/// An algorithm configured as a scenario's keys make it: the default options changed by
+/// `set` (for unit tests).
+#[cfg(test)]
+pub(crate) fn configured<C: Configure>(set: impl FnOnce(&mut CcOptions)) -> C {
+    let mut o = CcOptions::default();
+    set(&mut o);
+    let mut c = C::default();
+    c.configure(&o);
+    c
+}
 
 /// The registry of algorithms: `"name" => Variant(module::Type)`, one line each. It
 /// generates the `Cc` enum dispatched by `match` (no boxing in the hot path), the names
@@ -335,13 +514,12 @@ macro_rules! ccs {
         }
 
         impl Cc {
-            /// The algorithm registered under `name`, configured by its options for the
-            /// socket `sock`, or `None`.
-            pub fn by_name(name: &str, o: &CcOptions, sock: &Socket) -> Option<Cc> {
+            /// The algorithm registered under `name`, configured by its options, or `None`.
+            pub fn by_name(name: &str, o: &CcOptions) -> Option<Cc> {
                 match name {
                     $($name => {
                         let mut c = <$m::$t>::default();
-                        c.configure(o, sock);
+                        c.configure(o);
                         Some(Cc::$var(c))
                     })*
                     _ => None,
@@ -401,13 +579,15 @@ ccs! {
     "fast" => Fast(fast::Fast),
     /// HSTCP-LP: TCP-LP's early congestion indication over HighSpeed TCP.
     "hstcp-lp" => HstcpLp(hstcp_lp::HstcpLp),
+    /// BBR v1 (Linux `tcp_bbr.c`).
+    "bbr" => Bbr(bbr::Bbr),
 }
 
 impl Cc {
-    /// The algorithm named `name`, with its options, for the socket `sock`; an unknown
-    /// name is an error naming the allowed ones.
-    pub fn new(name: &str, o: &CcOptions, sock: &Socket) -> Result<Cc, String> {
-        Cc::by_name(name, o, sock).ok_or_else(|| {
+    /// The algorithm named `name`, with its options; an unknown name is an error naming
+    /// the allowed ones.
+    pub fn new(name: &str, o: &CcOptions) -> Result<Cc, String> {
+        Cc::by_name(name, o).ok_or_else(|| {
             format!(
                 "unknown congestion control '{name}' (allowed: {})",
                 CC_NAMES.join(", ")
@@ -445,6 +625,15 @@ impl CongestionOps for Cc {
     }
     fn pkts_acked(&mut self, tp: &mut TcpCcState, s: &AckSample) {
         dispatch!(self, c => c.pkts_acked(tp, s))
+    }
+    fn has_cong_control(&self) -> bool {
+        dispatch!(self, c => c.has_cong_control())
+    }
+    fn cong_control(&mut self, tp: &mut TcpCcState, rs: &RateSample) {
+        dispatch!(self, c => c.cong_control(tp, rs))
+    }
+    fn min_tso_segs(&self, tp: &TcpCcState) -> Option<u32> {
+        dispatch!(self, c => c.min_tso_segs(tp))
     }
     fn needs_ecn(&self) -> bool {
         dispatch!(self, c => c.needs_ecn())

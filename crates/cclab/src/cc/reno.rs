@@ -4,14 +4,22 @@
 //! halve the congestion-avoidance slope (docs/references.md §2, §8.3).
 
 use super::{CongestionOps, TcpCcState};
+use crate::schema::Schema;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reno;
 
-/// No options of its own.
+/// No options of its own (see [`OPTIONS`]'s text).
 impl super::Configure for Reno {
     type Options = ();
+    const OPTIONS: &'static Schema = &OPTIONS;
 }
+
+/// Says, in `cclab list` and docs/scenario.md, why there are no keys.
+static OPTIONS: Schema = super::none_in_source(
+    "Reno options",
+    "No options: Linux's Reno (`tcp_cong.c`: `tcp_reno_ssthresh`, `tcp_reno_cong_avoid`) has no module parameters, and RFC 5681 none beyond TCP's own keys (`init_cwnd`, `init_ssthresh`).",
+);
 
 impl CongestionOps for Reno {
     fn name(&self) -> &'static str {

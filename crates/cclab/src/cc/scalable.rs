@@ -19,6 +19,7 @@
 //! - None.
 
 use super::{CongestionOps, TcpCcState};
+use crate::schema::Schema;
 
 /// Additive-increase count: one segment per this many acked (a = 1/100 = 0.01).
 pub const TCP_SCALABLE_AI_CNT: u32 = 100;
@@ -29,10 +30,17 @@ pub const TCP_SCALABLE_MD_SCALE: u32 = 3;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Scalable;
 
-/// No options of its own.
+/// No options of its own (see [`OPTIONS`]'s text).
 impl super::Configure for Scalable {
     type Options = ();
+    const OPTIONS: &'static Schema = &OPTIONS;
 }
+
+/// Says, in `cclab list` and docs/scenario.md, why there are no keys.
+static OPTIONS: Schema = super::none_in_source(
+    "Scalable TCP options",
+    "No options: `tcp_scalable.c` has no module parameters. Kelly's a = 0.01 and b = 0.125 (Scalable TCP, ACM CCR 2003) are its compile-time constants `TCP_SCALABLE_AI_CNT` = 100 (also the legacy window below which it is Reno) and `TCP_SCALABLE_MD_SCALE` = 3.",
+);
 
 impl CongestionOps for Scalable {
     fn name(&self) -> &'static str {

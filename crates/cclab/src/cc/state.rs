@@ -58,14 +58,14 @@ pub fn us_s(us: u64, none: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::{Cc, CcOptions, Socket, TcpCcState, CC_NAMES};
+    use crate::cc::{Cc, CcOptions, TcpCcState, CC_NAMES};
 
     /// Every algorithm's list fits the buffer, has unique names a column may take, and
     /// its values can be read from a fresh instance (before any sample: NaN or a number).
     #[test]
     fn every_algorithms_state_vars_are_well_formed() {
         for name in CC_NAMES {
-            let c = Cc::new(name, &CcOptions::default(), &Socket::default()).unwrap();
+            let c = Cc::new(name, &CcOptions::default()).unwrap();
             let vars = c.state_vars();
             assert!(vars.len() <= MAX_STATE_VARS, "{name}");
             for (i, v) in vars.iter().enumerate() {

@@ -14,11 +14,14 @@
 //! Deviations from Linux (one per line):
 //! - `diff` is computed in 64 bits (Linux's u32 `snd_cwnd·(rtt − baseRTT)` wraps above 2³²).
 //! - `after(ack, beg_snd_nxt)` is `tp.snd_una > beg_snd_nxt` (64-bit sequence, no wrap).
-//! - Module parameters `alpha`, `beta`, `gamma` are per-instance fields.
+//! - Module parameters `alpha`, `beta`, `gamma` are per-instance (`opt`), set from the keys
+//!   `vegas_alpha`, `vegas_beta`, `vegas_gamma` (Linux: global `module_param`s).
 //! - `tcp_vegas_ssthresh` is the modern min(ssthresh, cwnd) (pre-4.3 kernels: cwnd − 1,
 //!   paired with the old `cwnd <= ssthresh` slow-start test).
 
 use super::{reno, AckSample, CaEvent, CaState, CongestionOps, TcpCcState};
+use crate::schema::check::{Checker, Tab};
+use crate::schema::{Key, Schema, Ty};
 
 /// "Infinity" for `baseRTT` / `minRTT`, as in Linux.
 const RTT_INF: u32 = 0x7fff_ffff;
@@ -27,12 +30,8 @@ const RTT_INF: u32 = 0x7fff_ffff;
 #[derive(Clone, Debug)]
 #[allow(non_snake_case)] // Linux's names: baseRTT, minRTT, cntRTT
 pub struct Vegas {
-    /// Module parameter `alpha`: lower bound of packets in network (Linux default 2).
-    pub alpha: u32,
-    /// Module parameter `beta`: upper bound of packets in network (Linux default 4).
-    pub beta: u32,
-    /// Module parameter `gamma`: slow-start exit threshold (Linux default 1).
-    pub gamma: u32,
+    /// The module parameters (`tcp_vegas.c`'s, with its defaults).
+    pub opt: Options,
 
     /// Right edge of the current RTT (`snd_nxt` when it began).
     pub beg_snd_nxt: u64,
@@ -54,9 +53,7 @@ impl Default for Vegas {
     /// The state `tcp_vegas_init` leaves (with `snd_nxt` = 0) and Linux's parameters.
     fn default() -> Self {
         Vegas {
-            alpha: 2,
-            beta: 4,
-            gamma: 1,
+            opt: Options::default(),
             beg_snd_nxt: 0,
             doing_vegas_now: true,
             cntRTT: 0,
@@ -98,10 +95,71 @@ impl Vegas {
     }
 }
 
-/// No options of its own.
-impl super::Configure for Vegas {
-    type Options = ();
+/// Vegas' options: the module parameters of `tcp_vegas.c`, with its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `alpha`: lower bound of packets in network (default 2).
+    pub alpha: u32,
+    /// `beta`: upper bound of packets in network (default 4).
+    pub beta: u32,
+    /// `gamma`: slow-start exit threshold (default 1).
+    pub gamma: u32,
 }
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            alpha: 2,
+            beta: 4,
+            gamma: 1,
+        }
+    }
+}
+
+impl super::Configure for Vegas {
+    type Options = Options;
+    const OPTIONS: &'static Schema = &OPTIONS;
+    fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
+        ck.get_into(t, &OPTIONS.keys[0], &mut o.vegas.alpha);
+        ck.get_into(t, &OPTIONS.keys[1], &mut o.vegas.beta);
+        ck.get_into(t, &OPTIONS.keys[2], &mut o.vegas.gamma);
+    }
+    fn configure(&mut self, o: &super::CcOptions) {
+        self.opt = o.vegas.clone();
+    }
+}
+
+static OPTIONS: Schema = Schema {
+    title: "Vegas options",
+    place: "[tcp]",
+    noun: "options",
+    about: "",
+    keys: &[
+        Key {
+            name: "vegas_alpha",
+            ty: Ty::Int(0, super::INT_MAX),
+            default: "`2`",
+            allowed: "",
+            meaning: "module parameter `alpha` of `tcp_vegas.c`, segments: in congestion avoidance cwnd grows by one per RTT while diff (the segments queued) is below it",
+        },
+        Key {
+            name: "vegas_beta",
+            ty: Ty::Int(0, super::INT_MAX),
+            default: "`4`",
+            allowed: "",
+            meaning: "module parameter `beta` of `tcp_vegas.c`, segments: cwnd shrinks by one per RTT while diff exceeds it (this test comes first; between `vegas_alpha` and it, cwnd holds)",
+        },
+        Key {
+            name: "vegas_gamma",
+            ty: Ty::Int(0, super::INT_MAX),
+            default: "`1`",
+            allowed: "",
+            meaning: "module parameter `gamma` of `tcp_vegas.c`, segments: slow start ends, cwnd set to the actual rate × baseRTT + 1, once diff exceeds it",
+        },
+    ],
+    with: &[],
+    variants: None,
+};
 
 impl CongestionOps for Vegas {
     fn name(&self) -> &'static str {
@@ -153,7 +211,7 @@ impl CongestionOps for Vegas {
                 let diff = cwnd * rtt.saturating_sub(base) / base;
                 (self.diff, self.target_cwnd) = (Some(diff), Some(target_cwnd));
 
-                if diff > self.gamma as u64 && tp.in_slow_start() {
+                if diff > self.opt.gamma as u64 && tp.in_slow_start() {
                     // Going too fast. Time to slow down and switch to congestion avoidance.
                     // Set cwnd to match the actual rate exactly, plus 1 because the integer
                     // truncation robs us of full link utilization.
@@ -164,11 +222,11 @@ impl CongestionOps for Vegas {
                     tp.slow_start(acked);
                 } else {
                     // Congestion avoidance.
-                    if diff > self.beta as u64 {
+                    if diff > self.opt.beta as u64 {
                         // The old window was too fast, so we slow down.
                         tp.snd_cwnd -= 1;
                         tp.snd_ssthresh = tcp_vegas_ssthresh(tp);
-                    } else if diff < self.alpha as u64 {
+                    } else if diff < self.opt.alpha as u64 {
                         // We don't have enough extra packets in the network, so speed up.
                         tp.snd_cwnd += 1;
                     } else {
@@ -342,15 +400,22 @@ mod tests {
     #[test]
     fn diff_band_edges() {
         for (d, want) in [(0u32, 101u32), (1, 101), (2, 100), (4, 100), (5, 99)] {
-            let (mut v, mut tp) = setup(100, 50);
-            v.baseRTT = 100_001;
-            v.minRTT = 100_001 + d * 1000 + 1;
-            v.cntRTT = 3;
-            tp.snd_una = 1;
-            v.cong_avoid(&mut tp, 1);
-            assert_eq!(tp.snd_cwnd, want, "diff {d}");
-            assert_eq!((v.cntRTT, v.minRTT), (0, RTT_INF));
+            assert_eq!(band_step(Vegas::default(), d), want, "diff {d}");
         }
+    }
+
+    /// `v`'s step in CA at cwnd 100 (ssthresh 50), baseRTT 100 001 µs and the RTT's
+    /// minimum baseRTT + d ms + 1 µs, so diff = d: the cwnd after it.
+    fn band_step(mut v: Vegas, d: u32) -> u32 {
+        let mut tp = TcpCcState::new(MSS as u32, 100, 50);
+        v.init(&mut tp);
+        v.baseRTT = 100_001;
+        v.minRTT = 100_001 + d * 1000 + 1;
+        v.cntRTT = 3;
+        tp.snd_una = 1;
+        v.cong_avoid(&mut tp, 1);
+        assert_eq!((v.cntRTT, v.minRTT), (0, RTT_INF));
+        tp.snd_cwnd
     }
 
     /// Settles where alpha ≤ diff ≤ beta. Bottleneck of 50 packets per 100 ms base RTT:
@@ -485,5 +550,40 @@ mod tests {
         let mut s = String::new();
         v.diag(&mut s);
         assert!(s.starts_with(" vegas:(enabled:1,"), "{s}");
+    }
+
+    /// A Vegas configured from its options, as a scenario's keys make it.
+    fn configured(set: impl FnOnce(&mut Options)) -> Vegas {
+        crate::cc::configured(|o| set(&mut o.vegas))
+    }
+
+    /// `vegas_alpha = 6`, `vegas_beta = 8` move the hold band to 6 ≤ diff ≤ 8, as
+    /// `diff_band_edges` with the same arithmetic: d = 5 < alpha → +1; d = 6 and 8 →
+    /// hold; d = 9 > beta → −1 (each would be −1 at the defaults 2 and 4).
+    #[test]
+    fn alpha_beta_options_move_the_band() {
+        for (d, want) in [(5u32, 101u32), (6, 100), (8, 100), (9, 99)] {
+            let v = configured(|o| {
+                o.alpha = 6;
+                o.beta = 8;
+            });
+            assert_eq!(band_step(v, d), want, "diff {d}");
+        }
+    }
+
+    /// `vegas_gamma = 7`: the step of `slow_start_exit_when_diff_above_gamma` (cwnd 80,
+    /// diff 7) no longer ends slow start (7 is not > 7), so the round doubles to 160; at
+    /// the default 1 it ends at 73.
+    #[test]
+    fn gamma_option_sets_the_slow_start_exit() {
+        for (gamma, want) in [(1, 73), (7, 160)] {
+            let mut v = configured(|o| o.gamma = gamma);
+            let mut tp = TcpCcState::new(MSS as u32, 10, u32::MAX);
+            v.init(&mut tp);
+            for r in [100_000, 100_000, 110_000, 110_000] {
+                round(&mut v, &mut tp, r);
+            }
+            assert_eq!(tp.snd_cwnd, want, "gamma {gamma}");
+        }
     }
 }

@@ -114,6 +114,10 @@ pub struct LossyPath {
     pub seed: u64,
     /// Sample cwnd at this interval (`RunResult::series.cwnd`).
     pub cwnd_interval: Option<SimTime>,
+    /// Drop on the sender's NIC of this rate, ahead of the bottleneck (netem `loss` on the
+    /// sender's qdisc), instead of on the bottleneck after it: a lost packet then takes
+    /// none of the bottleneck's capacity. `None`: on the bottleneck (the default).
+    pub loss_before: Option<u64>,
 }
 
 /// What a lossy-path run gives.
@@ -137,6 +141,7 @@ impl LossyPath {
             warm: dur / 10,
             seed: 1,
             cwnd_interval: None,
+            loss_before: None,
         }
     }
 
@@ -148,11 +153,15 @@ impl LossyPath {
     }
 
     pub fn run(&self) -> LossyOutcome {
-        let topo = one_hop(
-            self.rate,
-            self.rtt / 2,
-            QueueSpec::droptail(Limit::Packets(self.buffer_pkts())),
-        );
+        let buffer = Limit::Packets(self.buffer_pkts());
+        let topo = match self.loss_before {
+            None => one_hop(self.rate, self.rtt / 2, QueueSpec::droptail(buffer)),
+            // The NIC's qdisc: Linux's txqueuelen 1000.
+            Some(nic) => nic_path(
+                (nic, 0, Limit::Packets(1000)),
+                (self.rate, self.rtt / 2, buffer),
+            ),
+        };
         let mut sc = Scenario::new("lossy-path", topo, self.dur);
         sc.seed = self.seed;
         sc.add_default_flows(&self.tcp);

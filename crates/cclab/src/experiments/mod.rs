@@ -3,6 +3,8 @@
 //! the simulated ones, and checks with their tolerances. Adding one = one file + one line
 //! in `all()`.
 
+pub mod bbr_loss;
+pub mod bbr_startup;
 pub mod common;
 pub mod cubic_vs_reno;
 pub mod dctcp_buffer;
@@ -13,6 +15,7 @@ pub mod dctcp_k;
 pub mod dctcp_queue;
 pub mod dctcp_syn_ect;
 pub mod fairness;
+pub mod fast_equilibrium;
 pub mod fast_vs_newreno;
 pub mod fct_websearch;
 pub mod hstcp_lp;
@@ -162,8 +165,11 @@ pub fn all() -> Vec<Experiment> {
         sc2004::EXPERIMENT,
         sharing_tests::EXPERIMENT,
         fast_vs_newreno::EXPERIMENT,
+        fast_equilibrium::EXPERIMENT,
         hstcp_lp::EXPERIMENT,
         sack_cost::EXPERIMENT,
+        bbr_loss::EXPERIMENT,
+        bbr_startup::EXPERIMENT,
     ]
 }
 

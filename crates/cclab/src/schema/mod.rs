@@ -41,6 +41,9 @@ pub enum Ty {
     Bytes(u64, u64),
     /// A probability: at least 0 and below 1.
     Prob,
+    /// A number above the first bound and at most the second (an algorithm's real-valued
+    /// parameter: FAST's γ ∈ (0, 1]).
+    Real(f64, f64),
     /// Any string.
     Str,
     /// One of these words (case-insensitive); the first string names what they are
@@ -73,7 +76,7 @@ impl Ty {
             Ty::Bool => "boolean".into(),
             Ty::Int(..) => "integer".into(),
             Ty::Bytes(..) => "integer or size".into(),
-            Ty::Prob => "number".into(),
+            Ty::Prob | Ty::Real(..) => "number".into(),
             Ty::Str | Ty::Choice(..) | Ty::Host | Ty::Link => "string".into(),
             Ty::Table(s) => format!("{} table", s.noun),
             Ty::Tables(s) => format!("array of {} tables", s.noun),
@@ -94,6 +97,7 @@ impl Ty {
             Ty::Int(lo, hi) => format!("{lo} to {hi}"),
             Ty::Bytes(lo, hi) => format!("{lo} to {hi} bytes"),
             Ty::Prob => "at least 0 and below 1 (e.g. `1e-4`)".into(),
+            Ty::Real(lo, hi) => format!("above {lo}, at most {hi}"),
             Ty::Choice(_, c) => c
                 .iter()
                 .map(|x| format!("`\"{x}\"`"))

@@ -264,13 +264,7 @@ impl TcpConfig {
     /// with this configuration's pacing; an unknown name is an error naming the allowed
     /// ones.
     pub fn congestion_control(&self) -> Result<cc::Cc, String> {
-        let sock = cc::Socket {
-            pacing_ss_ratio: self.pacing_ss_ratio,
-            pacing_ca_ratio: self.pacing_ca_ratio,
-            max_pacing_rate: self.max_pacing_rate.map_or(u64::MAX, |b| b / 8),
-            paced: self.host.fq || self.max_pacing_rate.is_some(),
-        };
-        cc::Cc::new(&self.cc, &self.cc_options, &sock)
+        cc::Cc::new(&self.cc, &self.cc_options)
     }
 }
 

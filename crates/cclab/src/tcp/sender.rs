@@ -55,6 +55,7 @@ mod listen;
 mod pacing;
 mod probe0;
 mod rack;
+mod rate;
 mod rate_halving;
 mod recovery;
 mod rtx;
@@ -86,7 +87,7 @@ const DUPTHRESH: u32 = 3;
 /// (`-l`, 128 KB by default in iperf2 and iperf3). Each write ends in a PSH.
 const APP_WRITE: u64 = 128 << 10;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Seg {
     start: u64,
     end: u64,
@@ -102,6 +103,15 @@ struct Seg {
     psh: bool,
     /// The first segment of an skb of Linux's retransmission queue (`sender/rtx.rs`).
     head: bool,
+    /// Sent while application-limited (`tx.is_app_limited`, `sender/rate.rs`).
+    tx_app_limited: bool,
+    /// `tp->delivered` and `tp->delivered_ce` when sent (`tx.delivered`,
+    /// `tx.delivered_ce`, Linux's u32), and `tcp_rate.c`'s clocks then (`tx.delivered_mstamp`,
+    /// `tx.first_tx_mstamp`): set only for a module with `cong_control`.
+    tx_delivered: u32,
+    tx_delivered_ce: u32,
+    tx_delivered_mstamp: SimTime,
+    tx_first_tx_mstamp: SimTime,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,16 +234,19 @@ pub struct Sender {
     /// IPv4 ID of the next packet (Linux `inet_id`; see `tcp::initial_inet_id`).
     inet_id: u16,
 
-    // Pacing (`sender/pacing.rs`).
-    pacing_status: PacingStatus,
-    /// `sk_pacing_rate` in bytes per second (`NO_RATE` = unknown, Linux's `~0`).
-    pacing_rate: u64,
+    // Pacing (`sender/pacing.rs`; the rate and status are the module's, in `tp`).
     /// `tcp_wstamp_ns`: the earliest departure time of the next packet.
     wstamp: SimTime,
     pace_timer: Timer,
     /// Nothing below TCP to model: no pacing, no offload, no small queues, no spacing (the
     /// send loop skips their checks).
     plain: bool,
+    /// The module has `cong_control` (BBR): it sets cwnd and the pacing rate from a rate
+    /// sample per ACK (`sender/rate.rs`), and the module's `min_tso_segs` is asked.
+    cc_owns: bool,
+    cc_min_tso: bool,
+    /// This ACK's rate sample (`sender/rate.rs`).
+    rs: crate::cc::RateSample,
     /// Seed 001's spacing (`sender/spacing.rs`).
     spacing: spacing::SpacingState,
     /// When data last left (Linux `tp->lsndtime`), for the restart after idle.
@@ -259,11 +272,19 @@ impl Sender {
             cfg.mtu - IP_TCP_HDR
         };
         let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
+        let mut tp = TcpCcState::new(mss, initial::init_cwnd(cfg, mss), ssthresh);
+        tp.sk_pacing_status = Self::pacing_status_of(cfg);
+        tp.sk_max_pacing_rate = cfg.max_pacing_rate.map_or(NO_RATE, |b| b / 8);
+        tp.pacing_ss_ratio = cfg.pacing_ss_ratio;
+        tp.pacing_ca_ratio = cfg.pacing_ca_ratio;
+        tp.random = u64::from(addr.conn) << 8 | u64::from(addr.gen);
+        let cc_owns = cc.has_cong_control();
+        let cc_min_tso = cc.min_tso_segs(&tp).is_some();
         Sender {
             addr,
             cfg: Arc::clone(cfg),
             state: SndState::Idle,
-            tp: TcpCcState::new(mss, initial::init_cwnd(cfg, mss), ssthresh),
+            tp,
             cc,
             mss,
             rtt: RttEstimator::new(cfg.rto_mode, cfg.rto_min, cfg.rto_max, cfg.rto_initial),
@@ -302,18 +323,30 @@ impl Sender {
             syn_tx: 0,
             ts_recent: 0,
             inet_id: super::initial_inet_id(addr.conn ^ addr.gen.rotate_left(16), true),
-            pacing_status: Self::pacing_status_of(cfg),
-            pacing_rate: NO_RATE,
             wstamp: 0,
             pace_timer: Timer::default(),
             plain: Self::pacing_status_of(cfg) == PacingStatus::None
                 && cfg.host == crate::tcp::config::HostStack::default()
                 && cfg.spacing == Spacing::None,
+            cc_owns,
+            cc_min_tso,
+            rs: crate::cc::RateSample::default(),
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
             loss: rack::LossState::new(cfg.reordering).with_era(cfg),
             hs: listen::Handshake::new(cfg),
         }
+    }
+
+    /// Seed the socket's random stream (`TcpCcState::random`) with the run's seed.
+    pub fn seed_random(&mut self, seed: u64) {
+        self.tp.random ^= seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    /// Something below TCP changed (a module turned pacing on in `init`): the send loop
+    /// with its checks from now on.
+    fn refresh_plain(&mut self) {
+        self.plain &= self.tp.sk_pacing_status == PacingStatus::None;
     }
 
     /// The configuration this end runs.
@@ -366,6 +399,7 @@ impl Sender {
             return;
         }
         self.slow_start_after_idle_check(io.now);
+        self.rate_check_app_limited(io); // `tcp_sendmsg_locked`
         self.write_seq += bytes;
         self.push_at = self.push_limit();
         self.done_at = None;

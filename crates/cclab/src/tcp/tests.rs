@@ -586,3 +586,63 @@ fn netstat_counts_only_a_tail_loss_rto_as_an_other_tcp_timeout() {
     let b = lose_segment(200, 49, 2, true);
     assert_eq!((b.s.stats.timeouts, b.s.stats.retrans_segs), (0, 2));
 }
+
+/// `ss` reads the socket's one pacing rate (`sk_pacing_rate`, set by
+/// `tcp_update_pacing_rate`, capped by `SO_MAX_PACING_RATE`): with `max_pacing_rate` =
+/// 50 Mbit/s the line says 50.0 Mbps, the rate the flow is held to. (cclab once printed a
+/// rate of its own, 2.0 or 1.2 × cwnd/srtt uncapped: 7800.4 Mbps beside a goodput of
+/// 47.6 Mbit/s.)
+#[test]
+fn ss_pacing_rate_is_the_sockets_capped_rate() {
+    let cfg = TcpConfig {
+        max_pacing_rate: Some(50_000_000),
+        ..TcpConfig::default()
+    };
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, None);
+    b.connect();
+    b.run_until(2 * SEC);
+    let line = b.s.ss_line();
+    assert!(line.contains(" pacing_rate 50.0Mbps "), "{line}");
+    assert_eq!(b.s.pacing_rate(), 50_000_000 / 8);
+    // The flow keeps to it: bytes acked over the second second at most 50 Mbit/s.
+    let acked = b.s.acked_bytes();
+    b.run_until(3 * SEC);
+    let mbps = (b.s.acked_bytes() - acked) as f64 * 8.0 / 1e6;
+    assert!(mbps <= 50.0 && mbps > 45.0, "{mbps} Mbit/s");
+}
+
+/// BBR (`cong_control`) sets the pacing rate itself and `ss` shows it with BBR's fields
+/// (`bbr:(bw:…,mrtt:…,pacing_gain:…,cwnd_gain:…)`, iproute2's order); TCP paces itself
+/// (`bbr_init` sets `SK_PACING_NEEDED`).
+#[test]
+fn bbr_sets_the_pacing_rate_ss_shows() {
+    let cfg = TcpConfig {
+        cc: "bbr".into(),
+        ..TcpConfig::default()
+    };
+    // 100 Mbit/s, 10 ms RTT.
+    let mut b = Bench::new(&cfg, 5 * MS, 100_000_000, None);
+    b.connect();
+    b.run_until(3 * SEC);
+    assert_eq!(b.s.tp.sk_pacing_status, crate::cc::PacingStatus::Needed);
+    let line = b.s.ss_line();
+    let rate = b.s.pacing_rate() as f64 * 8.0 / 1e6;
+    assert!(
+        line.contains(&format!(" pacing_rate {rate:.1}Mbps ")),
+        "{line}"
+    );
+    assert!(line.contains(" bbr:(bw:"), "{line}");
+    assert!(
+        line.contains(",mrtt:10.") && line.contains(",cwnd_gain:"),
+        "{line}"
+    );
+    // In PROBE_BW the rate is the phase's gain × bw less 1%, and bw (payload) is close to
+    // the link's 100 Mbit/s less headers (1448 of 1500 B per packet: 96.5 Mbit/s).
+    let crate::cc::Cc::Bbr(bbr) = &b.s.cc else {
+        panic!("bbr")
+    };
+    let bw = bbr.bw_bps(&b.s.tp) / 1e6;
+    assert!(bw > 90.0 && bw < 96.6, "{line}");
+    let want = bw * bbr.pacing_gain as f64 / 256.0 * 0.99;
+    assert!((rate - want).abs() < 0.1, "{rate} vs {want}: {line}");
+}

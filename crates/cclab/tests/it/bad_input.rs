@@ -2,6 +2,8 @@
 //! the `--set` path a user would take, by awkward values (zero, negative, huge, wrong
 //! types, extreme units). Each edit must either be refused with errors that name the key,
 //! or give a scenario that builds and runs (a few simulated milliseconds) without a panic.
+//! Every congestion control's parameters, which no example sets, are tried at and past the
+//! ends of their ranges.
 
 use cclab::engine::MS;
 use cclab::scenario::parse_scenario;
@@ -118,4 +120,52 @@ fn awkward_values_in_every_example_key_never_panic() {
     );
     // The test exercises both outcomes.
     assert!(refused > 500 && ran > 20, "{refused} refused, {ran} ran");
+}
+
+/// Every algorithm's parameters (`cc::OPTIONS`, by `cc`) at both ends of their allowed
+/// range build and run 2 s of the dumbbell example (slow start, its first losses, and the
+/// second flow joining at 1 s) without a panic, and one step outside either end is refused
+/// with an error naming the key.
+#[test]
+fn every_algorithm_parameter_at_its_range_ends_runs_and_past_them_is_refused() {
+    let f = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/dumbbell.toml");
+    let text = std::fs::read_to_string(f).unwrap();
+    let kinds = cclab::cc::OPTIONS.variants.as_ref().unwrap().kinds;
+    let mut tried = 0;
+    for (cc, schema) in kinds {
+        for k in schema.keys {
+            let (good, bad): (Vec<String>, Vec<String>) = match k.ty {
+                cclab::schema::Ty::Int(lo, hi) => (
+                    vec![lo.to_string(), hi.to_string()],
+                    vec![(lo - 1).to_string(), (hi + 1).to_string()],
+                ),
+                cclab::schema::Ty::Bool => (vec!["true".into(), "false".into()], vec!["1".into()]),
+                _ => continue,
+            };
+            let key = format!("tcp.{}", k.name);
+            let sets = |v: &str| {
+                vec![
+                    ("tcp.cc".to_string(), format!("\"{cc}\"")),
+                    (key.clone(), v.to_string()),
+                ]
+            };
+            for v in &good {
+                let sc = parse_scenario(&text, "dumbbell.toml", &sets(v))
+                    .unwrap_or_else(|e| panic!("{cc} {key} = {v}: {e:?}"));
+                let mut sim = Sim::new(&sc).unwrap_or_else(|e| panic!("{cc} {key} = {v}: {e}"));
+                sim.run_until(2000 * MS);
+                tried += 1;
+            }
+            for v in &bad {
+                let errs = parse_scenario(&text, "dumbbell.toml", &sets(v))
+                    .err()
+                    .unwrap_or_else(|| panic!("{cc} {key} = {v} was accepted"));
+                assert!(
+                    errs.iter().any(|e| e.to_string().contains(&key)),
+                    "{cc} {key} = {v}: {errs:?}"
+                );
+            }
+        }
+    }
+    assert!(tried >= 60, "{tried} runs");
 }

@@ -4,6 +4,7 @@
 //! ACK-train detection, and the state and TX_START events.
 
 use super::*;
+use crate::cc::PacingStatus;
 use crate::engine::{MS, SEC, US};
 
 fn ack(rtt_us: i64) -> AckSample {
@@ -46,7 +47,7 @@ fn cubic_root_matches_cbrt() {
     };
     let (max_rel, _) = sweep((1u64 << 21) as f64, 1.001);
     assert!(max_rel < 0.01, "max relative error {max_rel} for a >= 2^21");
-    let (max_rel, mean) = sweep(CUBE_FACTOR as f64, 1.0001);
+    let (max_rel, mean) = sweep(cube_factor(BIC_SCALE) as f64, 1.0001);
     assert!(
         max_rel < 0.002,
         "max relative error {max_rel} in CUBIC's domain"
@@ -64,23 +65,28 @@ fn cub1_bic_k_after_beta_reduction() {
         (8333, 18.42),
         (83333, 39.69),
     ] {
-        let mut tp = TcpCcState::new(1448, 10, 10);
-        let mut c = Cubic::default();
-        c.init(&mut tp);
-        tp.now = SEC;
-        tp.snd_cwnd = w_max;
-        let ss = c.ssthresh(&mut tp);
-        assert_eq!(c.last_max_cwnd, w_max);
-        tp.snd_cwnd = ss;
-        tp.snd_ssthresh = ss;
-        c.cong_avoid(&mut tp, 1);
-        let k = c.bic_K as f64 / 1024.0;
+        let (k, c) = k_after_loss(Cubic::default(), w_max);
         assert!(
             (k - k_expected).abs() / k_expected < 0.01,
             "W_max {w_max}: K = {k} s, expected {k_expected} s"
         );
         assert_eq!(c.bic_origin_point, w_max);
     }
+}
+
+/// K in seconds (`bic_K` is in 1/1024 s) after `c` cuts a window of `w_max` and then
+/// takes one ACK in congestion avoidance; and `c` then.
+fn k_after_loss(mut c: Cubic, w_max: u32) -> (f64, Cubic) {
+    let mut tp = TcpCcState::new(1448, 10, 10);
+    c.init(&mut tp);
+    tp.now = SEC;
+    tp.snd_cwnd = w_max;
+    let ss = c.ssthresh(&mut tp);
+    assert_eq!(c.last_max_cwnd, w_max);
+    tp.snd_cwnd = ss;
+    tp.snd_ssthresh = ss;
+    c.cong_avoid(&mut tp, 1);
+    (c.bic_K as f64 / 1024.0, c)
 }
 
 /// ssthresh = max(cwnd * 717 / 1024, 2) and fast convergence (exact integer results).
@@ -437,7 +443,7 @@ fn loss_state_resets_and_growth_caps() {
 /// update only this part runs (`goto tcp_friendliness`).
 #[test]
 fn reno_friendly_counting_is_linux_loop() {
-    assert_eq!(BETA_SCALE, 15);
+    assert_eq!(beta_scale(BETA), 15);
     for (acked, credits, tcp_cwnd) in [(15, 15, 8), (16, 1, 9), (30, 15, 9), (31, 1, 10)] {
         let mut tp = TcpCcState::new(1448, 8, 8);
         let mut c = Cubic::default();
@@ -493,14 +499,18 @@ fn tx_start_shifts_epoch_by_idle_time() {
 #[test]
 fn hystart_ack_delay_follows_linux() {
     let mut tp = TcpCcState::new(1448, 16, u32::MAX);
-    let mut c = Cubic::default();
+    let c = Cubic::default();
     assert_eq!(c.hystart_ack_delay(&tp), 0, "no srtt yet");
     tp.srtt_us = 25 << 3;
-    tp.packets_in_flight = 16;
+    tp.packets_out = 16;
+    tp.update_pacing_rate();
+    assert_eq!(tp.sk_pacing_rate, 1_853_440_000);
     assert_eq!(c.hystart_ack_delay(&tp), 141);
     tp.snd_ssthresh = 20;
+    tp.update_pacing_rate();
     assert_eq!(c.hystart_ack_delay(&tp), 235);
-    c.pacing = (200, 120, 12_500_000, true);
+    tp.sk_max_pacing_rate = 12_500_000;
+    tp.update_pacing_rate();
     assert_eq!(c.hystart_ack_delay(&tp), 1000);
 }
 
@@ -513,9 +523,14 @@ fn hystart_ack_delay_follows_linux() {
 fn hystart_ack_train_threshold_is_not_halved_when_paced() {
     for (paced, last_quiet, exit) in [(false, 50, 51), (true, 101, 102)] {
         let (mut c, mut tp) = slow_start_round(true);
-        c.pacing.3 = paced;
+        tp.sk_pacing_status = if paced {
+            PacingStatus::Needed
+        } else {
+            PacingStatus::None
+        };
         tp.srtt_us = 100_000 << 3;
-        tp.packets_in_flight = 32;
+        tp.packets_out = 32;
+        tp.update_pacing_rate();
         assert_eq!(c.hystart_ack_delay(&tp), 1000);
         tp.now += MS;
         c.pkts_acked(&mut tp, &ack(100_000)); // starts the round
@@ -529,5 +544,99 @@ fn hystart_ack_train_threshold_is_not_halved_when_paced() {
             c.pkts_acked(&mut tp, &ack(100_000));
         }
         assert!(c.found, "paced {paced}: exits at {exit} ms");
+    }
+}
+
+/// A CUBIC configured from its options, as a scenario's keys make it.
+fn configured(set: impl FnOnce(&mut Options)) -> Cubic {
+    crate::cc::configured(|o| set(&mut o.cubic))
+}
+
+/// `cubic_beta = 512`: `cubictcp_recalc_ssthresh` gives cwnd·512/1024 = cwnd/2, fast
+/// convergence W_max = cwnd·(1024 + 512)/2048 = 3/4 cwnd, and `beta_scale` =
+/// 8·1536/3/512 = 8, so the Reno estimate gains one segment per cwnd·8/8 = cwnd ACKs
+/// (Reno's own slope, as alpha = 3(1 − β)/(1 + β) = 1 at β = 1/2). Exact.
+#[test]
+fn beta_option_sets_the_decrease_and_the_reno_slope() {
+    let mut c = configured(|o| o.beta = 512);
+    assert_eq!((c.beta, c.beta_scale), (512, 8));
+    let mut tp = TcpCcState::new(1448, 10, 10);
+    c.init(&mut tp);
+    tp.snd_cwnd = 1000;
+    assert_eq!(c.ssthresh(&mut tp), 500);
+    tp.snd_cwnd = 900;
+    assert_eq!(c.ssthresh(&mut tp), 450);
+    assert_eq!(c.last_max_cwnd, 900 * 1536 / 2048);
+    // Reno-friendly counting: delta = cwnd·beta_scale >> 3 = 8 at cwnd 8 (15 at 717).
+    let mut tp = TcpCcState::new(1448, 8, 8);
+    tp.now = 10 * SEC;
+    c.epoch_start = tp.now_us() - 100_000;
+    c.last_time = tp.now_us() - 500;
+    c.last_cwnd = 7;
+    c.tcp_cwnd = 8;
+    c.bictcp_update(&tp, 8, 16);
+    assert_eq!((c.ack_cnt, c.tcp_cwnd), (8, 9));
+}
+
+/// `bic_scale = 82` doubles C: K = cbrt((W_max − cwnd)/C) shrinks by 2^(1/3), from
+/// 9.086 s to 7.212 s at W_max 1000 (cwnd 700 after the default beta). Tolerance ±1%
+/// (`cubic_root`'s error, as CUB-1).
+#[test]
+fn bic_scale_option_sets_c() {
+    for (bic_scale, k_expected) in [(41, 9.086), (82, 7.21)] {
+        let (k, _) = k_after_loss(configured(|o| o.bic_scale = bic_scale), 1000);
+        assert!(
+            (k - k_expected).abs() / k_expected < 0.01,
+            "bic_scale {bic_scale}: K = {k} s, expected {k_expected} s"
+        );
+    }
+}
+
+/// `n` ACKs `gap` apart, each with an RTT sample of 100 ms.
+fn acks(c: &mut Cubic, tp: &mut TcpCcState, n: usize, gap: u64) {
+    for _ in 0..n {
+        tp.now += gap;
+        c.pkts_acked(tp, &ack(100_000));
+    }
+}
+
+/// `hystart_low_window = 8`: HyStart samples the delay at cwnd 10 already (16: none).
+#[test]
+fn hystart_low_window_option_gates_hystart() {
+    for (low, samples) in [(16, 0), (8, 8)] {
+        let mut c = configured(|o| o.hystart_low_window = low);
+        let mut tp = TcpCcState::new(1448, 10, u32::MAX);
+        tp.now = SEC;
+        c.init(&mut tp);
+        acks(&mut c, &mut tp, 10, 10 * US);
+        assert_eq!(c.sample_cnt, samples, "hystart_low_window {low}");
+    }
+}
+
+/// `hystart_ack_delta_us = 4000`: ACKs 3 ms apart now make a train, which ends slow start
+/// once it spans more than delay_min/2 = 50 ms (2000: never).
+#[test]
+fn hystart_ack_delta_option_widens_the_train() {
+    for (delta, found) in [(2000, false), (4000, true)] {
+        let (mut c, mut tp) = slow_start_round(true);
+        c.hystart_detect = HYSTART_ACK_TRAIN;
+        c.hystart_ack_delta_us = delta;
+        acks(&mut c, &mut tp, 30, 3 * MS);
+        assert_eq!(c.found, found, "hystart_ack_delta_us {delta}");
+    }
+}
+
+/// `cubic_initial_ssthresh = 50` sets ssthresh at init only with HyStart off (Linux:
+/// `if (!hystart && initial_ssthresh)`).
+#[test]
+fn initial_ssthresh_option_applies_without_hystart() {
+    for (hystart, ssthresh) in [(true, u32::MAX), (false, 50)] {
+        let mut c = configured(|o| {
+            o.initial_ssthresh = 50;
+            o.hystart = hystart;
+        });
+        let mut tp = TcpCcState::new(1448, 10, u32::MAX);
+        c.init(&mut tp);
+        assert_eq!(tp.snd_ssthresh, ssthresh);
     }
 }

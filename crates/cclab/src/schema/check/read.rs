@@ -91,6 +91,26 @@ pub fn int(lo: i64, hi: i64) -> impl Fn(&Value) -> Result<i64, String> {
     }
 }
 
+/// A number (integer or float) above `lo` and at most `hi` (`Ty::Real`).
+pub fn real(lo: f64, hi: f64) -> impl Fn(&Value) -> Result<f64, String> {
+    move |v| {
+        let range = format!("a number above {lo} and at most {hi}");
+        let x = match v {
+            Value::Float(x) => *x,
+            Value::Integer(i) => *i as f64,
+            Value::String(s) if s.trim().parse::<f64>().is_ok() => {
+                return Err(format!("write the number without quotes: must be {range}"))
+            }
+            other => return Err(format!("expected {range}, found {}", type_name(other))),
+        };
+        if x > lo && x <= hi {
+            Ok(x)
+        } else {
+            Err(format!("out of range: must be {range}"))
+        }
+    }
+}
+
 /// A byte count written either as an integer (`84`) or a size (`"1500B"`), in `lo..=hi`.
 pub fn bytes_in(lo: u64, hi: u64) -> impl Fn(&Value) -> Result<u64, String> {
     move |v| {
@@ -219,7 +239,10 @@ impl FromValue for bool {
 }
 
 impl FromValue for f64 {
-    fn from_value(v: &Value, _: &Ty, _: &Checker) -> Result<f64, String> {
+    fn from_value(v: &Value, ty: &Ty, _: &Checker) -> Result<f64, String> {
+        if let Ty::Real(lo, hi) = *ty {
+            return real(lo, hi)(v);
+        }
         let x = match v {
             Value::Float(x) => *x,
             Value::Integer(i) => *i as f64,

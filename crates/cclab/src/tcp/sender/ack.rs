@@ -78,7 +78,10 @@ impl Sender {
         self.backoff = 0;
         self.rto_timer.disarm();
         self.cc.init(&mut self.tp);
-        self.update_pacing_rate();
+        self.refresh_plain();
+        if !self.cc_owns {
+            self.update_pacing_rate();
+        }
         self.send_pure_ack(io);
         self.try_send(io);
     }
@@ -104,6 +107,14 @@ impl Sender {
         let prior_in_flight = self.in_flight();
         let prior_state = self.tp.ca_state;
         let prior_delivered = self.tp.delivered;
+        let prior_lost = self.tp.lost;
+        if self.cc_owns {
+            // `tcp_ack`: a fresh rate sample (`sender/rate.rs`).
+            self.rs = crate::cc::RateSample {
+                prior_in_flight,
+                ..Default::default()
+            };
+        }
         let prior_wnd = self.snd_wnd;
         self.peer_window(p.rwnd);
         if self.loss.pending == Pending::Probe0 {
@@ -143,6 +154,15 @@ impl Sender {
         // RTT sample.
         let c = (first_ackt, last_ackt, retrans_data_acked);
         let rtt_us = self.ack_rtt_sample(p, io, ack, prior_una, c);
+        if self.cc_owns {
+            self.rs.rtt_us = rtt_us;
+            // `FLAG_ACK_MAYBE_DELAYED` (`tcp_clean_rtx_queue`): one runt segment acked,
+            // nothing SACKed, nothing else delivered.
+            self.rs.is_ack_delayed = acked_segs == 1
+                && newly_sacked == 0
+                && ack - prior_una < self.mss as u64
+                && self.rs.prior_delivered.wrapping_add(1) == self.tp.delivered as u32;
+        }
         // `FLAG_SET_XMIT_TIMER`: with RACK or TLP the timer is set after loss detection
         // (`tcp_set_xmit_timer`), unless RACK armed the reordering timer.
         let mut set_xmit_timer = false;
@@ -204,17 +224,26 @@ impl Sender {
             self.ack_end_3_18(io); // `sender/early_retrans.rs`
         }
 
-        // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`).
-        self.cong_control(
-            ack,
-            prior_una,
-            prior_delivered,
-            newly_lost,
-            is_dup,
-            prior_state,
-        );
-
-        self.update_pacing_rate();
+        // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`), or the module's
+        // `cong_control` with this ACK's rate sample (`tcp_rate_gen` first).
+        if self.cc_owns {
+            let delivered = (self.tp.delivered - prior_delivered) as u32;
+            self.rate_gen(delivered, (self.tp.lost - prior_lost) as u32);
+            self.tp.packets_in_flight = self.in_flight();
+            self.tp.packets_out = self.packets_out();
+            self.tp.tcp_wstamp = self.wstamp;
+            self.cc.cong_control(&mut self.tp, &self.rs);
+        } else {
+            self.cong_control(
+                ack,
+                prior_una,
+                prior_delivered,
+                newly_lost,
+                is_dup,
+                prior_state,
+            );
+            self.update_pacing_rate();
+        }
 
         self.ack_send(io);
     }
@@ -363,6 +392,9 @@ impl Sender {
             }
             if s.retrans {
                 self.retrans_out -= 1;
+            }
+            if self.cc_owns && !s.sacked {
+                self.rate_skb_delivered(&s);
             }
             if s.ever_retrans {
                 retrans_data_acked = true;

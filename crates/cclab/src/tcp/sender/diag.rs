@@ -35,17 +35,16 @@ impl Sender {
         self.cc.diag(&mut s);
         let srtt = self.rtt.srtt().max(1) as f64 / 1e12;
         let send_bps = self.tp.snd_cwnd as f64 * self.mss as f64 * 8.0 / srtt;
-        // `tcp_update_pacing_rate`: 200% in slow start (cwnd < ssthresh/2), else 120%.
-        let ratio = if self.tp.snd_cwnd < self.tp.snd_ssthresh / 2 {
-            2.0
-        } else {
-            1.2
-        };
+        let _ = write!(s, " send {:.1}Mbps", send_bps / 1e6);
+        // `sk_pacing_rate` as the socket holds it (`tcp_update_pacing_rate`'s, or the
+        // module's with `cong_control`); `ss` omits it while unknown (~0).
+        let rate = self.tp.sk_pacing_rate;
+        if rate != 0 && rate != crate::cc::NO_RATE {
+            let _ = write!(s, " pacing_rate {:.1}Mbps", rate as f64 * 8.0 / 1e6);
+        }
         let _ = write!(
             s,
-            " send {:.1}Mbps pacing_rate {:.1}Mbps unacked:{} retrans:{}/{} lost:{} sacked:{} timeouts:{} ece_acks:{} bytes_acked:{}",
-            send_bps / 1e6,
-            send_bps * ratio / 1e6,
+            " unacked:{} retrans:{}/{} lost:{} sacked:{} timeouts:{} ece_acks:{} bytes_acked:{}",
             self.packets_out(),
             self.retrans_out,
             self.stats.retrans_segs,

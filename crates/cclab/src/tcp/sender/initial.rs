@@ -44,7 +44,12 @@ pub fn init_cwnd(cfg: &TcpConfig, mss: u32) -> u32 {
 impl Sender {
     /// `tcp_slow_start_after_idle_check`: the application queues data at `now`.
     pub(super) fn slow_start_after_idle_check(&mut self, now: SimTime) {
-        if !self.cfg.slow_start_after_idle || !self.segs.is_empty() || self.lsndtime == 0 {
+        // A module with `cong_control` restarts its own way (Linux skips it for them).
+        if !self.cfg.slow_start_after_idle
+            || !self.segs.is_empty()
+            || self.lsndtime == 0
+            || self.cc_owns
+        {
             return;
         }
         let rto = self.current_rto();

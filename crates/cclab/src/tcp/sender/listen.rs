@@ -214,9 +214,12 @@ impl Sender {
         self.backoff = 0;
         self.rto_timer.disarm();
         self.cc.init(&mut self.tp);
+        self.refresh_plain();
         // `tcp_rcv_state_process` (TCP_SYN_RECV) sets the pacing rate from the SYN-ACK's
         // RTT sample (`tcp_update_pacing_rate`, for a module without `cong_control`).
-        self.update_pacing_rate();
+        if !self.cc_owns {
+            self.update_pacing_rate();
+        }
         self.try_send(io);
     }
 

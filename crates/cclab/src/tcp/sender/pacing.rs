@@ -39,23 +39,11 @@
 //!   taken as its IP length (Linux charges the skb's buffer, somewhat more).
 
 use super::Sender;
-use crate::cc::CaState;
+use crate::cc::{CaState, CongestionOps};
 use crate::engine::{SimTime, TimerCheck, MS, US};
 use crate::transport::{Io, TimerKind};
 
-/// `sk_pacing_status`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PacingStatus {
-    /// Nobody paces (`SK_PACING_NONE`).
-    None,
-    /// TCP paces itself (`SK_PACING_NEEDED`).
-    Needed,
-    /// The host qdisc `fq` paces (`SK_PACING_FQ`).
-    Fq,
-}
-
-/// An unknown pacing rate (Linux `~0UL`).
-pub const NO_RATE: u64 = u64::MAX;
+pub use crate::cc::{PacingStatus, NO_RATE};
 /// `sk_pacing_shift` (`sock_init_data`): TSO autosizing and TSQ allow about 1 ms
 /// (2^-10 s) of data at the pacing rate.
 const PACING_SHIFT: u32 = 10;
@@ -83,31 +71,17 @@ impl Sender {
         }
     }
 
-    /// `tcp_update_pacing_rate`, in bytes per second. Only computed when something reads
-    /// it (pacing, TSO autosizing, TSQ): it costs a 128-bit division per ACK.
+    /// `tcp_update_pacing_rate` (`TcpCcState::update_pacing_rate`), after every ACK of a
+    /// module without `cong_control`, as Linux: the sender's pacing, TSO autosizing and
+    /// small queues, CUBIC's HyStart and `ss` all read the one rate it sets.
     pub(super) fn update_pacing_rate(&mut self) {
-        let h = self.cfg.host;
-        if self.pacing_status == PacingStatus::None && !h.tso && !h.tsq {
-            return;
-        }
-        let ratio = if self.tp.snd_cwnd < self.tp.snd_ssthresh / 2 {
-            self.cfg.pacing_ss_ratio
-        } else {
-            self.cfg.pacing_ca_ratio
-        } as u128;
-        // mss · (USEC_PER_SEC / 100 << 3) · ratio · max(cwnd, packets_out) / srtt_us(×8)
-        let mut rate = self.mss as u128 * ((1_000_000 / 100) << 3) * ratio;
-        rate *= self.tp.snd_cwnd.max(self.packets_out()) as u128;
-        if self.tp.srtt_us > 0 {
-            rate /= self.tp.srtt_us as u128;
-        }
-        let max = self.cfg.max_pacing_rate.map_or(NO_RATE, |b| b / 8);
-        self.pacing_rate = (rate.min(u64::MAX as u128) as u64).min(max);
+        self.tp.packets_out = self.packets_out();
+        self.tp.update_pacing_rate();
     }
 
     /// The pacing rate in bytes per second (`NO_RATE` before the first RTT sample).
     pub fn pacing_rate(&self) -> u64 {
-        self.pacing_rate
+        self.tp.sk_pacing_rate
     }
 
     /// `tcp_tso_segs`: segments per skb.
@@ -117,12 +91,20 @@ impl Sender {
             return 1;
         }
         let mss = self.mss as u64;
-        let mut bytes = self.pacing_rate >> PACING_SHIFT;
+        let mut bytes = self.tp.sk_pacing_rate >> PACING_SHIFT;
         let r = self.tp.min_rtt_us >> TSO_RTT_LOG;
         if r < 32 {
             bytes = bytes.saturating_add(GSO_MAX_SIZE >> r);
         }
-        let segs = (bytes.min(GSO_MAX_SIZE) / mss).max(self.cfg.min_tso_segs as u64);
+        // `tcp_tso_segs`: the module's `min_tso_segs`, else the sysctl.
+        let min_tso = match self.cc_min_tso {
+            true => self
+                .cc
+                .min_tso_segs(&self.tp)
+                .unwrap_or(self.cfg.min_tso_segs),
+            false => self.cfg.min_tso_segs,
+        };
+        let segs = (bytes.min(GSO_MAX_SIZE) / mss).max(min_tso as u64);
         let goal = (GSO_MAX_SIZE - 1 - MAX_TCP_HEADER) / mss;
         segs.min(goal).max(1) as u32
     }
@@ -131,7 +113,7 @@ impl Sender {
     /// the pacing timer is armed for it.
     #[inline]
     pub(super) fn pacing_check(&mut self, io: &mut Io) -> bool {
-        if self.pacing_status != PacingStatus::Needed || self.wstamp <= io.now {
+        if self.tp.sk_pacing_status != PacingStatus::Needed || self.wstamp <= io.now {
             return false;
         }
         if let Some(t) = self.pace_timer.arm(self.wstamp) {
@@ -147,8 +129,8 @@ impl Sender {
         if !self.cfg.host.tsq {
             return false;
         }
-        let mut limit = (2 * size as u64).max(self.pacing_rate >> PACING_SHIFT);
-        if self.pacing_status == PacingStatus::None {
+        let mut limit = (2 * size as u64).max(self.tp.sk_pacing_rate >> PACING_SHIFT);
+        if self.tp.sk_pacing_status == PacingStatus::None {
             limit = limit.min(LIMIT_OUTPUT_BYTES);
         }
         limit <<= factor;
@@ -178,11 +160,11 @@ impl Sender {
         // or not: `tso_should_defer` reads it.
         self.wstamp = self.wstamp.max(now);
         let departs = self.wstamp;
-        if self.pacing_status == PacingStatus::None {
+        if self.tp.sk_pacing_status == PacingStatus::None {
             return departs;
         }
         p.edt = departs;
-        let rate = self.pacing_rate;
+        let rate = self.tp.sk_pacing_rate;
         if rate != NO_RATE && rate > 0 && self.stats.data_segs_out >= UNPACED_SEGS {
             // Linux works in ns; the simulator's clock is in ps.
             let len_ns = p.payload as u64 * 1_000_000_000 / rate;
@@ -415,7 +397,7 @@ mod tests {
         let b = Bench::new(&cfg(true, None, false), 5 * MS, 10_000_000_000, None);
         let mut s = b.s;
         let mut segs = |rate_bps: u64, min_rtt_us: u32| {
-            s.pacing_rate = rate_bps / 8;
+            s.tp.sk_pacing_rate = rate_bps / 8;
             s.tp.min_rtt_us = min_rtt_us;
             s.tso_segs()
         };
@@ -437,7 +419,7 @@ mod tests {
         assert_eq!(segs(10_000_000, 5000), 2);
         // No RTT sample yet (min_rtt ~0): nothing added; an unknown rate (~0): capped.
         assert_eq!(segs(10_000_000, u32::MAX), 2);
-        s.pacing_rate = NO_RATE;
+        s.tp.sk_pacing_rate = NO_RATE;
         assert_eq!(s.tso_segs(), 45);
         // Without TSO, one segment per skb.
         let b = Bench::new(&cfg(false, None, false), 5 * MS, 10_000_000_000, None);

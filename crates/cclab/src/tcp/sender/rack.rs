@@ -284,6 +284,7 @@ impl Sender {
             if s.retrans {
                 self.segs[i].retrans = false;
                 self.retrans_out -= 1;
+                self.tp.lost += 1; // a lost retransmission counts again
                 self.lost_pending += 1;
                 self.lost_hint = self.lost_hint.min(s.start);
             }

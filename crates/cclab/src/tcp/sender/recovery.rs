@@ -49,6 +49,10 @@ impl Sender {
 
     /// `tcp_end_cwnd_reduction`.
     fn end_cwnd_reduction(&mut self) {
+        // A module with `cong_control` keeps its cwnd (and hears no CA_EVENT_COMPLETE_CWR).
+        if self.cc_owns {
+            return;
+        }
         if self.cfg.rate_halving {
             self.rate_halving_exit(); // `sender/rate_halving.rs`
         } else if self.cfg.prr || self.cfg.sack || self.tp.ca_state == CaState::Cwr {
@@ -113,7 +117,7 @@ impl Sender {
                 if !self.segs.is_empty() {
                     self.mark_lost(0);
                 }
-                if !self.cfg.prr && !self.cfg.rate_halving {
+                if !self.cfg.prr && !self.cfg.rate_halving && !self.cc_owns {
                     let acked = ((ack - prior_una) / self.mss as u64) as u32;
                     self.tp.snd_cwnd = self.tp.snd_cwnd.saturating_sub(acked).max(1) + 1;
                 }
@@ -194,7 +198,9 @@ impl Sender {
         }
         self.high_seq = self.tp.snd_nxt;
         self.set_ca_state(CaState::Recovery);
-        if self.cfg.rate_halving {
+        if self.cc_owns {
+            // The module's `cong_control` sets cwnd in recovery.
+        } else if self.cfg.rate_halving {
             self.rate_halving_enter(false);
         } else if !self.cfg.prr {
             self.tp.snd_cwnd = if self.cfg.sack {
@@ -236,7 +242,9 @@ impl Sender {
             self.init_cwnd_reduction();
             self.stats.cwr_episodes += 1;
             self.set_ca_state(CaState::Cwr);
-            if self.cfg.rate_halving {
+            if self.cc_owns {
+                // The module's `cong_control` sets cwnd in CWR.
+            } else if self.cfg.rate_halving {
                 self.rate_halving_enter(true);
             } else if !self.cfg.prr {
                 self.tp.snd_cwnd = self.tp.snd_ssthresh.max(1);
@@ -313,6 +321,11 @@ impl Sender {
             self.lost_out = 0;
             self.lost_pending = 0;
             for s in self.segs.iter_mut() {
+                // `tcp_mark_skb_lost` counts a newly lost segment and a lost
+                // retransmission (`tp->lost`).
+                if !s.sacked && (!s.lost || s.retrans) {
+                    self.tp.lost += 1;
+                }
                 s.retrans = false;
                 s.lost = !s.sacked;
                 if s.lost {
@@ -346,11 +359,13 @@ impl Sender {
                 if s.retrans {
                     self.segs[i].retrans = false;
                     self.retrans_out -= 1;
+                    self.tp.lost += 1;
                     self.lost_pending += 1;
                 }
             } else {
                 self.segs[i].lost = true;
                 self.lost_out += 1;
+                self.tp.lost += 1;
                 if !s.retrans {
                     self.lost_pending += 1;
                 }

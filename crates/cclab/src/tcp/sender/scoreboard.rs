@@ -76,6 +76,7 @@ impl Sender {
         if !s.lost && !s.sacked {
             s.lost = true;
             self.lost_out += 1;
+            self.tp.lost += 1; // `tcp_notify_skb_loss_event`
             if !s.retrans {
                 self.lost_pending += 1;
                 self.lost_hint = self.lost_hint.min(s.start);
@@ -172,6 +173,9 @@ impl Sender {
                     self.segs[i].retrans = false;
                 }
                 newly += 1;
+                if self.cc_owns {
+                    self.rate_skb_delivered(&s);
+                }
                 self.note_sacked(s.start);
                 self.on_newly_sacked(s.start, s.end, s.sent, s.ever_retrans);
             }
@@ -270,8 +274,7 @@ mod tests {
             lost: false,
             retrans: false,
             ever_retrans: false,
-            psh: false,
-            head: false,
+            ..Seg::default()
         };
         // Segment lengths, taken in turn: one MSS; a short one now and then (a send's last
         // segment), also first; a mix; a long first segment. None is empty (`send_new`).

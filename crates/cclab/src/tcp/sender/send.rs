@@ -315,6 +315,12 @@ impl Sender {
         // `data_segs_out` counts this skb before its departure time is advanced.
         self.stats.data_segs_out += n as u64;
         let sent = self.xmit(io, p);
+        // `tcp_rate_skb_sent` (`sender/rate.rs`), before the skb counts in packets_out.
+        let tx = if self.cc_owns {
+            self.rate_skb_sent(sent, self.segs.is_empty())
+        } else {
+            Seg::default()
+        };
         let mut s = start;
         while s < end {
             let e = (s + mss as u64).min(end);
@@ -322,13 +328,9 @@ impl Sender {
                 start: s,
                 end: e,
                 sent,
-                sacked: false,
-                lost: false,
-                retrans: false,
-                ever_retrans: false,
-                psh: false,
                 // `tso_fragment` made the packet its own skb (`sender/rtx.rs`).
                 head: s == start,
+                ..tx
             });
             s = e;
         }
