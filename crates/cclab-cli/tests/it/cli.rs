@@ -202,6 +202,53 @@ fn two_runs_give_byte_identical_summaries() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Issue 56: every example runs with BBR (`--set tcp.cc=bbr`), its table naming it, for a
+/// short simulated time (1.2 s: the example's own topology, queues and apps; mbecn_star's
+/// apps start at 1 s).
+#[test]
+fn every_example_runs_with_bbr() {
+    let mut n = 0;
+    for e in std::fs::read_dir(examples()).unwrap() {
+        let file = e.unwrap().path();
+        if file.extension().and_then(|x| x.to_str()) != Some("toml") {
+            continue;
+        }
+        let name = file.file_stem().unwrap().to_str().unwrap().to_string();
+        let out = tmpdir(&format!("bbr-{name}"));
+        let o = cclab(&[
+            "run",
+            file.to_str().unwrap(),
+            "--set",
+            "tcp.cc=bbr",
+            "--set",
+            "sim.duration=1.2s",
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
+        common::assert_exit_0(&o);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        // The flow table's rows (after its header, to the blank line): every TCP flow
+        // runs bbr (mbecn_star has Ouroboros flows only).
+        let rows: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("flow  path"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        let rows: Vec<&str> = rows
+            .into_iter()
+            .filter(|r| r.split_whitespace().nth(1).is_some_and(|t| t.contains('→')))
+            .collect();
+        for r in &rows {
+            assert_eq!(r.split_whitespace().nth(2), Some("bbr"), "{name}: {r}");
+        }
+        let _ = std::fs::remove_dir_all(&out);
+        n += usize::from(!rows.is_empty());
+    }
+    assert!(n >= 11, "{n} examples with TCP flows");
+}
+
 /// A run of many flows and queues prints a summary, not a row each: the first flows, the
 /// longest queues, and totals that agree with flows.csv and queues.csv.
 #[test]

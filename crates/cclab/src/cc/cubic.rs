@@ -606,6 +606,11 @@ impl CongestionOps for Cubic {
         "cubic"
     }
 
+    /// HyStart's ACK-train test reads it (`hystart_ack_delay`).
+    fn reads_pacing_rate(&self) -> bool {
+        self.hystart && self.hystart_detect & HYSTART_ACK_TRAIN != 0
+    }
+
     /// `cubictcp_init`.
     fn init(&mut self, tp: &mut TcpCcState) {
         self.bictcp_reset();

@@ -382,6 +382,13 @@ pub trait CongestionOps {
     }
     /// `.cong_control`: set cwnd and the pacing rate from this ACK's rate sample.
     fn cong_control(&mut self, _tp: &mut TcpCcState, _rs: &RateSample) {}
+    /// Does the module read the socket's pacing rate (`sk_pacing_rate`)? Linux updates the
+    /// rate after every ACK whoever reads it; cclab skips the update (a 64-bit division per
+    /// ACK) when nothing does: no pacing, no TSO, no small queues and a module that answers
+    /// false here (`ss` then computes it from the socket at the end).
+    fn reads_pacing_rate(&self) -> bool {
+        false
+    }
     /// `.min_tso_segs`: the module's floor for the segments of a TSO skb, or `None` for
     /// `net.ipv4.tcp_min_tso_segs`.
     fn min_tso_segs(&self, _tp: &TcpCcState) -> Option<u32> {
@@ -634,6 +641,9 @@ impl CongestionOps for Cc {
     }
     fn min_tso_segs(&self, tp: &TcpCcState) -> Option<u32> {
         dispatch!(self, c => c.min_tso_segs(tp))
+    }
+    fn reads_pacing_rate(&self) -> bool {
+        dispatch!(self, c => c.reads_pacing_rate())
     }
     fn needs_ecn(&self) -> bool {
         dispatch!(self, c => c.needs_ecn())

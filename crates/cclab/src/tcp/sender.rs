@@ -245,6 +245,9 @@ pub struct Sender {
     /// sample per ACK (`sender/rate.rs`), and the module's `min_tso_segs` is asked.
     cc_owns: bool,
     cc_min_tso: bool,
+    /// Something reads the pacing rate during the run (pacing, TSO, TSQ, the module):
+    /// `tcp_update_pacing_rate` runs after each ACK (`sender/pacing.rs`).
+    track_pacing: bool,
     /// This ACK's rate sample (`sender/rate.rs`).
     rs: crate::cc::RateSample,
     /// Seed 001's spacing (`sender/spacing.rs`).
@@ -280,6 +283,10 @@ impl Sender {
         tp.random = u64::from(addr.conn) << 8 | u64::from(addr.gen);
         let cc_owns = cc.has_cong_control();
         let cc_min_tso = cc.min_tso_segs(&tp).is_some();
+        let track_pacing = tp.sk_pacing_status != PacingStatus::None
+            || cfg.host.tso
+            || cfg.host.tsq
+            || cc.reads_pacing_rate();
         Sender {
             addr,
             cfg: Arc::clone(cfg),
@@ -330,6 +337,7 @@ impl Sender {
                 && cfg.spacing == Spacing::None,
             cc_owns,
             cc_min_tso,
+            track_pacing,
             rs: crate::cc::RateSample::default(),
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
@@ -347,6 +355,7 @@ impl Sender {
     /// with its checks from now on.
     fn refresh_plain(&mut self) {
         self.plain &= self.tp.sk_pacing_status == PacingStatus::None;
+        self.track_pacing |= self.tp.sk_pacing_status != PacingStatus::None;
     }
 
     /// The configuration this end runs.

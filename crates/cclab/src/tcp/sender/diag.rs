@@ -38,7 +38,7 @@ impl Sender {
         let _ = write!(s, " send {:.1}Mbps", send_bps / 1e6);
         // `sk_pacing_rate` as the socket holds it (`tcp_update_pacing_rate`'s, or the
         // module's with `cong_control`); `ss` omits it while unknown (~0).
-        let rate = self.tp.sk_pacing_rate;
+        let rate = self.pacing_rate_for_ss();
         if rate != 0 && rate != crate::cc::NO_RATE {
             let _ = write!(s, " pacing_rate {:.1}Mbps", rate as f64 * 8.0 / 1e6);
         }

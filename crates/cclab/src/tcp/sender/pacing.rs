@@ -75,8 +75,25 @@ impl Sender {
     /// module without `cong_control`, as Linux: the sender's pacing, TSO autosizing and
     /// small queues, CUBIC's HyStart and `ss` all read the one rate it sets.
     pub(super) fn update_pacing_rate(&mut self) {
+        if !self.track_pacing {
+            return;
+        }
         self.tp.packets_out = self.packets_out();
         self.tp.update_pacing_rate();
+    }
+
+    /// `sk_pacing_rate` for `ss`: the socket's, or, where nothing reads it during the run
+    /// (`track_pacing` false), `tcp_update_pacing_rate`'s value from the socket now.
+    pub(super) fn pacing_rate_for_ss(&self) -> u64 {
+        if self.track_pacing || self.cc_owns {
+            return self.tp.sk_pacing_rate;
+        }
+        let mut tp = self.tp.clone();
+        tp.packets_out = self.packets_out();
+        if tp.srtt_us == 0 {
+            return tp.sk_pacing_rate;
+        }
+        tp.pacing_rate_now()
     }
 
     /// The pacing rate in bytes per second (`NO_RATE` before the first RTT sample).
