@@ -7,6 +7,7 @@ what it returns into pandas DataFrames (or polars ones, on request)::
     r = cclab.run("examples/dumbbell.toml", overrides={"tcp.cc": "reno"})
     r.flows[["flow", "cc", "goodput_bps", "rtt_p99_s"]]
     r.series("cwnd")                       # long format: one row per sample and flow
+    r.cc_state()                           # the algorithms' state ([output] cc), a column each
 
     s = cclab.sweep("examples/sweep.toml", out="out/sweep")   # every core, resumable
     s.queries.groupby(["tcp.cc", "topology.link.classes.0.k"]).qct_p99_s.mean()
@@ -57,9 +58,9 @@ __all__ = [
 
 __version__: str = _cclab.version()
 
-#: The time series a run can record (``[output] cwnd``, ``queue``, ``throughput``,
-#: ``tsg``), as ``Run.series`` names them.
-SERIES = ("cwnd", "queue", "throughput", "tsg")
+#: The time series a run can record (``[output] cwnd``, ``cc``, ``queue``,
+#: ``throughput``, ``tsg``), as ``Run.series`` names them.
+SERIES = ("cwnd", "cc", "queue", "throughput", "tsg")
 
 Scenario = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -434,12 +435,34 @@ class Run:
 
     def series(self, name: str) -> Any:
         """A time series in long format, one row per sample (and flow or queue):
-        ``cwnd`` (t_s, flow, cwnd, ssthresh, srtt_s, in_flight), ``queue`` (t_s, queue,
-        bytes, pkts), ``throughput`` (t_s, flow, goodput_bps), ``tsg`` (t_s, flow, kind,
-        seq, end). Recorded when the scenario's [output] asks for it."""
+        ``cwnd`` (t_s, flow, cwnd, ssthresh, srtt_s, in_flight), ``cc`` (t_s, flow, cc,
+        name, value, label: one row per quantity of the flow's congestion control; wide in
+        :meth:`cc_state`), ``queue`` (t_s, queue, bytes, pkts), ``throughput`` (t_s, flow,
+        goodput_bps), ``tsg`` (t_s, flow, kind, seq, end). Recorded when the scenario's
+        [output] asks for it."""
         if name not in SERIES:
             raise KeyError(f"no series {name!r}; allowed: {', '.join(SERIES)}")
         return self._table(name)
+
+    def cc_state(self) -> Any:
+        """The ``cc`` series (``[output] cc``) with a column per quantity: one row per
+        sample and flow (t_s, flow, cc, then each quantity in the order the algorithms list
+        them: ``alpha`` for DCTCP, ``last_max_cwnd``, ``bic_K_s``, … for CUBIC; every
+        quantity in docs/outputs.md). A quantity another flow's algorithm has is NaN in
+        this flow's rows; one with named levels (a mode) holds the name. A pandas
+        DataFrame whatever the backend."""
+        df = self._table("cc", "pandas")
+        idx = ["t_s", "flow", "cc"]
+        names = _builtin_list(dict.fromkeys(df["name"]))
+        wide = df.pivot(index=idx, columns="name", values="value")
+        named = df[df["label"].notna()]
+        if len(named):
+            levels = named.pivot(index=idx, columns="name", values="label")
+            for c in levels.columns:
+                wide[c] = levels[c].reindex(wide.index)
+        wide = wide[names].reset_index()
+        wide.columns.name = None
+        return wide
 
     def _rows(self, name: str) -> int:
         import pyarrow as pa
@@ -483,18 +506,33 @@ class Run:
         series = [n for n in SERIES if n in self._raw]
         if series:
             body += "<p>plots: " + ", ".join(
-                f"<code>.plot({e(repr(n))})</code>" for n in series
+                f"<code>.plot({e(repr(n))}{', name=…' if n == 'cc' else ''})</code>"
+                for n in series
             ) + "</p>"
         return f"<div class='cclab-run'>{head}{body}</div>"
 
-    def plot(self, kind: str = "cwnd", *, ax: Any = None, flow: Optional[int] = None) -> Any:
+    def plot(
+        self,
+        kind: str = "cwnd",
+        *,
+        ax: Any = None,
+        flow: Optional[int] = None,
+        name: Optional[str] = None,
+    ) -> Any:
         """Draw one of the standard plots with matplotlib (``pip install 'cclab[plot]'``)
-        from the series the run recorded: ``cwnd`` (segments, a line per flow), ``queue``
-        (KB, a line per queue), ``throughput`` (Mbit/s, a line per flow) or ``tsg`` (the
-        time-sequence graph of one flow: ``flow=``, the first recorded by default). Draws
-        into ``ax`` if given; returns the matplotlib ``Axes``."""
+        from the series the run recorded: ``cwnd`` (segments, a line per flow), ``cc``
+        (the quantity ``name=`` of the flows' congestion control, a line per flow that has
+        it; a quantity with named levels gets them as its y ticks), ``queue`` (KB, a line
+        per queue), ``throughput`` (Mbit/s, a line per flow) or ``tsg`` (the time-sequence
+        graph of one flow: ``flow=``, the first recorded by default). Draws into ``ax`` if
+        given; returns the matplotlib ``Axes``."""
         if kind not in SERIES:
             raise _arg_error("Run.plot", "kind", kind, ", ".join(map(repr, SERIES)))
+        if kind == "cc":
+            names = _builtin_list(dict.fromkeys(self._table("cc", "pandas")["name"]))
+            if name not in names:
+                raise _arg_error("Run.plot", "name", name, ", ".join(map(repr, names)),
+                                 "not a quantity of this run's cc series")
         try:
             import matplotlib.pyplot as plt
         except ImportError as err:  # pragma: no cover - depends on the environment
@@ -509,6 +547,14 @@ class Run:
             for f, g in df.groupby("flow", sort=True):
                 ax.plot(g[t], g["cwnd"].astype("float64"), label=f"flow {f}", lw=1)
             ax.set_ylabel("cwnd (segments)")
+        elif kind == "cc":
+            df = df[df["name"] == name]
+            for f, g in df.groupby("flow", sort=True):
+                ax.plot(g[t], g["value"].astype("float64"), label=f"flow {f}", lw=1)
+            levels = df[df["label"].notna()].drop_duplicates("value").sort_values("value")
+            if len(levels):
+                ax.set_yticks(levels["value"].astype("float64"), levels["label"].astype(str))
+            ax.set_ylabel(name)
         elif kind == "queue":
             for q, g in df.groupby("queue", sort=False):
                 ax.plot(g[t], g["bytes"].astype("float64") / 1e3, label=str(q), lw=1)
@@ -536,6 +582,7 @@ class Run:
         ax.set_xlabel("time (s)")
         title = {
             "cwnd": "congestion window",
+            "cc": f"congestion control: {name}",
             "queue": "queue length",
             "throughput": "throughput",
             "tsg": f"time-sequence graph, flow {flow}",

@@ -16,7 +16,7 @@ SHORT = {"sim.duration": "1200ms"}
 
 @pytest.fixture(scope="module")
 def run():
-    return cclab.run(DUMBBELL, set={**SHORT, "output.tsg": [0]})
+    return cclab.run(DUMBBELL, set={**SHORT, "output.tsg": [0], "output.cc": "100ms"})
 
 
 def test_f14_cwnd_series_has_nulls_not_sentinels(run):
@@ -55,7 +55,7 @@ def test_f14_reproduce_text_columns_are_nullable_strings():
 
 def test_load_gives_the_run_cclab_run_gave(tmp_path):
     out = tmp_path / "run"
-    r = cclab.run(DUMBBELL, set={**SHORT, "output.tsg": [0]}, out=out)
+    r = cclab.run(DUMBBELL, set={**SHORT, "output.tsg": [0], "output.cc": "100ms"}, out=out)
     if not (out / "flows.parquet").exists():
         pytest.skip("this build writes no flows.parquet (the schema branch of issue 52 does)")
     back = cclab.load(out)
@@ -104,12 +104,41 @@ def test_plot_draws_each_series(run):
     with pytest.raises(cclab.ScenarioError) as e:
         run.plot("tsg", flow=5)
     assert e.value.key == "flow"
+    # cc: one quantity, a line per flow; which one must be said.
+    ax = run.plot("cc", name="last_max_cwnd")
+    assert len(ax.get_lines()) == 2 and ax.get_ylabel() == "last_max_cwnd"
+    plt.close("all")
+    with pytest.raises(cclab.ScenarioError) as e:
+        run.plot("cc")
+    assert e.value.key == "name" and "'bic_K_s'" in e.value.allowed
+
+
+def test_cc_state_is_the_cc_series_a_column_each():
+    """Two algorithms: the long table has a row per quantity, the wide one a column per
+    quantity of either, NaN where a flow's algorithm has none."""
+    r = cclab.run(DUMBBELL, set={**SHORT, "output.cc": "100ms", "flow.1.cc": "htcp"})
+    long = r.series("cc")
+    assert list(long.columns) == ["run_id", "t_s", "flow", "cc", "name", "value", "label"]
+    assert str(long["name"].dtype) == "string" and long["label"].isna().all()
+    w = r.cc_state()
+    cubic = ["last_max_cwnd", "bic_K_s", "bic_origin_point", "found"]
+    htcp = ["alpha", "beta", "minRTT_s", "maxRTT_s"]
+    assert list(w.columns) == ["t_s", "flow", "cc", *cubic, *htcp]
+    assert len(w) == len(long[["t_s", "flow"]].drop_duplicates())
+    assert set(w[w["flow"] == 0]["cc"]) == {"cubic"} and set(w[w["flow"] == 1]["cc"]) == {"htcp"}
+    assert w[w["flow"] == 0][htcp].isna().all().all()
+    assert w[w["flow"] == 1][cubic].isna().all().all()
+    # The same numbers as the long table.
+    one = long[(long["flow"] == 1) & (long["name"] == "beta")]
+    assert w[w["flow"] == 1]["beta"].tolist() == one["value"].tolist()
+    assert (one["value"].between(0.5, 0.8)).all()
 
 
 def test_repr_html_shows_the_run(run):
     h = run._repr_html_()
     assert run.meta["run_id"] in h and "<table" in h
     assert "flows" in h and ".plot(&#x27;cwnd&#x27;)" in h
+    assert ".plot(&#x27;cc&#x27;, name=…)" in h
     # A scenario name is escaped.
     r = cclab.run(DUMBBELL, set={**SHORT, "sim.name": "a<b>"})
     assert "a&lt;b&gt;" in r._repr_html_() and "a<b>" not in r._repr_html_()
@@ -157,3 +186,34 @@ def test_the_extras_are_installed_where_the_suite_needs_them(root):
     for name in ("plot", "polars", "progress", "dask"):
         for req in extras[name]:
             importlib.import_module(modules[req])
+
+
+def test_cc_state_shows_a_level_by_its_name():
+    """A quantity with named levels (BBR's mode, when it comes) is its name in the wide
+    table and its y ticks in the plot; numbers beside it stay numbers."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pa.table({
+        "run_id": ["x"] * 4,
+        "t_s": [0.1, 0.1, 0.2, 0.2],
+        "flow": pa.array([0, 0, 0, 0], pa.int64()),
+        "cc": ["bbr"] * 4,
+        "name": ["mode", "pacing_gain", "mode", "pacing_gain"],
+        "value": [0.0, 2.885, 2.0, 1.25],
+        "label": ["STARTUP", None, "PROBE_BW", None],
+    })
+    buf = io.BytesIO()
+    pq.write_table(t, buf)
+    r = cclab.Run("{}", [("cc", buf.getvalue())], '{"run_id": "x"}', "pandas")
+    w = r.cc_state()
+    assert list(w.columns) == ["t_s", "flow", "cc", "mode", "pacing_gain"]
+    assert w["mode"].tolist() == ["STARTUP", "PROBE_BW"]
+    assert w["pacing_gain"].tolist() == [2.885, 1.25]
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ax = r.plot("cc", name="mode")
+    assert [x.get_text() for x in ax.get_yticklabels()] == ["STARTUP", "PROBE_BW"]
+    plt.close("all")

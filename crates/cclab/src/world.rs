@@ -379,7 +379,12 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             .collect::<Result<_, _>>()?
     };
     sim.probes.sampler = Sampler::new(
-        [o.cwnd_interval, o.queue_interval, o.throughput_interval],
+        [
+            o.cwnd_interval,
+            o.queue_interval,
+            o.throughput_interval,
+            o.cc_interval,
+        ],
         sc.duration,
         sampled,
         sim.conn_meta[..n_tcp].iter().map(|m| m.start).collect(),
@@ -399,12 +404,13 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
     Ok(sim)
 }
 
-/// Most rows all recorded series of one run may hold together (cwnd, queue, throughput
-/// and tsg; each row 32–80 bytes in memory, so about 1 GB at most).
+/// Most rows all recorded series of one run may hold together (cwnd, queue, throughput,
+/// cc and tsg; each row 32–80 bytes in memory, so about 1 GB at most).
 pub const MAX_SERIES_ROWS: u64 = 10_000_000;
 
 /// Refuse, before the run, series that would hold more than [`MAX_SERIES_ROWS`] rows.
-/// Sampled series are counted exactly (samples × flows or queues); a traced flow (`tsg`)
+/// Sampled series are counted exactly (samples × flows or queues, or for `cc` × each
+/// flow's algorithm's quantities); a traced flow (`tsg`)
 /// is bounded by what its sender's fastest link can carry: one row per full segment sent
 /// and at most one per ACK.
 fn series_budget(sim: &Sim) -> Result<(), String> {
@@ -413,6 +419,14 @@ fn series_budget(sim: &Sim) -> Result<(), String> {
     let d = sc.duration;
     let points = |iv: Option<SimTime>| iv.map_or(0, |iv| d / iv + 1);
     let tcp = sim.conns.iter().filter(|c| c.tcp_addr().is_some()).count() as u64;
+    let cc_vars = if o.cc_interval.is_some() {
+        use crate::cc::CongestionOps;
+        (sim.conns.iter().filter_map(|c| c.tcp()))
+            .map(|c| c.sender.cc.state_vars().len() as u64)
+            .sum()
+    } else {
+        0
+    };
     let mut parts: Vec<(&str, u64)> = vec![
         ("cwnd", points(o.cwnd_interval).saturating_mul(tcp)),
         (
@@ -423,6 +437,8 @@ fn series_budget(sim: &Sim) -> Result<(), String> {
             "throughput",
             points(o.throughput_interval).saturating_mul(tcp),
         ),
+        // One row per quantity of each flow's algorithm.
+        ("cc", points(o.cc_interval).saturating_mul(cc_vars)),
     ];
     let mut tsg = 0u64;
     for &f in &o.tsg {

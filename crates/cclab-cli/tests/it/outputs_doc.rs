@@ -172,6 +172,8 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
         "sim.duration=2s",
         "--set",
         "output.tsg=[0]",
+        "--set",
+        "output.cc=100ms",
         "--pcap",
         "s0",
     ]);
@@ -216,6 +218,7 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
         "flows.csv",
         "queues.csv",
         "cwnd.csv",
+        "cc.csv",
         "queue.csv",
         "throughput.csv",
         "tsg.csv",
@@ -323,6 +326,84 @@ fn every_file_column_and_key_cclab_run_writes_is_documented() {
         .as_array()
         .unwrap()
         .is_empty());
+}
+
+/// The rows of the table under the heading `### Quantities of `cc.csv``: (algorithms,
+/// quantity).
+fn cc_quantities(doc: &str) -> Vec<(Vec<String>, String)> {
+    let head = "### Quantities of `cc.csv`";
+    let start = doc
+        .find(head)
+        .expect("docs/outputs.md has no section Quantities of cc.csv");
+    let rest = &doc[start + head.len()..];
+    let end = rest.find("\n#").unwrap_or(rest.len());
+    rest[..end]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let ccs = cells[1]
+                .split(',')
+                .map(|c| c.trim().trim_matches('`').to_string());
+            (ccs.collect(), cells[2].trim_matches('`').to_string())
+        })
+        .collect()
+}
+
+/// Every algorithm's quantities in `cc.csv` (`CongestionOps::state_vars`) are those
+/// docs/outputs.md lists for it, in its order; and a run writes them, each flow's in that
+/// order at every sample.
+#[test]
+fn the_cc_series_quantities_are_documented_and_written() {
+    use cclab::cc::{Cc, CcOptions, CongestionOps, CC_NAMES};
+    let doc = std::fs::read_to_string(DOC).unwrap();
+    let rows = cc_quantities(&doc);
+    for (ccs, _) in &rows {
+        for c in ccs {
+            assert!(
+                CC_NAMES.contains(&c.as_str()),
+                "docs/outputs.md names no algorithm {c}"
+            );
+        }
+    }
+    let documented = |name: &str| -> Vec<String> {
+        (rows.iter())
+            .filter(|(ccs, _)| ccs.iter().any(|c| c == name))
+            .map(|(_, q)| q.clone())
+            .collect()
+    };
+    for name in CC_NAMES {
+        let c = Cc::new(name, &CcOptions::default()).unwrap();
+        let code: Vec<&str> = c.state_vars().iter().map(|v| v.name).collect();
+        assert_eq!(documented(name), code, "{name}: cc.csv's quantities");
+    }
+    // Two flows of two algorithms: each sample of each has its algorithm's quantities.
+    let out = run_example(
+        "dumbbell.toml",
+        "cc",
+        &[
+            "sim.duration=300ms",
+            "output.cc=50ms",
+            "flow.1.cc=htcp",
+            "flow.1.start=0s",
+        ],
+    );
+    let text = std::fs::read_to_string(out.join("cc.csv")).unwrap();
+    let mut seen: Vec<(String, String, String, Vec<String>)> = Vec::new();
+    for l in text.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        let key = (f[1].to_string(), f[2].to_string(), f[3].to_string());
+        match seen.last_mut() {
+            Some(s) if (&s.0, &s.1, &s.2) == (&key.0, &key.1, &key.2) => s.3.push(f[4].into()),
+            _ => seen.push((key.0, key.1, key.2, vec![f[4].into()])),
+        }
+    }
+    let ccs: std::collections::BTreeSet<&str> = seen.iter().map(|s| s.2.as_str()).collect();
+    assert_eq!(ccs.into_iter().collect::<Vec<_>>(), ["cubic", "htcp"]);
+    assert!(seen.len() >= 10, "{seen:?}");
+    for (t, flow, cc, names) in &seen {
+        assert_eq!(names, &documented(cc), "t {t} flow {flow}");
+    }
 }
 
 #[test]

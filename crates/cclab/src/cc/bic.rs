@@ -328,6 +328,16 @@ impl CongestionOps for Bic {
             self.last_max_cwnd, self.cnt, self.delayed_ack
         );
     }
+
+    /// W_max (`last_max_cwnd`).
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        static V: [super::StateVar; 1] = [super::StateVar::num("last_max_cwnd")];
+        &V
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = self.last_max_cwnd as f64;
+    }
 }
 
 #[cfg(test)]

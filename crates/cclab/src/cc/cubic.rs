@@ -716,6 +716,26 @@ impl CongestionOps for Cubic {
             if self.found { ",hystart_found" } else { "" }
         );
     }
+
+    /// W_max (`last_max_cwnd`), K (`bic_K`, in s), the origin point and HyStart's `found`.
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        use super::StateVar;
+        static V: [StateVar; 4] = [
+            StateVar::num("last_max_cwnd"),
+            StateVar::num("bic_K_s"),
+            StateVar::num("bic_origin_point"),
+            StateVar::num("found"),
+        ];
+        &V
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = self.last_max_cwnd as f64;
+        // `bic_K` counts 2^-BICTCP_HZ s.
+        out[1] = self.bic_K as f64 / (1u64 << BICTCP_HZ) as f64;
+        out[2] = self.bic_origin_point as f64;
+        out[3] = self.found as u8 as f64;
+    }
 }
 
 #[cfg(test)]

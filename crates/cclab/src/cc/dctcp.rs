@@ -74,6 +74,19 @@ pub fn ss_info(out: &mut String, fallback: bool, alpha: u32, ab_ecn: u64, ab_tot
     }
 }
 
+/// The `cc` series of every DCTCP (`dctcp`, `dctcp-3.18`): `alpha`, RFC 8257's α.
+pub static STATE: [super::StateVar; 1] = [super::StateVar::num("alpha")];
+
+/// `dctcp_alpha` as the fraction it stands for (`DCTCP_MAX_ALPHA` = 1.0); none (NaN) once
+/// the module runs as Reno.
+pub fn alpha_fraction(fallback: bool, alpha: u32) -> f64 {
+    if fallback {
+        f64::NAN
+    } else {
+        alpha as f64 / DCTCP_MAX_ALPHA as f64
+    }
+}
+
 /// `min_not_zero(a, b)`: the smaller of the two, ignoring a zero.
 fn min_not_zero(a: u32, b: u32) -> u32 {
     match (a, b) {
@@ -276,6 +289,15 @@ impl CongestionOps for Dctcp {
             self.ab_ecn * mss,
             self.ab_tot * mss,
         );
+    }
+
+    /// `alpha` as a fraction (`dctcp_alpha` / 1024).
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        &STATE
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = alpha_fraction(self.fallback, self.dctcp_alpha);
     }
 }
 

@@ -271,6 +271,14 @@ impl CongestionOps for Dctcp318 {
         let (ecn, total) = (self.acked_bytes_ecn as u64, self.acked_bytes_total as u64);
         ss_info(out, self.fallback, self.dctcp_alpha, ecn, total);
     }
+
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        &super::dctcp::STATE
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = super::dctcp::alpha_fraction(self.fallback, self.dctcp_alpha);
+    }
 }
 
 #[cfg(test)]

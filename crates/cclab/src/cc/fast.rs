@@ -246,6 +246,31 @@ impl CongestionOps for Fast {
             self.alpha, self.gamma, self.baseRTT, self.avgRTT, self.fast_cwnd
         );
     }
+
+    /// baseRTT, avgRTT (in s) and the real-valued window `w` of the last update.
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        use super::StateVar;
+        static V: [StateVar; 3] = [
+            StateVar::num("baseRTT_s"),
+            StateVar::num("avgRTT_s"),
+            StateVar::num("w"),
+        ];
+        &V
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = super::state::us_s(self.baseRTT.into(), u32::MAX.into());
+        out[1] = if self.avgRTT > 0.0 {
+            self.avgRTT / 1e6
+        } else {
+            f64::NAN
+        };
+        out[2] = if self.updates > 0 {
+            self.fast_cwnd
+        } else {
+            f64::NAN
+        };
+    }
 }
 
 #[cfg(test)]

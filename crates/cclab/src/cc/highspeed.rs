@@ -153,6 +153,22 @@ impl Highspeed {
     }
 }
 
+/// The `cc` series of HighSpeed TCP (and of HSTCP-LP, after its own).
+pub static STATE: [super::StateVar; 3] = [
+    super::StateVar::num("ai"),
+    super::StateVar::num("a"),
+    super::StateVar::num("b"),
+];
+
+impl Highspeed {
+    /// The values of [`STATE`]: `ai`, a(w) in segments per RTT, b(w) as a fraction.
+    pub fn state_into(&self, out: &mut [f64]) {
+        out[0] = self.ai as f64;
+        out[1] = self.a() as f64;
+        out[2] = self.md() as f64 / 256.0;
+    }
+}
+
 /// No options of its own (see [`OPTIONS`]'s text).
 impl super::Configure for Highspeed {
     type Options = ();
@@ -220,6 +236,15 @@ impl CongestionOps for Highspeed {
             self.a(),
             self.md()
         );
+    }
+
+    /// The row of RFC 3649's table (`ai`) and its a(w) and b(w).
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        &STATE
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        self.state_into(out);
     }
 }
 

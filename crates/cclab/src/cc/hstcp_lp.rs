@@ -296,6 +296,28 @@ impl CongestionOps for HstcpLp {
             self.eci_one
         );
     }
+
+    /// The one-way delays TCP-LP's inference reads (in s), then HighSpeed TCP's.
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        use super::StateVar;
+        static V: [StateVar; 6] = [
+            StateVar::num("sowd_s"),
+            StateVar::num("owd_min_s"),
+            StateVar::num("owd_max_s"),
+            super::highspeed::STATE[0],
+            super::highspeed::STATE[1],
+            super::highspeed::STATE[2],
+        ];
+        &V
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        use super::state::us_s;
+        out[0] = us_s(self.sowd_us().into(), 0);
+        out[1] = us_s(self.owd_min.into(), u32::MAX.into());
+        out[2] = us_s(self.owd_max.into(), 0);
+        self.hs.state_into(&mut out[3..]);
+    }
 }
 
 #[cfg(test)]

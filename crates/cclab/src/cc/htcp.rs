@@ -392,6 +392,27 @@ impl CongestionOps for Htcp {
             self.alpha, self.beta, self.minRTT, self.maxRTT, self.maxB
         );
     }
+
+    /// `alpha` (segments per RTT) and `beta` (the fraction kept at a loss), from their Q7
+    /// fixed point, and the RTTs `beta` is made of.
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        use super::StateVar;
+        static V: [StateVar; 4] = [
+            StateVar::num("alpha"),
+            StateVar::num("beta"),
+            StateVar::num("minRTT_s"),
+            StateVar::num("maxRTT_s"),
+        ];
+        &V
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        use super::state::us_s;
+        out[0] = self.alpha as f64 / ALPHA_BASE as f64;
+        out[1] = self.beta as f64 / ALPHA_BASE as f64;
+        out[2] = us_s(self.minRTT.into(), 0);
+        out[3] = us_s(self.maxRTT.into(), 0);
+    }
 }
 
 #[cfg(test)]

@@ -26,11 +26,13 @@ pub mod htcp;
 pub mod minmax;
 pub mod reno;
 pub mod scalable;
+pub mod state;
 pub mod vegas;
 
 use crate::engine::SimTime;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Schema, Variants};
+pub use state::StateVar;
 
 /// Linux `enum tcp_ca_state`, ordered as its values (BBR compares them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -407,6 +409,15 @@ pub trait CongestionOps {
     }
     /// Extra fields for the `ss -ti` line (`.get_info`), appended after the name.
     fn diag(&self, _out: &mut String) {}
+    /// The quantities of the algorithm's own state that the `cc` series samples
+    /// (`[output] cc`), the same for every instance of the algorithm; none by default.
+    fn state_vars(&self) -> &'static [StateVar] {
+        &[]
+    }
+    /// Their values now, in [`state_vars`](Self::state_vars)' order, into `out` (as long
+    /// as that list); NaN for one not known yet. Called at sample times only, never per
+    /// packet.
+    fn state(&self, _tp: &TcpCcState, _out: &mut [f64]) {}
 }
 
 /// What a congestion control needs from the TCP receiver, so the receiver never asks for
@@ -642,6 +653,12 @@ impl CongestionOps for Cc {
     }
     fn diag(&self, out: &mut String) {
         dispatch!(self, c => c.diag(out))
+    }
+    fn state_vars(&self) -> &'static [StateVar] {
+        dispatch!(self, c => c.state_vars())
+    }
+    fn state(&self, tp: &TcpCcState, out: &mut [f64]) {
+        dispatch!(self, c => c.state(tp, out))
     }
 }
 

@@ -43,6 +43,10 @@ pub struct Vegas {
     pub minRTT: u32,
     /// The min of all Vegas RTT measurements seen, µs (+1).
     pub baseRTT: u32,
+    /// `diff` and `target_cwnd` of the last once-per-RTT calculation, kept for the `cc`
+    /// series (Linux's are locals of `tcp_vegas_cong_avoid`); `None` before the first.
+    pub diff: Option<u64>,
+    pub target_cwnd: Option<u64>,
 }
 
 impl Default for Vegas {
@@ -55,6 +59,8 @@ impl Default for Vegas {
             cntRTT: 0,
             minRTT: RTT_INF,
             baseRTT: RTT_INF,
+            diff: None,
+            target_cwnd: None,
         }
     }
 }
@@ -203,6 +209,7 @@ impl CongestionOps for Vegas {
 
                 // The window we had minus the window we would like to have: "Diff".
                 let diff = cwnd * rtt.saturating_sub(base) / base;
+                (self.diff, self.target_cwnd) = (Some(diff), Some(target_cwnd));
 
                 if diff > self.opt.gamma as u64 && tp.in_slow_start() {
                     // Going too fast. Time to slow down and switch to congestion avoidance.
@@ -285,6 +292,25 @@ impl CongestionOps for Vegas {
             " vegas:(enabled:{},rttcnt:{},rtt:{}us,minrtt:{}us)",
             self.doing_vegas_now as u8, self.cntRTT, self.baseRTT, self.minRTT
         );
+    }
+
+    /// `diff` (segments queued, as compared with `alpha` and `beta`) and `target_cwnd` of
+    /// the last once-per-RTT calculation, and `baseRTT` (in s).
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        use super::StateVar;
+        static V: [StateVar; 3] = [
+            StateVar::num("diff"),
+            StateVar::num("target_cwnd"),
+            StateVar::num("baseRTT_s"),
+        ];
+        &V
+    }
+
+    fn state(&self, _tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = self.diff.map_or(f64::NAN, |d| d as f64);
+        out[1] = self.target_cwnd.map_or(f64::NAN, |d| d as f64);
+        // Linux's: the least sample + 1 µs (never 0).
+        out[2] = super::state::us_s(self.baseRTT.into(), RTT_INF.into());
     }
 }
 

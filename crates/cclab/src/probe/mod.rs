@@ -5,8 +5,8 @@
 //!   network's [`Tap`](crate::net::Tap) hooks;
 //! - `tsg` — tcptrace-style time-sequence traces of chosen flows (`[output] tsg`);
 //! - `rtt` — every flow's RTT samples, exact then in an HdrHistogram (mean and p99 in the results);
-//! - `sampler` — time series sampled at fixed intervals: cwnd, queue lengths, throughput
-//!   (`[output] cwnd/queue/throughput`).
+//! - `sampler` — time series sampled at fixed intervals: cwnd, the congestion control's
+//!   state, queue lengths, throughput (`[output] cwnd/cc/queue/throughput`).
 
 pub mod pcap;
 pub mod rtt;
@@ -34,7 +34,7 @@ use crate::schema::check::{int, name_in, rate, size, type_name, Checker, Tab};
 use crate::schema::{Key, Schema, Ty};
 use toml::Value;
 
-const SERIES_ALLOWED: &str = "greater than zero; at most 10,000,000 samples over the run, and all series of the run together (samples × flows or queues, and `tsg`) at most 10,000,000 rows";
+const SERIES_ALLOWED: &str = "greater than zero; at most 10,000,000 samples over the run, and all series of the run together (samples × flows or queues, for `cc` × each flow's quantities, and `tsg`) at most 10,000,000 rows";
 
 const CWND: Key = Key {
     name: "cwnd",
@@ -42,6 +42,13 @@ const CWND: Key = Key {
     default: "off",
     allowed: SERIES_ALLOWED,
     meaning: "sample every flow's cwnd, ssthresh and smoothed RTT at this interval (`cwnd.csv`)",
+};
+const CC: Key = Key {
+    name: "cc",
+    ty: Ty::Interval,
+    default: "off",
+    allowed: SERIES_ALLOWED,
+    meaning: "sample every flow's congestion-control state at this interval: what its algorithm has (DCTCP's alpha, CUBIC's W_max and K, Vegas' diff, …), one row per quantity (`cc.csv`)",
 };
 const QUEUE: Key = Key {
     name: "queue",
@@ -193,6 +200,7 @@ pub static KEYS: Schema = Schema {
     about: "",
     keys: &[
         CWND,
+        CC,
         QUEUE,
         THROUGHPUT,
         PLOTS,
@@ -269,6 +277,7 @@ pub fn parse(ck: &mut Checker, root: Tab, duration: Option<SimTime>) -> OutputSp
     };
     ck.check_keys(t, &KEYS, None);
     o.cwnd_interval = ck.interval(t, CWND.name, duration);
+    o.cc_interval = ck.interval(t, CC.name, duration);
     o.queue_interval = ck.interval(t, QUEUE.name, duration);
     o.throughput_interval = ck.interval(t, THROUGHPUT.name, duration);
     o.plots = ck.get(t, &PLOTS).unwrap_or(false);

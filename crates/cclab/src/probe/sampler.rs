@@ -1,13 +1,17 @@
 //! Time series sampled every fixed interval (`[output]`): each flow's cwnd, ssthresh,
-//! smoothed RTT and packets in flight (`cwnd`); the length of chosen queues (`queue`,
+//! smoothed RTT and packets in flight (`cwnd`); its congestion control's own state
+//! (`cc`: what `CongestionOps::state` gives, read only here); the length of chosen queues (`queue`,
 //! the bottleneck or every forward hop unless `queues` names them); each flow's delivered
 //! throughput over the interval (`throughput`). The flows sampled are the connections
 //! built with the world (`[[flow]]`, an aggregate's workers), not a workload's.
 
+use crate::cc::state::MAX_STATE_VARS;
+use crate::cc::CongestionOps;
 use crate::conn::Conn;
 use crate::engine::{secs, SimTime};
 use crate::net::{Network, PortId};
-use crate::results::{CwndSample, QueueSample, Series, ThroughputSample};
+use crate::results::{CcSample, CwndSample, QueueSample, Series, ThroughputSample};
+use crate::tcp::sender::SndState;
 
 /// Which series a sampling event is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,16 +19,22 @@ pub enum SeriesKind {
     Cwnd,
     Queue,
     Throughput,
+    Cc,
 }
 
 impl SeriesKind {
-    pub const ALL: [SeriesKind; 3] = [SeriesKind::Cwnd, SeriesKind::Queue, SeriesKind::Throughput];
+    pub const ALL: [SeriesKind; 4] = [
+        SeriesKind::Cwnd,
+        SeriesKind::Queue,
+        SeriesKind::Throughput,
+        SeriesKind::Cc,
+    ];
 }
 
 #[derive(Default)]
 pub struct Sampler {
     /// Interval of each series (in `SeriesKind::ALL` order), if on.
-    pub intervals: [Option<SimTime>; 3],
+    pub intervals: [Option<SimTime>; 4],
     /// No sample after this time.
     pub end: SimTime,
     pub ports: Vec<PortId>,
@@ -37,7 +47,7 @@ pub struct Sampler {
 
 impl Sampler {
     pub fn new(
-        intervals: [Option<SimTime>; 3],
+        intervals: [Option<SimTime>; 4],
         end: SimTime,
         ports: Vec<PortId>,
         starts: Vec<SimTime>,
@@ -83,6 +93,30 @@ impl Sampler {
                         srtt_s: secs(s.rtt.srtt()),
                         in_flight: s.in_flight(),
                     });
+                }
+            }
+            SeriesKind::Cc => {
+                let mut v = [0.0; MAX_STATE_VARS];
+                for (i, c) in conns[..self.starts.len()].iter().enumerate() {
+                    // Once the algorithm is initialised (`init`, at the handshake's end).
+                    let Some(c) = c.tcp() else { continue };
+                    let s = &c.sender;
+                    if s.state != SndState::Established {
+                        continue;
+                    }
+                    let vars = s.cc.state_vars();
+                    let v = &mut v[..vars.len()];
+                    s.cc.state(&s.tp, v);
+                    let cc = s.cc.name();
+                    out.cc
+                        .extend(vars.iter().zip(v.iter()).map(|(var, &value)| CcSample {
+                            t,
+                            flow: i as u32,
+                            cc,
+                            name: var.name,
+                            value,
+                            label: var.label(value),
+                        }));
                 }
             }
             SeriesKind::Queue => {

@@ -8,6 +8,8 @@ use crate::engine::SimTime;
 pub struct OutputSpec {
     /// Sample every flow's cwnd/ssthresh/srtt at this interval (`cwnd.csv`).
     pub cwnd_interval: Option<SimTime>,
+    /// Sample every flow's congestion-control state at this interval (`cc.csv`).
+    pub cc_interval: Option<SimTime>,
     /// Sample every named queue's length at this interval (`queue.csv`).
     pub queue_interval: Option<SimTime>,
     /// Per-flow throughput over intervals of this length (`throughput.csv`).

@@ -193,6 +193,11 @@ pub fn run_files_to(
             files.push(("cwnd.svg".into(), svg))?;
         }
     }
+    // No plot: its quantities have units of their own (Python's `Run.plot("cc", name=…)`
+    // draws one).
+    if !se.cc.is_empty() {
+        series_table(&mut files, "cc")?;
+    }
     if !se.queue.is_empty() {
         series_table(&mut files, "queue")?;
         if plots {
@@ -293,14 +298,16 @@ pub fn planned_files(sc: &crate::scenario::Scenario) -> Vec<String> {
     }
     // Any run may have them (`udp`, `ocbr` by its apps, `hosts` by its senders).
     tables(&mut v, &["udp", "ocbr", "hosts"]);
-    for (on, name) in [
-        (o.cwnd_interval.is_some(), "cwnd"),
-        (o.queue_interval.is_some(), "queue"),
-        (o.throughput_interval.is_some(), "throughput"),
+    // Each series: on, its name, drawn with `plots`.
+    for (on, name, drawn) in [
+        (o.cwnd_interval.is_some(), "cwnd", true),
+        (o.cc_interval.is_some(), "cc", false),
+        (o.queue_interval.is_some(), "queue", true),
+        (o.throughput_interval.is_some(), "throughput", true),
     ] {
         if on {
             tables(&mut v, &[name]);
-            if o.plots {
+            if o.plots && drawn {
                 v.push(format!("{name}.svg"));
             }
         }

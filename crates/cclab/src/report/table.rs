@@ -336,8 +336,20 @@ pub(crate) fn other_tables(r: &crate::results::RunResult) -> Vec<Table> {
     out
 }
 
-/// The time series run `r` recorded (`cwnd`, `queue`, `throughput`, `tsg`), one row per
-/// sample; none for a series that is off.
+/// A series of one row per sample and flow, its first columns: the run, the sample time,
+/// the flow (`at` gives a row's time and flow).
+fn flow_series<T>(name: &str, run_id: &str, rows: &[T], at: impl Fn(&T) -> (f64, u32)) -> Table {
+    Table::new(name)
+        .col(
+            "run_id",
+            Col::Str(vec![Some(run_id.to_string()); rows.len()]),
+        )
+        .col("t_s", floats(rows, |x| at(x).0))
+        .col("flow", ints(rows, |x| at(x).1 as u64))
+}
+
+/// The time series run `r` recorded (`cwnd`, `cc`, `queue`, `throughput`, `tsg`), one row
+/// per sample (`cc`: per sample and quantity); none for a series that is off.
 pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     let id = |n: usize| Col::Str(vec![Some(r.run_id.clone()); n]);
     let mut out = Vec::new();
@@ -345,10 +357,7 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     if !se.cwnd.is_empty() {
         let c = &se.cwnd;
         out.push(
-            Table::new("cwnd")
-                .col("run_id", id(c.len()))
-                .col("t_s", floats(c, |x| x.t))
-                .col("flow", ints(c, |x| x.flow as u64))
+            flow_series("cwnd", &r.run_id, c, |x| (x.t, x.flow))
                 .col("cwnd", ints(c, |x| x.cwnd as u64))
                 .col(
                     "ssthresh",
@@ -362,6 +371,22 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
                     opt_floats(c, |x| (x.srtt_s > 0.0).then_some(x.srtt_s)),
                 )
                 .col("in_flight", ints(c, |x| x.in_flight as u64)),
+        );
+    }
+    if !se.cc.is_empty() {
+        let c = &se.cc;
+        out.push(
+            flow_series("cc", &r.run_id, c, |x| (x.t, x.flow))
+                .col("cc", strs(c, |x| x.cc))
+                .col("name", strs(c, |x| x.name))
+                .col(
+                    "value",
+                    opt_floats(c, |x| (!x.value.is_nan()).then_some(x.value)),
+                )
+                .col(
+                    "label",
+                    Col::Str(c.iter().map(|x| x.label.map(String::from)).collect()),
+                ),
         );
     }
     if !se.queue.is_empty() {
@@ -378,20 +403,14 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
     if !se.throughput.is_empty() {
         let t = &se.throughput;
         out.push(
-            Table::new("throughput")
-                .col("run_id", id(t.len()))
-                .col("t_s", floats(t, |x| x.t))
-                .col("flow", ints(t, |x| x.flow as u64))
+            flow_series("throughput", &r.run_id, t, |x| (x.t, x.flow))
                 .col("goodput_bps", floats(t, |x| x.goodput_bps)),
         );
     }
     if !se.tsg.is_empty() {
         let t = &se.tsg;
         out.push(
-            Table::new("tsg")
-                .col("run_id", id(t.len()))
-                .col("t_s", floats(t, |x| x.t))
-                .col("flow", ints(t, |x| x.flow as u64))
+            flow_series("tsg", &r.run_id, t, |x| (x.t, x.flow))
                 .col(
                     "kind",
                     strs(t, |x| ["data", "retrans", "ack"][x.kind.min(2) as usize]),
@@ -407,8 +426,8 @@ pub(crate) fn series_tables(r: &crate::results::RunResult) -> Vec<Table> {
 /// scenario's name, simulated time, events and packet-hops), `flows`, `queues`,
 /// `pings`, `queries` (one row per partition/aggregate app) always; `fct` and
 /// `fct_buckets` with byte-count flows; `udp`, `ocbr`, `hosts` when the run has them;
-/// and the time series it recorded (`cwnd`, `queue`, `throughput`, `tsg`), one row per
-/// sample. Every table has the same columns whatever the run (an optional value is a
+/// and the time series it recorded (`cwnd`, `cc`, `queue`, `throughput`, `tsg`), one row
+/// per sample. Every table has the same columns whatever the run (an optional value is a
 /// null, never a missing column), so the tables of many runs concatenate. These are the
 /// files of `cclab run` (`report::run_files_to`), the tables of a sweep's points and
 /// Python's `Run` tables alike.
@@ -436,7 +455,7 @@ fn app_reports() -> Vec<&'static crate::results::apps::Report> {
 pub fn table_names() -> Vec<&'static str> {
     let mut names = vec!["runs", "flows", "fct", "fct_buckets", "queues"];
     names.extend(app_reports().iter().map(|r| r.table));
-    names.extend(["hosts", "cwnd", "queue", "throughput", "tsg"]);
+    names.extend(["hosts", "cwnd", "cc", "queue", "throughput", "tsg"]);
     names
 }
 

@@ -47,9 +47,69 @@ fn sample() -> RunResult {
                 srtt_s: 0.1,
                 in_flight: 3,
             }],
+            // A number, one not known yet, and a named level.
+            cc: vec![
+                CcSample {
+                    t: 0.0,
+                    flow: 0,
+                    cc: "dctcp",
+                    name: "alpha",
+                    value: 0.0625,
+                    label: None,
+                },
+                CcSample {
+                    t: 0.0,
+                    flow: 0,
+                    cc: "vegas",
+                    name: "diff",
+                    value: f64::NAN,
+                    label: None,
+                },
+                CcSample {
+                    t: 0.0,
+                    flow: 0,
+                    cc: "x",
+                    name: "mode",
+                    value: 2.0,
+                    label: Some("PROBE_BW"),
+                },
+            ],
             ..Default::default()
         },
     }
+}
+
+/// A run's wall-clock figures, for the tests that need some.
+fn perf() -> Perf {
+    Perf {
+        wall_s: 1.0,
+        events: 1,
+        packet_hops: 1,
+        peak_rss_mib: None,
+        huge_pages_mib: None,
+    }
+}
+
+/// The `cc` series: a value not known yet is a null, a level has its name beside its number.
+#[test]
+fn cc_series_nulls_and_labels() {
+    let r = sample();
+    let t = table::series_tables(&r);
+    let cc = t.iter().find(|t| t.name == "cc").unwrap();
+    let id = &r.run_id;
+    assert_eq!(
+        cc.csv(),
+        format!(
+            "run_id,t_s,flow,cc,name,value,label\n{id},0,0,dctcp,alpha,0.0625,\n\
+             {id},0,0,vegas,diff,,\n{id},0,0,x,mode,2,PROBE_BW\n"
+        )
+    );
+    let perf = perf();
+    let files = run_files(&r, &perf, true, &PlotAxes::default());
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    let at = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    assert!(at("cwnd.csv") < at("cc.csv") && at("cc.parquet") < names.len());
+    assert!(!names.contains(&"cc.svg"));
 }
 
 #[test]
@@ -174,13 +234,7 @@ fn rows_on_file_write_the_files_of_rows_in_memory() {
     in_mem.flows = (0..300).map(row).collect::<Vec<_>>().into();
     let ids: Vec<u32> = on_file.flows.iter().map(|f| f.id).collect();
     assert_eq!(ids, (0..300).collect::<Vec<_>>());
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let axes = PlotAxes::default();
     let a = run_files(&on_file, &perf, true, &axes);
     let b = run_files(&in_mem, &perf, true, &axes);
@@ -332,13 +386,7 @@ fn meta() -> serde_json::Map<String, serde_json::Value> {
 #[test]
 fn write_run_file_sets_and_run_ids() {
     let base = tmp("sets");
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let mut bare = full();
     bare.series = Series::default();
     let dir = base.join("bare");
@@ -365,8 +413,8 @@ fn write_run_file_sets_and_run_ids() {
         meta(),
     )
     .unwrap();
-    // The 12 of `bare`, each series as CSV, Parquet and a plot.
-    assert_eq!(written.len(), 24);
+    // The 12 of `bare`, each series as CSV, Parquet and a plot (`cc`: no plot).
+    assert_eq!(written.len(), 26);
     let tsg = std::fs::read_to_string(dir.join("tsg.csv")).unwrap();
     assert!(
         tsg.starts_with("run_id,t_s,flow,kind,seq,end\n0123456789abcdef,0,0,data,1,1449\n"),
@@ -381,7 +429,7 @@ fn write_run_file_sets_and_run_ids() {
     }
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-    assert_eq!(manifest["files"].as_array().unwrap().len(), 24);
+    assert_eq!(manifest["files"].as_array().unwrap().len(), 26);
     let svg = std::fs::read_to_string(dir.join("throughput.svg")).unwrap();
     assert_eq!(svg.matches("<polyline").count(), 2);
     assert!(svg.contains("flow 1 (reno)"));
@@ -411,13 +459,7 @@ fn run_plots_span_the_whole_run_from_zero_and_take_fixed_axes() {
     for q in &mut r.series.queue {
         q.bytes += 1500;
     }
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let svg = |files: &[(String, Vec<u8>)], name: &str| -> String {
         let f = files.iter().find(|f| f.0 == name).unwrap();
         String::from_utf8(f.1.clone()).unwrap()
@@ -463,6 +505,7 @@ fn planned_files_cover_what_a_run_writes() {
     let mut sc = crate::scenario::parse_scenario(text, "t.toml", &[]).unwrap();
     sc.output = crate::scenario::OutputSpec {
         cwnd_interval: Some(1),
+        cc_interval: Some(1),
         queue_interval: Some(1),
         throughput_interval: Some(1),
         plots: true,
@@ -471,13 +514,7 @@ fn planned_files_cover_what_a_run_writes() {
         ..Default::default()
     };
     let planned = planned_files(&sc);
-    let perf = Perf {
-        wall_s: 1.0,
-        events: 1,
-        packet_hops: 1,
-        peak_rss_mib: None,
-        huge_pages_mib: None,
-    };
+    let perf = perf();
     let mut r = full();
     r.flows[1].size_bytes = Some(5000);
     let files = run_files(&r, &perf, true, &PlotAxes::default());

@@ -247,6 +247,22 @@ pub struct CwndSample {
     pub in_flight: u32,
 }
 
+/// One quantity of a flow's congestion-control state at one sample time (`[output] cc`,
+/// `cc::CongestionOps::state`).
+#[derive(Clone, Debug, Serialize)]
+pub struct CcSample {
+    pub t: f64,
+    pub flow: u32,
+    /// The algorithm (`CongestionOps::name`).
+    pub cc: &'static str,
+    /// The quantity (`StateVar::name`).
+    pub name: &'static str,
+    /// Its value; NaN while the algorithm has none.
+    pub value: f64,
+    /// For a quantity with named levels, the name of `value`'s.
+    pub label: Option<&'static str>,
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct QueueSample {
     pub t: f64,
@@ -279,6 +295,7 @@ pub struct TsgSample {
 pub struct Series {
     pub tsg: Vec<TsgSample>,
     pub cwnd: Vec<CwndSample>,
+    pub cc: Vec<CcSample>,
     pub queue: Vec<QueueSample>,
     pub throughput: Vec<ThroughputSample>,
 }

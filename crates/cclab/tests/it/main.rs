@@ -5,6 +5,7 @@
 mod apps;
 mod aqm;
 mod bad_input;
+mod cc_state;
 mod fq;
 mod layers;
 mod ocbr;

@@ -1,0 +1,170 @@
+//! The `cc` series (`[output] cc`): what the algorithms hold, sampled in a running network,
+//! judged against what each algorithm's source says that quantity converges to.
+
+use cclab::results::{CcSample, RunResult};
+use cclab::scenario::{parse_scenario, Scenario};
+
+/// examples/`file` with the `--set`s `sets`.
+fn scenario(file: &str, sets: &[(&str, &str)]) -> Scenario {
+    let path = format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let sets: Vec<(String, String)> = (sets.iter())
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    parse_scenario(&text, file, &sets).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// examples/`file` run with the `--set`s `sets`.
+fn example(file: &str, sets: &[(&str, &str)]) -> RunResult {
+    cclab::world::run(&scenario(file, sets)).unwrap()
+}
+
+/// `(t, value)` of quantity `name` of `flow`, in time order.
+fn series(r: &RunResult, flow: u32, name: &str) -> Vec<(f64, f64)> {
+    let pick = |s: &&CcSample| s.flow == flow && s.name == name;
+    r.series
+        .cc
+        .iter()
+        .filter(pick)
+        .map(|s| (s.t, s.value))
+        .collect()
+}
+
+fn mean(v: &[(f64, f64)], from: f64, to: f64) -> f64 {
+    let x: Vec<f64> = v
+        .iter()
+        .filter(|p| p.0 >= from && p.0 < to)
+        .map(|p| p.1)
+        .collect();
+    assert!(!x.is_empty(), "no samples in [{from}, {to})");
+    x.iter().sum::<f64>() / x.len() as f64
+}
+
+/// examples/dctcp.toml: two DCTCP flows through a queue marking at K = 20 packets,
+/// 1 Gbit/s, about 1.1 ms RTT, 2 s, alpha sampled every millisecond.
+///
+/// - The first sample after the handshake is what `dctcp_init` sets,
+///   `dctcp_alpha_on_init` / 1024 (0 or 1.0 here), and from there alpha moves towards the
+///   marking: up from 0, down from 1.0.
+/// - It settles where the marking puts it. α is the EWMA (g = 1/16) of each window's
+///   fraction of CE-echoed segments (RFC 8257 §3.3), so over the last second its mean is
+///   the mean per-window marked fraction, which the bottleneck's marks / packets sent
+///   measures. The two differ by the weighting (per window against per packet: windows of
+///   DCTCP's sawtooth differ by its amplitude, about α/2 of W, Alizadeh et al. 2010 §3.3,
+///   ~6% here), the start-up's marks in the run's count (a few windows of 2 s), and the
+///   sampling noise of the mean of an EWMA whose memory is 16 windows (~60 independent
+///   values in a second: a few %): within 20%.
+/// - Settled: its means over the two halves of the last second agree within 20% (the same
+///   noise twice), wherever it started.
+#[test]
+fn dctcp_alpha_moves_from_its_init_and_settles_at_the_marked_fraction() {
+    for init in [0u32, 1024] {
+        let r = example(
+            "dctcp.toml",
+            &[("tcp.dctcp_alpha_on_init", &init.to_string())],
+        );
+        let q = r.queues.iter().find(|q| q.name == "bottleneck").unwrap();
+        let marked = q.marks as f64 / q.tx_pkts as f64;
+        assert!(marked > 0.01, "init {init}: the queue marked {marked}");
+        let start = init as f64 / 1024.0;
+        for flow in 0..2 {
+            let a = series(&r, flow, "alpha");
+            assert_eq!(a[0].1, start, "init {init} flow {flow}: {:?}", &a[..3]);
+            // Its first move is towards the marking.
+            let moved = a.iter().find(|p| p.1 != start).unwrap().1;
+            assert_eq!(moved > start, init == 0, "init {init} flow {flow}: {moved}");
+            let late = mean(&a, 1.0, 2.0);
+            assert!(
+                (late / marked - 1.0).abs() <= 0.2,
+                "init {init} flow {flow}: mean alpha {late:.4} over the last second, marked fraction {marked:.4}"
+            );
+            let (h1, h2) = (mean(&a, 1.0, 1.5), mean(&a, 1.5, 2.0));
+            assert!(
+                (h1 / h2 - 1.0).abs() <= 0.2,
+                "init {init} flow {flow}: {h1:.4} then {h2:.4}"
+            );
+            assert!(r
+                .series
+                .cc
+                .iter()
+                .all(|s| s.cc == "dctcp" && s.label.is_none()));
+        }
+    }
+}
+
+/// examples/delay_based.toml with two Vegas flows: a 10 Mbit/s, 8 ms drop-tail dumbbell
+/// (the queue never fills), 20 s, sampled every 100 ms. In congestion avoidance Vegas (Linux `tcp_vegas.c`, Brakmo &
+/// Peterson) adds a segment per RTT while diff < alpha (2), takes one off while
+/// diff > beta (4) and holds in between; nothing else moves the path, so once in that band
+/// it stays: every sample of the last half is within [alpha, beta]. Its `target_cwnd` is
+/// the window at the rate achieved, below cwnd by about diff, and its `baseRTT` the
+/// path's round trip without a queue.
+#[test]
+fn vegas_diff_is_held_between_alpha_and_beta() {
+    let r = example(
+        "delay_based.toml",
+        &[
+            ("topology.senders", "2"),
+            ("sim.duration", "\"20s\""),
+            ("output.cc", "\"100ms\""),
+            ("output.cwnd", "\"100ms\""),
+        ],
+    );
+    assert!(r.queues.iter().all(|q| q.drops == 0));
+    let mut bases = Vec::new();
+    for flow in 0..2 {
+        let diff = series(&r, flow, "diff");
+        assert!(diff.len() >= 190, "flow {flow}: {} samples", diff.len());
+        for &(t, d) in diff.iter().filter(|p| p.0 >= 10.0) {
+            assert!((2.0..=4.0).contains(&d), "flow {flow} at {t} s: diff {d}");
+        }
+        // baseRTT: at least 2 × (1 + 8 + 1) ms of propagation and a 1500-byte packet's
+        // serialisation at 10 Mbit/s (1.2 ms); at most 1 ms more (the access links'
+        // serialisation, framing, the hosts' jitter), or for a flow that never saw the
+        // queue empty, the other's beta = 4 packets more (1.23 ms each on the wire):
+        // baseRTT is the least RTT the flow measured, so a queue it never saw empty
+        // counts as propagation.
+        let base = series(&r, flow, "baseRTT_s").last().unwrap().1;
+        let most = 0.0222 + 4.0 * 0.00123;
+        assert!(
+            (0.0212..most).contains(&base),
+            "flow {flow}: baseRTT {base}"
+        );
+        bases.push(base);
+        let target = series(&r, flow, "target_cwnd");
+        let cwnd: Vec<u32> = (r.series.cwnd.iter())
+            .filter(|c| c.flow == flow && c.t >= 10.0)
+            .map(|c| c.cwnd)
+            .collect();
+        let t_last = target.last().unwrap().1;
+        let c_last = *cwnd.last().unwrap() as f64;
+        assert!(
+            (c_last - t_last - diff.last().unwrap().1).abs() <= 1.0,
+            "flow {flow}: cwnd {c_last}, target {t_last}"
+        );
+    }
+    // The first flow to measure an empty queue has the path's own.
+    let least = bases.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!((0.0212..0.0222).contains(&least), "baseRTTs {bases:?}");
+}
+
+/// The series budget counts a row per quantity: 2 Vegas flows × 3 quantities × 4,000,001
+/// samples is refused before the run (the same interval of `cwnd` alone, 8,000,002 rows,
+/// is within the 10,000,000).
+#[test]
+fn the_series_budget_counts_each_quantity() {
+    let sc = |key: &str| {
+        let sets = [
+            ("topology.senders", "2"),
+            ("sim.duration", "\"20s\""),
+            (key, "\"5us\""),
+        ];
+        scenario("delay_based.toml", &sets)
+    };
+    let e = cclab::sim::Sim::new(&sc("output.cc")).err().unwrap();
+    assert!(
+        e.starts_with("output.cc:") && e.contains("cc 24000006"),
+        "{e}"
+    );
+    assert!(cclab::sim::Sim::new(&sc("output.cwnd")).is_ok());
+}
