@@ -828,6 +828,32 @@ impl CongestionOps for Bbr {
         Some(Self::bbr_min_tso_segs(tp))
     }
 
+    fn state_vars(&self) -> &'static [super::StateVar] {
+        use super::StateVar;
+        static V: [StateVar; 6] = [
+            StateVar::level("mode", &["STARTUP", "DRAIN", "PROBE_BW", "PROBE_RTT"]),
+            StateVar::num("bw_bps"),
+            StateVar::num("min_rtt_s"),
+            StateVar::num("pacing_gain"),
+            StateVar::num("cwnd_gain"),
+            StateVar::num("pacing_rate_bps"),
+        ];
+        &V
+    }
+
+    fn state(&self, tp: &TcpCcState, out: &mut [f64]) {
+        out[0] = self.mode as u8 as f64;
+        out[1] = self.bw_bps(tp);
+        out[2] = super::state::us_s(self.min_rtt_us.into(), u32::MAX.into());
+        out[3] = self.pacing_gain as f64 / BBR_UNIT as f64;
+        out[4] = self.cwnd_gain as f64 / BBR_UNIT as f64;
+        out[5] = if tp.sk_pacing_rate == super::NO_RATE {
+            f64::NAN
+        } else {
+            tp.sk_pacing_rate as f64 * 8.0
+        };
+    }
+
     /// `bbr_get_info` as iproute2's `ss` prints it: `bbr:(bw:…Mbps,mrtt:…,pacing_gain:…,
     /// cwnd_gain:…)`, and cclab's mode.
     fn diag(&self, out: &mut String) {
