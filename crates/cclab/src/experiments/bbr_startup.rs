@@ -152,64 +152,67 @@ const WHY_DEPTH: &str =
 const WHY_LENGTH: &str = "closed form: max(bbr_probe_rtt_mode_ms = 200 ms, one round) once inflight is 4, ended by the first ACK after the stamp; with 4 packets in flight and an ACK per two segments ACKs come half an RTT apart: 200 ms + [0, 20 ms] at RTT 40 ms, so 0.21 s ± 0.01 s";
 const WHY_CADENCE: &str = "closed form: PROBE_RTT's exit stamps min_rtt (bbr_check_probe_rtt_done), and the filter expires 10 s (10,000 jiffies at HZ 1000) later, on the first ACK after that: next entry - exit = 10 s within 2 ms (one jiffy and the next ACK)";
 
+/// A check: its name, the closed form's value, the tolerance, why, and the run's value.
+type ClosedForm = (&'static str, f64, Tol, &'static str, fn(&Out) -> f64);
+
 fn run(o: &Options) -> Report {
     let mut s: Study<(), Out> = Study::new("bbr-startup", o);
     let v = s.variant("bbr_100mbit_40ms", (), 1, 1);
     let bdp = bdp_pkts();
     let rounds = (bdp / IW).log2().ceil() + 1.0;
-    let mut checks = vec![s.check(
-        "rounds until the estimate reaches the link",
-        Against::ClosedForm,
-        rounds,
-        Tol::Abs(1.0),
-        WHY_ROUNDS,
-        Of::mean(v, |r: &Out| r.rounds_to_bw),
-    )];
-    checks.push(s.check(
-        "STARTUP's peak queue over its bound (packets)",
-        Against::ClosedForm,
-        1.0,
-        Tol::AtMost,
-        WHY_STARTUP_Q,
-        Of::mean(v, |r: &Out| r.startup_queue / r.startup_bound),
-    ));
-    checks.push(s.check(
-        "queue when DRAIN ends over its bound (packets)",
-        Against::ClosedForm,
-        1.0,
-        Tol::AtMost,
-        WHY_DRAINED,
-        Of::mean(v, |r: &Out| r.drained_queue / r.drain_bound),
-    ));
-    checks.push(s.check(
-        "PROBE_RTT's cwnd (packets)",
-        Against::ClosedForm,
-        4.0,
-        Tol::Abs(0.0),
-        WHY_DEPTH,
-        Of::mean(v, |r: &Out| r.probe_rtt_cwnd),
-    ));
-    checks.push(s.check(
-        "PROBE_RTT's length once inflight is 4 (s)",
-        Against::ClosedForm,
-        0.21,
-        Tol::Abs(0.01),
-        WHY_LENGTH,
-        Of::mean(v, |r: &Out| {
-            r.probe_rtt.first().map_or(f64::NAN, |p| p.2 - p.1)
-        }),
-    ));
-    checks.push(s.check(
-        "from a PROBE_RTT's end to the next's start (s)",
-        Against::ClosedForm,
-        10.0,
-        Tol::Abs(0.002),
-        WHY_CADENCE,
-        Of::mean(v, |r: &Out| match r.probe_rtt.as_slice() {
-            [a, b, ..] => b.0 - a.2,
-            _ => f64::NAN,
-        }),
-    ));
+    let table: [ClosedForm; 6] = [
+        (
+            "rounds until the estimate reaches the link",
+            rounds,
+            Tol::Abs(1.0),
+            WHY_ROUNDS,
+            |r| r.rounds_to_bw,
+        ),
+        (
+            "STARTUP's peak queue over its bound (packets)",
+            1.0,
+            Tol::AtMost,
+            WHY_STARTUP_Q,
+            |r| r.startup_queue / r.startup_bound,
+        ),
+        (
+            "queue when DRAIN ends over its bound (packets)",
+            1.0,
+            Tol::AtMost,
+            WHY_DRAINED,
+            |r| r.drained_queue / r.drain_bound,
+        ),
+        (
+            "PROBE_RTT's cwnd (packets)",
+            4.0,
+            Tol::Abs(0.0),
+            WHY_DEPTH,
+            |r| r.probe_rtt_cwnd,
+        ),
+        (
+            "PROBE_RTT's length once inflight is 4 (s)",
+            0.21,
+            Tol::Abs(0.01),
+            WHY_LENGTH,
+            |r| r.probe_rtt.first().map_or(f64::NAN, |p| p.2 - p.1),
+        ),
+        (
+            "from a PROBE_RTT's end to the next's start (s)",
+            10.0,
+            Tol::Abs(0.002),
+            WHY_CADENCE,
+            |r| match r.probe_rtt.as_slice() {
+                [a, b, ..] => b.0 - a.2,
+                _ => f64::NAN,
+            },
+        ),
+    ];
+    let checks: Vec<_> = table
+        .into_iter()
+        .map(|(name, want, tol, why, get)| {
+            s.check(name, Against::ClosedForm, want, tol, why, Of::mean(v, get))
+        })
+        .collect();
     let mut d = s.run(|_, _| simulate(o));
     let r = d.first(v).clone();
     let name = d.name(v).to_string();
