@@ -103,15 +103,6 @@ struct Seg {
     psh: bool,
     /// The first segment of an skb of Linux's retransmission queue (`sender/rtx.rs`).
     head: bool,
-    /// Sent while application-limited (`tx.is_app_limited`, `sender/rate.rs`).
-    tx_app_limited: bool,
-    /// `tp->delivered` and `tp->delivered_ce` when sent (`tx.delivered`,
-    /// `tx.delivered_ce`, Linux's u32), and `tcp_rate.c`'s clocks then (`tx.delivered_mstamp`,
-    /// `tx.first_tx_mstamp`): set only for a module with `cong_control`.
-    tx_delivered: u32,
-    tx_delivered_ce: u32,
-    tx_delivered_mstamp: SimTime,
-    tx_first_tx_mstamp: SimTime,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,8 +239,11 @@ pub struct Sender {
     /// Something reads the pacing rate during the run (pacing, TSO, TSQ, the module):
     /// `tcp_update_pacing_rate` runs after each ACK (`sender/pacing.rs`).
     track_pacing: bool,
-    /// This ACK's rate sample (`sender/rate.rs`).
+    /// This ACK's rate sample, and each segment's snapshot at its last transmission,
+    /// parallel to `segs` (`sender/rate.rs`): kept only for a module with `cong_control`,
+    /// so that the others' scoreboard stays 32 bytes a segment.
     rs: crate::cc::RateSample,
+    tx: VecDeque<rate::TxRate>,
     /// Seed 001's spacing (`sender/spacing.rs`).
     spacing: spacing::SpacingState,
     /// When data last left (Linux `tp->lsndtime`), for the restart after idle.
@@ -339,6 +333,7 @@ impl Sender {
             cc_min_tso,
             track_pacing,
             rs: crate::cc::RateSample::default(),
+            tx: VecDeque::new(),
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
             loss: rack::LossState::new(cfg.reordering).with_era(cfg),

@@ -378,6 +378,12 @@ impl Sender {
                 break;
             }
             let s = self.segs.pop_front().unwrap();
+            if self.cc_owns {
+                let t = self.tx.pop_front().expect("a snapshot per segment");
+                if !s.sacked {
+                    self.rate_skb_delivered(&s, &t);
+                }
+            }
             acked_segs += 1;
             if s.sacked {
                 self.sacked_out -= 1;
@@ -392,9 +398,6 @@ impl Sender {
             }
             if s.retrans {
                 self.retrans_out -= 1;
-            }
-            if self.cc_owns && !s.sacked {
-                self.rate_skb_delivered(&s);
             }
             if s.ever_retrans {
                 retrans_data_acked = true;

@@ -21,47 +21,50 @@
 //!   every lost segment retransmitted: the samples of what is in flight are
 //!   application-limited until it is delivered.
 //!
-//! A module without `cong_control` pays none of it (`cc_owns` false).
+//! A module without `cong_control` pays none of it (`cc_owns` false): the snapshots are a
+//! deque beside the scoreboard (`Sender::tx`), empty for the others.
 
 use super::{Seg, Sender};
 use crate::cc::TcpCcState;
 use crate::engine::{SimTime, US};
 use crate::transport::Io;
 
+/// What a (re)transmission snapshots into its segments (Linux `TCP_SKB_CB(skb)->tx`):
+/// `tp->delivered` and `delivered_ce` (Linux's u32), `tcp_rate.c`'s two clocks, and
+/// whether the socket was application-limited.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TxRate {
+    pub delivered: u32,
+    pub delivered_ce: u32,
+    pub delivered_mstamp: SimTime,
+    pub first_tx_mstamp: SimTime,
+    pub app_limited: bool,
+}
+
 impl Sender {
     /// `tcp_rate_skb_sent` for a (re)transmission leaving at `sent`; `nothing_out`:
     /// `tp->packets_out` was 0 before it. Returns the snapshot its segments keep.
     #[inline]
-    pub(super) fn rate_skb_sent(&mut self, sent: SimTime, nothing_out: bool) -> Seg {
+    pub(super) fn rate_skb_sent(&mut self, sent: SimTime, nothing_out: bool) -> TxRate {
         let tp = &mut self.tp;
         if nothing_out {
             tp.first_tx_mstamp = sent;
             tp.delivered_mstamp = sent;
         }
-        Seg {
-            tx_delivered: tp.delivered as u32,
-            tx_delivered_ce: tp.delivered_ce as u32,
-            tx_delivered_mstamp: tp.delivered_mstamp,
-            tx_first_tx_mstamp: tp.first_tx_mstamp,
-            tx_app_limited: tp.app_limited != 0,
-            ..Seg::default()
+        TxRate {
+            delivered: tp.delivered as u32,
+            delivered_ce: tp.delivered_ce as u32,
+            delivered_mstamp: tp.delivered_mstamp,
+            first_tx_mstamp: tp.first_tx_mstamp,
+            app_limited: tp.app_limited != 0,
         }
     }
 
-    /// Copy a send's snapshot into segment `s`.
+    /// `tcp_rate_skb_delivered` for segment `s` with snapshot `t`, newly ACKed or SACKed by
+    /// this ACK.
     #[inline]
-    pub(super) fn set_tx(s: &mut Seg, tx: &Seg) {
-        s.tx_delivered = tx.tx_delivered;
-        s.tx_delivered_ce = tx.tx_delivered_ce;
-        s.tx_delivered_mstamp = tx.tx_delivered_mstamp;
-        s.tx_first_tx_mstamp = tx.tx_first_tx_mstamp;
-        s.tx_app_limited = tx.tx_app_limited;
-    }
-
-    /// `tcp_rate_skb_delivered` for segment `s`, newly ACKed or SACKed by this ACK.
-    #[inline]
-    pub(super) fn rate_skb_delivered(&mut self, s: &Seg) {
-        if s.tx_delivered_mstamp == 0 {
+    pub(super) fn rate_skb_delivered(&mut self, s: &Seg, t: &TxRate) {
+        if t.delivered_mstamp == 0 {
             return;
         }
         let rs = &mut self.rs;
@@ -70,15 +73,15 @@ impl Sender {
         // on Linux's µs stamps.
         let (t1, t2) = (s.sent / US, tp.first_tx_mstamp / US);
         if rs.prior_delivered == 0 || t1 > t2 || (t1 == t2 && s.end > rs.last_end_seq) {
-            rs.prior_delivered_ce = s.tx_delivered_ce;
-            rs.prior_delivered = s.tx_delivered;
-            rs.prior_mstamp = s.tx_delivered_mstamp;
-            rs.is_app_limited = s.tx_app_limited;
+            rs.prior_delivered_ce = t.delivered_ce;
+            rs.prior_delivered = t.delivered;
+            rs.prior_mstamp = t.delivered_mstamp;
+            rs.is_app_limited = t.app_limited;
             rs.is_retrans = s.ever_retrans;
             rs.last_end_seq = s.end;
             tp.first_tx_mstamp = s.sent;
             // The send phase of this window.
-            rs.interval_us = TcpCcState::us_delta(tp.first_tx_mstamp, s.tx_first_tx_mstamp) as i64;
+            rs.interval_us = TcpCcState::us_delta(tp.first_tx_mstamp, t.first_tx_mstamp) as i64;
         }
     }
 

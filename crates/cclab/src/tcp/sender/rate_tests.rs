@@ -34,8 +34,9 @@ fn send(s: &mut Sender, k: u64, t_us: u64) {
         start: k * MSS,
         end: (k + 1) * MSS,
         sent,
-        ..tx
+        ..Seg::default()
     });
+    s.tx.push_back(tx);
 }
 
 /// Retransmit segment `k` at `t_us` (`tcp_rate_skb_sent` on the retransmitted skb).
@@ -46,7 +47,7 @@ fn resend(s: &mut Sender, k: u64, t_us: u64) {
     let seg = &mut s.segs[i];
     seg.sent = sent;
     seg.ever_retrans = true;
-    Sender::set_tx(seg, &tx);
+    s.tx[i] = tx;
 }
 
 /// An ACK at `t_us` that cumulatively acknowledges up to segment `cum` (exclusive) and
@@ -57,17 +58,18 @@ fn ack(s: &mut Sender, t_us: u64, cum: u64, sacked: &[u64]) -> RateSample {
     let mut delivered = 0;
     while s.segs.front().is_some_and(|x| x.end <= cum * MSS) {
         let seg = s.segs.pop_front().unwrap();
+        let t = s.tx.pop_front().unwrap();
         if !seg.sacked {
-            s.rate_skb_delivered(&seg);
+            s.rate_skb_delivered(&seg, &t);
             delivered += 1;
         }
     }
     for &k in sacked {
         let i = s.segs.iter().position(|x| x.start == k * MSS).unwrap();
-        let seg = s.segs[i];
+        let (seg, t) = (s.segs[i], s.tx[i]);
         if !seg.sacked {
             s.segs[i].sacked = true;
-            s.rate_skb_delivered(&seg);
+            s.rate_skb_delivered(&seg, &t);
             delivered += 1;
         }
     }
@@ -107,13 +109,9 @@ fn cumulative_acks_give_linux_samples() {
     );
     assert_eq!(s.tp.delivered_mstamp, 11_000 * US);
     send(&mut s, 3, 11_000);
-    let seg = *s.segs.back().unwrap();
+    let t = *s.tx.back().unwrap();
     assert_eq!(
-        (
-            seg.tx_delivered,
-            seg.tx_delivered_mstamp,
-            seg.tx_first_tx_mstamp
-        ),
+        (t.delivered, t.delivered_mstamp, t.first_tx_mstamp),
         (2, 11_000 * US, 1100 * US)
     );
     // The third segment: its send phase 1.2 − 1.0 ms, its ACK phase 11.2 − 1.0 ms.
@@ -188,7 +186,7 @@ fn app_limited_marks_samples_until_the_bubble_is_delivered() {
     assert_eq!(s.tp.app_limited, 5, "delivered 5 + nothing in flight");
     send(&mut s, 0, 1000);
     send(&mut s, 1, 1100);
-    assert!(s.segs.iter().all(|x| x.tx_app_limited));
+    assert!(s.tx.iter().all(|t| t.app_limited));
     let rs = ack(&mut s, 3_000, 1, &[]);
     assert!(rs.is_app_limited);
     // delivered is now 6 > 5: the mark is cleared by this ACK's `tcp_rate_gen`.

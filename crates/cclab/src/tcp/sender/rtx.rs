@@ -94,12 +94,14 @@ impl Sender {
         self.stats.retrans_segs += n as u64;
         self.stats.data_segs_out += n as u64;
         let sent = self.xmit(io, p);
-        let tx = self.cc_owns.then(|| self.rate_skb_sent(sent, false));
         for s in self.segs.range_mut(i..=last) {
             s.sent = sent;
             s.ever_retrans = true;
-            if let Some(tx) = &tx {
-                Self::set_tx(s, tx);
+        }
+        if self.cc_owns {
+            let tx = self.rate_skb_sent(sent, false);
+            for t in self.tx.range_mut(i..=last) {
+                *t = tx;
             }
         }
         self.segs[i].head = true;

@@ -174,7 +174,8 @@ impl Sender {
                 }
                 newly += 1;
                 if self.cc_owns {
-                    self.rate_skb_delivered(&s);
+                    let t = self.tx[i];
+                    self.rate_skb_delivered(&s, &t);
                 }
                 self.note_sacked(s.start);
                 self.on_newly_sacked(s.start, s.end, s.sent, s.ever_retrans);
@@ -206,6 +207,15 @@ impl Sender {
 
     /// Recompute the scoreboard counters from the segments and compare (for tests).
     pub fn check_invariants(&self) -> Result<(), String> {
+        // The rate snapshots run beside the segments (`sender/rate.rs`).
+        let want_tx = if self.cc_owns { self.segs.len() } else { 0 };
+        if self.tx.len() != want_tx {
+            return Err(format!(
+                "{} rate snapshots for {} segments",
+                self.tx.len(),
+                self.segs.len()
+            ));
+        }
         let sacked = self.segs.iter().filter(|s| s.sacked).count() as u32;
         let lost = self.segs.iter().filter(|s| s.lost).count() as u32;
         let retrans = self.segs.iter().filter(|s| s.retrans).count() as u32;
@@ -274,7 +284,8 @@ mod tests {
             lost: false,
             retrans: false,
             ever_retrans: false,
-            ..Seg::default()
+            psh: false,
+            head: false,
         };
         // Segment lengths, taken in turn: one MSS; a short one now and then (a send's last
         // segment), also first; a mix; a long first segment. None is empty (`send_new`).

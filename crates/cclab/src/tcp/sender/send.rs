@@ -316,11 +316,9 @@ impl Sender {
         self.stats.data_segs_out += n as u64;
         let sent = self.xmit(io, p);
         // `tcp_rate_skb_sent` (`sender/rate.rs`), before the skb counts in packets_out.
-        let tx = if self.cc_owns {
-            self.rate_skb_sent(sent, self.segs.is_empty())
-        } else {
-            Seg::default()
-        };
+        let tx = self
+            .cc_owns
+            .then(|| self.rate_skb_sent(sent, self.segs.is_empty()));
         let mut s = start;
         while s < end {
             let e = (s + mss as u64).min(end);
@@ -328,10 +326,17 @@ impl Sender {
                 start: s,
                 end: e,
                 sent,
+                sacked: false,
+                lost: false,
+                retrans: false,
+                ever_retrans: false,
+                psh: false,
                 // `tso_fragment` made the packet its own skb (`sender/rtx.rs`).
                 head: s == start,
-                ..tx
             });
+            if let Some(tx) = tx {
+                self.tx.push_back(tx);
+            }
             s = e;
         }
         if psh {
