@@ -241,9 +241,9 @@ pub struct Sender {
     track_pacing: bool,
     /// This ACK's rate sample, and each segment's snapshot at its last transmission,
     /// parallel to `segs` (`sender/rate.rs`): kept only for a module with `cong_control`,
-    /// so that the others' scoreboard stays 32 bytes a segment.
-    rs: crate::cc::RateSample,
-    tx: VecDeque<rate::TxRate>,
+    /// so that the others' scoreboard stays 32 bytes a segment; boxed, out of the way of
+    /// the socket's hot fields.
+    rate: Box<rate::RateState>,
     /// Seed 001's spacing (`sender/spacing.rs`).
     spacing: spacing::SpacingState,
     /// When data last left (Linux `tp->lsndtime`), for the restart after idle.
@@ -332,8 +332,7 @@ impl Sender {
             cc_owns,
             cc_min_tso,
             track_pacing,
-            rs: crate::cc::RateSample::default(),
-            tx: VecDeque::new(),
+            rate: Box::default(),
             spacing: spacing::SpacingState::default(),
             lsndtime: 0,
             loss: rack::LossState::new(cfg.reordering).with_era(cfg),

@@ -110,7 +110,7 @@ impl Sender {
         let prior_lost = self.tp.lost;
         if self.cc_owns {
             // `tcp_ack`: a fresh rate sample (`sender/rate.rs`).
-            self.rs = crate::cc::RateSample {
+            self.rate.rs = crate::cc::RateSample {
                 prior_in_flight,
                 ..Default::default()
             };
@@ -155,13 +155,13 @@ impl Sender {
         let c = (first_ackt, last_ackt, retrans_data_acked);
         let rtt_us = self.ack_rtt_sample(p, io, ack, prior_una, c);
         if self.cc_owns {
-            self.rs.rtt_us = rtt_us;
+            self.rate.rs.rtt_us = rtt_us;
             // `FLAG_ACK_MAYBE_DELAYED` (`tcp_clean_rtx_queue`): one runt segment acked,
             // nothing SACKed, nothing else delivered.
-            self.rs.is_ack_delayed = acked_segs == 1
+            self.rate.rs.is_ack_delayed = acked_segs == 1
                 && newly_sacked == 0
                 && ack - prior_una < self.mss as u64
-                && self.rs.prior_delivered.wrapping_add(1) == self.tp.delivered as u32;
+                && self.rate.rs.prior_delivered.wrapping_add(1) == self.tp.delivered as u32;
         }
         // `FLAG_SET_XMIT_TIMER`: with RACK or TLP the timer is set after loss detection
         // (`tcp_set_xmit_timer`), unless RACK armed the reordering timer.
@@ -232,7 +232,7 @@ impl Sender {
             self.tp.packets_in_flight = self.in_flight();
             self.tp.packets_out = self.packets_out();
             self.tp.tcp_wstamp = self.wstamp;
-            self.cc.cong_control(&mut self.tp, &self.rs);
+            self.cc.cong_control(&mut self.tp, &self.rate.rs);
         } else {
             self.cong_control(
                 ack,
@@ -379,7 +379,7 @@ impl Sender {
             }
             let s = self.segs.pop_front().unwrap();
             if self.cc_owns {
-                let t = self.tx.pop_front().expect("a snapshot per segment");
+                let t = self.rate.tx.pop_front().expect("a snapshot per segment");
                 if !s.sacked {
                     self.rate_skb_delivered(&s, &t);
                 }

@@ -25,7 +25,7 @@
 //! deque beside the scoreboard (`Sender::tx`), empty for the others.
 
 use super::{Seg, Sender};
-use crate::cc::TcpCcState;
+use crate::cc::{RateSample, TcpCcState};
 use crate::engine::{SimTime, US};
 use crate::transport::Io;
 
@@ -39,6 +39,14 @@ pub(super) struct TxRate {
     pub delivered_mstamp: SimTime,
     pub first_tx_mstamp: SimTime,
     pub app_limited: bool,
+}
+
+/// The sampler's state: this ACK's sample and the segments' snapshots, parallel to the
+/// scoreboard's segments.
+#[derive(Debug, Default)]
+pub(super) struct RateState {
+    pub rs: RateSample,
+    pub tx: std::collections::VecDeque<TxRate>,
 }
 
 impl Sender {
@@ -67,7 +75,7 @@ impl Sender {
         if t.delivered_mstamp == 0 {
             return;
         }
-        let rs = &mut self.rs;
+        let rs = &mut self.rate.rs;
         let tp = &mut self.tp;
         // `tcp_skb_sent_after(tx_tstamp, tp->first_tx_mstamp, end_seq, rs->last_end_seq)`,
         // on Linux's µs stamps.
@@ -86,10 +94,10 @@ impl Sender {
     }
 
     /// `tcp_rate_gen`: `delivered` segments newly (S)ACKed and `lost` newly marked lost by
-    /// this ACK; completes `self.rs`.
+    /// this ACK; completes `self.rate.rs`.
     pub(super) fn rate_gen(&mut self, delivered: u32, lost: u32) {
         let tp = &mut self.tp;
-        let rs = &mut self.rs;
+        let rs = &mut self.rate.rs;
         // The application-limited bubble is delivered and gone.
         if tp.app_limited != 0 && tp.delivered > tp.app_limited {
             tp.app_limited = 0;

@@ -36,7 +36,7 @@ fn send(s: &mut Sender, k: u64, t_us: u64) {
         sent,
         ..Seg::default()
     });
-    s.tx.push_back(tx);
+    s.rate.tx.push_back(tx);
 }
 
 /// Retransmit segment `k` at `t_us` (`tcp_rate_skb_sent` on the retransmitted skb).
@@ -47,18 +47,18 @@ fn resend(s: &mut Sender, k: u64, t_us: u64) {
     let seg = &mut s.segs[i];
     seg.sent = sent;
     seg.ever_retrans = true;
-    s.tx[i] = tx;
+    s.rate.tx[i] = tx;
 }
 
 /// An ACK at `t_us` that cumulatively acknowledges up to segment `cum` (exclusive) and
 /// SACKs the segments `sacked`: the rate sample it yields.
 fn ack(s: &mut Sender, t_us: u64, cum: u64, sacked: &[u64]) -> RateSample {
     s.tp.now = t_us * US;
-    s.rs = RateSample::default();
+    s.rate.rs = RateSample::default();
     let mut delivered = 0;
     while s.segs.front().is_some_and(|x| x.end <= cum * MSS) {
         let seg = s.segs.pop_front().unwrap();
-        let t = s.tx.pop_front().unwrap();
+        let t = s.rate.tx.pop_front().unwrap();
         if !seg.sacked {
             s.rate_skb_delivered(&seg, &t);
             delivered += 1;
@@ -66,7 +66,7 @@ fn ack(s: &mut Sender, t_us: u64, cum: u64, sacked: &[u64]) -> RateSample {
     }
     for &k in sacked {
         let i = s.segs.iter().position(|x| x.start == k * MSS).unwrap();
-        let (seg, t) = (s.segs[i], s.tx[i]);
+        let (seg, t) = (s.segs[i], s.rate.tx[i]);
         if !seg.sacked {
             s.segs[i].sacked = true;
             s.rate_skb_delivered(&seg, &t);
@@ -75,7 +75,7 @@ fn ack(s: &mut Sender, t_us: u64, cum: u64, sacked: &[u64]) -> RateSample {
     }
     s.tp.delivered += delivered as u64;
     s.rate_gen(delivered, 0);
-    s.rs
+    s.rate.rs
 }
 
 /// Three segments sent 100 µs apart from t = 1 ms; both clocks start at the first send
@@ -109,7 +109,7 @@ fn cumulative_acks_give_linux_samples() {
     );
     assert_eq!(s.tp.delivered_mstamp, 11_000 * US);
     send(&mut s, 3, 11_000);
-    let t = *s.tx.back().unwrap();
+    let t = *s.rate.tx.back().unwrap();
     assert_eq!(
         (t.delivered, t.delivered_mstamp, t.first_tx_mstamp),
         (2, 11_000 * US, 1100 * US)
@@ -186,7 +186,7 @@ fn app_limited_marks_samples_until_the_bubble_is_delivered() {
     assert_eq!(s.tp.app_limited, 5, "delivered 5 + nothing in flight");
     send(&mut s, 0, 1000);
     send(&mut s, 1, 1100);
-    assert!(s.tx.iter().all(|t| t.app_limited));
+    assert!(s.rate.tx.iter().all(|t| t.app_limited));
     let rs = ack(&mut s, 3_000, 1, &[]);
     assert!(rs.is_app_limited);
     // delivered is now 6 > 5: the mark is cleared by this ACK's `tcp_rate_gen`.

@@ -100,7 +100,7 @@ impl Sender {
         }
         if self.cc_owns {
             let tx = self.rate_skb_sent(sent, false);
-            for t in self.tx.range_mut(i..=last) {
+            for t in self.rate.tx.range_mut(i..=last) {
                 *t = tx;
             }
         }

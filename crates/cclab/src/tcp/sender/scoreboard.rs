@@ -174,7 +174,7 @@ impl Sender {
                 }
                 newly += 1;
                 if self.cc_owns {
-                    let t = self.tx[i];
+                    let t = self.rate.tx[i];
                     self.rate_skb_delivered(&s, &t);
                 }
                 self.note_sacked(s.start);
@@ -209,10 +209,10 @@ impl Sender {
     pub fn check_invariants(&self) -> Result<(), String> {
         // The rate snapshots run beside the segments (`sender/rate.rs`).
         let want_tx = if self.cc_owns { self.segs.len() } else { 0 };
-        if self.tx.len() != want_tx {
+        if self.rate.tx.len() != want_tx {
             return Err(format!(
                 "{} rate snapshots for {} segments",
-                self.tx.len(),
+                self.rate.tx.len(),
                 self.segs.len()
             ));
         }

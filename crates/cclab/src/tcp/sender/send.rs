@@ -335,7 +335,7 @@ impl Sender {
                 head: s == start,
             });
             if let Some(tx) = tx {
-                self.tx.push_back(tx);
+                self.rate.tx.push_back(tx);
             }
             s = e;
         }
