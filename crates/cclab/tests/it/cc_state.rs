@@ -207,6 +207,44 @@ fn bbr3_probes_rtt_every_five_seconds_and_learns_inflight_hi() {
     }
 }
 
+/// BBR v3 uses ECN only on an `ecn_low` route (`bbr_can_use_ecn`: `TCP_ECN_OK` and
+/// `TCP_ECN_LOW`) with min_rtt ≤ 5 ms: examples/dctcp.toml (marking above 20 packets,
+/// ~1 ms RTT, 2 s) with `bbr3` and ECN negotiated. Without the route feature `ecn_alpha`
+/// stays at its initial 1.0 (never updated) and the marks change nothing; with it alpha
+/// falls from 1.0 towards the marked fraction (EWMA 1/16 per round) and the cuts by
+/// α/3 hold the queue lower.
+#[test]
+fn bbr3_answers_ce_marks_only_on_an_ecn_low_route() {
+    let run = |low: &str| {
+        example(
+            "dctcp.toml",
+            &[
+                ("tcp.cc", "bbr3"),
+                ("tcp.ecn", "true"),
+                ("tcp.bbr3_ecn_low", low),
+                ("output.cc", "10ms"),
+            ],
+        )
+    };
+    let (off, on) = (run("false"), run("true"));
+    let queue = |r: &RunResult| {
+        let q = r.queues.iter().find(|q| q.name == "bottleneck").unwrap();
+        assert!(q.marks > 0);
+        q.mean_bytes
+    };
+    for flow in 0..2 {
+        let a = series(&off, flow, "ecn_alpha");
+        assert!(a.iter().all(|p| p.1 == 1.0), "flow {flow}: {:?}", a.last());
+        let a = series(&on, flow, "ecn_alpha");
+        assert!(mean(&a, 1.0, 2.0) < 0.5, "flow {flow}: {:?}", a.last());
+    }
+    let (q_off, q_on) = (queue(&off), queue(&on));
+    assert!(
+        q_on < 0.5 * q_off,
+        "mean queue {q_on} B with ecn_low, {q_off} B without"
+    );
+}
+
 /// The series budget counts a row per quantity: 2 Vegas flows × 3 quantities × 4,000,001
 /// samples is refused before the run (the same interval of `cwnd` alone, 8,000,002 rows,
 /// is within the 10,000,000).
