@@ -208,15 +208,15 @@ impl super::Configure for Bbr {
     type Options = ();
 }
 
-/// `tcp_jiffies32` at HZ = 1000.
+/// `tcp_jiffies32` at HZ = 1000 (BBR v3's too).
 #[inline]
-fn jiffies(tp: &TcpCcState) -> u32 {
+pub(super) fn jiffies(tp: &TcpCcState) -> u32 {
     (tp.now / MS) as u32
 }
 
-/// `after(a, b)` for u32 stamps.
+/// `after(a, b)` for u32 stamps (BBR v3's too).
 #[inline]
-fn after(a: u32, b: u32) -> bool {
+pub(super) fn after(a: u32, b: u32) -> bool {
     (b.wrapping_sub(a) as i32) < 0
 }
 

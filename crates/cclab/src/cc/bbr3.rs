@@ -51,10 +51,10 @@
 //! The v3 file has no module parameters (`bbr_param(sk, name)` reads a `static const`), so
 //! its gains and thresholds are constants here, with the file's integer values.
 
+use super::bbr::{after, jiffies};
 use super::{
     CaEvent, CaState, CongestionOps, LostSkb, PacingStatus, RateSample, ReceiverNeeds, TcpCcState,
 };
-use crate::engine::MS;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::{Key, Schema, Ty};
 
@@ -126,8 +126,9 @@ const GSO_LEGACY_MAX_SIZE: u64 = 65_536;
 const MAX_TCP_HEADER: u64 = 320;
 
 /// `enum bbr_mode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
+    #[default]
     Startup,
     Drain,
     ProbeBw,
@@ -135,8 +136,9 @@ pub enum Mode {
 }
 
 /// `enum bbr_pacing_gain_phase`: PROBE_BW's sub-states, as `cycle_idx`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Phase {
+    #[default]
     Up = 0,
     Down = 1,
     Cruise = 2,
@@ -144,8 +146,9 @@ pub enum Phase {
 }
 
 /// `enum bbr_ack_phase`: how the ACKs now arriving relate to bandwidth probing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum AckPhase {
+    #[default]
     Init,
     Refilling,
     ProbeStarting,
@@ -153,8 +156,9 @@ enum AckPhase {
     ProbeStopping,
 }
 
-/// `struct bbr` (v3), without PLB's state and the receive-side `ce_state`.
-#[derive(Clone, Debug)]
+/// `struct bbr` (v3), without PLB's state and the receive-side `ce_state`; `Default` is
+/// the zeroed state `tcp_assign_congestion_control` leaves before `init`.
+#[derive(Clone, Debug, Default)]
 pub struct Bbr3 {
     pub min_rtt_us: u32,
     min_rtt_stamp: u32,
@@ -222,75 +226,6 @@ pub struct Bbr3 {
     mss: u32,
 }
 
-impl Default for Bbr3 {
-    /// The zeroed state `tcp_assign_congestion_control` leaves before `init`.
-    fn default() -> Bbr3 {
-        Bbr3 {
-            min_rtt_us: 0,
-            min_rtt_stamp: 0,
-            probe_rtt_done_stamp: 0,
-            probe_rtt_min_us: 0,
-            probe_rtt_min_stamp: 0,
-            next_rtt_delivered: 0,
-            cycle_mstamp: 0,
-            mode: Mode::Startup,
-            prev_ca_state: CaState::Open,
-            round_start: false,
-            bw_probe_up_rounds: 0,
-            try_fast_path: false,
-            idle_restart: false,
-            probe_rtt_round_done: false,
-            init_cwnd: 0,
-            pacing_gain: 0,
-            cwnd_gain: 0,
-            full_bw_reached: false,
-            full_bw_cnt: 0,
-            cycle_idx: Phase::Up,
-            has_seen_rtt: false,
-            prior_cwnd: 0,
-            full_bw: 0,
-            ack_epoch_mstamp: 0,
-            extra_acked: [0; 2],
-            ack_epoch_acked: 0,
-            extra_acked_win_rtts: 0,
-            extra_acked_win_idx: 0,
-            full_bw_now: false,
-            startup_ecn_rounds: 0,
-            loss_in_cycle: false,
-            ecn_in_cycle: false,
-            loss_round_delivered: 0,
-            undo_bw_lo: 0,
-            undo_inflight_lo: 0,
-            undo_inflight_hi: 0,
-            bw_latest: 0,
-            bw_lo: 0,
-            bw_hi: [0; 2],
-            inflight_latest: 0,
-            inflight_lo: 0,
-            inflight_hi: 0,
-            bw_probe_up_cnt: 0,
-            bw_probe_up_acks: 0,
-            probe_wait_us: 0,
-            ecn_eligible: false,
-            ecn_alpha: 0,
-            bw_probe_samples: false,
-            prev_probe_too_high: false,
-            stopped_risky_probe: false,
-            rounds_since_probe: 0,
-            loss_round_start: false,
-            loss_in_round: false,
-            ecn_in_round: false,
-            ack_phase: AckPhase::Init,
-            loss_events_in_round: 0,
-            initialized: false,
-            alpha_last_delivered: 0,
-            alpha_last_delivered_ce: 0,
-            ecn_low: false,
-            mss: 0,
-        }
-    }
-}
-
 /// BBR v3's one option: the route feature it reads.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
@@ -329,18 +264,6 @@ impl super::Configure for Bbr3 {
     fn configure(&mut self, o: &super::CcOptions) {
         self.ecn_low = o.bbr3.ecn_low;
     }
-}
-
-/// `tcp_jiffies32` at HZ = 1000.
-#[inline]
-fn jiffies(tp: &TcpCcState) -> u32 {
-    (tp.now / MS) as u32
-}
-
-/// `after(a, b)` on u32 stamps.
-#[inline]
-fn after(a: u32, b: u32) -> bool {
-    (b.wrapping_sub(a) as i32) < 0
 }
 
 /// `!before(a, b)` on u32 sequence counts.
@@ -493,11 +416,6 @@ impl Bbr3 {
         ((EXTRA_ACKED_GAIN * self.extra_acked()) >> BBR_SCALE).min(max_aggr)
     }
 
-    /// `bbr_probe_rtt_cwnd`: max(4, BDP/2).
-    fn probe_rtt_cwnd(&self) -> u32 {
-        CWND_MIN_TARGET.max(self.bdp(self.bbr_bw(), PROBE_RTT_CWND_GAIN))
-    }
-
     /// `bbr_set_cwnd`: slow start toward the target, or snap down to it once the pipe
     /// was full; PROBE_RTT's cap.
     fn set_cwnd(&mut self, tp: &mut TcpCcState, acked: u32, bw: u32, gain: u32) {
@@ -526,119 +444,6 @@ impl Bbr3 {
         }
     }
 
-    /// `bbr_update_round_start`.
-    fn update_round_start(&mut self, tp: &TcpCcState, rs: &RateSample) {
-        self.round_start = false;
-        if rs.interval_us > 0 && not_before(rs.prior_delivered, self.next_rtt_delivered) {
-            self.next_rtt_delivered = tp.delivered as u32;
-            self.round_start = true;
-        }
-    }
-
-    /// `bbr_calculate_bw_sample`: delivered / interval, rounded up.
-    fn bw_sample(rs: &RateSample) -> u32 {
-        if rs.interval_us > 0 && rs.delivered >= 0 {
-            (rs.delivered as u64 * BW_UNIT).div_ceil(rs.interval_us as u64) as u32
-        } else {
-            0
-        }
-    }
-
-    /// `bbr_update_ack_aggregation` (one-round window in STARTUP).
-    fn update_ack_aggregation(&mut self, tp: &TcpCcState, rs: &RateSample) {
-        if rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
-            return;
-        }
-        if self.round_start {
-            self.extra_acked_win_rtts = (self.extra_acked_win_rtts + 1).min(0x1f);
-            let thresh = if self.full_bw_reached {
-                EXTRA_ACKED_WIN_RTTS
-            } else {
-                1
-            };
-            if self.extra_acked_win_rtts >= thresh {
-                self.extra_acked_win_rtts = 0;
-                self.extra_acked_win_idx ^= 1;
-                self.extra_acked[self.extra_acked_win_idx] = 0;
-            }
-        }
-        let delivered_us = tp.delivered_mstamp / crate::engine::US;
-        let epoch_us = delivered_us.saturating_sub(self.ack_epoch_mstamp);
-        let mut expected_acked = (self.bbr_bw() as u64 * epoch_us / BW_UNIT) as u32;
-        if self.ack_epoch_acked <= expected_acked
-            || self.ack_epoch_acked + rs.acked_sacked >= ACK_EPOCH_ACKED_RESET_THRESH
-        {
-            self.ack_epoch_acked = 0;
-            self.ack_epoch_mstamp = delivered_us;
-            expected_acked = 0;
-        }
-        self.ack_epoch_acked = (self.ack_epoch_acked + rs.acked_sacked).min(0xfffff);
-        let extra = (self.ack_epoch_acked - expected_acked).min(tp.snd_cwnd);
-        let slot = &mut self.extra_acked[self.extra_acked_win_idx];
-        if extra > *slot as u32 {
-            *slot = extra as u16; // Linux's u16
-        }
-    }
-
-    /// `bbr_check_probe_rtt_done`.
-    fn check_probe_rtt_done(&mut self, tp: &mut TcpCcState) {
-        if !(self.probe_rtt_done_stamp != 0 && after(jiffies(tp), self.probe_rtt_done_stamp)) {
-            return;
-        }
-        self.probe_rtt_min_stamp = jiffies(tp); // schedule the next PROBE_RTT
-        tp.snd_cwnd = tp.snd_cwnd.max(self.prior_cwnd);
-        self.exit_probe_rtt(tp);
-    }
-
-    /// `bbr_update_min_rtt`: the 5 s PROBE_RTT filter, the 10 s min_rtt filter, and
-    /// PROBE_RTT itself.
-    fn update_min_rtt(&mut self, tp: &mut TcpCcState, rs: &RateSample) {
-        let now = jiffies(tp);
-        let probe_rtt_expired = after(now, self.probe_rtt_min_stamp.wrapping_add(PROBE_RTT_WIN_MS));
-        if rs.rtt_us >= 0
-            && (rs.rtt_us < self.probe_rtt_min_us as i64
-                || (probe_rtt_expired && !rs.is_ack_delayed))
-        {
-            self.probe_rtt_min_us = rs.rtt_us as u32;
-            self.probe_rtt_min_stamp = now;
-        }
-        let min_rtt_expired = after(now, self.min_rtt_stamp.wrapping_add(MIN_RTT_WIN_SEC * 1000));
-        if self.probe_rtt_min_us <= self.min_rtt_us || min_rtt_expired {
-            self.min_rtt_us = self.probe_rtt_min_us;
-            self.min_rtt_stamp = self.probe_rtt_min_stamp;
-        }
-        if PROBE_RTT_MODE_MS > 0
-            && probe_rtt_expired
-            && !self.idle_restart
-            && self.mode != Mode::ProbeRtt
-        {
-            self.mode = Mode::ProbeRtt;
-            self.save_cwnd(tp);
-            self.probe_rtt_done_stamp = 0;
-            self.ack_phase = AckPhase::ProbeStopping;
-            self.next_rtt_delivered = tp.delivered as u32;
-        }
-        if self.mode == Mode::ProbeRtt {
-            // Ignore low-rate samples during this mode.
-            tp.app_limited = (tp.delivered + tp.packets_in_flight as u64).max(1);
-            if self.probe_rtt_done_stamp == 0 && tp.packets_in_flight <= self.probe_rtt_cwnd() {
-                self.probe_rtt_done_stamp = now.wrapping_add(PROBE_RTT_MODE_MS);
-                self.probe_rtt_round_done = false;
-                self.next_rtt_delivered = tp.delivered as u32;
-            } else if self.probe_rtt_done_stamp != 0 {
-                if self.round_start {
-                    self.probe_rtt_round_done = true;
-                }
-                if self.probe_rtt_round_done {
-                    self.check_probe_rtt_done(tp);
-                }
-            }
-        }
-        if rs.delivered > 0 {
-            self.idle_restart = false;
-        }
-    }
-
     /// `bbr_update_gains`.
     fn update_gains(&mut self) {
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
@@ -655,15 +460,6 @@ impl Bbr3 {
         };
     }
 
-    /// `bbr_advance_max_bw_filter`: each PROBE_BW cycle, keep the max of the last 1–2.
-    fn advance_max_bw_filter(&mut self) {
-        if self.bw_hi[1] == 0 {
-            return; // no samples in this window; remember the old one
-        }
-        self.bw_hi[0] = self.bw_hi[1];
-        self.bw_hi[1] = 0;
-    }
-
     /// `bbr_reset_full_bw`.
     fn reset_full_bw(&mut self) {
         self.full_bw = 0;
@@ -674,516 +470,6 @@ impl Bbr3 {
     /// `bbr_target_inflight`: the BDP, unless congestion cut cwnd.
     fn target_inflight(&self, tp: &TcpCcState) -> u32 {
         self.inflight(tp, self.bbr_bw(), BBR_UNIT).min(tp.snd_cwnd)
-    }
-
-    /// `bbr_is_probing_bandwidth`.
-    fn is_probing_bandwidth(&self) -> bool {
-        self.mode == Mode::Startup
-            || (self.mode == Mode::ProbeBw && matches!(self.cycle_idx, Phase::Refill | Phase::Up))
-    }
-
-    /// `bbr_has_elapsed_in_phase`.
-    fn has_elapsed_in_phase(&self, tp: &TcpCcState, interval_us: u32) -> bool {
-        mstamp(tp) > self.cycle_mstamp + interval_us as u64
-    }
-
-    /// `bbr_handle_queue_too_high_in_startup`: leave STARTUP with `inflight_hi` set.
-    fn handle_queue_too_high_in_startup(&mut self, tp: &TcpCcState) {
-        self.full_bw_reached = true;
-        let bdp = self.inflight(tp, self.max_bw(), BBR_UNIT);
-        self.inflight_hi = bdp.max(self.inflight_latest);
-    }
-
-    /// `bbr_check_ecn_too_high_in_startup`.
-    fn check_ecn_too_high_in_startup(&mut self, tp: &TcpCcState, ce_ratio: u32) {
-        if self.full_bw_reached || !self.ecn_eligible || FULL_ECN_CNT == 0 || ECN_THRESH == 0 {
-            return;
-        }
-        if ce_ratio >= ECN_THRESH {
-            self.startup_ecn_rounds = (self.startup_ecn_rounds + 1) & 3; // 2 bits
-        } else {
-            self.startup_ecn_rounds = 0;
-        }
-        if self.startup_ecn_rounds >= FULL_ECN_CNT {
-            self.handle_queue_too_high_in_startup(tp);
-        }
-    }
-
-    /// `bbr_update_ecn_alpha`: the EWMA of the CE fraction, once per round; returns the
-    /// round's CE ratio (in 1/256) or `None`.
-    fn update_ecn_alpha(&mut self, tp: &TcpCcState) -> Option<u32> {
-        if !self.ecn_eligible
-            && self.can_use_ecn(tp)
-            && ECN_FACTOR > 0
-            && (self.min_rtt_us <= ECN_MAX_RTT_US || ECN_MAX_RTT_US == 0)
-        {
-            self.ecn_eligible = true;
-        }
-        // PLB (`net.ipv4.tcp_plb_enabled`) is off: alpha only when ECN-eligible.
-        if !self.ecn_eligible {
-            return None;
-        }
-        let delivered = (tp.delivered as u32).wrapping_sub(self.alpha_last_delivered) as i32;
-        let delivered_ce =
-            (tp.delivered_ce as u32).wrapping_sub(self.alpha_last_delivered_ce) as i32;
-        if delivered <= 0 || delivered_ce < 0 {
-            return None;
-        }
-        let ce_ratio = ((delivered_ce as u64) << BBR_SCALE) / delivered as u64;
-        let mut alpha = ((BBR_UNIT - ECN_ALPHA_GAIN) as u64 * self.ecn_alpha as u64) >> BBR_SCALE;
-        alpha += (ECN_ALPHA_GAIN as u64 * ce_ratio) >> BBR_SCALE;
-        self.ecn_alpha = alpha.min(BBR_UNIT as u64) as u32;
-        self.alpha_last_delivered = tp.delivered as u32;
-        self.alpha_last_delivered_ce = tp.delivered_ce as u32;
-        self.check_ecn_too_high_in_startup(tp, ce_ratio as u32);
-        Some(ce_ratio as u32)
-    }
-
-    /// `bbr_raise_inflight_hi_slope`: each round of PROBE_UP doubles the growth.
-    fn raise_inflight_hi_slope(&mut self, tp: &TcpCcState) {
-        let growth_this_round = 1u32 << self.bw_probe_up_rounds;
-        self.bw_probe_up_rounds = (self.bw_probe_up_rounds + 1).min(30);
-        self.bw_probe_up_cnt = (tp.snd_cwnd / growth_this_round).max(1);
-    }
-
-    /// `bbr_probe_inflight_hi_upward`.
-    fn probe_inflight_hi_upward(&mut self, tp: &TcpCcState, rs: &RateSample) {
-        if !tp.cwnd_usage_limited || tp.snd_cwnd < self.inflight_hi {
-            return; // not fully using inflight_hi, so don't grow it
-        }
-        self.bw_probe_up_acks += rs.acked_sacked;
-        if self.bw_probe_up_acks >= self.bw_probe_up_cnt {
-            let delta = self.bw_probe_up_acks / self.bw_probe_up_cnt;
-            self.bw_probe_up_acks -= delta * self.bw_probe_up_cnt;
-            self.inflight_hi = self.inflight_hi.wrapping_add(delta);
-            self.try_fast_path = false;
-        }
-        if self.round_start {
-            self.raise_inflight_hi_slope(tp);
-        }
-    }
-
-    /// `bbr_is_inflight_too_high`: loss above 2% of what was in flight, or (ECN-eligible)
-    /// CE above half of what was delivered.
-    pub fn is_inflight_too_high(&self, rs: &RateSample) -> bool {
-        if rs.lost > 0 && rs.tx_in_flight > 0 {
-            let loss_thresh = ((rs.tx_in_flight as u64 * LOSS_THRESH as u64) >> BBR_SCALE) as u32;
-            if rs.lost > loss_thresh {
-                return true;
-            }
-        }
-        if rs.delivered_ce > 0 && rs.delivered > 0 && self.ecn_eligible && ECN_THRESH > 0 {
-            let ecn_thresh = ((rs.delivered as u64 * ECN_THRESH as u64) >> BBR_SCALE) as i32;
-            if rs.delivered_ce > ecn_thresh {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// `bbr_inflight_hi_from_lost_skb`: the in-flight level at which the loss rate crossed
-    /// the threshold, solving (lost_prev + x) / (inflight_prev + x) ≥ loss_thresh for x.
-    pub fn inflight_hi_from_lost_skb(rs: &RateSample, pcount: u32) -> u32 {
-        let inflight_prev = rs.tx_in_flight as i64 - pcount as i64;
-        let lost_prev = rs.lost as i64 - pcount as i64;
-        if inflight_prev < 0 || lost_prev < 0 {
-            return UNSET;
-        }
-        let loss_budget =
-            (inflight_prev as u64 * LOSS_THRESH as u64 + BBR_UNIT as u64 - 1) >> BBR_SCALE;
-        let lost_prefix = if lost_prev as u64 >= loss_budget {
-            0
-        } else {
-            ((loss_budget - lost_prev as u64) << BBR_SCALE) / (BBR_UNIT - LOSS_THRESH) as u64
-        };
-        (inflight_prev as u64 + lost_prefix) as u32
-    }
-
-    /// `bbr_inflight_with_headroom`: inflight_hi less 15%, at least 4.
-    fn inflight_with_headroom(&self) -> u32 {
-        if self.inflight_hi == UNSET {
-            return UNSET;
-        }
-        let headroom =
-            (((self.inflight_hi as u64 * INFLIGHT_HEADROOM as u64) >> BBR_SCALE) as u32).max(1);
-        (self.inflight_hi.wrapping_sub(headroom) as i32).max(CWND_MIN_TARGET as i32) as u32
-    }
-
-    /// `bbr_bound_cwnd_for_inflight_model`.
-    fn bound_cwnd_for_inflight_model(&self, tp: &mut TcpCcState) {
-        if !self.initialized {
-            return;
-        }
-        let mut cap = UNSET;
-        if self.mode == Mode::ProbeBw && self.cycle_idx != Phase::Cruise {
-            cap = self.inflight_hi; // probe to see if more fits
-        } else if self.mode == Mode::ProbeRtt
-            || (self.mode == Mode::ProbeBw && self.cycle_idx == Phase::Cruise)
-        {
-            cap = self.inflight_with_headroom();
-        }
-        cap = cap.min(self.inflight_lo).max(CWND_MIN_TARGET);
-        tp.snd_cwnd = tp.snd_cwnd.min(cap);
-    }
-
-    /// `bbr_ecn_cut`: 1 − ecn_alpha · ecn_factor.
-    fn ecn_cut(&self) -> u32 {
-        BBR_UNIT - ((self.ecn_alpha * ECN_FACTOR) >> BBR_SCALE)
-    }
-
-    /// `bbr_init_lower_bounds`.
-    fn init_lower_bounds(&mut self, tp: &TcpCcState, init_bw: bool) {
-        if init_bw && self.bw_lo == UNSET {
-            self.bw_lo = self.max_bw();
-        }
-        if self.inflight_lo == UNSET {
-            self.inflight_lo = tp.snd_cwnd;
-        }
-    }
-
-    /// `bbr_adapt_lower_bounds`: once per round with loss or ECN, outside probing, cut
-    /// the lower bounds (loss: to (1 − β), not below the last round's delivery; ECN: by
-    /// ecn_alpha / 3).
-    fn adapt_lower_bounds(&mut self, tp: &TcpCcState) {
-        if self.is_probing_bandwidth() {
-            return;
-        }
-        let mut ecn_inflight_lo = UNSET;
-        if self.ecn_in_round && ECN_FACTOR > 0 {
-            self.init_lower_bounds(tp, false);
-            ecn_inflight_lo =
-                ((self.inflight_lo as u64 * self.ecn_cut() as u64) >> BBR_SCALE) as u32;
-        }
-        if self.loss_in_round {
-            self.init_lower_bounds(tp, true);
-            let loss_cut = (BBR_UNIT - BETA) as u64;
-            self.bw_lo = self
-                .bw_latest
-                .max(((self.bw_lo as u64 * loss_cut) >> BBR_SCALE) as u32);
-            self.inflight_lo = self
-                .inflight_latest
-                .max(((self.inflight_lo as u64 * loss_cut) >> BBR_SCALE) as u32);
-        }
-        self.inflight_lo = self.inflight_lo.min(ecn_inflight_lo);
-        self.bw_lo = self.bw_lo.max(1);
-    }
-
-    /// `bbr_reset_lower_bounds`.
-    fn reset_lower_bounds(&mut self) {
-        self.bw_lo = UNSET;
-        self.inflight_lo = UNSET;
-    }
-
-    /// `bbr_reset_congestion_signals`.
-    fn reset_congestion_signals(&mut self) {
-        self.loss_in_round = false;
-        self.ecn_in_round = false;
-        self.loss_in_cycle = false;
-        self.ecn_in_cycle = false;
-        self.bw_latest = 0;
-        self.inflight_latest = 0;
-    }
-
-    /// `bbr_update_latest_delivery_signals`: this round's max rate and volume, and the
-    /// loss round.
-    fn update_latest_delivery_signals(&mut self, tp: &TcpCcState, rs: &RateSample, bw: u32) {
-        self.loss_round_start = false;
-        if rs.interval_us <= 0 || rs.acked_sacked == 0 {
-            return;
-        }
-        self.bw_latest = self.bw_latest.max(bw);
-        self.inflight_latest = self.inflight_latest.max(rs.delivered as u32);
-        if not_before(rs.prior_delivered, self.loss_round_delivered) {
-            self.loss_round_delivered = tp.delivered as u32;
-            self.loss_round_start = true;
-        }
-    }
-
-    /// `bbr_advance_latest_delivery_signals`.
-    fn advance_latest_delivery_signals(&mut self, rs: &RateSample, bw: u32) {
-        if self.loss_round_start && !rs.is_acking_tlp_retrans_seq {
-            self.bw_latest = bw;
-            self.inflight_latest = rs.delivered as u32;
-        }
-    }
-
-    /// `bbr_update_congestion_signals`.
-    fn update_congestion_signals(&mut self, tp: &TcpCcState, rs: &RateSample, bw: u32) {
-        if rs.interval_us <= 0 || rs.acked_sacked == 0 {
-            return;
-        }
-        if !rs.is_app_limited || bw >= self.max_bw() {
-            self.bw_hi[1] = self.bw_hi[1].max(bw); // `bbr_take_max_bw_sample`
-        }
-        self.loss_in_round |= rs.losses > 0;
-        if !self.loss_round_start {
-            return;
-        }
-        self.adapt_lower_bounds(tp);
-        self.loss_in_round = false;
-        self.ecn_in_round = false;
-    }
-
-    /// `bbr_is_reno_coexistence_probe_time`: as many rounds as a Reno flow at our BDP
-    /// takes between losses, at most 63.
-    fn is_reno_coexistence_probe_time(&self, tp: &TcpCcState) -> bool {
-        let rounds = BW_PROBE_MAX_ROUNDS.min(self.target_inflight(tp));
-        self.rounds_since_probe >= rounds
-    }
-
-    /// `bbr_pick_probe_wait`: 0–1 rounds and 2–3 s, at random.
-    fn pick_probe_wait(&mut self, tp: &mut TcpCcState) {
-        self.rounds_since_probe = tp.random_below(BW_PROBE_RAND_ROUNDS);
-        self.probe_wait_us = BW_PROBE_BASE_US + tp.random_below(BW_PROBE_RAND_US);
-    }
-
-    /// `bbr_set_cycle_idx`.
-    fn set_cycle_idx(&mut self, phase: Phase) {
-        self.cycle_idx = phase;
-        self.try_fast_path = false;
-    }
-
-    /// `bbr_start_bw_probe_refill`.
-    fn start_bw_probe_refill(&mut self, tp: &TcpCcState, bw_probe_up_rounds: u32) {
-        self.reset_lower_bounds();
-        self.bw_probe_up_rounds = bw_probe_up_rounds & 0x1f; // 5 bits
-        self.bw_probe_up_acks = 0;
-        self.stopped_risky_probe = false;
-        self.ack_phase = AckPhase::Refilling;
-        self.next_rtt_delivered = tp.delivered as u32;
-        self.set_cycle_idx(Phase::Refill);
-    }
-
-    /// `bbr_start_bw_probe_up`.
-    fn start_bw_probe_up(&mut self, tp: &TcpCcState, sample_bw: u32) {
-        self.ack_phase = AckPhase::ProbeStarting;
-        self.next_rtt_delivered = tp.delivered as u32;
-        self.cycle_mstamp = mstamp(tp);
-        self.reset_full_bw();
-        self.full_bw = sample_bw;
-        self.set_cycle_idx(Phase::Up);
-        self.raise_inflight_hi_slope(tp);
-    }
-
-    /// `bbr_start_bw_probe_down`: a new cycle; pick when to probe next.
-    fn start_bw_probe_down(&mut self, tp: &mut TcpCcState) {
-        self.reset_congestion_signals();
-        self.bw_probe_up_cnt = UNSET;
-        self.pick_probe_wait(tp);
-        self.cycle_mstamp = mstamp(tp);
-        self.ack_phase = AckPhase::ProbeStopping;
-        self.next_rtt_delivered = tp.delivered as u32;
-        self.set_cycle_idx(Phase::Down);
-    }
-
-    /// `bbr_start_bw_probe_cruise`.
-    fn start_bw_probe_cruise(&mut self) {
-        if self.inflight_lo != UNSET {
-            self.inflight_lo = self.inflight_lo.min(self.inflight_hi);
-        }
-        self.set_cycle_idx(Phase::Cruise);
-    }
-
-    /// `bbr_handle_inflight_too_high`: once per probe, cut inflight_hi and go DOWN.
-    fn handle_inflight_too_high(&mut self, tp: &mut TcpCcState, rs: &RateSample) {
-        self.prev_probe_too_high = true;
-        self.bw_probe_samples = false;
-        if !rs.is_app_limited {
-            let cut =
-                ((self.target_inflight(tp) as u64 * (BBR_UNIT - BETA) as u64) >> BBR_SCALE) as u32;
-            self.inflight_hi = rs.tx_in_flight.max(cut);
-        }
-        if self.mode == Mode::ProbeBw && self.cycle_idx == Phase::Up {
-            self.start_bw_probe_down(tp);
-        }
-    }
-
-    /// `bbr_adapt_upper_bounds`: returns whether it decided a state transition.
-    fn adapt_upper_bounds(&mut self, tp: &mut TcpCcState, rs: &RateSample) -> bool {
-        if self.ack_phase == AckPhase::ProbeStarting && self.round_start {
-            self.ack_phase = AckPhase::ProbeFeedback;
-        }
-        if self.ack_phase == AckPhase::ProbeStopping && self.round_start {
-            // The end of the samples from bandwidth probing.
-            self.bw_probe_samples = false;
-            self.ack_phase = AckPhase::Init;
-            if self.mode == Mode::ProbeBw && !rs.is_app_limited {
-                self.advance_max_bw_filter();
-            }
-            if self.mode == Mode::ProbeBw && self.stopped_risky_probe && !self.prev_probe_too_high {
-                self.start_bw_probe_refill(tp, 0);
-                return true;
-            }
-        }
-        if self.is_inflight_too_high(rs) {
-            if self.bw_probe_samples {
-                self.handle_inflight_too_high(tp, rs);
-            }
-        } else {
-            if self.inflight_hi == UNSET {
-                return false;
-            }
-            if rs.tx_in_flight > self.inflight_hi {
-                self.inflight_hi = rs.tx_in_flight;
-            }
-            if self.mode == Mode::ProbeBw && self.cycle_idx == Phase::Up {
-                self.probe_inflight_hi_upward(tp, rs);
-            }
-        }
-        false
-    }
-
-    /// `bbr_check_time_to_probe_bw`.
-    fn check_time_to_probe_bw(&mut self, tp: &TcpCcState) -> bool {
-        if ECN_REPROBE_GAIN > 0
-            && self.ecn_eligible
-            && self.ecn_in_cycle
-            && !self.loss_in_cycle
-            && tp.ca_state == CaState::Open
-        {
-            // `ilog2(inflight_hi · ecn_reprobe_gain)`; Linux's ilog2(0) is -1.
-            let x = (self.inflight_hi as u64 * ECN_REPROBE_GAIN as u64) >> BBR_SCALE;
-            let n = if x == 0 { u32::MAX } else { x.ilog2() };
-            self.start_bw_probe_refill(tp, n);
-            return true;
-        }
-        if self.has_elapsed_in_phase(tp, self.probe_wait_us)
-            || self.is_reno_coexistence_probe_time(tp)
-        {
-            self.start_bw_probe_refill(tp, 0);
-            return true;
-        }
-        false
-    }
-
-    /// `bbr_check_time_to_cruise`.
-    fn check_time_to_cruise(&self, tp: &TcpCcState, inflight: u32, bw: u32) -> bool {
-        if inflight > self.inflight_with_headroom() {
-            return false;
-        }
-        inflight <= self.inflight(tp, bw, BBR_UNIT)
-    }
-
-    /// `bbr_update_cycle_phase`: PROBE_BW's state machine.
-    fn update_cycle_phase(&mut self, tp: &mut TcpCcState, rs: &RateSample, sample_bw: u32) {
-        if !self.full_bw_reached {
-            return;
-        }
-        if self.adapt_upper_bounds(tp, rs) {
-            return;
-        }
-        if self.mode != Mode::ProbeBw {
-            return;
-        }
-        let inflight = self.packets_in_net_at_edt(tp, rs.prior_in_flight);
-        let bw = self.max_bw();
-        match self.cycle_idx {
-            Phase::Cruise => {
-                self.check_time_to_probe_bw(tp);
-            }
-            Phase::Refill => {
-                if self.round_start {
-                    self.bw_probe_samples = true;
-                    self.start_bw_probe_up(tp, sample_bw);
-                }
-            }
-            Phase::Up => {
-                let mut done = false;
-                if self.prev_probe_too_high && inflight >= self.inflight_hi {
-                    self.stopped_risky_probe = true;
-                    done = true;
-                } else if tp.cwnd_usage_limited && tp.snd_cwnd >= self.inflight_hi {
-                    // inflight_hi is limiting bw growth
-                    self.reset_full_bw();
-                    self.full_bw = sample_bw;
-                } else if self.full_bw_now {
-                    done = true; // a plateau: the pipe looks full
-                }
-                if done {
-                    self.prev_probe_too_high = false;
-                    self.start_bw_probe_down(tp);
-                }
-            }
-            Phase::Down => {
-                if self.check_time_to_probe_bw(tp) {
-                    return;
-                }
-                if self.check_time_to_cruise(tp, inflight, bw) {
-                    self.start_bw_probe_cruise();
-                }
-            }
-        }
-    }
-
-    /// `bbr_exit_probe_rtt`.
-    fn exit_probe_rtt(&mut self, tp: &mut TcpCcState) {
-        self.reset_lower_bounds();
-        if self.full_bw_reached {
-            self.mode = Mode::ProbeBw;
-            self.start_bw_probe_down(tp);
-            self.start_bw_probe_cruise();
-        } else {
-            self.mode = Mode::Startup;
-        }
-    }
-
-    /// `bbr_check_loss_too_high_in_startup`: ≥ 6 loss events in a recovery round with
-    /// loss over 2% ends STARTUP.
-    fn check_loss_too_high_in_startup(&mut self, tp: &TcpCcState, rs: &RateSample) {
-        if self.full_bw_reached {
-            return;
-        }
-        if rs.losses > 0 && self.loss_events_in_round < 0xf {
-            self.loss_events_in_round += 1;
-        }
-        if FULL_LOSS_CNT > 0
-            && self.loss_round_start
-            && tp.ca_state == CaState::Recovery
-            && self.loss_events_in_round >= FULL_LOSS_CNT
-            && self.is_inflight_too_high(rs)
-        {
-            self.handle_queue_too_high_in_startup(tp);
-            return;
-        }
-        if self.loss_round_start {
-            self.loss_events_in_round = 0;
-        }
-    }
-
-    /// `bbr_check_full_bw_reached`: 3 rounds without the *sample* growing 25%.
-    fn check_full_bw_reached(&mut self, rs: &RateSample, sample_bw: u32) {
-        if self.full_bw_now || rs.is_app_limited {
-            return;
-        }
-        let bw_thresh = ((self.full_bw as u64 * FULL_BW_THRESH as u64) >> BBR_SCALE) as u32;
-        if sample_bw >= bw_thresh {
-            self.reset_full_bw();
-            self.full_bw = sample_bw;
-            return;
-        }
-        if !self.round_start {
-            return;
-        }
-        self.full_bw_cnt = (self.full_bw_cnt + 1) & 3; // 2 bits
-        self.full_bw_now = self.full_bw_cnt >= FULL_BW_CNT;
-        self.full_bw_reached |= self.full_bw_now;
-    }
-
-    /// `bbr_check_drain`.
-    fn check_drain(&mut self, tp: &mut TcpCcState) {
-        if self.mode == Mode::Startup && self.full_bw_reached {
-            self.mode = Mode::Drain;
-            // ssthresh only for `ss` (BBR does not use it).
-            tp.snd_ssthresh = self.inflight(tp, self.max_bw(), BBR_UNIT);
-            self.reset_congestion_signals();
-        }
-        if self.mode == Mode::Drain
-            && self.packets_in_net_at_edt(tp, tp.packets_in_flight)
-                <= self.inflight(tp, self.max_bw(), BBR_UNIT)
-        {
-            self.mode = Mode::ProbeBw;
-            self.start_bw_probe_down(tp);
-        }
     }
 
     /// `bbr_update_model`.
@@ -1223,27 +509,6 @@ impl Bbr3 {
             return (false, false);
         }
         (false, true)
-    }
-
-    /// `bbr_note_loss`: this round is a loss round.
-    fn note_loss(&mut self, tp: &TcpCcState) {
-        if !self.loss_in_round {
-            self.loss_round_delivered = tp.delivered as u32;
-        }
-        self.loss_in_round = true;
-        self.loss_in_cycle = true;
-    }
-
-    /// `bbr_run_loss_probe_recovery`: a loss a TLP repaired, while probing.
-    fn run_loss_probe_recovery(&mut self, tp: &mut TcpCcState) {
-        self.note_loss(tp);
-        if !self.bw_probe_samples {
-            return;
-        }
-        let rs = loss_sample(1, self.inflight_latest + 1, tp.tlp_orig_data_app_limited);
-        if self.is_inflight_too_high(&rs) {
-            self.handle_inflight_too_high(tp, &rs);
-        }
     }
 
     /// The BDP estimate now (bw · min_rtt, packets), for experiments.
@@ -1530,6 +795,13 @@ impl CongestionOps for Bbr3 {
         out.push(')');
     }
 }
+
+#[path = "bbr3/bounds.rs"]
+mod bounds;
+#[path = "bbr3/model.rs"]
+mod model;
+#[path = "bbr3/probe_bw.rs"]
+mod probe_bw;
 
 #[cfg(test)]
 #[path = "bbr3/tests.rs"]

@@ -36,8 +36,9 @@ use crate::schema::{Schema, Variants};
 pub use state::StateVar;
 
 /// Linux `enum tcp_ca_state`, ordered as its values (BBR compares them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CaState {
+    #[default]
     Open,
     Disorder,
     Cwr,

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::cc::CongestionOps;
-use crate::engine::US;
+use crate::engine::{MS, US};
 
 const MSS: u32 = 1000;
 const MIN_RTT_US: u32 = 10_000;
