@@ -265,3 +265,40 @@ fn the_series_budget_counts_each_quantity() {
     );
     assert!(cclab::sim::Sim::new(&sc("output.cwnd")).is_ok());
 }
+
+/// A RACK reordering timeout that marks a loss enters recovery, and Linux 6.6's
+/// `tcp_rack_reo_timeout` reduces cwnd (`tcp_cwnd_reduction`) only for a module without
+/// `cong_control`: BBR keeps the cwnd it set. One BBR flow, 100 Mbit/s, the 9th packet
+/// dropped on the bottleneck: the reorder timer fires at ~57.6 ms, in slow start at cwnd
+/// 19; cwnd must not fall to in-flight + 1 (13) there (it did before the fix, found by a
+/// helper's trace of bbr-loss).
+#[test]
+fn a_reorder_timeout_leaves_bbrs_cwnd_alone() {
+    let text = r#"
+[sim]
+name = "reo"
+duration = "0.2s"
+seed = 1
+[topology]
+kind = "dumbbell"
+senders = 1
+bottleneck = { rate = "100Mbps", delay = "10ms", queue = "droptail", limit = "1000pkts" }
+access_delay = "1ms"
+[tcp]
+cc = "bbr"
+[[loss]]
+link = "bottleneck"
+drop_nth = [{ flow = 0, n = 9 }]
+[output]
+cwnd = "100us"
+"#;
+    let sc = parse_scenario(text, "reo.toml", &[]).unwrap_or_else(|e| panic!("{e:?}"));
+    let r = cclab::world::run(&sc).unwrap();
+    let around: Vec<u32> = (r.series.cwnd.iter())
+        .filter(|s| s.t >= 0.0575 && s.t <= 0.07)
+        .map(|s| s.cwnd)
+        .collect();
+    assert!(!around.is_empty());
+    assert!(around.iter().all(|&c| c >= 19), "{around:?}");
+    assert!(r.flows[0].retransmits >= 1);
+}

@@ -407,7 +407,9 @@ impl Sender {
             if self.tp.ca_state != CaState::Recovery {
                 self.enter_recovery(false);
                 let newly_lost = self.lost_out > lost_before;
-                if self.cfg.prr {
+                // A module with `cong_control` sets cwnd itself (Linux 6.6
+                // `tcp_rack_reo_timeout`: `if (!icsk_ca_ops->cong_control)`).
+                if self.cfg.prr && !self.cc_owns {
                     self.prr_reduction(1, newly_lost, false);
                 }
             }
