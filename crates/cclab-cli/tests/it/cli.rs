@@ -754,7 +754,8 @@ fn reproduce_fast_vs_newreno_quick_passes() {
 
 /// Cardwell et al. 2016 (ACM Queue), BBR vs CUBIC under random loss, with the article's
 /// 60-s flows: BBR at the (1 − p) limit at 1% and 5% (the 15% check may be unresolved:
-/// some seeds stall in STARTUP), CUBIC tenfold down at 0.1% and stalled at 2%.
+/// some seeds stall: STARTUP ends at ~1 Mbit/s, module doc), CUBIC tenfold down at 0.1%
+/// and stalled at 2%.
 #[test]
 fn reproduce_bbr_loss_quick_passes() {
     let v = reproduce_json("bbr-loss");

@@ -61,7 +61,7 @@ pub const RULES: &str = "How to read this page. Each table puts the seed documen
 2. **REPRODUCES**: the seed configuration's value is within the tolerance, whose reason (the seed's rounding, a source's stated accuracy, the physics) is written beside it. A mean of several runs reproduces only if it is within the band *and* its 95% interval is narrower than the band (for a one-sided bound: the interval does not cross it); otherwise more seeds run, up to the cap the experiment states, and a value still not resolved is **UNRESOLVED** (counted apart).
 3. **EXPLAINED**: the seed configuration misses, and a **cause run** reproduces the number by rule 2: the same experiment with a named mechanism switched on, as a configuration a user can run (its check says which), or the arithmetic showing that the seed's own number comes from elsewhere. Both values are shown.
 4. **FAILS**: anything else. A cause that no run has shown is a hypothesis in the notes, and the number fails.
-5. Other checks compare with a published figure or a closed form (`against`), read the same way: PASS, FAIL or UNRESOLVED; model self-consistency checks are counted apart. `cclab reproduce` exits 1 when a seed number fails or any check fails.
+5. Other checks compare with a published figure or a closed form (`against`), read the same way: PASS, FAIL or UNRESOLVED (a cause run may be shown beside such a check, read with the same tolerance: what its miss was traced to, or was not; the verdict stays the check's own); model self-consistency checks are counted apart. `cclab reproduce` exits 1 when a seed number fails or any check fails.
 ";
 
 /// Options every experiment takes.

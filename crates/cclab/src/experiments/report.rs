@@ -125,7 +125,7 @@ pub struct Check {
     /// Why the tolerance is what it is.
     pub why: String,
     /// For a seed number with a cause run: what it switched on and what it gave (an
-    /// explained number always has one).
+    /// explained number always has one); for another check, the cause run shown beside it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<CauseRecord>,
 }
@@ -371,23 +371,7 @@ impl Report {
     ) -> (Outcome, Option<CauseRecord>) {
         let seed = self.mutation.nudged(j.tol, seed);
         let (primary, detail) = read(j.tol, seed, sim);
-        let cause = j.cause.map(|mut c| {
-            if self.mutation.causes_miss {
-                c.sim = sim;
-            }
-            let (reading, detail) = read(c.tol.unwrap_or(j.tol), seed, c.sim);
-            let (sim, ci95, runs) = est_parts(c.sim);
-            CauseRecord {
-                variant: c.variant.into(),
-                config: c.config.into(),
-                sim,
-                ci95,
-                runs,
-                seed,
-                reading,
-                detail,
-            }
-        });
+        let cause = j.cause.map(|c| self.cause_record(c, j.tol, seed, sim));
         let o = Outcome::of_seed(primary, cause.as_ref().map(|c| c.reading));
         self.push(Check {
             name,
@@ -398,6 +382,26 @@ impl Report {
             cause: cause.clone(),
         });
         (o, cause)
+    }
+
+    /// Cause run `c` read against `seed` with the number's tolerance (or its own), for a
+    /// number whose seed configuration gave `sim`.
+    fn cause_record(&self, mut c: Cause, tol: Tol, seed: f64, sim: MeanCi) -> CauseRecord {
+        if self.mutation.causes_miss {
+            c.sim = sim;
+        }
+        let (reading, detail) = read(c.tol.unwrap_or(tol), seed, c.sim);
+        let (sim, ci95, runs) = est_parts(c.sim);
+        CauseRecord {
+            variant: c.variant.into(),
+            config: c.config.into(),
+            sim,
+            ci95,
+            runs,
+            seed,
+            reading,
+            detail,
+        }
     }
 
     /// A seed claim read as a whole (no single number: "every flow converges"), with the
@@ -485,18 +489,35 @@ impl Report {
         tol: Tol,
         why: &str,
     ) -> Outcome {
+        self.check_caused(name, against, sim, want, Judge::within(tol, why))
+    }
+
+    /// `check_ci` with the tolerance, its reason and optionally a cause run in `j`. Against
+    /// the seed this is a seed claim (a cause run that reproduces explains it); against a
+    /// published figure, a closed form or a model the cause run is shown beside the check,
+    /// read with the same tolerance (what its miss was traced to, or was not), and the
+    /// verdict stays the check's own configuration's (rule 5).
+    pub fn check_caused(
+        &mut self,
+        name: impl Into<String>,
+        against: Against,
+        sim: MeanCi,
+        want: f64,
+        j: Judge,
+    ) -> Outcome {
         if against == Against::Seed {
-            return self.seed_claim(name, want, sim, Judge::within(tol, why));
+            return self.seed_claim(name, want, sim, j);
         }
-        let (reading, detail) = read(tol, want, sim);
+        let (reading, detail) = read(j.tol, want, sim);
         let o = Outcome::of_other(reading);
+        let cause = j.cause.map(|c| self.cause_record(c, j.tol, want, sim));
         self.push(Check {
             name: name.into(),
             against,
             outcome: o,
             detail,
-            why: why.into(),
-            cause: None,
+            why: j.why.into(),
+            cause,
         });
         o
     }

@@ -267,7 +267,9 @@ impl<C: Sync, O: Send + Sync + 'static> Study<C, O> {
     /// A check against a published figure, a closed form or a model (`against`, not the
     /// seed), declared before the run like a seed number so that the variants it reads get
     /// more runs while its reading is open (rule 2 holds for every check); its verdict is
-    /// PASS, FAIL or UNRESOLVED (`Report::check_ci`), and it has no row.
+    /// PASS, FAIL or UNRESOLVED (`Report::check_caused`), and it has no row. A cause run
+    /// (`cause_of`) is shown beside it, read with the same tolerance; the verdict stays the
+    /// check's own.
     pub fn check(
         &mut self,
         name: &str,
@@ -450,17 +452,17 @@ impl<C, O> Done<C, O> {
             sim: (of.value)(&self.runs),
             tol: None,
         });
-        if num.against != Against::Seed {
-            let (name, against, want, tol) = (num.name.clone(), num.against, num.seed, num.tol);
-            let why = num.why.clone();
-            self.report.check_ci(name, against, sim, want, tol, &why);
-            return;
-        }
         let judge = Judge {
             tol: num.tol,
             why: &num.why,
             cause,
         };
+        if num.against != Against::Seed {
+            let (name, against) = (num.name.clone(), num.against);
+            self.report
+                .check_caused(name, against, sim, num.seed, judge);
+            return;
+        }
         match &num.row {
             Some((v, m)) => self.report.seed_ci(v, m, num.seed, sim, judge),
             None => self

@@ -101,3 +101,42 @@ fn every_seed_number_is_judged_and_counted() {
     assert_eq!(json["checks"][5]["outcome"], "pass");
     assert_eq!(json["table"][2]["cause"]["variant"], "a_tso");
 }
+
+/// A published check with a cause run: the cause is shown and read with the check's
+/// tolerance, and the verdict stays the check's own, whether the cause run reproduces or
+/// not (rule 5); against the seed the same call explains.
+#[test]
+fn a_published_check_shows_its_cause_run_and_keeps_its_verdict() {
+    let mut r = Report::new("x");
+    let cause = |sim| Cause {
+        variant: "all_full",
+        config: "cubic_beta = 1023",
+        sim: MeanCi::one(sim),
+        tol: None,
+    };
+    let j = |sim| Judge::within(Tol::AtMost, "the paper's median error").cause(cause(sim));
+    let miss = MeanCi::one(0.2);
+    let o = r.check_caused("median", Against::Published, miss, 0.05, j(0.22));
+    assert_eq!(o, Outcome::Fail);
+    let o = r.check_caused("median2", Against::Published, miss, 0.05, j(0.01));
+    assert_eq!(
+        o,
+        Outcome::Fail,
+        "a published check is judged in its own configuration"
+    );
+    let o = r.check_caused("claim", Against::Seed, miss, 0.05, j(0.01));
+    assert_eq!(o, Outcome::Explained);
+    assert_eq!(
+        r.checks[0].cause.as_ref().unwrap().reading,
+        Reading::Outside
+    );
+    assert_eq!(r.checks[1].cause.as_ref().unwrap().reading, Reading::Within);
+    assert_eq!(r.tally.other_fail, 2);
+    let text = r.render();
+    assert!(
+        text.contains(
+            "cause run `all_full` (cubic_beta = 1023): sim 0.2200 vs at most 0.05000 → misses too"
+        ),
+        "{text}"
+    );
+}
