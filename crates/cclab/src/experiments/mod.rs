@@ -4,6 +4,7 @@
 //! in `all()`.
 
 pub mod bbr_loss;
+pub mod bbr_rtt;
 pub mod bbr_startup;
 pub mod bbr_vs_cubic;
 pub mod common;
@@ -172,6 +173,7 @@ pub fn all() -> Vec<Experiment> {
         bbr_loss::EXPERIMENT,
         bbr_startup::EXPERIMENT,
         bbr_vs_cubic::EXPERIMENT,
+        bbr_rtt::EXPERIMENT,
     ]
 }
 
