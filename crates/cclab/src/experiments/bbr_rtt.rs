@@ -126,9 +126,9 @@ struct Out {
     /// Each flow's in-flight over its cwnd: the median of the window's 100 ms samples
     /// (a mean would be PROBE_RTT's: its cwnd of 4 against hundreds still in flight).
     inflight_over_cwnd: Vec<f64>,
-    /// The flows' bandwidth estimates summed, over the link's payload rate, averaged over
-    /// the window's 100 ms samples.
-    bw_sum_over_link: f64,
+    /// Each flow's bandwidth estimate over the link's payload rate, averaged over the
+    /// window's 100 ms samples.
+    bw_over_link: Vec<f64>,
 }
 
 /// The index of `name` among the algorithm's state variables (`[output] cc`), if it has it.
@@ -178,22 +178,20 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
     };
     let mut state = vec![f64::NAN; 16];
     let (mut rtt_sum, mut fill) = (vec![0.0; n], vec![vec![]; n]);
-    let (mut bw_sum, mut k) = (0.0, 0.0);
+    let (mut bw_sum, mut k) = (vec![0.0; n], 0.0);
     let mut t = WARM;
     while t < DUR {
         t = (t + 100 * MS).min(DUR);
         sim.run_until(t);
-        let mut bw = 0.0;
         for i in 0..n {
             use crate::cc::CongestionOps;
             let snd = &sim.tcp(i).sender;
             let len = snd.cc.state_vars().len();
             snd.cc.state(&snd.tp, &mut state[..len]);
             rtt_sum[i] += rtt_at.map_or(f64::NAN, |j| state[j] * 1e3);
-            bw += bw_at.map_or(f64::NAN, |j| state[j]);
+            bw_sum[i] += bw_at.map_or(f64::NAN, |j| state[j]) / max_goodput(RATE, MTU);
             fill[i].push(snd.in_flight() as f64 / snd.tp.snd_cwnd.max(1) as f64);
         }
-        bw_sum += bw / max_goodput(RATE, MTU);
         k += 1.0;
     }
     let window_s = secs(DUR - WARM);
@@ -222,7 +220,7 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
         retx_per_s: (retx1 - retx0) as f64 / window_s,
         min_rtt_ms: rtt_sum.iter().map(|s| s / k).collect(),
         inflight_over_cwnd: fill.iter().map(|f| median(f)).collect(),
-        bw_sum_over_link: bw_sum / k,
+        bw_over_link: bw_sum.iter().map(|s| s / k).collect(),
     }
 }
 
@@ -313,6 +311,10 @@ fn run(o: &Options) -> Report {
             cols.push((format!("{f}_mbps"), d.mean(v, |r| r.mbps[i])));
             cols.push((format!("{f}_min_rtt_ms"), d.mean(v, |r| r.min_rtt_ms[i])));
             cols.push((
+                format!("{f}_bw_est_over_link"),
+                d.mean(v, |r| r.bw_over_link[i]),
+            ));
+            cols.push((
                 format!("{f}_inflight_over_cwnd"),
                 d.mean(v, |r| r.inflight_over_cwnd[i]),
             ));
@@ -326,7 +328,7 @@ fn run(o: &Options) -> Report {
         cols.push(("retx_per_s".into(), d.mean(v, |r| r.retx_per_s)));
         cols.push((
             "bw_est_sum_over_link".into(),
-            d.mean(v, |r| r.bw_sum_over_link),
+            d.mean(v, |r| r.bw_over_link.iter().sum()),
         ));
         for (metric, x) in cols {
             d.row_ci(&name, &metric, x);
@@ -348,7 +350,7 @@ fn run(o: &Options) -> Report {
         DUR / SEC,
         o.seed,
     ));
-    d.note("long_rtt_share: the longest-RTT flows' share of the window's goodput; queue_median_bdp in BDPs of the longest RTT's path; min_rtt_ms and bw_est_sum_over_link (the flows' bandwidth estimates summed, over the link's payload rate, 1448 bytes of every 1538) are means of 100 ms samples of the algorithm's state (its cc series' min_rtt_s and bw_bps), inflight_over_cwnd the median of such samples");
+    d.note("long_rtt_share: the longest-RTT flows' share of the window's goodput; queue_median_bdp in BDPs of the longest RTT's path; min_rtt_ms and bw_est_over_link (a flow's bandwidth estimate over the link's payload rate, 1448 bytes of every 1538; bw_est_sum_over_link: the flows' summed) are means of 100 ms samples of the algorithm's state (its cc series' min_rtt_s and bw_bps), inflight_over_cwnd the median of such samples");
     d.finish()
 }
 
