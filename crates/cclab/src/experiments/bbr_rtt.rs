@@ -176,7 +176,14 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
         let cc = &sim.tcp(0).sender.cc;
         (state_index(cc, "bw_bps"), state_index(cc, "min_rtt_s"))
     };
-    let mut state = vec![f64::NAN; 16];
+    let vars = (0..n)
+        .map(|i| {
+            use crate::cc::CongestionOps;
+            sim.tcp(i).sender.cc.state_vars().len()
+        })
+        .max()
+        .unwrap_or(0);
+    let mut state = vec![f64::NAN; vars];
     let (mut rtt_sum, mut fill) = (vec![0.0; n], vec![vec![]; n]);
     let (mut bw_sum, mut k) = (vec![0.0; n], 0.0);
     let mut t = WARM;
