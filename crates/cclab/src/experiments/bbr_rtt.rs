@@ -48,7 +48,7 @@
 //! Runs: 3 seeds per case (BBR's random starting phase, the hosts' jitter), up to 6 while a
 //! check's interval straddles its bound. `--quick`: the three checks' cases only, 3 runs.
 
-use super::common::{max_goodput, median, tcp, wire_bytes, MeanCi};
+use super::common::{max_goodput, median, rtt_dumbbell, tcp, wire_bytes, MeanCi};
 use super::study::{Of, Study, V};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -139,24 +139,13 @@ fn state_index(cc: &crate::cc::Cc, name: &str) -> Option<usize> {
 
 fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
     let n = c.rtts_ms.len();
-    // RTT = 2 · (access + bottleneck + access): the access links carry the difference.
-    let access: Vec<SimTime> = c
-        .rtts_ms
-        .iter()
-        .map(|&r| (r * MS / 2 - BOTTLENECK_DELAY) / 2)
-        .collect();
-    let topo = TopologySpec::Dumbbell {
-        senders: n,
-        bottleneck: LinkSpec {
-            framing: crate::net::Framing::Ethernet,
-            rate_bps: RATE,
-            delay: BOTTLENECK_DELAY,
-            queue: QueueSpec::droptail(Limit::Packets(c.buffer_pkts())),
-        },
-        access_rate_bps: 10 * RATE,
-        access_delay: access,
-        access_queue: QueueSpec::droptail(Limit::Packets(10_000)),
-    };
+    let topo = rtt_dumbbell(
+        RATE,
+        BOTTLENECK_DELAY,
+        Limit::Packets(c.buffer_pkts()),
+        Limit::Packets(10_000),
+        c.rtts_ms.iter().copied(),
+    );
     let mut sc = Scenario::new("bbr-rtt", topo, DUR);
     sc.seed = seed;
     for i in 0..n {
@@ -378,7 +367,18 @@ mod tests {
         assert_eq!(c.buffer_pkts(), 3251);
         assert_eq!(c.name(), "bbr_10_50_x8");
         // 2 · (2 ms + 1 ms + 2 ms) = 10 ms; 2 · (12 + 1 + 12) = 50 ms.
-        assert_eq!((10 * MS / 2 - BOTTLENECK_DELAY) / 2, 2 * MS);
-        assert_eq!((50 * MS / 2 - BOTTLENECK_DELAY) / 2, 12 * MS);
+        let t = rtt_dumbbell(
+            RATE,
+            BOTTLENECK_DELAY,
+            Limit::Packets(1),
+            Limit::Packets(1),
+            [10, 50].into_iter(),
+        );
+        match t {
+            TopologySpec::Dumbbell { access_delay, .. } => {
+                assert_eq!(access_delay, vec![2 * MS, 12 * MS])
+            }
+            _ => panic!("a dumbbell"),
+        }
     }
 }
