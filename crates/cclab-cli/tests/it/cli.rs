@@ -202,51 +202,53 @@ fn two_runs_give_byte_identical_summaries() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// Issue 56: every example runs with BBR (`--set tcp.cc=bbr`), its table naming it, for a
-/// short simulated time (1.2 s: the example's own topology, queues and apps; mbecn_star's
-/// apps start at 1 s).
+/// Issue 56: every example runs with BBR v1 and v3 (`--set tcp.cc=bbr`, `bbr3`), its
+/// table naming it, for a short simulated time (1.2 s: the example's own topology, queues
+/// and apps; mbecn_star's apps start at 1 s).
 #[test]
-fn every_example_runs_with_bbr() {
-    let mut n = 0;
-    for e in std::fs::read_dir(examples()).unwrap() {
-        let file = e.unwrap().path();
-        if file.extension().and_then(|x| x.to_str()) != Some("toml") {
-            continue;
+fn every_example_runs_with_bbr_and_bbr3() {
+    for cc in ["bbr", "bbr3"] {
+        let mut n = 0;
+        for e in std::fs::read_dir(examples()).unwrap() {
+            let file = e.unwrap().path();
+            if file.extension().and_then(|x| x.to_str()) != Some("toml") {
+                continue;
+            }
+            let name = file.file_stem().unwrap().to_str().unwrap().to_string();
+            let out = tmpdir(&format!("{cc}-{name}"));
+            let o = cclab(&[
+                "run",
+                file.to_str().unwrap(),
+                "--set",
+                &format!("tcp.cc={cc}"),
+                "--set",
+                "sim.duration=1.2s",
+                "--out",
+                out.to_str().unwrap(),
+                "-q",
+            ]);
+            common::assert_exit_0(&o);
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            // The flow table's rows (after its header, to the blank line): every TCP flow
+            // runs `cc` (mbecn_star has Ouroboros flows only).
+            let rows: Vec<&str> = stdout
+                .lines()
+                .skip_while(|l| !l.starts_with("flow  path"))
+                .skip(1)
+                .take_while(|l| !l.trim().is_empty())
+                .collect();
+            let rows: Vec<&str> = rows
+                .into_iter()
+                .filter(|r| r.split_whitespace().nth(1).is_some_and(|t| t.contains('→')))
+                .collect();
+            for r in &rows {
+                assert_eq!(r.split_whitespace().nth(2), Some(cc), "{name}: {r}");
+            }
+            let _ = std::fs::remove_dir_all(&out);
+            n += usize::from(!rows.is_empty());
         }
-        let name = file.file_stem().unwrap().to_str().unwrap().to_string();
-        let out = tmpdir(&format!("bbr-{name}"));
-        let o = cclab(&[
-            "run",
-            file.to_str().unwrap(),
-            "--set",
-            "tcp.cc=bbr",
-            "--set",
-            "sim.duration=1.2s",
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ]);
-        common::assert_exit_0(&o);
-        let stdout = String::from_utf8_lossy(&o.stdout);
-        // The flow table's rows (after its header, to the blank line): every TCP flow
-        // runs bbr (mbecn_star has Ouroboros flows only).
-        let rows: Vec<&str> = stdout
-            .lines()
-            .skip_while(|l| !l.starts_with("flow  path"))
-            .skip(1)
-            .take_while(|l| !l.trim().is_empty())
-            .collect();
-        let rows: Vec<&str> = rows
-            .into_iter()
-            .filter(|r| r.split_whitespace().nth(1).is_some_and(|t| t.contains('→')))
-            .collect();
-        for r in &rows {
-            assert_eq!(r.split_whitespace().nth(2), Some("bbr"), "{name}: {r}");
-        }
-        let _ = std::fs::remove_dir_all(&out);
-        n += usize::from(!rows.is_empty());
+        assert!(n >= 11, "{cc}: {n} examples with TCP flows");
     }
-    assert!(n >= 11, "{n} examples with TCP flows");
 }
 
 /// A run of many flows and queues prints a summary, not a row each: the first flows, the
@@ -779,7 +781,7 @@ fn reproduce_bbr_vs_cubic_quick_passes() {
     assert!((num("x8_n1", "model_share") - 0.5455).abs() < 1e-3);
 }
 
-/// BBR v1's RTT unfairness (docs/references.md §15.6) in --quick: the 50 ms flow takes
+/// BBR v1's RTT unfairness (docs/references.md §15.7) in --quick: the 50 ms flow takes
 /// more than the 10 ms one in a deep buffer, two 50 ms flows keep 1–1.5 BDP of queue and
 /// lose packets all the time in a 1-BDP buffer: the three checks pass.
 #[test]
@@ -1398,4 +1400,52 @@ fn packetdrill_exit_codes_and_summary() {
     );
     assert!(out.contains("cannot read"), "{out}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 56: BBR v3 answers loss where v1 does not. Two flows (24 and 100 ms RTT) through
+/// a 100 Mbit/s bottleneck with a 20-packet buffer (a tenth of the short flow's BDP):
+/// BBR v1 paces at its bandwidth estimate whatever is lost (here > 5% of its segments
+/// retransmitted), BBR v3 cuts `inflight_hi` when a probe loses more than 2% of what was
+/// in flight (`bbr_loss_thresh`) and its lower bounds by 30% per lossy round, so each
+/// flow's retransmissions stay under those 2%.
+#[test]
+fn bbr3_keeps_loss_under_its_threshold_where_bbr_does_not() {
+    let file = examples().join("dumbbell.toml");
+    let retrans = |cc: &str| -> Vec<f64> {
+        let out = tmpdir(&format!("shallow-{cc}"));
+        let o = cclab(&[
+            "run",
+            file.to_str().unwrap(),
+            "--set",
+            &format!("tcp.cc={cc}"),
+            "--set",
+            "topology.bottleneck.rate=100Mbps",
+            "--set",
+            "topology.bottleneck.limit=20pkts",
+            "--set",
+            "sim.duration=20s",
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
+        common::assert_exit_0(&o);
+        let csv = std::fs::read_to_string(out.join("flows.csv")).unwrap();
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+        let (r, d) = (col("retransmits"), col("data_segs_out"));
+        let v = lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                f[r].parse::<f64>().unwrap() / f[d].parse::<f64>().unwrap()
+            })
+            .collect();
+        let _ = std::fs::remove_dir_all(&out);
+        v
+    };
+    let v1 = retrans("bbr");
+    let v3 = retrans("bbr3");
+    assert_eq!((v1.len(), v3.len()), (2, 2));
+    assert!(v1.iter().all(|&f| f > 0.05), "bbr: {v1:?}");
+    assert!(v3.iter().all(|&f| f < 0.02), "bbr3: {v3:?}");
 }

@@ -15,6 +15,7 @@
 //! and one line in the `ccs!` registry.
 
 pub mod bbr;
+pub mod bbr3;
 pub mod bic;
 pub mod cubic;
 pub mod dctcp;
@@ -59,6 +60,9 @@ pub enum CaEvent {
     EcnNoCe,
     /// Received CE marked IP packet (receiver side).
     EcnIsCe,
+    /// A tail loss probe repaired a loss (`CA_EVENT_TLP_RECOVERY`, Google's BBR v3 tree:
+    /// `tcp_process_tlp_ack` raises it before the one cwnd reduction).
+    TlpRecovery,
 }
 
 /// `sk_pacing_status`: who enforces the socket's pacing rate.
@@ -110,6 +114,16 @@ pub struct TcpCcState {
     pub packets_in_flight: u32,
     /// `tcp_is_cwnd_limited`: was the sender limited by cwnd (not by the app or rwnd)?
     pub is_cwnd_limited: bool,
+    /// The field `tp->is_cwnd_limited` itself (`tcp_cwnd_validate`'s verdict on the last
+    /// window, without `tcp_is_cwnd_limited`'s slow-start rule), which BBR v3 reads; set
+    /// before each `cong_control`.
+    pub cwnd_usage_limited: bool,
+    /// `net.ipv4.tcp_min_tso_segs` (a module sizing its own TSO skbs reads it).
+    pub sysctl_min_tso_segs: u32,
+    /// The segment a tail loss probe retransmitted was sent application-limited
+    /// (`tp->tlp_orig_data_app_limited`, BBR v3 tree); set for a module with
+    /// `cong_control`.
+    pub tlp_orig_data_app_limited: bool,
     pub ca_state: CaState,
     /// ECN negotiated on this connection (`TCP_ECN_OK`).
     pub ecn_ok: bool,
@@ -159,6 +173,9 @@ impl TcpCcState {
             delivered_ce: 0,
             packets_in_flight: 0,
             is_cwnd_limited: true,
+            cwnd_usage_limited: false,
+            sysctl_min_tso_segs: 2,
+            tlp_orig_data_app_limited: false,
             ca_state: CaState::Open,
             ecn_ok: false,
             packets_out: 0,
@@ -311,6 +328,20 @@ pub struct RateSample {
     pub rtt_us: i64,
     /// Segments newly marked lost on this ACK.
     pub losses: u32,
+    /// `tp->lost` when that segment was sent, and the segments marked lost since
+    /// (`rs->lost`, Google's BBR v2/v3 tree, "count packets lost over TCP rate sampling
+    /// interval").
+    pub prior_lost: u32,
+    pub lost: u32,
+    /// Segments in flight just after that segment was sent, itself included
+    /// (`rs->tx_in_flight`, BBR v2/v3 tree, `tcp_set_tx_in_flight`).
+    pub tx_in_flight: u32,
+    /// The ACK carried ECE (`rs->is_ece`, BBR v3 tree).
+    pub is_ece: bool,
+    /// The ACK acknowledges exactly a tail loss probe's retransmission
+    /// (`rs->is_acking_tlp_retrans_seq`, BBR v3 tree: `tlp_retrans` and ack ==
+    /// `tlp_high_seq`).
+    pub is_acking_tlp_retrans_seq: bool,
     /// Segments newly (S)ACKed on this ACK.
     pub acked_sacked: u32,
     /// Segments in flight before this ACK.
@@ -339,6 +370,11 @@ impl Default for RateSample {
             rcv_interval_us: 0,
             rtt_us: -1,
             losses: 0,
+            prior_lost: 0,
+            lost: 0,
+            tx_in_flight: 0,
+            is_ece: false,
+            is_acking_tlp_retrans_seq: false,
             acked_sacked: 0,
             prior_in_flight: 0,
             last_end_seq: 0,
@@ -347,6 +383,21 @@ impl Default for RateSample {
             is_ack_delayed: false,
         }
     }
+}
+
+/// What `.skb_marked_lost` learns of a segment just marked lost (Google's BBR v3 tree,
+/// `tcp_notify_skb_loss_event`, after `tp->lost` counted it): the snapshot its last
+/// transmission took (`TCP_SKB_CB(skb)->tx`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LostSkb {
+    /// Segments in this skb (cclab marks one segment at a time: 1).
+    pub pcount: u32,
+    /// `tx.in_flight`, `tx.lost`, `tx.is_app_limited`, `tx.delivered_mstamp` (0: the
+    /// segment was SACKed).
+    pub tx_in_flight: u32,
+    pub tx_lost: u32,
+    pub is_app_limited: bool,
+    pub delivered_mstamp: SimTime,
 }
 
 /// Linux `struct tcp_congestion_ops`. `ssthresh` and `cong_avoid` are required; the other
@@ -389,6 +440,14 @@ pub trait CongestionOps {
     fn reads_pacing_rate(&self) -> bool {
         false
     }
+    /// `.tso_segs` (Google's BBR v3 tree): the module sizes TSO skbs itself, replacing
+    /// `tcp_tso_autosize`; `None`: it does not.
+    fn tso_segs(&self, _tp: &TcpCcState, _mss: u32) -> Option<u32> {
+        None
+    }
+    /// `.skb_marked_lost` (BBR v3 tree): a segment was just marked lost. Called only for
+    /// a module with `cong_control` (the snapshot exists only then).
+    fn skb_marked_lost(&mut self, _tp: &mut TcpCcState, _skb: &LostSkb) {}
     /// `.min_tso_segs`: the module's floor for the segments of a TSO skb, or `None` for
     /// `net.ipv4.tcp_min_tso_segs`.
     fn min_tso_segs(&self, _tp: &TcpCcState) -> Option<u32> {
@@ -588,6 +647,8 @@ ccs! {
     "hstcp-lp" => HstcpLp(hstcp_lp::HstcpLp),
     /// BBR v1 (Linux `tcp_bbr.c`).
     "bbr" => Bbr(bbr::Bbr),
+    /// BBR v3 (Google's `bbr` v3 tree, `tcp_bbr.c`).
+    "bbr3" => Bbr3(bbr3::Bbr3),
 }
 
 impl Cc {
@@ -641,6 +702,12 @@ impl CongestionOps for Cc {
     }
     fn min_tso_segs(&self, tp: &TcpCcState) -> Option<u32> {
         dispatch!(self, c => c.min_tso_segs(tp))
+    }
+    fn tso_segs(&self, tp: &TcpCcState, mss: u32) -> Option<u32> {
+        dispatch!(self, c => c.tso_segs(tp, mss))
+    }
+    fn skb_marked_lost(&mut self, tp: &mut TcpCcState, skb: &LostSkb) {
+        dispatch!(self, c => c.skb_marked_lost(tp, skb))
     }
     fn reads_pacing_rate(&self) -> bool {
         dispatch!(self, c => c.reads_pacing_rate())

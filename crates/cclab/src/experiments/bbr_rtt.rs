@@ -1,10 +1,10 @@
 //! `bbr-rtt` — BBR's RTT unfairness: BBR flows with different round-trip times on one
 //! drop-tail bottleneck, where (unlike Reno's or CUBIC's) the flow with the *longer* RTT
 //! gets more. Hock, Bless & Zitterbart, "Experimental Evaluation of BBR Congestion
-//! Control", IEEE ICNP 2017 (docs/references.md §15.6), as its restatements give it: the
+//! Control", IEEE ICNP 2017 (docs/references.md §15.7), as its restatements give it: the
 //! paper's own figures were not in the stored text, so no number read off them is judged.
 //!
-//! **Why** (Hock et al.'s explanation, *[secondary]* §15.6): several BBR flows on one
+//! **Why** (Hock et al.'s explanation, *[secondary]* §15.7): several BBR flows on one
 //! bottleneck overestimate their shares of it, so each runs into its in-flight cap,
 //! cwnd = cwnd_gain · bw_est · min_rtt = 2 × its estimated BDP, and the flows keep a
 //! standing queue of about one BDP. A flow's cap grows with its own min_rtt: in a buffer
@@ -15,7 +15,7 @@
 //! **Configuration** (Hock's testbed ran at 1 and 10 Gbit/s with Linux 4.9; the exact RTTs
 //! and buffers of its RTT figure were not found, so these are cclab's choices, named):
 //! a dumbbell with a 100 Mbit/s bottleneck, RTTs of 10 ms and 50 ms (the RTT pair of Ma et
-//! al.'s 100 Mbit/s example, §15.6), 1 Gbit/s access links, Linux 6.6 defaults; both
+//! al.'s 100 Mbit/s example, §15.7), 1 Gbit/s access links, Linux 6.6 defaults; both
 //! flows start at t = 0 and run 60 s; a drop-tail buffer of X BDPs of the *longest* RTT's
 //! path (BDP = 100 Mbit/s × RTT in 1538-byte frames: 406.4 packets at 50 ms). Goodput,
 //! shares and the queue are read over the window 20–60 s (after two min_rtt windows).
@@ -57,7 +57,7 @@ use crate::sim::Sim;
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "bbr-rtt",
-    seed_doc: "docs/references.md §15.6 (Hock, Bless & Zitterbart 2017)",
+    seed_doc: "docs/references.md §15.7 (Hock, Bless & Zitterbart 2017)",
     about: "BBR v1's RTT unfairness on 100 Mbit/s: 10 ms vs 50 ms flows, the longer RTT takes more in a deep buffer; equal-RTT flows keep 1-1.5 BDP of queue (in-flight cap 2 x BDP_est) and lose packets in a 1-BDP buffer",
     run,
 };
@@ -220,9 +220,9 @@ fn simulate(o: &Options, c: &Case, seed: u64) -> Out {
     }
 }
 
-const WHY_LONGER: &str = "docs/references.md §15.6: Hock et al. find BBR v1 RTT-unfair in favour of the longer-RTT flow when the buffer holds the flows' in-flight caps (a cwnd-limited positive feedback favouring long RTT); the figure's shares were not read, so only the direction is judged: the 50 ms flow's share of the window's goodput at least 1/2";
-const WHY_QUEUE: &str = "docs/references.md §15.6: Hock et al.'s bound, BBR flows sharing a bottleneck are each cwnd-limited at 2 x their estimated BDP and keep about one BDP of standing queue; with their bandwidth estimates summing to between the link rate (exact) and 1.25 x it (each flow's estimate taken in its own 5/4 probe) the queue is (2 x sum(bw_est)/C - 1) x BDP, between 1 and 1.5 BDP, whose upper end the restated loss threshold (1.5 BDP) confirms";
-const WHY_LOSS: &str = "docs/references.md §15.6: draft-ietf-ccwg-rfc5033bis restates Hock et al.: 'a sustained rate of packet loss when multiple BBRv1 flows shared a bottleneck and the buffer size was less than roughly one and a half BDP'; at 1 BDP the loss goes on through the window: at the least one retransmission per 10 s (one per min_rtt window), 0.1 per second";
+const WHY_LONGER: &str = "docs/references.md §15.7: Hock et al. find BBR v1 RTT-unfair in favour of the longer-RTT flow when the buffer holds the flows' in-flight caps (a cwnd-limited positive feedback favouring long RTT); the figure's shares were not read, so only the direction is judged: the 50 ms flow's share of the window's goodput at least 1/2";
+const WHY_QUEUE: &str = "docs/references.md §15.7: Hock et al.'s bound, BBR flows sharing a bottleneck are each cwnd-limited at 2 x their estimated BDP and keep about one BDP of standing queue; with their bandwidth estimates summing to between the link rate (exact) and 1.25 x it (each flow's estimate taken in its own 5/4 probe) the queue is (2 x sum(bw_est)/C - 1) x BDP, between 1 and 1.5 BDP, whose upper end the restated loss threshold (1.5 BDP) confirms";
+const WHY_LOSS: &str = "docs/references.md §15.7: draft-ietf-ccwg-rfc5033bis restates Hock et al.: 'a sustained rate of packet loss when multiple BBRv1 flows shared a bottleneck and the buffer size was less than roughly one and a half BDP'; at 1 BDP the loss goes on through the window: at the least one retransmission per 10 s (one per min_rtt window), 0.1 per second";
 
 fn run(o: &Options) -> Report {
     let deep = 8.0;

@@ -276,7 +276,8 @@ impl Sender {
         tp.pacing_ca_ratio = cfg.pacing_ca_ratio;
         tp.random = u64::from(addr.conn) << 8 | u64::from(addr.gen);
         let cc_owns = cc.has_cong_control();
-        let cc_min_tso = cc.min_tso_segs(&tp).is_some();
+        tp.sysctl_min_tso_segs = cfg.min_tso_segs;
+        let cc_min_tso = cc.min_tso_segs(&tp).is_some() || cc.tso_segs(&tp, mss).is_some();
         let track_pacing = tp.sk_pacing_status != PacingStatus::None
             || cfg.host.tso
             || cfg.host.tsq

@@ -190,6 +190,11 @@ impl Sender {
         }
 
         let not_dup = ack > prior_una || p.payload > 0 || p.rwnd != prior_wnd;
+        if self.cc_owns {
+            self.rate.rs.is_ece = ece;
+            self.rate.rs.is_acking_tlp_retrans_seq =
+                self.loss.tlp_retrans && ack == self.loss.tlp_high_seq;
+        }
         if self.loss.tlp_high_seq != 0 {
             self.process_tlp_ack(ack, dsack.tlp, not_dup, newly_sacked > 0);
         }
@@ -232,6 +237,7 @@ impl Sender {
             self.tp.packets_in_flight = self.in_flight();
             self.tp.packets_out = self.packets_out();
             self.tp.tcp_wstamp = self.wstamp;
+            self.tp.cwnd_usage_limited = self.usage.limited;
             self.cc.cong_control(&mut self.tp, &self.rate.rs);
         } else {
             self.cong_control(

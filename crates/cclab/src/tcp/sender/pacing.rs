@@ -107,6 +107,15 @@ impl Sender {
         if !self.cfg.host.tso {
             return 1;
         }
+        // A module that sizes its skbs itself (`.tso_segs`, BBR v3).
+        if self.cc_min_tso {
+            if let Some(n) = self.cc.tso_segs(&self.tp, self.mss) {
+                return n.clamp(
+                    1,
+                    ((GSO_MAX_SIZE - 1 - MAX_TCP_HEADER) / self.mss as u64) as u32,
+                );
+            }
+        }
         let mss = self.mss as u64;
         let mut bytes = self.tp.sk_pacing_rate >> PACING_SHIFT;
         let r = self.tp.min_rtt_us >> TSO_RTT_LOG;

@@ -284,9 +284,9 @@ impl Sender {
             if s.retrans {
                 self.segs[i].retrans = false;
                 self.retrans_out -= 1;
-                self.tp.lost += 1; // a lost retransmission counts again
                 self.lost_pending += 1;
                 self.lost_hint = self.lost_hint.min(s.start);
+                self.notify_skb_lost(i); // a lost retransmission counts again
             }
         } else {
             self.mark_lost(i);

@@ -25,19 +25,23 @@
 //! deque beside the scoreboard (`Sender::tx`), empty for the others.
 
 use super::{Seg, Sender};
-use crate::cc::{RateSample, TcpCcState};
+use crate::cc::{CongestionOps, RateSample, TcpCcState};
 use crate::engine::{SimTime, US};
 use crate::transport::Io;
 
 /// What a (re)transmission snapshots into its segments (Linux `TCP_SKB_CB(skb)->tx`):
 /// `tp->delivered` and `delivered_ce` (Linux's u32), `tcp_rate.c`'s two clocks, and
-/// whether the socket was application-limited.
+/// whether the socket was application-limited; and, as Google's BBR v2/v3 tree adds,
+/// the segments in flight just after the send (`tx.in_flight`, `tcp_set_tx_in_flight`)
+/// and `tp->lost` then (`tx.lost`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct TxRate {
     pub delivered: u32,
     pub delivered_ce: u32,
     pub delivered_mstamp: SimTime,
     pub first_tx_mstamp: SimTime,
+    pub in_flight: u32,
+    pub lost: u32,
     pub app_limited: bool,
 }
 
@@ -50,10 +54,18 @@ pub(super) struct RateState {
 }
 
 impl Sender {
-    /// `tcp_rate_skb_sent` for a (re)transmission leaving at `sent`; `nothing_out`:
-    /// `tp->packets_out` was 0 before it. Returns the snapshot its segments keep.
+    /// `tcp_rate_skb_sent` for a (re)transmission of `pcount` segments leaving at `sent`,
+    /// before they count in flight; `nothing_out`: `tp->packets_out` was 0 before it.
+    /// Returns the snapshot its segments keep.
     #[inline]
-    pub(super) fn rate_skb_sent(&mut self, sent: SimTime, nothing_out: bool) -> TxRate {
+    pub(super) fn rate_skb_sent(
+        &mut self,
+        sent: SimTime,
+        nothing_out: bool,
+        pcount: u32,
+    ) -> TxRate {
+        // `tcp_set_tx_in_flight`: in flight after the skb left (20 bits in Linux).
+        let in_flight = (self.in_flight() + pcount).min((1 << 20) - 1);
         let tp = &mut self.tp;
         if nothing_out {
             tp.first_tx_mstamp = sent;
@@ -64,6 +76,8 @@ impl Sender {
             delivered_ce: tp.delivered_ce as u32,
             delivered_mstamp: tp.delivered_mstamp,
             first_tx_mstamp: tp.first_tx_mstamp,
+            in_flight,
+            lost: tp.lost as u32,
             app_limited: tp.app_limited != 0,
         }
     }
@@ -86,6 +100,8 @@ impl Sender {
             rs.prior_mstamp = t.delivered_mstamp;
             rs.is_app_limited = t.app_limited;
             rs.is_retrans = s.ever_retrans;
+            rs.tx_in_flight = t.in_flight;
+            rs.prior_lost = t.lost;
             rs.last_end_seq = s.end;
             tp.first_tx_mstamp = s.sent;
             // The send phase of this window.
@@ -113,6 +129,7 @@ impl Sender {
             return;
         }
         rs.delivered = (tp.delivered as u32).wrapping_sub(rs.prior_delivered) as i32;
+        rs.lost = (tp.lost as u32).wrapping_sub(rs.prior_lost);
         rs.delivered_ce =
             ((tp.delivered_ce as u32).wrapping_sub(rs.prior_delivered_ce) & 0xfffff) as i32;
         // The longer of the send and ACK phases (ACK compression can make the send phase
@@ -124,6 +141,29 @@ impl Sender {
         rs.rcv_interval_us = ack_us as u32;
         if rs.interval_us < tp.min_rtt_us as i64 {
             rs.interval_us = -1;
+        }
+    }
+
+    /// `tcp_notify_skb_loss_event` (Linux 5.x–6.x; BBR v3 tree): `tp->lost` counts segment
+    /// `i`, just marked lost, and a module with `cong_control` hears of it
+    /// (`.skb_marked_lost`) with the segment's snapshot.
+    #[inline]
+    pub(super) fn notify_skb_lost(&mut self, i: usize) {
+        self.tp.lost += 1;
+        if self.cc_owns {
+            let t = self.rate.tx[i];
+            let skb = crate::cc::LostSkb {
+                pcount: 1,
+                tx_in_flight: t.in_flight,
+                tx_lost: t.lost,
+                is_app_limited: t.app_limited,
+                delivered_mstamp: if self.segs[i].sacked {
+                    0
+                } else {
+                    t.delivered_mstamp
+                },
+            };
+            self.cc.skb_marked_lost(&mut self.tp, &skb);
         }
     }
 

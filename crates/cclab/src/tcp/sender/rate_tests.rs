@@ -29,7 +29,7 @@ const MSS: u64 = 1000;
 /// Send segment `k` (bytes k·MSS .. (k+1)·MSS) at `t_us`: `tcp_rate_skb_sent`.
 fn send(s: &mut Sender, k: u64, t_us: u64) {
     let sent = t_us * US;
-    let tx = s.rate_skb_sent(sent, s.segs.is_empty());
+    let tx = s.rate_skb_sent(sent, s.segs.is_empty(), 1);
     s.segs.push_back(Seg {
         start: k * MSS,
         end: (k + 1) * MSS,
@@ -42,7 +42,7 @@ fn send(s: &mut Sender, k: u64, t_us: u64) {
 /// Retransmit segment `k` at `t_us` (`tcp_rate_skb_sent` on the retransmitted skb).
 fn resend(s: &mut Sender, k: u64, t_us: u64) {
     let sent = t_us * US;
-    let tx = s.rate_skb_sent(sent, false);
+    let tx = s.rate_skb_sent(sent, false, 1);
     let i = s.segs.iter().position(|x| x.start == k * MSS).unwrap();
     let seg = &mut s.segs[i];
     seg.sent = sent;

@@ -320,17 +320,19 @@ impl Sender {
             self.retrans_out = 0;
             self.lost_out = 0;
             self.lost_pending = 0;
-            for s in self.segs.iter_mut() {
+            for i in 0..self.segs.len() {
+                let s = &mut self.segs[i];
                 // `tcp_mark_skb_lost` counts a newly lost segment and a lost
                 // retransmission (`tp->lost`).
-                if !s.sacked && (!s.lost || s.retrans) {
-                    self.tp.lost += 1;
-                }
+                let newly = !s.sacked && (!s.lost || s.retrans);
                 s.retrans = false;
                 s.lost = !s.sacked;
                 if s.lost {
                     self.lost_out += 1;
                     self.lost_pending += 1;
+                }
+                if newly {
+                    self.notify_skb_lost(i);
                 }
             }
         }
@@ -359,16 +361,16 @@ impl Sender {
                 if s.retrans {
                     self.segs[i].retrans = false;
                     self.retrans_out -= 1;
-                    self.tp.lost += 1;
                     self.lost_pending += 1;
+                    self.notify_skb_lost(i);
                 }
             } else {
                 self.segs[i].lost = true;
                 self.lost_out += 1;
-                self.tp.lost += 1;
                 if !s.retrans {
                     self.lost_pending += 1;
                 }
+                self.notify_skb_lost(i);
             }
         }
         self.lost_hint = self.tp.snd_una;

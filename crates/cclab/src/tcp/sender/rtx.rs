@@ -99,7 +99,7 @@ impl Sender {
             s.ever_retrans = true;
         }
         if self.cc_owns {
-            let tx = self.rate_skb_sent(sent, false);
+            let tx = self.rate_skb_sent(sent, false, n);
             for t in self.rate.tx.range_mut(i..=last) {
                 *t = tx;
             }

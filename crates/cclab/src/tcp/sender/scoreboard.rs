@@ -75,12 +75,13 @@ impl Sender {
         let s = &mut self.segs[i];
         if !s.lost && !s.sacked {
             s.lost = true;
+            let (retrans, start) = (s.retrans, s.start);
             self.lost_out += 1;
-            self.tp.lost += 1; // `tcp_notify_skb_loss_event`
-            if !s.retrans {
+            if !retrans {
                 self.lost_pending += 1;
-                self.lost_hint = self.lost_hint.min(s.start);
+                self.lost_hint = self.lost_hint.min(start);
             }
+            self.notify_skb_lost(i);
         }
     }
 

@@ -318,7 +318,7 @@ impl Sender {
         // `tcp_rate_skb_sent` (`sender/rate.rs`), before the skb counts in packets_out.
         let tx = self
             .cc_owns
-            .then(|| self.rate_skb_sent(sent, self.segs.is_empty()));
+            .then(|| self.rate_skb_sent(sent, self.segs.is_empty(), n));
         let mut s = start;
         while s < end {
             let e = (s + mss as u64).min(end);

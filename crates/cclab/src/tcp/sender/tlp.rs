@@ -34,7 +34,7 @@
 
 use super::rack::Pending;
 use super::{Sender, SimTime};
-use crate::cc::CaState;
+use crate::cc::{CaEvent, CaState, CongestionOps};
 use crate::engine::{MS, SEC};
 use crate::tcp::config::TlpVariant;
 use crate::transport::Io;
@@ -169,6 +169,10 @@ impl Sender {
         }
         // Retransmit the last segment (`__tcp_retransmit_skb`: not counted in retrans_out).
         let i = self.segs.len() - 1;
+        if self.cc_owns {
+            // BBR v3 tree: `tp->tlp_orig_data_app_limited`, before the resend overwrites it.
+            self.tp.tlp_orig_data_app_limited = self.rate.tx[i].app_limited;
+        }
         let sent = self.resend(io, i);
         self.rack_note_retransmit(self.segs[i].start, sent);
         self.loss.tlp_retrans = true;
@@ -231,8 +235,10 @@ impl Sender {
         if !self.loss.tlp_retrans || dsack_tlp {
             self.loss.tlp_high_seq = 0;
         } else if ack > high {
-            // The probe repaired a loss: reduce once (Linux enters and leaves CWR).
+            // The probe repaired a loss: reduce once (Linux enters and leaves CWR); the
+            // BBR v3 tree tells the module first (`CA_EVENT_TLP_RECOVERY`).
             self.loss.tlp_recoveries += 1;
+            self.cc.cwnd_event(&mut self.tp, CaEvent::TlpRecovery);
             self.cwnd_reduction_once();
         } else if !(not_dup || sacked) {
             self.loss.tlp_high_seq = 0;
