@@ -1251,6 +1251,17 @@ impl Bbr3 {
         self.bdp(self.bbr_bw(), BBR_UNIT)
     }
 
+    /// When the PROBE_RTT clock last restarted (`probe_rtt_min_stamp`, jiffies = ms): at
+    /// PROBE_RTT's exit or a strictly lower RTT; for experiments.
+    pub fn probe_rtt_min_stamp_ms(&self) -> u32 {
+        self.probe_rtt_min_stamp
+    }
+
+    /// PROBE_RTT's cwnd cap now (`bbr_probe_rtt_cwnd`), for experiments.
+    pub fn probe_rtt_cap(&self) -> u32 {
+        self.probe_rtt_cwnd()
+    }
+
     /// The bandwidth estimate in bits per second.
     pub fn bw_bps(&self, tp: &TcpCcState) -> f64 {
         Self::bw_to_bps(self.bbr_bw(), tp)

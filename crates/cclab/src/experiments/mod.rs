@@ -6,6 +6,7 @@
 pub mod bbr_loss;
 pub mod bbr_rtt;
 pub mod bbr_startup;
+pub mod bbr_v3;
 pub mod bbr_vs_cubic;
 pub mod common;
 pub mod cubic_vs_reno;
@@ -172,6 +173,7 @@ pub fn all() -> Vec<Experiment> {
         sack_cost::EXPERIMENT,
         bbr_loss::EXPERIMENT,
         bbr_startup::EXPERIMENT,
+        bbr_v3::EXPERIMENT,
         bbr_vs_cubic::EXPERIMENT,
         bbr_rtt::EXPERIMENT,
     ]

@@ -646,3 +646,38 @@ fn bbr_sets_the_pacing_rate_ss_shows() {
     let want = bw * bbr.pacing_gain as f64 / 256.0 * 0.99;
     assert!((rate - want).abs() < 0.1, "{rate} vs {want}: {line}");
 }
+
+/// BBR v3 (`cong_control`, `.tso_segs`) paces at gain × bw less 1% and sizes its TSO skbs
+/// itself (`bbr_tso_segs`: ~1 ms of the pacing rate plus 64 KB halved per 512 µs of
+/// min_rtt, at least `tcp_min_tso_segs`); `ss` shows BBR's fields and the sub-state.
+#[test]
+fn bbr3_paces_and_sizes_its_skbs() {
+    let mut cfg = TcpConfig {
+        cc: "bbr3".into(),
+        ..TcpConfig::default()
+    };
+    cfg.host.tso = true;
+    // 100 Mbit/s, 10 ms RTT.
+    let mut b = Bench::new(&cfg, 5 * MS, 100_000_000, None);
+    b.connect();
+    b.run_until(3 * SEC);
+    assert_eq!(b.s.tp.sk_pacing_status, crate::cc::PacingStatus::Needed);
+    let line = b.s.ss_line();
+    assert!(
+        line.contains(" bbr:(bw:") && line.contains(",mode:ProbeBw"),
+        "{line}"
+    );
+    let crate::cc::Cc::Bbr3(bbr) = &b.s.cc else {
+        panic!("bbr3")
+    };
+    let bw = bbr.bw_bps(&b.s.tp) / 1e6;
+    assert!(bw > 90.0 && bw < 96.6, "{line}");
+    let rate = b.s.pacing_rate() as f64 * 8.0 / 1e6;
+    let want = bw * bbr.pacing_gain as f64 / 256.0 * 0.99;
+    assert!((rate - want).abs() < 0.1, "{rate} vs {want}: {line}");
+    // min_rtt ≈ 10 ms: 64 KB >> (10,000 >> 9 = 19) = 0; pacing rate >> 10 bytes.
+    let tp = &b.s.tp;
+    assert!(tp.min_rtt_us >> 9 >= 17, "{}", tp.min_rtt_us);
+    let want_segs = ((tp.sk_pacing_rate >> 10) / tp.mss_cache as u64).max(2) as u32;
+    assert_eq!(b.s.tso_segs(), want_segs);
+}

@@ -148,6 +148,103 @@ fn vegas_diff_is_held_between_alpha_and_beta() {
     assert!((0.0212..0.0222).contains(&least), "baseRTTs {bases:?}");
 }
 
+/// BBR v3's state in a running network (examples/dumbbell.toml at 100 Mbit/s with a
+/// 20-packet buffer, flows of 24 and 100 ms RTT, 20 s, sampled every ms), against its
+/// source (Google's v3 `tcp_bbr.c`):
+///
+/// - It starts in STARTUP (`bbr_init`) and is in PROBE_BW within its first second.
+/// - PROBE_RTT comes when `probe_rtt_min_stamp` is 5 s old (`bbr_probe_rtt_win_ms`); the
+///   stamp is set at the connection's start, by a strictly lower RTT, and at PROBE_RTT's
+///   exit, which is at least 200 ms (`bbr_probe_rtt_mode_ms`) after its cwnd is reached:
+///   the first entry is at least 5 s after the first sample and successive entries at
+///   least 5.2 s apart (less one sample's 1 ms), and with 20 s there is at least one
+///   (v1's window is 10 s).
+/// - PROBE_BW visits all four sub-states, and losses in this shallow buffer set
+///   `inflight_hi` (unset, NaN, until a probe sees more than 2% loss).
+#[test]
+fn bbr3_probes_rtt_every_five_seconds_and_learns_inflight_hi() {
+    let r = example(
+        "dumbbell.toml",
+        &[
+            ("tcp.cc", "bbr3"),
+            ("topology.bottleneck.rate", "100Mbps"),
+            ("topology.bottleneck.limit", "20pkts"),
+            ("sim.duration", "20s"),
+            ("output.cc", "1ms"),
+        ],
+    );
+    for flow in 0..2 {
+        let mode = series(&r, flow, "mode");
+        assert_eq!(mode[0].1, 0.0, "flow {flow} starts in STARTUP");
+        let t0 = mode[0].0;
+        assert!(
+            mode.iter().any(|p| p.1 == 2.0 && p.0 < t0 + 1.0),
+            "flow {flow}: PROBE_BW within a second"
+        );
+        let entries: Vec<f64> = mode
+            .windows(2)
+            .filter(|w| w[0].1 != 3.0 && w[1].1 == 3.0)
+            .map(|w| w[1].0)
+            .collect();
+        assert!(!entries.is_empty(), "flow {flow}: no PROBE_RTT in 20 s");
+        assert!(entries[0] >= t0 + 5.0, "flow {flow}: {entries:?} from {t0}");
+        for w in entries.windows(2) {
+            assert!(w[1] - w[0] >= 5.2 - 0.001, "flow {flow}: {entries:?}");
+        }
+        let phase = series(&r, flow, "phase");
+        for p in 0..4 {
+            assert!(
+                phase.iter().any(|x| x.1 == p as f64),
+                "flow {flow}: phase {p}"
+            );
+        }
+        let hi = series(&r, flow, "inflight_hi");
+        assert!(
+            hi[0].1.is_nan(),
+            "flow {flow}: inflight_hi unset at the start"
+        );
+        assert!(hi.last().unwrap().1 >= 4.0, "flow {flow}: {:?}", hi.last());
+    }
+}
+
+/// BBR v3 uses ECN only on an `ecn_low` route (`bbr_can_use_ecn`: `TCP_ECN_OK` and
+/// `TCP_ECN_LOW`) with min_rtt ≤ 5 ms: examples/dctcp.toml (marking above 20 packets,
+/// ~1 ms RTT, 2 s) with `bbr3` and ECN negotiated. Without the route feature `ecn_alpha`
+/// stays at its initial 1.0 (never updated) and the marks change nothing; with it alpha
+/// falls from 1.0 towards the marked fraction (EWMA 1/16 per round) and the cuts by
+/// α/3 hold the queue lower.
+#[test]
+fn bbr3_answers_ce_marks_only_on_an_ecn_low_route() {
+    let run = |low: &str| {
+        example(
+            "dctcp.toml",
+            &[
+                ("tcp.cc", "bbr3"),
+                ("tcp.ecn", "true"),
+                ("tcp.bbr3_ecn_low", low),
+                ("output.cc", "10ms"),
+            ],
+        )
+    };
+    let (off, on) = (run("false"), run("true"));
+    let queue = |r: &RunResult| {
+        let q = r.queues.iter().find(|q| q.name == "bottleneck").unwrap();
+        assert!(q.marks > 0);
+        q.mean_bytes
+    };
+    for flow in 0..2 {
+        let a = series(&off, flow, "ecn_alpha");
+        assert!(a.iter().all(|p| p.1 == 1.0), "flow {flow}: {:?}", a.last());
+        let a = series(&on, flow, "ecn_alpha");
+        assert!(mean(&a, 1.0, 2.0) < 0.5, "flow {flow}: {:?}", a.last());
+    }
+    let (q_off, q_on) = (queue(&off), queue(&on));
+    assert!(
+        q_on < 0.5 * q_off,
+        "mean queue {q_on} B with ecn_low, {q_off} B without"
+    );
+}
+
 /// The series budget counts a row per quantity: 2 Vegas flows × 3 quantities × 4,000,001
 /// samples is refused before the run (the same interval of `cwnd` alone, 8,000,002 rows,
 /// is within the 10,000,000).
