@@ -782,6 +782,29 @@ fn reproduce_bbr_vs_cubic_quick_passes() {
     assert!((num("x8_n1", "model_share") - 0.5455).abs() < 1e-3);
 }
 
+/// BBR v1's RTT unfairness (docs/references.md §15.7) in --quick: the 50 ms flow takes
+/// more than the 10 ms one in a deep buffer, two 50 ms flows keep 1–1.5 BDP of queue and
+/// lose packets all the time in a 1-BDP buffer: the three checks pass.
+#[test]
+fn reproduce_bbr_rtt_quick_passes() {
+    let v = reproduce_json("bbr-rtt");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 3);
+    assert!(checks.iter().all(|c| c["outcome"] == "pass"), "{checks:#?}");
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    // Far more than half: the short flow keeps under a fifth of the link.
+    assert!(num("bbr_10_50_x8", "long_rtt_share") > 0.8);
+    // Equal RTTs share about equally; the deep buffer loses nothing.
+    let (a, b) = (
+        num("bbr_50_50_x8", "flow0_rtt50_mbps"),
+        num("bbr_50_50_x8", "flow1_rtt50_mbps"),
+    );
+    assert!((a / b - 1.0).abs() < 0.3, "{a} {b}");
+    assert_eq!(num("bbr_50_50_x8", "retx_per_s"), 0.0);
+    assert_eq!(num("bbr_50_50_x1", "buffer_pkts"), 406.0);
+}
+
 /// BBR's start and PROBE_RTT against tcp_bbr.c's closed forms (one deterministic run,
 /// the same in --quick): all six checks pass.
 #[test]

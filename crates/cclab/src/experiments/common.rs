@@ -41,6 +41,34 @@ pub fn one_hop(rate: u64, owd: SimTime, queue: QueueSpec) -> TopologySpec {
     }
 }
 
+/// A dumbbell whose flow i has the round trip `rtts_ms[i]`: a bottleneck of `rate` with
+/// one-way `delay` and a drop-tail `buffer`, access links at 10 × `rate` with drop-tail
+/// `access_queue`, each sender's and receiver's link carrying a quarter of what its RTT
+/// adds to the bottleneck's (RTT = 2 · (access + delay + access)).
+pub fn rtt_dumbbell(
+    rate: u64,
+    delay: SimTime,
+    buffer: Limit,
+    access_queue: Limit,
+    rtts_ms: impl Iterator<Item = u64>,
+) -> TopologySpec {
+    let access: Vec<SimTime> = rtts_ms
+        .map(|r| (r * crate::engine::MS / 2 - delay) / 2)
+        .collect();
+    TopologySpec::Dumbbell {
+        senders: access.len(),
+        bottleneck: LinkSpec {
+            framing: crate::net::Framing::Ethernet,
+            rate_bps: rate,
+            delay,
+            queue: QueueSpec::droptail(buffer),
+        },
+        access_rate_bps: 10 * rate,
+        access_delay: access,
+        access_queue: QueueSpec::droptail(access_queue),
+    }
+}
+
 /// Seed 001's lab: the sender's GbE NIC (1 ms, its qdisc `nic_queue`) → a bottleneck of
 /// `rate` with 99 ms and a drop-tail buffer of `buffer` bytes → `dst`: RTT 200 ms.
 pub fn lfn_lab(nic_queue: Limit, rate: u64, buffer: u64) -> TopologySpec {

@@ -75,7 +75,7 @@
 //! 143 packets): a flow's share of the pipe moves with its bursts by more than a packet.
 //! The link's count is what "the link is full" is about, and has no pipe in it.)
 
-use super::common::{max_goodput, mean_queue_after, tcp, wire_bytes};
+use super::common::{max_goodput, mean_queue_after, rtt_dumbbell, tcp, wire_bytes};
 use super::study::{Study, V};
 use super::{fmt_num, Against, Experiment, Options, Report, Tol};
 use crate::cc::Cc;
@@ -178,23 +178,13 @@ struct Out {
 fn simulate(o: &Options, c: &Case, window: SimTime, seed: u64) -> Out {
     let n = c.flows.len();
     let th = theory(c);
-    let access: Vec<SimTime> = c
-        .flows
-        .iter()
-        .map(|&(rtt_ms, _)| (rtt_ms * MS / 2 - BOTTLENECK_DELAY) / 2)
-        .collect();
-    let topo = TopologySpec::Dumbbell {
-        senders: n,
-        bottleneck: LinkSpec {
-            framing: crate::net::Framing::Ethernet,
-            rate_bps: RATE,
-            delay: BOTTLENECK_DELAY,
-            queue: QueueSpec::droptail(Limit::Packets(BUFFER)),
-        },
-        access_rate_bps: 10 * RATE,
-        access_delay: access,
-        access_queue: QueueSpec::droptail(Limit::Packets(BUFFER)),
-    };
+    let topo = rtt_dumbbell(
+        RATE,
+        BOTTLENECK_DELAY,
+        Limit::Packets(BUFFER),
+        Limit::Packets(BUFFER),
+        c.flows.iter().map(|f| f.0),
+    );
     let end = th.warm + window;
     let mut sc = Scenario::new("fast-equilibrium", topo, end);
     sc.seed = seed;

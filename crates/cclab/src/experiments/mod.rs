@@ -4,6 +4,7 @@
 //! in `all()`.
 
 pub mod bbr_loss;
+pub mod bbr_rtt;
 pub mod bbr_startup;
 pub mod bbr_v3;
 pub mod bbr_vs_cubic;
@@ -174,6 +175,7 @@ pub fn all() -> Vec<Experiment> {
         bbr_startup::EXPERIMENT,
         bbr_v3::EXPERIMENT,
         bbr_vs_cubic::EXPERIMENT,
+        bbr_rtt::EXPERIMENT,
     ]
 }
 
