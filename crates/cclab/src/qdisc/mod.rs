@@ -13,6 +13,10 @@
 //!   `Empty`, or `NotBefore(t)` — the head may not leave before `t` (a shaper, a paced
 //!   host). Packets the discipline drops at dequeue (CoDel) go into `drops`.
 //! - `backlog()` is what the queue holds, in IP bytes and packets.
+//! - `start(rng)` and `on_timer(now)`: a discipline with periodic work of its own (PIE's
+//!   drop-probability update every `tupdate`) asks for a timer; the network delivers it
+//!   as an event of the port (`NetEv::QdiscTimer`). The others answer `None` once, before
+//!   the run, and cost nothing after.
 //!
 //! The port that owns a qdisc (`net::port`) keeps every statistic (arrivals, drops,
 //! marks, maxima, the time-average), so a discipline only decides.
@@ -31,13 +35,15 @@ pub mod ecn;
 pub mod fifo;
 pub mod fq;
 pub mod fq_codel;
+pub mod fq_pie;
 pub mod htb;
 pub mod netem;
+pub mod pie;
 pub mod police;
 pub mod red;
 pub mod tbf;
 
-use crate::engine::SimTime;
+use crate::engine::{Rng, SimTime};
 use crate::packet::PktId;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::Limit;
@@ -186,6 +192,22 @@ pub trait QueueDisc {
     fn honours_edt(&self) -> bool {
         false
     }
+    /// Called once before the run with the port's random stream (drawn from the run's
+    /// seed; a discipline that draws keeps a stream of its own, `Rng::new(rng.next_u64(),
+    /// 0)`): the time of the discipline's first timer, if it keeps one (a Linux qdisc's
+    /// `timer_list`, as PIE's `adapt_timer`). `None`, the default: no timer, and no event
+    /// is ever scheduled for it.
+    #[inline]
+    fn start(&mut self, _rng: &mut Rng) -> Option<SimTime> {
+        None
+    }
+    /// The timer asked for (by `start` or the last `on_timer`) is due at `now`: the
+    /// discipline's periodic work, which does not change what it holds (the port does not
+    /// look at its queue after it). Returns when the next one is due.
+    #[inline]
+    fn on_timer(&mut self, _now: SimTime) -> Option<SimTime> {
+        None
+    }
 }
 
 /// The queue of a shaper that only holds back its child's dequeue (tbf, htb): what it
@@ -202,6 +224,14 @@ macro_rules! queue_is_the_childs {
 
         fn orphans(&self) -> bool {
             self.child.orphans()
+        }
+
+        fn start(&mut self, rng: &mut crate::engine::Rng) -> Option<SimTime> {
+            self.child.start(rng)
+        }
+
+        fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+            self.child.on_timer(now)
         }
     };
 }
@@ -255,6 +285,14 @@ impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline(never)]
     fn honours_edt(&self) -> bool {
         (**self).honours_edt()
+    }
+    #[inline(never)]
+    fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
+        (**self).start(rng)
+    }
+    #[inline(never)]
+    fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+        (**self).on_timer(now)
     }
 }
 
@@ -402,6 +440,18 @@ macro_rules! qdiscs {
                     Qdisc::Custom(q) => q.honours_edt(),
                 }
             }
+            fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
+                match self {
+                    $(Qdisc::$var(q) => q.start(rng),)*
+                    Qdisc::Custom(q) => q.start(rng),
+                }
+            }
+            fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+                match self {
+                    $(Qdisc::$var(q) => q.on_timer(now),)*
+                    Qdisc::Custom(q) => q.on_timer(now),
+                }
+            }
         }
     };
 }
@@ -429,6 +479,10 @@ qdiscs! {
     "htb" => Htb(htb),
     /// Random Early Detection as Linux `sch_red` (`red.rs`).
     "red" => Red(red),
+    /// Proportional Integral controller Enhanced as Linux `sch_pie` (`pie.rs`).
+    "pie" => Pie(pie),
+    /// Flow Queue PIE as Linux `sch_fq_pie` (`fq_pie.rs`).
+    "fq_pie" => FqPie(fq_pie),
 }
 
 /// The `name = { … }` table a discipline keeps its own keys in (their `rate` or `delay` are
