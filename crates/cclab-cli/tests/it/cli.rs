@@ -764,6 +764,26 @@ fn reproduce_bbr_loss_quick_passes() {
     assert!(num("cubic_p0", "goodput_mbps") > 90.0);
 }
 
+/// PIE at Linux's defaults with 5, 20 and 50 Reno flows on 10 Mbit/s, 100 ms (RFC 8033,
+/// Pan et al. 2013): the mean queueing delay at the 15 ms target and the link busy, six
+/// checks pass; the same load through a drop-tail FIFO of PIE's 1000 packets waits
+/// tens of times longer.
+#[test]
+fn reproduce_pie_quick_passes() {
+    let v = reproduce_json("pie");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    let pass = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] == "pass")
+        .count();
+    assert_eq!(pass, 6, "{}", v["checks"]);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("reno_n5_droptail", "mean_delay_ms") > 20.0 * num("reno_n5", "mean_delay_ms"));
+    assert!(num("reno_n50", "drops") > num("reno_n5", "drops"));
+}
+
 /// Ware et al.'s model of BBR v1 against CUBIC (docs/references.md §15.5) in --quick: at
 /// X = 8 BDP, BBR's share against 4 CUBIC flows is its share against 1 within 10% (the
 /// model's finding that N does not matter); the model's own share is a row.
