@@ -57,6 +57,9 @@ struct Run {
     drops: u64,
 }
 
+/// A quantity read from a run.
+type Metric = fn(&Run) -> f64;
+
 /// One configuration: N flows, through PIE or (a row) through a drop-tail FIFO of the same
 /// 1000 packets.
 #[derive(Clone, Copy, Debug)]
@@ -157,7 +160,7 @@ fn run(o: &Options) -> Report {
     let mut d = s.run(|&c, seed| simulate(o, c, dur, seed));
     for &v in &vars {
         let name = d.name(v).to_string();
-        let rows: [(&str, fn(&Run) -> f64); 6] = [
+        let rows: [(&str, Metric); 6] = [
             ("mean_delay_ms", |r| r.mean_ms),
             ("p50_delay_ms", |r| r.p50_ms),
             ("p90_delay_ms", |r| r.p90_ms),

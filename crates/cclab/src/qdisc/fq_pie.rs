@@ -7,7 +7,8 @@
 //!
 //! - **Classification**: `reciprocal_scale(hash, flows)`, as fq_codel.
 //! - **Scheduling**: fq_codel's deficit round robin over new flows (served first) and old
-//!   flows (`fq_codel.rs` says how); a flow joins the new flows with `quantum` of deficit.
+//!   flows (`flowq.rs`, shared with fq_codel); a flow joins the new flows with `quantum` of
+//!   deficit.
 //! - **AQM**: each flow has PIE's variables; the early-drop test runs at enqueue on the
 //!   flow's own backlog (`pie_drop_early(…, sel_flow->backlog, …)`), the delay is measured
 //!   at the flow's dequeues, and the probability of every flow is recomputed each
@@ -20,6 +21,8 @@
 //!   `memory_limit` only counts, in Linux, how often it was exceeded (`overmemory`, a
 //!   statistic): it never drops, so it is read and kept here and changes nothing.
 
+use super::flowq::{self, DrrFlow, FlowLists};
+use super::fq_codel;
 use super::pie::{self, PieParams, PieVars, Queued, MAX_PROB};
 use super::{Backlog, Deq, Mark, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::{Rng, SimTime, MS};
@@ -61,13 +64,6 @@ const FLOWS_PER_TICK: usize = 2048;
 /// `mod_timer(jiffies + 0)`: the next tick, at HZ = 1000.
 const JIFFY: SimTime = MS;
 
-const FLOWS: Key = Key {
-    name: "flows",
-    ty: Ty::Int(1, 65_536),
-    default: "`1024`",
-    allowed: "",
-    meaning: "number of flow queues (connections are hashed onto them)",
-};
 const QUANTUM: Key = Key {
     name: "quantum",
     ty: Ty::Bytes(1, 1 << 20),
@@ -104,7 +100,7 @@ pub static KEYS: Schema = Schema {
     about: "Flow Queue PIE (Linux `sch_fq_pie`): per-flow queues served by deficit round robin with new flows first, PIE's drop probability per flow; ECN off by default; `limit` in packets (default 10240).",
     keys: &[
         LIMIT,
-        FLOWS,
+        fq_codel::FLOWS,
         QUANTUM,
         MEMORY_LIMIT,
         ECN_PROB,
@@ -125,7 +121,7 @@ pub fn parse(ck: &mut Checker, t: Tab, _default_limit: Limit) -> Option<Spec> {
     pie::parse_params(ck, t, &mut s.params);
     s.params.limit =
         super::codel::packet_limit(ck, t, "fq_pie", 10_240).min(u32::MAX as u64) as u32;
-    ck.get_into(t, &FLOWS, &mut s.flows);
+    ck.get_into(t, &fq_codel::FLOWS, &mut s.flows);
     ck.get_into(t, &QUANTUM, &mut s.quantum);
     ck.get_into(t, &MEMORY_LIMIT, &mut s.memory_limit);
     ck.get_into(t, &ECN_PROB, &mut s.ecn_prob);
@@ -159,13 +155,21 @@ struct Flow {
     listed: bool,
 }
 
+impl DrrFlow for Flow {
+    fn deficit(&mut self) -> &mut i64 {
+        &mut self.deficit
+    }
+    fn listed(&mut self) -> &mut bool {
+        &mut self.listed
+    }
+}
+
 /// `struct fq_pie_sched_data`.
 #[derive(Debug)]
 pub struct FqPie {
     p: Spec,
     flows: Vec<Flow>,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
+    lists: FlowLists,
     bytes: u64,
     pkts: u64,
     /// The next flow the timer recomputes.
@@ -186,8 +190,7 @@ impl FqPie {
                 })
                 .collect(),
             p,
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
+            lists: FlowLists::default(),
             bytes: 0,
             pkts: 0,
             cursor: 0,
@@ -198,7 +201,7 @@ impl FqPie {
     /// `fq_pie_classify`: `reciprocal_scale(hash, flows)`.
     #[inline]
     fn classify(&self, hash: u32) -> usize {
-        ((hash as u64 * self.p.flows as u64) >> 32) as usize
+        flowq::classify(hash, self.p.flows)
     }
 
     /// Flow `i`'s PIE variables (tests).
@@ -216,16 +219,17 @@ impl QueueDisc for FqPie {
             f.vars.accu_prob = 0;
             return Verdict::Drop;
         }
-        let mut v = Verdict::ENQUEUE;
-        if f.vars
-            .drop_early(&self.p.params, f.backlog, m.len, &mut self.rng)
-        {
-            let ecn_max = (MAX_PROB / 100) * self.p.ecn_prob as u64;
-            v = pie::early_verdict(&self.p.params, f.vars.prob, ecn_max, m.ecn);
-            if v == Verdict::Drop {
-                f.vars.accu_prob = 0;
-                return v;
-            }
+        let ecn_max = (MAX_PROB / 100) * self.p.ecn_prob as u64;
+        let v = (f.vars).admit(
+            &self.p.params,
+            f.backlog,
+            m.len,
+            m.ecn,
+            ecn_max,
+            &mut self.rng,
+        );
+        if v == Verdict::Drop {
+            return v;
         }
         f.q.push_back(Queued {
             id,
@@ -235,55 +239,28 @@ impl QueueDisc for FqPie {
         f.backlog += m.len as u64;
         self.bytes += m.len as u64;
         self.pkts += 1;
-        if !f.listed {
-            f.listed = true;
-            f.deficit = self.p.quantum as i64;
-            self.new_flows.push_back(idx as u32);
-        }
+        self.lists.activate(f, idx, self.p.quantum as i64);
         v
     }
 
-    /// `fq_pie_qdisc_dequeue`.
+    /// `fq_pie_qdisc_dequeue`: nothing is dropped here.
     fn dequeue(&mut self, now: SimTime, _drops: &mut Vec<PktId>) -> Deq {
-        loop {
-            let from_new = !self.new_flows.is_empty();
-            let head = if from_new {
-                &mut self.new_flows
-            } else {
-                &mut self.old_flows
-            };
-            let Some(&fi) = head.front() else {
-                return Deq::Empty;
-            };
-            let f = &mut self.flows[fi as usize];
-            if f.deficit <= 0 {
-                f.deficit += self.p.quantum as i64;
-                head.pop_front();
-                self.old_flows.push_back(fi);
-                continue;
-            }
-            let Some(h) = f.q.pop_front() else {
-                // Force a pass through the old flows, so that new ones cannot starve them.
-                head.pop_front();
-                if from_new && !self.old_flows.is_empty() {
-                    self.old_flows.push_back(fi);
-                } else {
-                    f.listed = false;
-                }
-                continue;
-            };
-            self.bytes -= h.len as u64;
-            self.pkts -= 1;
-            f.deficit -= h.len as i64;
-            f.backlog -= h.len as u64;
-            f.vars.process_dequeue(
-                &self.p.params,
-                pie::ticks(now),
-                h.enqueued,
-                h.len,
-                f.backlog,
-            );
-            return Deq::Packet(h.id, Mark::None);
+        let (bytes, pkts, params) = (&mut self.bytes, &mut self.pkts, &self.p.params);
+        let got = self
+            .lists
+            .dequeue(&mut self.flows, self.p.quantum as i64, |f| {
+                let h = f.q.pop_front()?;
+                *bytes -= h.len as u64;
+                *pkts -= 1;
+                f.backlog -= h.len as u64;
+                let now = pie::ticks(now);
+                f.vars
+                    .process_dequeue(params, now, h.enqueued, h.len, f.backlog);
+                Some((h.id, h.len))
+            });
+        match got {
+            Some(id) => Deq::Packet(id, Mark::None),
+            None => Deq::Empty,
         }
     }
 
@@ -295,12 +272,7 @@ impl QueueDisc for FqPie {
     }
 
     fn peek_len(&self) -> Option<u32> {
-        // The flow DRR serves next: the first new flow with a packet, else the first old.
-        let first = |l: &VecDeque<u32>| {
-            l.iter()
-                .find_map(|&i| self.flows[i as usize].q.front().map(|h| h.len))
-        };
-        first(&self.new_flows).or_else(|| first(&self.old_flows))
+        self.lists.peek(&self.flows, |f| f.q.front().map(|h| h.len))
     }
 
     /// `fq_pie_init`: the stream for the drop decisions, and the first update `HZ / 2`

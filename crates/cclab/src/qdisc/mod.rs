@@ -33,6 +33,7 @@ pub mod codel;
 pub mod droptail;
 pub mod ecn;
 pub mod fifo;
+pub mod flowq;
 pub mod fq;
 pub mod fq_codel;
 pub mod fq_pie;

@@ -245,11 +245,10 @@ impl PieVars {
         if p.dq_rate_estimator {
             qdelay_old = self.qdelay;
             self.qdelay_old = self.qdelay;
-            qdelay = if self.avg_dq_rate > 0 {
-                (backlog.wrapping_shl(PIE_SCALE) / self.avg_dq_rate) as u64
-            } else {
-                0
-            };
+            qdelay = backlog
+                .wrapping_shl(PIE_SCALE)
+                .checked_div(self.avg_dq_rate)
+                .unwrap_or(0) as u64;
         } else {
             qdelay = self.qdelay;
             qdelay_old = self.qdelay_old;
@@ -322,13 +321,27 @@ pub fn next_update(p: &PieParams, now: SimTime) -> Option<SimTime> {
     (p.tupdate > 0).then(|| now + p.tupdate)
 }
 
-/// What an early drop becomes: a CE mark on an ECN-capable packet while p is at most
-/// `ecn_max` (`INET_ECN_set_ce` succeeds on ECT and CE), else a drop.
-#[inline]
-pub fn early_verdict(p: &PieParams, prob: u64, ecn_max: u64, ecn: u8) -> Verdict {
-    if p.ecn && prob <= ecn_max && ecn != NOT_ECT {
-        Verdict::MARK_CE
-    } else {
+impl PieVars {
+    /// The enqueue's decision on a packet of `len` bytes and ECN field `ecn` arriving to
+    /// `backlog` bytes (`pie_qdisc_enqueue`, `fq_pie_qdisc_enqueue`): `pie_drop_early`, and
+    /// an early drop becomes a CE mark on an ECN-capable packet while p ≤ `ecn_max`
+    /// (`INET_ECN_set_ce` succeeds on ECT and CE); a drop clears `accu_prob`.
+    pub fn admit(
+        &mut self,
+        p: &PieParams,
+        backlog: u64,
+        len: u32,
+        ecn: u8,
+        ecn_max: u64,
+        rng: &mut Rng,
+    ) -> Verdict {
+        if !self.drop_early(p, backlog, len, rng) {
+            return Verdict::ENQUEUE;
+        }
+        if p.ecn && self.prob <= ecn_max && ecn != NOT_ECT {
+            return Verdict::MARK_CE;
+        }
+        self.accu_prob = 0;
         Verdict::Drop
     }
 }
@@ -484,16 +497,10 @@ impl QueueDisc for Pie {
             self.vars.accu_prob = 0;
             return Verdict::Drop;
         }
-        let mut v = Verdict::ENQUEUE;
-        if self
-            .vars
-            .drop_early(&self.p, self.bytes, m.len, &mut self.rng)
-        {
-            v = early_verdict(&self.p, self.vars.prob, MAX_PROB / 10, m.ecn);
-            if v == Verdict::Drop {
-                self.vars.accu_prob = 0;
-                return v;
-            }
+        let (p, bytes) = (&self.p, self.bytes);
+        let v = (self.vars).admit(p, bytes, m.len, m.ecn, MAX_PROB / 10, &mut self.rng);
+        if v == Verdict::Drop {
+            return v;
         }
         self.q.push_back(Queued {
             id,
