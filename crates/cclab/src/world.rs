@@ -30,7 +30,7 @@ const STREAM_APP: u64 = 4 << 32;
 /// An app's sub-streams (app i, part k: a workload's host k).
 const STREAM_APP_PART: u64 = 1 << 63;
 /// Ports' queue disciplines (port p): PIE's drop decisions.
-const STREAM_QDISC: u64 = 5 << 32;
+pub const STREAM_QDISC: u64 = 5 << 32;
 
 /// The world being built: what an app's `build` may do to it ([`Build`]: name hosts, open
 /// connections, add itself).
