@@ -297,7 +297,7 @@ impl QueueDisc for FqPie {
         } else {
             JIFFY
         };
-        (tupdate > 0).then(|| now + next)
+        (tupdate > 0).then(|| now.saturating_add(next))
     }
 }
 

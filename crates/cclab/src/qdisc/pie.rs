@@ -316,9 +316,9 @@ pub fn scaled_alpha_beta(p: &PieParams) -> (u64, u64) {
 }
 
 /// The next timer after one at `now`: `tupdate` later (none with tupdate 0, as Linux
-/// stops re-arming).
+/// stops re-arming; the scenario keys refuse 0).
 pub fn next_update(p: &PieParams, now: SimTime) -> Option<SimTime> {
-    (p.tupdate > 0).then(|| now + p.tupdate)
+    (p.tupdate > 0).then(|| now.saturating_add(p.tupdate))
 }
 
 impl PieVars {
@@ -372,7 +372,7 @@ pub const TUPDATE: Key = Key {
     ty: Ty::Interval,
     default: "`\"15ms\"`",
     allowed: "",
-    meaning: "how often the drop probability is recomputed (tc `tupdate`; the first update comes 500 ms after the start, as Linux's); 0 stops the updates",
+    meaning: "how often the drop probability is recomputed (tc `tupdate`; the first update comes 500 ms after the start, as Linux's)",
 };
 pub const ALPHA: Key = Key {
     name: "alpha",
