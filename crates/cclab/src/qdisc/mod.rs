@@ -653,3 +653,52 @@ fn ratecfg_rounds_as_the_kernel_does() {
     assert_eq!((g.mult, g.shift), (1 << 31, 28));
     assert_eq!(g.l2t(1500), 12_000);
 }
+
+/// A discipline's timer reaches it inside a shaper (tbf, htb) and a class of the DSCP
+/// classes: PIE's first update at 500 ms and the next a tupdate later; a parent of
+/// disciplines without timers asks for none; among classes, the earliest timer is the
+/// port's and only the classes due run theirs.
+#[cfg(test)]
+#[test]
+fn timers_reach_a_child_discipline() {
+    use crate::engine::MS;
+    let mut rng = Rng::new(1, 2);
+    let p = Limit::Packets(10);
+    for spec in [
+        QueueSpec::tbf(10_000_000, 10_000, QueueSpec::pie()),
+        QueueSpec::htb(10_000_000, QueueSpec::pie()),
+    ] {
+        let mut q = spec.build();
+        assert_eq!(q.start(&mut rng), Some(500 * MS));
+        assert_eq!(q.on_timer(500 * MS), Some(515 * MS));
+    }
+    assert_eq!(
+        QueueSpec::tbf(10_000_000, 10_000, QueueSpec::droptail(p))
+            .build()
+            .start(&mut rng),
+        None
+    );
+    let class = |dscp: Vec<u8>, queue: QueueSpec| classful::ClassSpec {
+        dscp,
+        queue,
+        weight: 1,
+    };
+    let mut pie = pie::Spec {
+        params: pie::PieParams::default(),
+    };
+    pie.params.tupdate = 20 * MS;
+    let mut q = QueueSpec::dscp(
+        vec![
+            class(vec![1], QueueSpec::pie()),
+            class(vec![2], QueueSpec::droptail(p)),
+            class(vec![], QueueSpec::Pie(pie)),
+        ],
+        classful::Sched::Drr,
+        None,
+    )
+    .build();
+    assert_eq!(q.start(&mut rng), Some(500 * MS));
+    assert_eq!(q.on_timer(500 * MS), Some(515 * MS));
+    assert_eq!(q.on_timer(515 * MS), Some(520 * MS));
+    assert_eq!(q.on_timer(520 * MS), Some(530 * MS));
+}
