@@ -29,6 +29,8 @@ const STREAM_HOST_CLOCK: u64 = 3 << 32;
 const STREAM_APP: u64 = 4 << 32;
 /// An app's sub-streams (app i, part k: a workload's host k).
 const STREAM_APP_PART: u64 = 1 << 63;
+/// Ports' queue disciplines (port p): PIE's drop decisions.
+pub const STREAM_QDISC: u64 = 5 << 32;
 
 /// The world being built: what an app's `build` may do to it ([`Build`]: name hosts, open
 /// connections, add itself).
@@ -343,6 +345,10 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             )))
         });
     }
+    // Each discipline's random stream, and the first timers of those that keep one.
+    let seed = sc.seed;
+    sim.net
+        .start_qdiscs(|p| Rng::new(seed, STREAM_QDISC + p as u64), &mut sim.q);
     // The world's TCP connections, numbered by their slots (the first ones); a workload's
     // flows are numbered on from there.
     let n_tcp = sim.conns.iter().take_while(|c| c.tcp().is_some()).count();

@@ -406,6 +406,14 @@ fn assert_verdicts(v: &serde_json::Value, want: [u64; 4]) {
     assert_eq!(got, want, "{}: {names:#?}", v["experiment"]);
 }
 
+/// All `n` checks against published figures or closed forms pass.
+fn assert_passes(v: &serde_json::Value, n: usize) {
+    let pass = (v["checks"].as_array().unwrap().iter())
+        .filter(|c| c["outcome"] == "pass")
+        .count();
+    assert_eq!(pass, n, "{}", v["checks"]);
+}
+
 fn row(v: &serde_json::Value, variant: &str, metric: &str) -> serde_json::Value {
     v["table"]
         .as_array()
@@ -767,6 +775,20 @@ fn reproduce_bbr_loss_quick_passes() {
     assert!(num("cubic_p0", "goodput_mbps") > 90.0);
 }
 
+/// PIE at Linux's defaults with 5, 20 and 50 Reno flows on 10 Mbit/s, 100 ms (RFC 8033,
+/// Pan et al. 2013): the mean queueing delay at the 15 ms target and the link busy, six
+/// checks pass; the same load through a drop-tail FIFO of PIE's 1000 packets waits
+/// tens of times longer.
+#[test]
+fn reproduce_pie_quick_passes() {
+    let v = reproduce_json("pie");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_passes(&v, 6);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("reno_n5_droptail", "mean_delay_ms") > 20.0 * num("reno_n5", "mean_delay_ms"));
+    assert!(num("reno_n50", "drops") > num("reno_n5", "drops"));
+}
+
 /// Ware et al.'s model of BBR v1 against CUBIC (docs/references.md §15.5) in --quick: at
 /// X = 8 BDP, BBR's share against 4 CUBIC flows is its share against 1 within 10% (the
 /// model's finding that N does not matter); the model's own share is a row.
@@ -811,13 +833,7 @@ fn reproduce_bbr_rtt_quick_passes() {
 fn reproduce_bbr_startup_quick_passes() {
     let v = reproduce_json("bbr-startup");
     assert_verdicts(&v, [0, 0, 0, 0]);
-    let pass = v["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["outcome"] == "pass")
-        .count();
-    assert_eq!(pass, 6, "{}", v["checks"]);
+    assert_passes(&v, 6);
     let num = |m: &str| row(&v, "bbr_100mbit_40ms", m)["sim"].as_f64().unwrap();
     assert_eq!(num("probe_rtt_episodes"), 2.0);
     // STARTUP's queue is about 2 BDP (the article's figure), DRAIN empties it.

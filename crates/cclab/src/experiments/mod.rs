@@ -36,6 +36,7 @@ pub mod mbecn_variants;
 pub mod mbecn_vs_tcp;
 pub mod nic_speed;
 pub mod parallel_streams;
+pub mod pie;
 pub mod policer;
 pub mod recovery_hs;
 pub mod reno_recovery;
@@ -172,6 +173,7 @@ pub fn all() -> Vec<Experiment> {
         hstcp_lp::EXPERIMENT,
         sack_cost::EXPERIMENT,
         bbr_loss::EXPERIMENT,
+        pie::EXPERIMENT,
         bbr_startup::EXPERIMENT,
         bbr_v3::EXPERIMENT,
         bbr_vs_cubic::EXPERIMENT,

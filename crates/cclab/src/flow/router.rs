@@ -101,6 +101,14 @@ impl QueueDisc for RouterMark {
     fn honours_edt(&self) -> bool {
         self.inner.honours_edt()
     }
+
+    fn start(&mut self, rng: &mut crate::engine::Rng) -> Option<SimTime> {
+        self.inner.start(rng)
+    }
+
+    fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+        self.inner.on_timer(now)
+    }
 }
 
 #[cfg(test)]

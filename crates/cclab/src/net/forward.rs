@@ -35,6 +35,8 @@ pub enum NetEv {
     GroFlush { node: NodeId },
     /// Host `node`'s CPU finished processing ACK `id` (`net/host/sack_cpu.rs`).
     AckDone { node: NodeId, id: PktId },
+    /// A timer `port`'s discipline asked for is due (`QueueDisc::on_timer`).
+    QdiscTimer { port: PortId },
 }
 
 /// What a network event hands back to the simulator.
@@ -318,6 +320,31 @@ impl Network {
         pr.txdone_pending = false;
         pr.waiting = false;
         self.service(port, 0, cx);
+    }
+
+    /// Before the run: each port's discipline is handed its random stream (`rng(port)`)
+    /// and says whether it keeps a timer; those that do get their first `QdiscTimer`.
+    pub fn start_qdiscs<E: From<NetEv>>(
+        &mut self,
+        mut rng: impl FnMut(PortId) -> crate::engine::Rng,
+        q: &mut EventQueue<E>,
+    ) {
+        for (port, pr) in self.ports.iter_mut().enumerate() {
+            let port = port as PortId;
+            if let Some(t) = pr.qdisc.start(&mut rng(port)) {
+                q.schedule(t, NetEv::QdiscTimer { port }.into());
+            }
+        }
+    }
+
+    /// A timer of `port`'s discipline is due: it does its periodic work and names the next.
+    #[inline(never)]
+    pub(crate) fn qdisc_timer<E: From<NetEv>>(&mut self, port: PortId, q: &mut EventQueue<E>) {
+        let now = q.now();
+        let pr = &mut self.ports[port as usize];
+        if let Some(t) = pr.qdisc.on_timer(now) {
+            q.schedule(t.max(now), NetEv::QdiscTimer { port }.into());
+        }
     }
 
     /// Ask the qdisc of an idle transmitter for the next packet and start it, `hold` after

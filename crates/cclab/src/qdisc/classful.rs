@@ -237,6 +237,9 @@ pub struct Classful {
     fresh: bool,
     /// The sum of the classes' backlogs.
     held: Backlog,
+    /// When each class's timer is next due (`QueueDisc::start`); empty when no class keeps
+    /// one.
+    due: Vec<Option<SimTime>>,
 }
 
 impl Classful {
@@ -264,7 +267,13 @@ impl Classful {
             next: 0,
             fresh: true,
             held: Backlog::default(),
+            due: Vec::new(),
         }
+    }
+
+    /// The earliest of the classes' timers.
+    fn next_due(&self) -> Option<SimTime> {
+        self.due.iter().flatten().min().copied()
     }
 
     #[inline]
@@ -411,6 +420,26 @@ impl QueueDisc for Classful {
     #[inline]
     fn backlog(&self) -> Backlog {
         self.held
+    }
+
+    /// Each class's discipline gets a stream of its own; the port's timer is the earliest
+    /// of theirs.
+    fn start(&mut self, rng: &mut crate::engine::Rng) -> Option<SimTime> {
+        let due: Vec<_> = self.classes.iter_mut().map(|c| c.q.start(rng)).collect();
+        if due.iter().any(Option::is_some) {
+            self.due = due;
+        }
+        self.next_due()
+    }
+
+    /// The classes whose timers are due run theirs.
+    fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+        for (c, due) in self.classes.iter_mut().zip(self.due.iter_mut()) {
+            if due.is_some_and(|t| t <= now) {
+                *due = c.q.on_timer(now);
+            }
+        }
+        self.next_due()
     }
 
     #[inline(never)]

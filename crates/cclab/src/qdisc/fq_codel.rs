@@ -22,6 +22,7 @@
 //!   as IP bytes (Linux counts `skb->truesize`, somewhat more).
 
 use super::codel::{self, codel_time, CodelParams, CodelQueue, CodelVars, Queued};
+use super::flowq::{self, DrrFlow, FlowLists};
 use super::{Backlog, Deq, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::SimTime;
 use crate::packet::PktId;
@@ -55,7 +56,7 @@ impl Default for Spec {
     }
 }
 
-const FLOWS: Key = Key {
+pub(crate) const FLOWS: Key = Key {
     name: "flows",
     ty: Ty::Int(1, 65_536),
     default: "`1024`",
@@ -157,8 +158,7 @@ impl Spec {
                     listed: false,
                 })
                 .collect(),
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
+            lists: FlowLists::default(),
             bytes: 0,
             pkts: 0,
             pending_drops: Vec::new(),
@@ -178,13 +178,21 @@ struct Flow {
     listed: bool,
 }
 
+impl DrrFlow for Flow {
+    fn deficit(&mut self) -> &mut i64 {
+        &mut self.deficit
+    }
+    fn listed(&mut self) -> &mut bool {
+        &mut self.listed
+    }
+}
+
 /// `struct fq_codel_sched_data`.
 #[derive(Debug)]
 pub struct FqCodel {
     p: Spec,
     flows: Vec<Flow>,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
+    lists: FlowLists,
     bytes: u64,
     pkts: u64,
     /// Queued packets dropped at an overflow, handed to the port at the next dequeue.
@@ -215,7 +223,7 @@ impl FqCodel {
     /// `fq_codel_classify`: `reciprocal_scale(hash, flows)`.
     #[inline]
     fn classify(&self, hash: u32) -> usize {
-        ((hash as u64 * self.p.flows as u64) >> 32) as usize
+        flowq::classify(hash, self.p.flows)
     }
 
     /// `fq_codel_drop`: drop from the head of the fattest flow, up to `drop_batch` packets
@@ -263,11 +271,7 @@ impl QueueDisc for FqCodel {
         f.bytes += m.len as u64;
         self.bytes += m.len as u64;
         self.pkts += 1;
-        if !f.listed {
-            f.listed = true;
-            f.deficit = quantum;
-            self.new_flows.push_back(idx as u32);
-        }
+        self.lists.activate(f, idx, quantum);
         if self.pkts <= self.p.limit && self.bytes <= self.p.memory_limit {
             return Verdict::ENQUEUE;
         }
@@ -283,51 +287,23 @@ impl QueueDisc for FqCodel {
 
     fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
         drops.append(&mut self.pending_drops);
-        loop {
-            let from_new = !self.new_flows.is_empty();
-            let head = if from_new {
-                &mut self.new_flows
-            } else {
-                &mut self.old_flows
-            };
-            let Some(&fi) = head.front() else {
-                return Deq::Empty;
-            };
-            let f = &mut self.flows[fi as usize];
-            if f.deficit <= 0 {
-                f.deficit += self.p.quantum as i64;
-                head.pop_front();
-                self.old_flows.push_back(fi);
-                continue;
-            }
-            let mut vars = f.vars;
-            let mut fq = FlowQueue {
-                flow: f,
-                bytes: &mut self.bytes,
-                pkts: &mut self.pkts,
-            };
-            let got = vars.dequeue(&mut fq, &self.p.params, now, drops);
-            let f = &mut self.flows[fi as usize];
-            f.vars = vars;
-            match got {
-                None => {
-                    let head = if from_new {
-                        &mut self.new_flows
-                    } else {
-                        &mut self.old_flows
-                    };
-                    head.pop_front();
-                    if from_new && !self.old_flows.is_empty() {
-                        self.old_flows.push_back(fi);
-                    } else {
-                        f.listed = false;
-                    }
-                }
-                Some((p, mark)) => {
-                    f.deficit -= p.len as i64;
-                    return Deq::Packet(p.id, mark);
-                }
-            }
+        let (bytes, pkts, params) = (&mut self.bytes, &mut self.pkts, &self.p.params);
+        let got = self
+            .lists
+            .dequeue(&mut self.flows, self.p.quantum as i64, |f| {
+                let mut vars = f.vars;
+                let mut fq = FlowQueue {
+                    flow: &mut *f,
+                    bytes: &mut *bytes,
+                    pkts: &mut *pkts,
+                };
+                let got = vars.dequeue(&mut fq, params, now, drops);
+                f.vars = vars;
+                got.map(|(p, mark)| ((p.id, mark), p.len))
+            });
+        match got {
+            Some((id, mark)) => Deq::Packet(id, mark),
+            None => Deq::Empty,
         }
     }
 
@@ -339,10 +315,7 @@ impl QueueDisc for FqCodel {
     }
 
     fn peek_len(&self) -> Option<u32> {
-        self.new_flows
-            .iter()
-            .chain(self.old_flows.iter())
-            .find_map(|&f| self.flows[f as usize].q.front().map(|p| p.len))
+        self.lists.peek(&self.flows, |f| f.q.front().map(|p| p.len))
     }
 }
 

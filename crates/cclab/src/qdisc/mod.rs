@@ -13,6 +13,10 @@
 //!   `Empty`, or `NotBefore(t)` — the head may not leave before `t` (a shaper, a paced
 //!   host). Packets the discipline drops at dequeue (CoDel) go into `drops`.
 //! - `backlog()` is what the queue holds, in IP bytes and packets.
+//! - `start(rng)` and `on_timer(now)`: a discipline with periodic work of its own (PIE's
+//!   drop-probability update every `tupdate`) asks for a timer; the network delivers it
+//!   as an event of the port (`NetEv::QdiscTimer`). The others answer `None` once, before
+//!   the run, and cost nothing after.
 //!
 //! The port that owns a qdisc (`net::port`) keeps every statistic (arrivals, drops,
 //! marks, maxima, the time-average), so a discipline only decides.
@@ -29,15 +33,18 @@ pub mod codel;
 pub mod droptail;
 pub mod ecn;
 pub mod fifo;
+pub mod flowq;
 pub mod fq;
 pub mod fq_codel;
+pub mod fq_pie;
 pub mod htb;
 pub mod netem;
+pub mod pie;
 pub mod police;
 pub mod red;
 pub mod tbf;
 
-use crate::engine::SimTime;
+use crate::engine::{Rng, SimTime};
 use crate::packet::PktId;
 use crate::schema::check::{Checker, Tab};
 use crate::schema::Limit;
@@ -186,6 +193,22 @@ pub trait QueueDisc {
     fn honours_edt(&self) -> bool {
         false
     }
+    /// Called once before the run with the port's random stream (drawn from the run's
+    /// seed; a discipline that draws keeps a stream of its own, `Rng::new(rng.next_u64(),
+    /// 0)`): the time of the discipline's first timer, if it keeps one (a Linux qdisc's
+    /// `timer_list`, as PIE's `adapt_timer`). `None`, the default: no timer, and no event
+    /// is ever scheduled for it.
+    #[inline]
+    fn start(&mut self, _rng: &mut Rng) -> Option<SimTime> {
+        None
+    }
+    /// The timer asked for (by `start` or the last `on_timer`) is due at `now`: the
+    /// discipline's periodic work, which does not change what it holds (the port does not
+    /// look at its queue after it). Returns when the next one is due.
+    #[inline]
+    fn on_timer(&mut self, _now: SimTime) -> Option<SimTime> {
+        None
+    }
 }
 
 /// The queue of a shaper that only holds back its child's dequeue (tbf, htb): what it
@@ -202,6 +225,14 @@ macro_rules! queue_is_the_childs {
 
         fn orphans(&self) -> bool {
             self.child.orphans()
+        }
+
+        fn start(&mut self, rng: &mut crate::engine::Rng) -> Option<SimTime> {
+            self.child.start(rng)
+        }
+
+        fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+            self.child.on_timer(now)
         }
     };
 }
@@ -255,6 +286,14 @@ impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline(never)]
     fn honours_edt(&self) -> bool {
         (**self).honours_edt()
+    }
+    #[inline(never)]
+    fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
+        (**self).start(rng)
+    }
+    #[inline(never)]
+    fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+        (**self).on_timer(now)
     }
 }
 
@@ -402,6 +441,18 @@ macro_rules! qdiscs {
                     Qdisc::Custom(q) => q.honours_edt(),
                 }
             }
+            fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
+                match self {
+                    $(Qdisc::$var(q) => q.start(rng),)*
+                    Qdisc::Custom(q) => q.start(rng),
+                }
+            }
+            fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+                match self {
+                    $(Qdisc::$var(q) => q.on_timer(now),)*
+                    Qdisc::Custom(q) => q.on_timer(now),
+                }
+            }
         }
     };
 }
@@ -429,6 +480,10 @@ qdiscs! {
     "htb" => Htb(htb),
     /// Random Early Detection as Linux `sch_red` (`red.rs`).
     "red" => Red(red),
+    /// Proportional Integral controller Enhanced as Linux `sch_pie` (`pie.rs`).
+    "pie" => Pie(pie),
+    /// Flow Queue PIE as Linux `sch_fq_pie` (`fq_pie.rs`).
+    "fq_pie" => FqPie(fq_pie),
 }
 
 /// The `name = { … }` table a discipline keeps its own keys in (their `rate` or `delay` are
@@ -597,4 +652,53 @@ fn ratecfg_rounds_as_the_kernel_does() {
     let g = Ratecfg::new(1_000_000_000);
     assert_eq!((g.mult, g.shift), (1 << 31, 28));
     assert_eq!(g.l2t(1500), 12_000);
+}
+
+/// A discipline's timer reaches it inside a shaper (tbf, htb) and a class of the DSCP
+/// classes: PIE's first update at 500 ms and the next a tupdate later; a parent of
+/// disciplines without timers asks for none; among classes, the earliest timer is the
+/// port's and only the classes due run theirs.
+#[cfg(test)]
+#[test]
+fn timers_reach_a_child_discipline() {
+    use crate::engine::MS;
+    let mut rng = Rng::new(1, 2);
+    let p = Limit::Packets(10);
+    for spec in [
+        QueueSpec::tbf(10_000_000, 10_000, QueueSpec::pie()),
+        QueueSpec::htb(10_000_000, QueueSpec::pie()),
+    ] {
+        let mut q = spec.build();
+        assert_eq!(q.start(&mut rng), Some(500 * MS));
+        assert_eq!(q.on_timer(500 * MS), Some(515 * MS));
+    }
+    assert_eq!(
+        QueueSpec::tbf(10_000_000, 10_000, QueueSpec::droptail(p))
+            .build()
+            .start(&mut rng),
+        None
+    );
+    let class = |dscp: Vec<u8>, queue: QueueSpec| classful::ClassSpec {
+        dscp,
+        queue,
+        weight: 1,
+    };
+    let mut pie = pie::Spec {
+        params: pie::PieParams::default(),
+    };
+    pie.params.tupdate = 20 * MS;
+    let mut q = QueueSpec::dscp(
+        vec![
+            class(vec![1], QueueSpec::pie()),
+            class(vec![2], QueueSpec::droptail(p)),
+            class(vec![], QueueSpec::Pie(pie)),
+        ],
+        classful::Sched::Drr,
+        None,
+    )
+    .build();
+    assert_eq!(q.start(&mut rng), Some(500 * MS));
+    assert_eq!(q.on_timer(500 * MS), Some(515 * MS));
+    assert_eq!(q.on_timer(515 * MS), Some(520 * MS));
+    assert_eq!(q.on_timer(520 * MS), Some(530 * MS));
 }

@@ -84,6 +84,10 @@ impl Network {
             NetEv::TsqDone { port } => self.tsq_done(port, cx),
             NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
             NetEv::AckDone { node, id } => NetOut::Deliver(node, id),
+            NetEv::QdiscTimer { port } => {
+                self.qdisc_timer(port, cx.q);
+                NetOut::Nothing
+            }
         }
     }
 
