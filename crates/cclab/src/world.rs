@@ -13,6 +13,7 @@ use crate::net::host::HostJitter;
 use crate::net::{topology, LinkLoss, NodeId, NodeKind, PortId};
 use crate::probe::sampler::{Sampler, SeriesKind};
 use crate::probe::{rtt::RttProbe, tsg::Tsg};
+use crate::qdisc::QueueDisc;
 use crate::scenario::{Scenario, TcpConfig};
 use crate::sim::{ConnMeta, Ev, Sim};
 use crate::tcp::{Addr, TcpConn};
@@ -27,6 +28,8 @@ const STREAM_HOST_JITTER: u64 = 2 << 32;
 const STREAM_HOST_CLOCK: u64 = 3 << 32;
 /// Apps' own random draws (app i).
 const STREAM_APP: u64 = 4 << 32;
+/// The queue discipline of port p (netem's draws).
+const STREAM_QDISC: u64 = 5 << 32;
 /// An app's sub-streams (app i, part k: a workload's host k).
 const STREAM_APP_PART: u64 = 1 << 63;
 
@@ -305,6 +308,11 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             data_seen: 0,
             dropped: 0,
         });
+    }
+    for p in 0..net.ports().len() {
+        net.port_mut(p as PortId)
+            .qdisc
+            .seed(sc.seed, STREAM_QDISC + p as u64);
     }
     net.seal(0);
     let mut sim = Sim::empty(sc, net);

@@ -96,6 +96,10 @@ pub enum Verdict {
     /// take whole: the port cuts it into its segments and offers each one in turn
     /// (`tbf_segment` in Linux `sch_tbf.c`). Never answered for a single packet.
     Segment,
+    /// Copy the packet: the port offers the copy to the port's (root) discipline, then
+    /// offers this packet again (netem's `duplicate`, whose clone is enqueued at the root
+    /// before the original is queued). Answered only by a netem with `duplicate`.
+    Duplicate,
 }
 
 impl Verdict {
@@ -134,6 +138,8 @@ pub enum Offer {
     Drop,
     /// Cut the aggregate into its segments and offer each one ([`Verdict::Segment`]).
     Segment,
+    /// Offer a copy, then this packet again ([`Verdict::Duplicate`]).
+    Duplicate,
 }
 
 /// A queue discipline.
@@ -150,6 +156,7 @@ pub trait QueueDisc {
             Verdict::Queue(mark) => Offer::Queued(mark),
             Verdict::Drop => Offer::Drop,
             Verdict::Segment => Offer::Segment,
+            Verdict::Duplicate => Offer::Duplicate,
         }
     }
     /// The next packet to transmit at `now`; packets dropped on the way go into `drops`.
@@ -186,6 +193,11 @@ pub trait QueueDisc {
     fn honours_edt(&self) -> bool {
         false
     }
+    /// Give the discipline its stream of random numbers: `Rng::new(seed, stream)`, the
+    /// run's seed and a stream of the port's own (netem). Called once when the world is
+    /// built; the default (no random draws) does nothing.
+    #[inline]
+    fn seed(&mut self, _seed: u64, _stream: u64) {}
 }
 
 /// The queue of a shaper that only holds back its child's dequeue (tbf, htb): what it
@@ -202,6 +214,10 @@ macro_rules! queue_is_the_childs {
 
         fn orphans(&self) -> bool {
             self.child.orphans()
+        }
+
+        fn seed(&mut self, seed: u64, stream: u64) {
+            self.child.seed(seed, stream)
         }
     };
 }
@@ -255,6 +271,10 @@ impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline(never)]
     fn honours_edt(&self) -> bool {
         (**self).honours_edt()
+    }
+    #[inline(never)]
+    fn seed(&mut self, seed: u64, stream: u64) {
+        (**self).seed(seed, stream)
     }
 }
 
@@ -402,6 +422,12 @@ macro_rules! qdiscs {
                     Qdisc::Custom(q) => q.honours_edt(),
                 }
             }
+            fn seed(&mut self, seed: u64, stream: u64) {
+                match self {
+                    $(Qdisc::$var(q) => q.seed(seed, stream),)*
+                    Qdisc::Custom(q) => q.seed(seed, stream),
+                }
+            }
         }
     };
 }
@@ -417,7 +443,7 @@ qdiscs! {
     "police" => Police(police),
     /// A token-bucket shaper over a child qdisc (`tbf.rs`).
     "tbf" => Tbf(tbf),
-    /// netem's fixed delay (`netem.rs`).
+    /// Linux's network emulator: delay, jitter, loss models, reordering, rate (`netem.rs`).
     "netem" => Delay(netem),
     /// Linux's fair queueing for hosts, honouring departure stamps (`fq.rs`).
     "fq" => Fq(fq),
