@@ -389,6 +389,9 @@ fn rate_of(v: &Value) -> Result<(u64, i32, u32, i32), String> {
         return Err("expected a rate, or [rate, packetoverhead, cellsize, celloverhead]".into());
     }
     let bps = rate(it[0])?;
+    if bps < 8 {
+        return Err("netem's rate is whole bytes per second: at least 8bps".into());
+    }
     let int = |i: usize, lo: i64, hi: i64| -> Result<i64, String> {
         it.get(i)
             .map(|v| int(lo, hi)(v))

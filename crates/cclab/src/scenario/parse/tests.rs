@@ -360,6 +360,8 @@ fn netem_keys_read_tcs_words_and_name_bad_values() {
         ),
         ("{ delay = [\"1ms\", \"3s\"] }", "delay", "32-bit"),
         ("{ ecn = true }", "ecn", "needs a loss model"),
+        ("{ rate = \"4bps\" }", "rate", "at least 8bps"),
+        ("{ rate = [\"1Mbps\", \"x\"] }", "rate", "expected"),
     ] {
         let errs = parse_scenario(&with(netem), "x.toml", &[]).unwrap_err();
         assert!(
