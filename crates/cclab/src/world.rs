@@ -29,7 +29,7 @@ const STREAM_HOST_CLOCK: u64 = 3 << 32;
 const STREAM_APP: u64 = 4 << 32;
 /// An app's sub-streams (app i, part k: a workload's host k).
 const STREAM_APP_PART: u64 = 1 << 63;
-/// Ports' queue disciplines (port p): PIE's drop decisions.
+/// Ports' queue disciplines (port p): PIE's and netem's draws, given by `start`.
 pub const STREAM_QDISC: u64 = 5 << 32;
 
 /// The world being built: what an app's `build` may do to it ([`Build`]: name hosts, open

@@ -268,6 +268,7 @@ impl Network {
             }
             Offer::Drop => self.enqueue_rest(port, id, Verdict::Drop, cx),
             Offer::Segment => self.enqueue_rest(port, id, Verdict::Segment, cx),
+            Offer::Duplicate => self.enqueue_rest(port, id, Verdict::Duplicate, cx),
         }
     }
 
@@ -288,6 +289,15 @@ impl Network {
                 self.discard(id, cx);
             }
             Verdict::Segment => self.enqueue_segments(port, id, cx),
+            Verdict::Duplicate => {
+                // netem's `skb_clone`: the clone has no socket destructor, so TCP small
+                // queues never count it; it is offered first, as netem enqueues it at the
+                // root before queueing the original.
+                let copy = cx.pool.alloc_copy(&cx.pool.get(id).clone());
+                cx.pool.get_mut(copy).tsq = false;
+                self.enqueue(port, copy, cx);
+                self.enqueue(port, id, cx);
+            }
         }
     }
 

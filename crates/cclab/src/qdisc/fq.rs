@@ -502,7 +502,7 @@ impl QueueDisc for Fq {
         let was_empty = self.pkts == 0;
         match self.enqueue(id, m) {
             Verdict::Drop => return Offer::Drop,
-            Verdict::Queue(_) | Verdict::Segment => {}
+            Verdict::Queue(_) | Verdict::Segment | Verdict::Duplicate => {}
         }
         if !was_empty {
             return Offer::Queued(Mark::None);

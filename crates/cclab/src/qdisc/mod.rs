@@ -103,6 +103,10 @@ pub enum Verdict {
     /// take whole: the port cuts it into its segments and offers each one in turn
     /// (`tbf_segment` in Linux `sch_tbf.c`). Never answered for a single packet.
     Segment,
+    /// Copy the packet: the port offers the copy to the port's (root) discipline, then
+    /// offers this packet again (netem's `duplicate`, whose clone is enqueued at the root
+    /// before the original is queued). Answered only by a netem with `duplicate`.
+    Duplicate,
 }
 
 impl Verdict {
@@ -141,6 +145,8 @@ pub enum Offer {
     Drop,
     /// Cut the aggregate into its segments and offer each one ([`Verdict::Segment`]).
     Segment,
+    /// Offer a copy, then this packet again ([`Verdict::Duplicate`]).
+    Duplicate,
 }
 
 /// A queue discipline.
@@ -157,6 +163,7 @@ pub trait QueueDisc {
             Verdict::Queue(mark) => Offer::Queued(mark),
             Verdict::Drop => Offer::Drop,
             Verdict::Segment => Offer::Segment,
+            Verdict::Duplicate => Offer::Duplicate,
         }
     }
     /// The next packet to transmit at `now`; packets dropped on the way go into `drops`.
@@ -468,7 +475,7 @@ qdiscs! {
     "police" => Police(police),
     /// A token-bucket shaper over a child qdisc (`tbf.rs`).
     "tbf" => Tbf(tbf),
-    /// netem's fixed delay (`netem.rs`).
+    /// Linux's network emulator: delay, jitter, loss models, reordering, rate (`netem.rs`).
     "netem" => Delay(netem),
     /// Linux's fair queueing for hosts, honouring departure stamps (`fq.rs`).
     "fq" => Fq(fq),

@@ -319,6 +319,59 @@ fn set_reaches_inside_keys_read_by_hand() {
     );
 }
 
+/// netem's keys take tc's words; bad ones name the key, the value and what is allowed.
+#[test]
+fn netem_keys_read_tcs_words_and_name_bad_values() {
+    let with = |netem: &str| {
+        MINIMAL.replace(
+            "bottleneck = { rate = \"1Gbps\", delay = \"10ms\" }",
+            &format!("bottleneck = {{ rate = \"1Gbps\", delay = \"1ms\", queue = \"netem\", netem = {netem} }}"),
+        )
+    };
+    let ok = with("{ delay = [\"100ms\", \"10ms\", \"25%\"], distribution = \"pareto\", loss = [\"state\", \"1%\", \"30%\"], duplicate = \"1%\", reorder = [\"25%\", \"50%\"], gap = 5, rate = [\"10Mbps\", 20, 48, 5] }");
+    let sc = parse_scenario(&ok, "x.toml", &[]).unwrap();
+    let crate::net::topology::spec::TopologySpec::Dumbbell { bottleneck, .. } = &sc.topology else {
+        panic!("not a dumbbell");
+    };
+    let crate::qdisc::QueueSpec::Delay(n) = &bottleneck.queue else {
+        panic!("not netem");
+    };
+    assert_eq!(
+        (n.jitter, n.gap, n.rate, n.cell_size),
+        (10 * crate::engine::MS, 5, 1_250_000, 48)
+    );
+    for (netem, key, says) in [
+        ("{ loss = \"2\" }", "loss", "out of range"),
+        (
+            "{ loss = [\"markov\", \"1%\"] }",
+            "loss",
+            "unknown loss model",
+        ),
+        (
+            "{ delay = \"1ms\", gap = 3 }",
+            "gap",
+            "needs a reorder probability",
+        ),
+        ("{ reorder = \"10%\" }", "reorder", "needs a delay"),
+        (
+            "{ delay = \"1ms\", distribution = \"normal\" }",
+            "distribution",
+            "needs a jitter",
+        ),
+        ("{ delay = [\"1ms\", \"3s\"] }", "delay", "32-bit"),
+        ("{ ecn = true }", "ecn", "needs a loss model"),
+        ("{ rate = \"4bps\" }", "rate", "at least 8bps"),
+        ("{ rate = [\"1Mbps\", \"x\"] }", "rate", "expected"),
+    ] {
+        let errs = parse_scenario(&with(netem), "x.toml", &[]).unwrap_err();
+        assert!(
+            errs[0].key.ends_with(&format!("netem.{key}")) && errs[0].message.contains(says),
+            "{netem}: {}",
+            errs[0]
+        );
+    }
+}
+
 #[test]
 fn command_line_overrides() {
     let apply = |sets: &[&str], seed: Option<u64>, pcap: &[&str]| {
