@@ -25,8 +25,9 @@
 //!   checked lazily at the next arrival, max_P += min(0.01, max_P/4) while avg is above
 //!   min + 0.6·(max − min) and max_P ≤ 0.5, or max_P ·= 0.9 while avg is below min +
 //!   0.4·(max − min) and max_P ≥ 0.01.
-//! - The random draws come from the discipline's own stream, seeded per port, so a run is
-//!   deterministic.
+//! - The random draws come from the port's stream of the run's seed (`start`), so a run
+//!   repeats exactly and seeds differ. (Until 2026-12 every RED port of every run drew one
+//!   fixed stream, whatever the seed.)
 
 use super::{Backlog, Deq, Fifo, Mark, PktMeta, QdiscSpec, QueueDisc, Verdict};
 use crate::engine::{Rng, SimTime, MS};
@@ -412,6 +413,13 @@ impl Red {
 }
 
 impl QueueDisc for Red {
+    /// The port's stream of the run's seed. No timer: adaptive RED's 500 ms steps are
+    /// still taken at the next packet (Linux runs them on a timer; not changed here).
+    fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
+        self.rng = Rng::new(rng.next_u64(), 0);
+        None
+    }
+
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
         if self.p.adaptive {
             self.adapt(m.now);
