@@ -73,17 +73,8 @@ struct Out {
     goodput_mbps: f64,
 }
 
-/// The bottleneck's packet rate (packets per second of full-sized Ethernet frames).
-fn link_pps() -> f64 {
-    RATE as f64 / (8.0 * wire_bytes(1500) as f64)
-}
-
-fn bdp_pkts() -> f64 {
-    link_pps() * secs(RTT)
-}
-
 fn simulate(o: &Options) -> Out {
-    let buffer = (4.0 * bdp_pkts()).round() as u64;
+    let buffer = (4.0 * bdp_pkts(RATE, RTT)).round() as u64;
     let topo = one_hop(RATE, RTT / 2, QueueSpec::droptail(Limit::Packets(buffer)));
     let mut sc = Scenario::new("bbr-startup", topo, DUR);
     sc.seed = o.seed;
@@ -93,7 +84,7 @@ fn simulate(o: &Options) -> Out {
     let mut out = Out::default();
     let mut reached = false;
     let mut drained = false;
-    let mut in_probe: Option<(f64, f64)> = None;
+    let mut episodes = ProbeRttEpisodes::default();
     let mss = crate::tcp::sender::payload_mss(1500) as f64;
     let mut t = 0;
     while t < DUR {
@@ -107,7 +98,7 @@ fn simulate(o: &Options) -> Out {
         let now = secs(t);
         // The estimate in packets per second (`bw_bps` is payload bits).
         let bw_pps = b.bw_bps(&s.tp) / (8.0 * mss);
-        if !reached && bw_pps >= 0.95 * link_pps() {
+        if !reached && bw_pps >= 0.95 * link_pps(RATE) {
             reached = true;
             out.rounds_to_bw = b.rtt_cnt as f64;
         }
@@ -122,24 +113,15 @@ fn simulate(o: &Options) -> Out {
         if matches!(b.mode, Mode::Startup) {
             // STARTUP's cwnd cap (high_gain × the estimate's BDP + the TSO budget) less
             // what the path holds, plus one packet of rounding.
-            let cap = b.target_cwnd(&s.tp) as f64 - bdp_pkts() + 1.0;
+            let cap = b.target_cwnd(&s.tp) as f64 - bdp_pkts(RATE, RTT) + 1.0;
             out.startup_bound = out.startup_bound.max(cap);
         }
-        match (b.mode, in_probe) {
-            (Mode::ProbeRtt, None) => in_probe = Some((now, f64::NAN)),
-            (Mode::ProbeRtt, Some((e, four))) => {
-                out.probe_rtt_cwnd = out.probe_rtt_cwnd.max(s.tp.snd_cwnd as f64);
-                if four.is_nan() && s.in_flight() <= 4 {
-                    in_probe = Some((e, now));
-                }
-            }
-            (_, Some((e, four))) => {
-                out.probe_rtt.push((e, four, now));
-                in_probe = None;
-            }
-            _ => {}
+        let in_probe_rtt = matches!(b.mode, Mode::ProbeRtt);
+        if let EpisodeSample::In { .. } = episodes.sample(now, in_probe_rtt, s.in_flight() <= 4) {
+            out.probe_rtt_cwnd = out.probe_rtt_cwnd.max(s.tp.snd_cwnd as f64);
         }
     }
+    out.probe_rtt = episodes.done;
     out.goodput_mbps = sim.tcp(0).receiver.delivered_bytes as f64 * 8.0 / secs(DUR) / 1e6;
     out
 }
@@ -158,7 +140,7 @@ type ClosedForm = (&'static str, f64, Tol, &'static str, fn(&Out) -> f64);
 fn run(o: &Options) -> Report {
     let mut s: Study<(), Out> = Study::new("bbr-startup", o);
     let v = s.variant("bbr_100mbit_40ms", (), 1, 1);
-    let bdp = bdp_pkts();
+    let bdp = bdp_pkts(RATE, RTT);
     let rounds = (bdp / IW).log2().ceil() + 1.0;
     let table: [ClosedForm; 6] = [
         (

@@ -69,16 +69,8 @@ struct Out {
     goodput_mbps: f64,
 }
 
-fn link_pps() -> f64 {
-    RATE as f64 / (8.0 * wire_bytes(1500) as f64)
-}
-
-fn bdp_pkts() -> f64 {
-    link_pps() * secs(RTT)
-}
-
 fn simulate(o: &Options) -> Out {
-    let buffer = (4.0 * bdp_pkts()).round() as u64;
+    let buffer = (4.0 * bdp_pkts(RATE, RTT)).round() as u64;
     let topo = one_hop(RATE, RTT / 2, QueueSpec::droptail(Limit::Packets(buffer)));
     let mut sc = Scenario::new("bbr-v3", topo, DUR);
     sc.seed = o.seed;
@@ -88,7 +80,7 @@ fn simulate(o: &Options) -> Out {
         srtt_min: f64::INFINITY,
         ..Out::default()
     };
-    let mut in_probe: Option<(f64, f64)> = None;
+    let mut episodes = ProbeRttEpisodes::default();
     let mut down_at: Option<f64> = None;
     let mut prev = (Mode::Startup, Phase::Up);
     let mut stamp_ms = 0u32;
@@ -125,28 +117,17 @@ fn simulate(o: &Options) -> Out {
         if b.mode != Mode::ProbeRtt {
             stamp_ms = b.probe_rtt_min_stamp_ms();
         }
-        match (b.mode, in_probe) {
-            (Mode::ProbeRtt, None) => {
-                in_probe = Some((now, f64::NAN));
-                out.since_stamp.push(now - stamp_ms as f64 / 1e3);
-            }
-            (Mode::ProbeRtt, Some((e, at_cap))) => {
-                let cap = b.probe_rtt_cap();
-                if at_cap.is_nan() && s.in_flight() <= cap {
-                    in_probe = Some((e, now));
-                }
-                if !at_cap.is_nan() {
-                    out.probe_rtt_cwnd = out.probe_rtt_cwnd.max(s.tp.snd_cwnd as f64);
-                    out.probe_rtt_cap = cap as f64;
-                }
-            }
-            (_, Some((e, at_cap))) => {
-                out.probe_rtt.push((e, at_cap, now));
-                in_probe = None;
+        let cap = b.probe_rtt_cap();
+        match episodes.sample(now, b.mode == Mode::ProbeRtt, s.in_flight() <= cap) {
+            EpisodeSample::Entered => out.since_stamp.push(now - stamp_ms as f64 / 1e3),
+            EpisodeSample::In { at_floor: true } => {
+                out.probe_rtt_cwnd = out.probe_rtt_cwnd.max(s.tp.snd_cwnd as f64);
+                out.probe_rtt_cap = cap as f64;
             }
             _ => {}
         }
     }
+    out.probe_rtt = episodes.done;
     out.goodput_mbps = sim.tcp(0).receiver.delivered_bytes as f64 * 8.0 / secs(DUR) / 1e6;
     out
 }
@@ -162,14 +143,14 @@ type ClosedForm = (&'static str, f64, Tol, &'static str, fn(&Out) -> f64);
 fn run(o: &Options) -> Report {
     let mut s: Study<(), Out> = Study::new("bbr-v3", o);
     let v = s.variant("bbr3_100mbit_40ms", (), 1, 1);
-    let bdp = bdp_pkts();
+    let bdp = bdp_pkts(RATE, RTT);
     let table: [ClosedForm; 5] = [
         (
             "PROBE_RTT's cwnd over BDP/2",
             1.0,
             Tol::Rel(0.02),
             WHY_DEPTH,
-            |r| r.probe_rtt_cwnd / (bdp_pkts() / 2.0),
+            |r| r.probe_rtt_cwnd / (bdp_pkts(RATE, RTT) / 2.0),
         ),
         (
             "PROBE_RTT's length once inflight is at its cap (s)",

@@ -525,3 +525,61 @@ mod tests {
         assert!((chi2_quantile(0.025, 30.0) - 16.791).abs() < 0.002);
     }
 }
+
+/// Full-sized packets per second a link of `rate_bps` carries at MTU 1500 (1538 wire bytes).
+pub fn link_pps(rate_bps: u64) -> f64 {
+    rate_bps as f64 / (8.0 * wire_bytes(1500) as f64)
+}
+
+/// The BDP of a path of `rate_bps` and round trip `rtt`, in full-sized packets.
+pub fn bdp_pkts(rate_bps: u64, rtt: SimTime) -> f64 {
+    link_pps(rate_bps) * crate::engine::secs(rtt)
+}
+
+/// BBR's PROBE_RTT episodes as a run sampled every ms sees them: (entry, when inflight
+/// reached PROBE_RTT's floor, exit), in seconds.
+#[derive(Clone, Debug, Default)]
+pub struct ProbeRttEpisodes {
+    pub done: Vec<(f64, f64, f64)>,
+    open: Option<(f64, f64)>,
+}
+
+/// What one sample of [`ProbeRttEpisodes`] was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EpisodeSample {
+    /// Outside PROBE_RTT, and it was outside before.
+    Out,
+    /// PROBE_RTT began at this sample.
+    Entered,
+    /// Inside PROBE_RTT; `at_floor`: inflight has reached its floor (at this sample or
+    /// earlier).
+    In { at_floor: bool },
+    /// PROBE_RTT ended at this sample.
+    Exited,
+}
+
+impl ProbeRttEpisodes {
+    /// The sample at `now`: in PROBE_RTT or not, and inflight at or under its floor.
+    pub fn sample(&mut self, now: f64, in_probe_rtt: bool, at_floor: bool) -> EpisodeSample {
+        match (in_probe_rtt, self.open) {
+            (true, None) => {
+                self.open = Some((now, f64::NAN));
+                EpisodeSample::Entered
+            }
+            (true, Some((e, floor))) => {
+                if floor.is_nan() && at_floor {
+                    self.open = Some((e, now));
+                }
+                EpisodeSample::In {
+                    at_floor: !floor.is_nan(),
+                }
+            }
+            (false, Some((e, floor))) => {
+                self.done.push((e, floor, now));
+                self.open = None;
+                EpisodeSample::Exited
+            }
+            (false, None) => EpisodeSample::Out,
+        }
+    }
+}
