@@ -289,16 +289,26 @@ impl Network {
                 self.discard(id, cx);
             }
             Verdict::Segment => self.enqueue_segments(port, id, cx),
-            Verdict::Duplicate => {
-                // netem's `skb_clone`: the clone has no socket destructor, so TCP small
-                // queues never count it; it is offered first, as netem enqueues it at the
-                // root before queueing the original.
-                let copy = cx.pool.alloc_copy(&cx.pool.get(id).clone());
-                cx.pool.get_mut(copy).tsq = false;
-                self.enqueue(port, copy, cx);
-                self.enqueue(port, id, cx);
-            }
+            Verdict::Duplicate => self.enqueue_duplicate(port, id, cx),
         }
+    }
+
+    /// netem's `duplicate`: its `skb_clone` has no socket destructor, so TCP small queues
+    /// never count it; it is offered first, as netem enqueues it at the root before
+    /// queueing the original. Out of line and cold: the enqueue every packet takes stays
+    /// free of the recursion (and inlinable into `route`).
+    #[cold]
+    #[inline(never)]
+    fn enqueue_duplicate<E: From<NetEv>, T: Tap>(
+        &mut self,
+        port: PortId,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) {
+        let copy = cx.pool.alloc_copy(&cx.pool.get(id).clone());
+        cx.pool.get_mut(copy).tsq = false;
+        self.enqueue(port, copy, cx);
+        self.enqueue(port, id, cx);
     }
 
     /// The qdisc of `port` would not take the aggregate `id` whole ([`Verdict::Segment`]):
