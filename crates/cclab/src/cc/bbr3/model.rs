@@ -2,7 +2,8 @@
 //! rounds, the bandwidth sample, ACK aggregation, STARTUP's plateau test, DRAIN, and the
 //! min_rtt filters with PROBE_RTT — `tcp_bbr.c` of Google's v3 tree,
 //! `bbr_update_round_start`, `bbr_calculate_bw_sample`, `bbr_update_ack_aggregation`,
-//! `bbr_check_full_bw_reached`, `bbr_check_drain`, `bbr_update_min_rtt` and its helpers.
+//! `bbr_check_full_bw_reached`, `bbr_check_drain`, `bbr_update_min_rtt` and its helpers;
+//! and what it paces at and sizes its TSO skbs by (`bbr_set_pacing_rate`, `bbr_tso_segs`).
 
 use super::*;
 
@@ -159,5 +160,60 @@ impl Bbr3 {
             self.mode = Mode::ProbeBw;
             self.start_bw_probe_down(tp);
         }
+    }
+
+    /// `bbr_rate_bytes_per_sec`: bandwidth × gain in bytes per second, `margin`% under.
+    pub(super) fn rate_bytes_per_sec(tp: &TcpCcState, rate: u64, gain: u32, margin: u64) -> u64 {
+        let mut rate = rate.wrapping_mul(tp.mss_cache as u64);
+        rate = rate.wrapping_mul(gain as u64);
+        rate >>= BBR_SCALE;
+        rate = rate.wrapping_mul(1_000_000 / 100 * (100 - margin));
+        (rate >> BW_SCALE).max(1)
+    }
+
+    /// `bbr_bw_to_pacing_rate`.
+    pub(super) fn bw_to_pacing_rate(tp: &TcpCcState, bw: u32, gain: u32) -> u64 {
+        Self::rate_bytes_per_sec(tp, bw as u64, gain, PACING_MARGIN_PERCENT)
+            .min(tp.sk_max_pacing_rate)
+    }
+
+    /// `bbr_init_pacing_rate_from_rtt`: startup gain · cwnd / srtt (1 ms without one).
+    pub(super) fn init_pacing_rate_from_rtt(&mut self, tp: &mut TcpCcState) {
+        let rtt_us = if tp.srtt_us > 0 {
+            self.has_seen_rtt = true;
+            (tp.srtt_us >> 3).max(1)
+        } else {
+            1000
+        };
+        let bw = tp.snd_cwnd as u64 * BW_UNIT / rtt_us as u64;
+        tp.sk_pacing_rate = Self::bw_to_pacing_rate(tp, bw as u32, STARTUP_PACING_GAIN);
+    }
+
+    /// `bbr_set_pacing_rate`: never lower before the pipe was full.
+    pub(super) fn set_pacing_rate(&mut self, tp: &mut TcpCcState, bw: u32, gain: u32) {
+        let rate = Self::bw_to_pacing_rate(tp, bw, gain);
+        if !self.has_seen_rtt && tp.srtt_us > 0 {
+            self.init_pacing_rate_from_rtt(tp);
+        }
+        if self.full_bw_reached || rate > tp.sk_pacing_rate {
+            tp.sk_pacing_rate = rate;
+        }
+    }
+
+    /// `bbr_tso_segs_generic`: ~1 ms of the pacing rate plus 64 KB halved per 512 µs of
+    /// min_rtt, at most the GSO size, at least `tcp_min_tso_segs`.
+    pub(super) fn tso_segs_generic(&self, tp: &TcpCcState, mss: u32, gso_max_size: u64) -> u32 {
+        let mut bytes = tp.sk_pacing_rate >> PACING_SHIFT;
+        let r = self.min_rtt_us >> TSO_RTT_SHIFT;
+        if r < 32 {
+            bytes = bytes.saturating_add(GSO_LEGACY_MAX_SIZE >> r);
+        }
+        let bytes = bytes.min(gso_max_size - 1 - MAX_TCP_HEADER);
+        ((bytes / mss.max(1) as u64) as u32).max(tp.sysctl_min_tso_segs)
+    }
+
+    /// `bbr_tso_segs_goal`.
+    pub(super) fn tso_segs_goal(&self, tp: &TcpCcState) -> u32 {
+        self.tso_segs_generic(tp, tp.mss_cache, GSO_LEGACY_MAX_SIZE)
     }
 }
