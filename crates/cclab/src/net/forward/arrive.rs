@@ -70,6 +70,27 @@ impl Network {
                 None if !self.host.ready.is_empty() => NetOut::Ready,
                 None => NetOut::Nothing,
             },
+            NetEv::TxDone { port } => {
+                self.tx_done(port, cx);
+                NetOut::Nothing
+            }
+            NetEv::TsqDone { port } => self.tsq_done(port, cx),
+            NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
+            rare => self.on_rare_event(rare, cx),
+        }
+    }
+
+    /// The events a bulk transfer over plain ports does not take (GRO's flush, the SACK
+    /// CPU's hand-over, a discipline's timer): out of line, so that what
+    /// they do does not weigh on the code of the events every packet takes.
+    #[cold]
+    #[inline(never)]
+    fn on_rare_event<E: From<NetEv>, T: Tap>(
+        &mut self,
+        ev: NetEv,
+        cx: &mut NetCtx<E, T>,
+    ) -> NetOut {
+        match ev {
             NetEv::GroFlush { node } => {
                 if let Some(gro) = self.host.gro.as_deref_mut() {
                     gro.flush(node, &mut self.host.gro_out);
@@ -77,16 +98,16 @@ impl Network {
                 self.host_ingress(node, cx);
                 NetOut::Ready
             }
-            NetEv::TxDone { port } => {
-                self.tx_done(port, cx);
-                NetOut::Nothing
-            }
-            NetEv::TsqDone { port } => self.tsq_done(port, cx),
-            NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
             NetEv::AckDone { node, id } => NetOut::Deliver(node, id),
             NetEv::QdiscTimer { port } => {
                 self.qdisc_timer(port, cx.q);
                 NetOut::Nothing
+            }
+            NetEv::Arrive { .. }
+            | NetEv::TxDone { .. }
+            | NetEv::TsqDone { .. }
+            | NetEv::TsqWake { .. } => {
+                unreachable!("taken by on_event")
             }
         }
     }
