@@ -21,10 +21,13 @@
 //!   mark is a drop.
 //! - **Gentle** (Floyd 2000; *not* in Linux `sch_red`, an option here): between max and
 //!   2·max the mark probability rises linearly from max_p to 1 instead of jumping to 1.
-//! - **Adaptive** (`red_adaptative_algo`, Floyd, Gummadi & Shenker 2001): every 500 ms,
-//!   checked lazily at the next arrival, max_P += min(0.01, max_P/4) while avg is above
-//!   min + 0.6·(max − min) and max_P ≤ 0.5, or max_P ·= 0.9 while avg is below min +
-//!   0.4·(max − min) and max_P ≥ 0.01.
+//! - **Adaptive** (`red_adaptative_algo`, Floyd, Gummadi & Shenker 2001): on the qdisc's
+//!   timer every 500 ms (`red_adaptative_timer`, `HZ/2`), in the kernel's Q0.32 integers:
+//!   max_P += min(1%, max_P/4) while the average (decayed over the idle time if the queue
+//!   is idle, not stored) is above target_max = min + 3·⌊(max − min)/5⌋ and max_P ≤ 50%;
+//!   max_P = ⌊max_P/10⌋·9 while it is below target_min = min + 2·⌊(max − min)/5⌋ and
+//!   max_P ≥ 1% (1% = `RED_ONE_PERCENT`, 2³²/100 rounded: 42,949,673). Until 2026-12 the
+//!   steps were taken lazily at the next arrival, in floating point.
 //! - The random draws come from the port's stream of the run's seed (`start`), so a run
 //!   repeats exactly and seeds differ. (Until 2026-12 every RED port of every run drew one
 //!   fixed stream, whatever the seed.)
@@ -296,7 +299,6 @@ impl Spec {
             qr: 0,
             max_p: (self.probability * 4294967296.0) as u64,
             idle_since: Some(0),
-            next_adapt: 500 * MS,
             rng: Rng::new(0x0052_4544, 0),
             fifo: Fifo::default(),
         }
@@ -317,7 +319,6 @@ pub struct Red {
     /// max_p in Q0.32.
     pub max_p: u64,
     idle_since: Option<SimTime>,
-    next_adapt: SimTime,
     rng: Rng,
     fifo: Fifo,
 }
@@ -346,13 +347,8 @@ impl Red {
     /// The average after an arrival at `now` that finds `backlog` bytes.
     pub fn update_avg(&mut self, backlog: u64, now: SimTime) {
         let w = self.p.wlog;
-        if let Some(t0) = self.idle_since.take() {
-            // (1 − 2^−w)^m, m = idle time / one avpkt at the bandwidth.
-            let pkt_time = self.p.avpkt as f64 * 8.0 / self.p.bandwidth as f64;
-            let m = (now - t0) as f64 / 1e12 / pkt_time;
-            let decay = (1.0 - 1.0 / (1u64 << w) as f64).powf(m);
-            self.qavg = (self.qavg as f64 * decay) as u64;
-        }
+        self.qavg = self.qavg_after_idle(now);
+        self.idle_since = None;
         self.qavg = self.qavg + backlog - (self.qavg >> w);
     }
 
@@ -395,35 +391,56 @@ impl Red {
         Action::DontMark
     }
 
-    /// `red_adaptative_algo`, every 500 ms.
-    fn adapt(&mut self, now: SimTime) {
-        while now >= self.next_adapt {
-            self.next_adapt += 500 * MS;
-            let avg = (self.qavg >> self.p.wlog) as f64;
-            let (min, delta) = (self.p.min as f64, (self.p.max - self.p.min) as f64);
-            let one = 4294967296.0;
-            let mp = self.max_p as f64;
-            if avg > min + 0.6 * delta && mp <= 0.5 * one {
-                self.max_p += (0.01 * one).min(mp / 4.0) as u64;
-            } else if avg < min + 0.4 * delta && mp >= 0.01 * one {
-                self.max_p = self.max_p / 10 * 9;
+    /// The average an arrival at `now` would start from: after an idle period, decayed
+    /// as if (1 − W)^m packets had gone by, m = idle time / one avpkt at the bandwidth.
+    fn qavg_after_idle(&self, now: SimTime) -> u64 {
+        match self.idle_since {
+            Some(t0) => {
+                let pkt_time = self.p.avpkt as f64 * 8.0 / self.p.bandwidth as f64;
+                let m = (now - t0) as f64 / 1e12 / pkt_time;
+                let decay = (1.0 - 1.0 / (1u64 << self.p.wlog) as f64).powf(m);
+                (self.qavg as f64 * decay) as u64
             }
+            None => self.qavg,
+        }
+    }
+
+    /// `red_adaptative_algo`, run by the 500 ms timer (`red_adaptative_timer`).
+    fn adapt(&mut self, now: SimTime) {
+        let avg = self.qavg_after_idle(now) >> self.p.wlog;
+        let fifth = (self.p.max - self.p.min) / 5;
+        let (target_min, target_max) = (self.p.min + 2 * fifth, self.p.min + 3 * fifth);
+        if avg > target_max && self.max_p <= MAX_P_MAX {
+            self.max_p += MAX_P_MIN.min(self.max_p / 4);
+        } else if avg < target_min && self.max_p >= MAX_P_MIN {
+            self.max_p = self.max_p / 10 * 9;
         }
     }
 }
 
+/// `RED_ONE_PERCENT`, 2³²/100 rounded to the closest integer, and the bounds of
+/// adaptive RED's max_P (`MAX_P_MIN`, 1%; `MAX_P_MAX`, 50%), in Q0.32.
+const RED_ONE_PERCENT: u64 = 42_949_673;
+const MAX_P_MIN: u64 = RED_ONE_PERCENT;
+const MAX_P_MAX: u64 = 50 * RED_ONE_PERCENT;
+/// `red_adaptative_timer`'s period, `HZ/2`.
+const ADAPT_PERIOD: SimTime = 500 * MS;
+
 impl QueueDisc for Red {
-    /// The port's stream of the run's seed. No timer: adaptive RED's 500 ms steps are
-    /// still taken at the next packet (Linux runs them on a timer; not changed here).
+    /// The port's stream of the run's seed; adaptive RED's timer, first due 500 ms after
+    /// the start (`red_init` arms it at `jiffies + HZ/2`).
     fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
         self.rng = Rng::new(rng.next_u64(), 0);
-        None
+        self.p.adaptive.then_some(ADAPT_PERIOD)
+    }
+
+    /// `red_adaptative_timer`: one step of max_P, and the next in 500 ms.
+    fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
+        self.adapt(now);
+        Some(now + ADAPT_PERIOD)
     }
 
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
-        if self.p.adaptive {
-            self.adapt(m.now);
-        }
         self.update_avg(self.fifo.bytes, m.now);
         let ect = m.ecn != NOT_ECT;
         let mut mark = Mark::None;
@@ -600,26 +617,64 @@ mod tests {
         );
     }
 
-    /// Adaptive: with avg held above min + 0.6·(max − min), max_p grows by min(0.01,
-    /// max_p/4) each 500 ms: 0.02 → 0.025 → 0.03125 → 0.0390625 → 0.0488 → 0.0588 (the
-    /// step reaches 0.01 from 0.04) → 0.0688; held below min + 0.4·Δ it shrinks by 0.9.
+    /// Adaptive, in the kernel's integers: min 5000, max 15000 → targets 5000 + 2·2000 =
+    /// 9000 and 5000 + 3·2000 = 11000; max_P starts at ⌊0.02·2³²⌋ = 85,899,345. Held at
+    /// 14000 (> 11000) each step adds min(42,949,673, max_P/4): 85,899,345 + 21,474,836 =
+    /// 107,374,181; + 26,843,545 = 134,217,726; + 33,554,431 = 167,772,157; + 41,943,039 =
+    /// 209,715,196; then + 42,949,673 (1%) twice. At 10000, between the targets, nothing;
+    /// at 6000 (< 9000) ⌊max_P/10⌋·9.
     #[test]
     fn adaptive_steps_max_p() {
         let mut r = red(5000, 15_000, 0.02, 9);
+        assert_eq!(r.max_p, 85_899_345);
+        r.idle_since = None;
         r.qavg = 14_000 << 9;
-        let one = 4294967296.0;
         let mut got = Vec::new();
         for k in 1..=6 {
             r.adapt(k * 500 * MS);
-            got.push(r.max_p as f64 / one);
+            got.push(r.max_p);
         }
-        let want = [0.025, 0.03125, 0.0390625, 0.048828, 0.058828, 0.068828];
-        for (g, w) in got.iter().zip(want) {
-            assert!((g - w).abs() < 1e-6, "{got:?}");
-        }
-        r.qavg = 6000 << 9;
-        let before = r.max_p;
+        let want = [
+            107_374_181,
+            134_217_726,
+            167_772_157,
+            209_715_196,
+            252_664_869,
+            295_614_542,
+        ];
+        assert_eq!(got, want);
+        r.qavg = 10_000 << 9;
         r.adapt(3500 * MS);
-        assert_eq!(r.max_p, before / 10 * 9);
+        assert_eq!(r.max_p, 295_614_542);
+        r.qavg = 6000 << 9;
+        r.adapt(4000 * MS);
+        assert_eq!(r.max_p, 295_614_542 / 10 * 9);
+    }
+
+    /// The steps come from the qdisc's timer (Linux `red_adaptative_timer`): the first
+    /// 500 ms after the start, then every 500 ms; none without `adaptive`. An idle queue's
+    /// average is judged decayed over its idle time: 14000 bytes idle for 100 packet
+    /// times at W = 2⁻⁹ is 14000·(1 − 2⁻⁹)¹⁰⁰ ≈ 11,514 (> 11000, a step up), for 200
+    /// ≈ 9,469 (between the targets: none).
+    #[test]
+    fn adaptive_steps_run_on_the_qdiscs_timer() {
+        let mut rng = Rng::new(1, 2);
+        let mut plain = red(5000, 15_000, 0.02, 9);
+        assert_eq!(plain.start(&mut rng), None);
+        let mut r = red(5000, 15_000, 0.02, 9);
+        r.p.adaptive = true;
+        assert_eq!(r.start(&mut rng), Some(500 * MS));
+        // One avpkt (1000 bytes) at 10 Mbit/s is 800 µs.
+        r.p.avpkt = 1000;
+        r.p.bandwidth = 10_000_000;
+        r.qavg = 14_000 << 9;
+        r.idle_since = Some(420 * MS);
+        assert_eq!(r.on_timer(500 * MS), Some(1000 * MS));
+        assert_eq!(r.max_p, 107_374_181);
+        r.idle_since = Some(840 * MS);
+        assert_eq!(r.on_timer(1000 * MS), Some(1500 * MS));
+        assert_eq!(r.max_p, 107_374_181);
+        // The average itself is not changed by the timer.
+        assert_eq!(r.qavg, 14_000 << 9);
     }
 }
