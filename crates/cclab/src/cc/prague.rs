@@ -513,7 +513,7 @@ impl super::Configure for Prague {
 static STATE: [super::StateVar; 3] = [
     super::StateVar::num("alpha"),
     super::StateVar::num("frac_cwnd"),
-    super::StateVar::num("rate_bps"),
+    super::StateVar::num("pacing_rate_bps"),
 ];
 
 impl CongestionOps for Prague {

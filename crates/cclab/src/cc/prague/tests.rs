@@ -287,3 +287,33 @@ fn a_prague_connection_is_ect_1_throughout_and_paced() {
     );
     assert_eq!(b.r.delivered_bytes, 2_000_000);
 }
+
+/// Against a peer without ECN the connection runs `prague-reno` (`prague_init` →
+/// `prague_release`): no ECT on the data, Linux's own cwnd path (no `cong_control`: the
+/// sender re-reads it after `init`), no pacing; the transfer completes.
+#[test]
+fn a_prague_client_of_a_reno_server_runs_prague_reno() {
+    use crate::packet::NOT_ECT;
+    use crate::tcp::config::TcpConfig;
+    use crate::tcp::harness::Bench;
+    let cfg = TcpConfig {
+        cc: "prague".into(),
+        ..TcpConfig::default()
+    };
+    let server = TcpConfig {
+        cc: "reno".into(),
+        ..TcpConfig::default()
+    };
+    let mut b = Bench::pair(&cfg, &server, 5 * MS, 1_000_000_000, Some(1_000_000));
+    b.drop = Box::new(|_, to_server, n| to_server && n == 100);
+    b.connect();
+    b.run_until(3 * crate::engine::SEC);
+    assert!(!b.s.tp.ecn_ok);
+    assert_eq!(b.s.cc_name(), "prague-reno");
+    assert!(!b.s.cc.has_cong_control());
+    assert!(b.data_sent().all(|l| l.p.ecn == NOT_ECT));
+    assert_eq!(b.s.tp.sk_pacing_status, PacingStatus::None);
+    // The loss was recovered by Reno's halving (ssthresh = cwnd / 2 at the time).
+    assert_eq!(b.s.stats.recoveries, 1);
+    assert_eq!(b.r.delivered_bytes, 1_000_000);
+}
