@@ -31,6 +31,8 @@ const STREAM_APP: u64 = 4 << 32;
 const STREAM_APP_PART: u64 = 1 << 63;
 /// Ports' queue disciplines (port p): PIE's and netem's draws, given by `start`.
 pub const STREAM_QDISC: u64 = 5 << 32;
+/// A generated link's opportunities (`net/dynamics.rs`), per port.
+const STREAM_LINK_RATE: u64 = 6 << 32;
 
 /// The world being built: what an app's `build` may do to it ([`Build`]: name hosts, open
 /// connections, add itself).
@@ -307,6 +309,16 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             data_seen: 0,
             dropped: 0,
         });
+    }
+    for l in &sc.link_rates {
+        let pid = net
+            .port_by_name(&l.link)
+            .ok_or_else(|| format!("rate: unknown link '{}'", l.link))?;
+        net.set_rate_source(
+            pid,
+            &l.source,
+            Rng::new(sc.seed, STREAM_LINK_RATE + pid as u64),
+        );
     }
     net.seal(0);
     let mut sim = Sim::empty(sc, net);

@@ -4,6 +4,7 @@
 //! Components live in arenas (`Vec`) addressed by plain `u32` indices; nothing on the
 //! per-packet path allocates, hashes a string or formats.
 
+pub mod dynamics;
 pub mod forward;
 pub mod gro;
 pub mod host;

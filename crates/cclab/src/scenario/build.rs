@@ -35,6 +35,7 @@ impl Scenario {
             policers: Vec::new(),
             host: HostSpec::default(),
             output: OutputSpec::default(),
+            link_rates: Vec::new(),
         }
     }
 

@@ -344,6 +344,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         .unwrap_or(super::check::MAX_APP_PACKETS);
 
     let topology = crate::net::topology::parse(ck, root);
+    let link_rates = crate::net::dynamics::parse(ck, root);
     ck.hosts = topology.as_ref().map(TopologySpec::host_names);
     ck.links = topology.as_ref().map(TopologySpec::link_names);
 
@@ -377,6 +378,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         policers,
         host,
         output,
+        link_rates,
     })
 }
 
