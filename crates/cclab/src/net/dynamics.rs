@@ -11,6 +11,8 @@
 //! when the receivers are the phones), `reverse_trace` the `_rev` one (the uplink; the
 //! same file when not given); a generated link draws each direction from its own stream.
 
+pub mod events;
+
 use super::{Network, PortId};
 use crate::engine::{Rng, SimTime};
 use crate::qdisc::linkrate::{mahimahi::Trace, LinkRate, Markov, RateSource};

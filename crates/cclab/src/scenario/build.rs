@@ -36,6 +36,7 @@ impl Scenario {
             host: HostSpec::default(),
             output: OutputSpec::default(),
             link_rates: Vec::new(),
+            events: Vec::new(),
         }
     }
 

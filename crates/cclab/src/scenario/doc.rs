@@ -36,6 +36,7 @@ pub static SECTIONS: &[(&str, &Schema, usize)] = &[
     ("workload", &crate::app::workload::KEYS, 3),
     ("aggregate", &crate::app::reqresp::KEYS, 3),
     ("loss", &crate::net::loss::KEYS, 3),
+    ("event", &crate::net::dynamics::events::KEYS, 3),
     ("drop", &crate::net::loss::DROP, 3),
     ("police", &crate::net::ingress::KEYS, 3),
     ("output", &crate::probe::KEYS, 3),

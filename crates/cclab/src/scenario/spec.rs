@@ -35,4 +35,6 @@ pub struct Scenario {
     /// Links whose deliveries come from a trace or a generated model (a link's `rate`
     /// written as a table: `net/dynamics.rs`), one entry per direction.
     pub link_rates: Vec<crate::net::dynamics::LinkRateSpec>,
+    /// Changes to links during the run (`[[event]]`).
+    pub events: Vec<crate::net::dynamics::events::EventSpec>,
 }
