@@ -29,7 +29,7 @@
 
 pub mod mahimahi;
 
-use super::{Backlog, Deq, Mark, Offer, PktMeta, Qdisc, QueueDisc, Verdict};
+use super::{Backlog, Deq, Mark, PktMeta, Qdisc, QueueDisc, Verdict};
 use crate::engine::{Rng, SimTime, MS, SEC};
 use crate::packet::PktId;
 use std::collections::VecDeque;
@@ -180,6 +180,22 @@ impl Opportunities {
     }
 }
 
+/// How many opportunities `src`, drawn from `rng` as a port's link draws them, gives in
+/// (from, to]: the capacity a run's link had (experiments judge utilisation against it).
+pub fn count_opportunities(src: &RateSource, rng: Rng, from: SimTime, to: SimTime) -> u64 {
+    let mut o = Opportunities::new(src, rng);
+    let mut n = 0;
+    loop {
+        let t = o.next();
+        if t > to {
+            return n;
+        }
+        if t > from {
+            n += 1;
+        }
+    }
+}
+
 /// The port's discipline with a trace-driven link behind it (see the module's comment).
 pub struct LinkRate {
     child: Qdisc,
@@ -275,15 +291,6 @@ impl QueueDisc for LinkRate {
             self.lens[i] = m.len;
         }
         v
-    }
-
-    fn offer_idle(&mut self, id: PktId, m: &PktMeta) -> Offer {
-        match self.enqueue(id, m) {
-            Verdict::Queue(mark) => Offer::Queued(mark),
-            Verdict::Drop => Offer::Drop,
-            Verdict::Segment => Offer::Segment,
-            Verdict::Duplicate => Offer::Duplicate,
-        }
     }
 
     fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {

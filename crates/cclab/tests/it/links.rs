@@ -65,9 +65,9 @@ fn a_link_down_stalls_the_path_and_up_restores_it() {
     assert!(r.flows.iter().next().unwrap().timeouts > 0);
 }
 
-/// A delay change moves a ping's round trip by the change (one direction): 2 × (1 + 10 +
-/// 1) ms = 24 ms before, 44 ms after 10 → 30 ms; the decrease back takes effect (30 − 10)
-/// ms later and the pings after it see 24 ms again.
+/// A delay change moves a ping's round trip by the change (one direction): 24 ms before
+/// (twice 1 + 10 + 1 ms), 44 ms after 10 → 30 ms; the decrease back takes effect 20 ms
+/// (30 − 10) later and the pings after it see 24 ms again.
 #[test]
 fn a_delay_change_moves_the_round_trip() {
     let ping = "[[flow]]\nfrom = \"s0\"\nto = \"r0\"\nbytes = \"1B\"\n[[ping]]\nfrom = \"s0\"\nto = \"r0\"\ninterval = \"100ms\"\n";
