@@ -373,7 +373,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
     let policers = crate::net::ingress::parse(ck, root);
     let host = crate::net::host::parse(ck, root);
     let traced: Vec<String> = link_rates.iter().map(|l| l.link.clone()).collect();
-    let events = crate::net::dynamics::events::parse(ck, root, duration, &traced);
+    let events = crate::net::dynamics::events::parse(ck, root, &traced);
     let output = crate::probe::parse(ck, root, duration);
 
     Some(Scenario {

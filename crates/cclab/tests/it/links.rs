@@ -109,10 +109,6 @@ fn a_loss_change_starts_losing_at_its_time() {
 fn bad_events_name_the_key() {
     for (ev, want) in [
         (
-            "at = \"20s\"\nset = { \"topology.bottleneck.rate\" = \"1Mbps\" }",
-            "within the run",
-        ),
-        (
             "at = \"1s\"\nset = { \"topology.nolink.rate\" = \"1Mbps\" }",
             "nolink",
         ),

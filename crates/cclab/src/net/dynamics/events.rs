@@ -58,7 +58,8 @@ const AT: Key = Key {
     name: "at",
     ty: Ty::Time,
     default: REQUIRED,
-    allowed: "within the run",
+    allowed:
+        "0 or more; at or after the run's end it never happens (so a shortened run keeps its file)",
     meaning: "when the changes happen",
 };
 
@@ -81,32 +82,15 @@ pub static KEYS: Schema = Schema {
     variants: None,
 };
 
-/// Read every `[[event]]`; `links` are the topology's link names, `traced` those whose
+/// Read every `[[event]]` (link names are checked against `ck.links`); `traced`: links whose
 /// rate is a trace or generated.
-pub fn parse(
-    ck: &mut Checker,
-    root: Tab,
-    duration: Option<SimTime>,
-    traced: &[String],
-) -> Vec<EventSpec> {
+pub fn parse(ck: &mut Checker, root: Tab, traced: &[String]) -> Vec<EventSpec> {
     let tables = ck.array_of_tables(root, "event").unwrap_or_default();
     let mut out = Vec::new();
     for (path, t) in &tables {
         let t = Tab { path, t };
         ck.check_keys(t, &KEYS, None);
         let at: Option<SimTime> = ck.need(t, &AT, "\"10s\"");
-        if let (Some(at), Some(d)) = (at, duration) {
-            if at >= d {
-                ck.err(
-                    &join(path, "at"),
-                    t.t.get("at"),
-                    format!(
-                        "after the run's end ({} s): an event must fall within the run",
-                        crate::engine::secs(d)
-                    ),
-                );
-            }
-        }
         let set_path = join(path, "set");
         let Some(set) = (match t.t.get("set") {
             None => {
