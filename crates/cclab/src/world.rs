@@ -31,6 +31,10 @@ const STREAM_APP: u64 = 4 << 32;
 const STREAM_APP_PART: u64 = 1 << 63;
 /// Ports' queue disciplines (port p): PIE's and netem's draws, given by `start`.
 pub const STREAM_QDISC: u64 = 5 << 32;
+/// A generated link's opportunities (`net/dynamics.rs`), per port.
+pub const STREAM_LINK_RATE: u64 = 6 << 32;
+/// Random loss an `[[event]]` sets on a link without `[[loss]]`.
+const STREAM_EVENT_LOSS: u64 = 7 << 32;
 
 /// The world being built: what an app's `build` may do to it ([`Build`]: name hosts, open
 /// connections, add itself).
@@ -308,6 +312,16 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
             dropped: 0,
         });
     }
+    for l in &sc.link_rates {
+        let pid = net
+            .port_by_name(&l.link)
+            .ok_or_else(|| format!("rate: unknown link '{}'", l.link))?;
+        net.set_rate_source(
+            pid,
+            &l.source,
+            Rng::new(sc.seed, STREAM_LINK_RATE + pid as u64),
+        );
+    }
     net.seal(0);
     let mut sim = Sim::empty(sc, net);
     let n_conns = sc.apps.flows.len()
@@ -344,6 +358,30 @@ pub fn build(sc: &Scenario) -> Result<Sim, String> {
                 q, ca, hidden,
             )))
         });
+    }
+    // Changes to links during the run; their ports run on events.
+    if !sc.events.is_empty() {
+        let mut changes = Vec::new();
+        for e in &sc.events {
+            let port = sim
+                .net
+                .port_by_name(&e.link)
+                .ok_or_else(|| format!("event: unknown link '{}'", e.link))?;
+            changes.push((
+                e.at,
+                crate::net::dynamics::events::LinkChange {
+                    port,
+                    change: e.change.clone(),
+                    follow_up: false,
+                },
+            ));
+        }
+        sim.net.add_changes(
+            changes,
+            Rng::new(sc.seed, STREAM_EVENT_LOSS).next_u64(),
+            &mut sim.q,
+        );
+        sim.net.seal(0);
     }
     // Each discipline's random stream, and the first timers of those that keep one.
     let seed = sc.seed;

@@ -804,6 +804,20 @@ fn reproduce_bbr_vs_cubic_quick_passes() {
     assert!((num("x8_n1", "model_share") - 0.5455).abs() < 1e-3);
 }
 
+/// CUBIC and BBR over the synthetic cellular link (docs/references.md §20) in --quick:
+/// the five closed-form checks pass (the link delivers no more than its opportunities,
+/// CUBIC keeps it busy and its buffer full, BBR's queue stays under 2·BDP at the good
+/// rate), and in the delay/throughput plane BBR sits at lower delay than CUBIC.
+#[test]
+fn reproduce_cellular_quick_passes() {
+    let v = reproduce_json("cellular");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_passes(&v, 5);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("bbr", "rtt_p95_ms") < num("cubic", "rtt_p95_ms"));
+    assert!(num("bbr", "backlog_pkts") < 0.5 * num("cubic", "backlog_pkts"));
+}
+
 /// BBR v1's RTT unfairness (docs/references.md §15.7) in --quick: the 50 ms flow takes
 /// more than the 10 ms one in a deep buffer, two 50 ms flows keep 1–1.5 BDP of queue and
 /// lose packets all the time in a 1-BDP buffer: the three checks pass.

@@ -8,6 +8,7 @@ pub mod bbr_rtt;
 pub mod bbr_startup;
 pub mod bbr_v3;
 pub mod bbr_vs_cubic;
+pub mod cellular;
 pub mod common;
 pub mod cubic_vs_reno;
 pub mod dctcp_buffer;
@@ -178,6 +179,7 @@ pub fn all() -> Vec<Experiment> {
         bbr_v3::EXPERIMENT,
         bbr_vs_cubic::EXPERIMENT,
         bbr_rtt::EXPERIMENT,
+        cellular::EXPERIMENT,
     ]
 }
 

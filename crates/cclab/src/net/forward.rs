@@ -37,6 +37,8 @@ pub enum NetEv {
     AckDone { node: NodeId, id: PktId },
     /// A timer `port`'s discipline asked for is due (`QueueDisc::on_timer`).
     QdiscTimer { port: PortId },
+    /// A change to a link is due (`[[event]]`: `net/dynamics/events.rs`).
+    LinkChange { change: u32 },
 }
 
 /// What a network event hands back to the simulator.
@@ -518,7 +520,11 @@ impl Network {
     /// Free packet `id`, which goes no further (dropped, or unroutable); a socket counting
     /// its bytes (TCP small queues) is told at once.
     #[inline(never)]
-    fn discard<E: From<NetEv>, T: Tap>(&mut self, id: PktId, cx: &mut NetCtx<E, T>) {
+    pub(in crate::net) fn discard<E: From<NetEv>, T: Tap>(
+        &mut self,
+        id: PktId,
+        cx: &mut NetCtx<E, T>,
+    ) {
         let p = cx.pool.get(id);
         if p.tsq && self.host.tsq.release(p.conn, p.size) {
             cx.q.schedule(cx.q.now(), NetEv::TsqWake { conn: p.conn }.into());

@@ -4,6 +4,7 @@
 //! Components live in arenas (`Vec`) addressed by plain `u32` indices; nothing on the
 //! per-packet path allocates, hashes a string or formats.
 
+pub mod dynamics;
 pub mod forward;
 pub mod gro;
 pub mod host;
@@ -86,6 +87,10 @@ pub struct Network {
     /// Ask the CPU ahead of time for the cache lines a hop will read ([`PREFETCH_PORTS`];
     /// set by [`Network::seal`]). A hint: no result depends on it.
     pub prefetch: bool,
+    /// Changes during the run (`[[event]]`, `net/dynamics/events.rs`), and the ports they
+    /// touch (never direct).
+    pub(crate) changes: dynamics::events::Changes,
+    changing: Vec<PortId>,
 }
 
 /// Prefetching (`engine::prefetch`) pays where a hop's state is not in the first-level
@@ -135,11 +140,13 @@ impl Network {
     /// what starts later leaves the queue and is counted as sent now.
     pub fn seal(&mut self, now: SimTime) {
         self.prefetch = self.ports.len() * std::mem::size_of::<Port>() > PREFETCH_PORTS;
-        for p in &mut self.ports {
+        for (id, p) in self.ports.iter_mut().enumerate() {
+            let id = id as PortId;
             // A FIFO that holds packets by id (its port was event-driven) must send them
             // before its port turns direct (the FIFO then counts only: `Fifo::counted`).
             let direct = !self.no_direct
                 && p.loss.is_none()
+                && !self.changing.contains(&id)
                 && p.qdisc
                     .arrival_fifo()
                     .is_some_and(|f| f.counted() || f.is_empty());

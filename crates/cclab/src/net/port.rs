@@ -103,13 +103,17 @@ impl QueueStats {
     }
 }
 
-/// Picoseconds per byte at `rate_bps` if that is a whole number, else 0.
+/// `Port::ps_per_byte` when the time per byte is not a whole number of picoseconds: the
+/// serialisation time is then a division.
+const DIVIDE: u64 = u64::MAX;
+
+/// Picoseconds per byte at `rate_bps` if that is a whole number, else [`DIVIDE`].
 fn exact_ps_per_byte(rate_bps: u64) -> u64 {
     let bit_ps = 8 * crate::engine::SEC;
     if rate_bps != 0 && bit_ps.is_multiple_of(rate_bps) {
         bit_ps / rate_bps
     } else {
-        0
+        DIVIDE
     }
 }
 
@@ -162,8 +166,9 @@ pub struct Port {
     pub(super) on_wire: bool,
     pub delay: SimTime,
     /// Picoseconds per byte when that is a whole number (8·10¹² divisible by the rate, as
-    /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply; 0
-    /// otherwise (a division, rounded up).
+    /// for 1, 10, 25, 40, 100 and 400 Gbit/s), so serialisation time is one multiply;
+    /// [`DIVIDE`] otherwise (a division, rounded up); 0 on a link whose deliveries its
+    /// discipline times (a trace-driven link: [`Port::set_zero_time`]).
     ps_per_byte: u64,
     pub tx_pkts: u64,
     pub tx_bytes: u64,
@@ -285,10 +290,25 @@ impl Port {
     #[inline]
     pub fn ser_time(&self, len: u32) -> SimTime {
         let bytes = (len + self.framing) as u64;
-        if self.ps_per_byte != 0 {
+        if self.ps_per_byte != DIVIDE {
             return bytes * self.ps_per_byte;
         }
         crate::engine::tx_time(bytes, self.rate_bps)
+    }
+
+    /// A new link rate, for what starts from now on (`[[event]]`: the port runs on
+    /// events, so nothing admitted before has its start fixed yet).
+    pub fn set_rate(&mut self, rate_bps: u64) {
+        self.rate_bps = rate_bps;
+        self.ps_per_byte = exact_ps_per_byte(rate_bps);
+    }
+
+    /// A link whose discipline times every delivery itself (a trace-driven link,
+    /// `qdisc/linkrate.rs`): packets take no serialisation time; `rate_bps` stays as the
+    /// link's nominal (mean) rate for what reads it.
+    pub fn set_zero_time(&mut self, mean_bps: u64) {
+        self.rate_bps = mean_bps;
+        self.ps_per_byte = 0;
     }
 
     /// What the queue holds now.

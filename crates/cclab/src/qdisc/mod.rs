@@ -38,6 +38,7 @@ pub mod fq;
 pub mod fq_codel;
 pub mod fq_pie;
 pub mod htb;
+pub mod linkrate;
 pub mod netem;
 pub mod pie;
 pub mod police;

@@ -35,6 +35,8 @@ impl Scenario {
             policers: Vec::new(),
             host: HostSpec::default(),
             output: OutputSpec::default(),
+            link_rates: Vec::new(),
+            events: Vec::new(),
         }
     }
 

@@ -102,6 +102,13 @@ pub static TOP: Schema = Schema {
             meaning: "an ingress policer on a link (tc `ingress` + `police`)",
         },
         Key {
+            name: "event",
+            ty: Ty::Tables(&crate::net::dynamics::events::KEYS),
+            default: "none",
+            allowed: "",
+            meaning: "a change to a link during the run (rate, delay, loss, up/down)",
+        },
+        Key {
             name: "host",
             ty: Ty::Table(&crate::net::host::KEYS),
             default: "jitter `\"auto\"`",
@@ -344,6 +351,7 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         .unwrap_or(super::check::MAX_APP_PACKETS);
 
     let topology = crate::net::topology::parse(ck, root);
+    let link_rates = crate::net::dynamics::parse(ck, root);
     ck.hosts = topology.as_ref().map(TopologySpec::host_names);
     ck.links = topology.as_ref().map(TopologySpec::link_names);
 
@@ -364,6 +372,8 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
     let losses = crate::net::loss::parse(ck, root, apps.as_ref().map(|a| a.flows.len()));
     let policers = crate::net::ingress::parse(ck, root);
     let host = crate::net::host::parse(ck, root);
+    let traced: Vec<String> = link_rates.iter().map(|l| l.link.clone()).collect();
+    let events = crate::net::dynamics::events::parse(ck, root, &traced);
     let output = crate::probe::parse(ck, root, duration);
 
     Some(Scenario {
@@ -377,6 +387,8 @@ fn scenario(ck: &mut Checker, root: &Table) -> Option<Scenario> {
         policers,
         host,
         output,
+        link_rates,
+        events,
     })
 }
 

@@ -32,4 +32,9 @@ pub struct Scenario {
     /// What every host does between its stack and its NIC (`[host]`).
     pub host: HostSpec,
     pub output: OutputSpec,
+    /// Links whose deliveries come from a trace or a generated model (a link's `rate`
+    /// written as a table: `net/dynamics.rs`), one entry per direction.
+    pub link_rates: Vec<crate::net::dynamics::LinkRateSpec>,
+    /// Changes to links during the run (`[[event]]`).
+    pub events: Vec<crate::net::dynamics::events::EventSpec>,
 }

@@ -8,6 +8,7 @@ mod bad_input;
 mod cc_state;
 mod fq;
 mod layers;
+mod links;
 mod ocbr;
 mod offload;
 mod packetdrill;

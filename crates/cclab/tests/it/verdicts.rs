@@ -210,3 +210,31 @@ fn cubic_in_place_of_bbr_fails_bbr_rtt() {
     }
     assert!(!broken.passed());
 }
+
+/// `cellular` with CUBIC in BBR's place (no in-flight cap): it fills the 250-packet buffer,
+/// so BBR's queue bound (2·BDP at the good state's rate) fails; CUBIC's own checks still
+/// pass (`reproduce_cellular_quick_passes` in cclab-cli runs the unbroken experiment).
+#[test]
+fn cubic_in_place_of_bbr_fails_cellular() {
+    fn cubic(t: &mut TcpConfig) {
+        t.cc = "cubic".into();
+    }
+    let broken = run(
+        "cellular",
+        Mutation {
+            tcp: Some(cubic),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        outcome(
+            &broken,
+            "bbr: time-average backlog / 2·BDP at the good rate"
+        ),
+        Outcome::Fail,
+        "{}",
+        broken.render()
+    );
+    assert_eq!(outcome(&broken, "cubic: utilisation"), Outcome::Pass);
+    assert!(!broken.passed());
+}

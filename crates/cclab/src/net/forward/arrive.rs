@@ -103,6 +103,10 @@ impl Network {
                 self.qdisc_timer(port, cx.q);
                 NetOut::Nothing
             }
+            NetEv::LinkChange { change } => {
+                self.link_change(change, cx);
+                NetOut::Nothing
+            }
             NetEv::Arrive { .. }
             | NetEv::TxDone { .. }
             | NetEv::TsqDone { .. }

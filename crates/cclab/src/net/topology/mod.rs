@@ -114,9 +114,9 @@ pub fn parse(ck: &mut Checker, root: Tab) -> Option<TopologySpec> {
 
 const RATE: Key = Key {
     name: "rate",
-    ty: Ty::Rate,
+    ty: Ty::Text("rate, or rate table"),
     default: REQUIRED,
-    allowed: "",
+    allowed: "greater than zero; or a trace or a generated link: see [Rate tables](#rate-tables)",
     meaning: "link rate",
 };
 
@@ -155,7 +155,22 @@ pub fn parse_link(ck: &mut Checker, t: Tab, default_limit: Limit) -> LinkSpec {
 
 /// `parse_link` without the check for unknown keys (for tables that take more keys).
 pub fn read_link(ck: &mut Checker, t: Tab, default_limit: Limit) -> LinkSpec {
-    let rate_bps = ck.need(t, &RATE, "\"1Gbps\"").unwrap_or(1);
+    let rate_bps = match t.t.get("rate") {
+        // A trace or a generated link (`net/dynamics.rs`, which reports its errors): its
+        // mean rate.
+        Some(toml::Value::Table(_)) => crate::net::dynamics::mean_rate(ck.file, t),
+        None => {
+            ck.missing(t, "rate", "\"1Gbps\"");
+            1
+        }
+        Some(v) => match crate::schema::check::rate(v) {
+            Ok(r) => r,
+            Err(m) => {
+                ck.err(&join(t.path, "rate"), Some(v), m);
+                1
+            }
+        },
+    };
     let delay = ck.need(t, &DELAY, "\"10ms\"").unwrap_or(0);
     let framing = ck
         .get::<String>(t, &FRAMING)

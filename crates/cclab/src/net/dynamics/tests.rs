@@ -1,0 +1,216 @@
+use super::*;
+use crate::engine::{EventQueue, MS, US};
+use crate::net::{NetCtx, NetEv, NoTap, NodeKind};
+use crate::packet::{Packet, PacketPool};
+use crate::qdisc::linkrate::mahimahi::Trace;
+
+#[derive(Clone, Copy)]
+enum Ev {
+    Net(NetEv),
+    /// h0 hands packet i to its NIC.
+    Send(usize),
+}
+impl From<NetEv> for Ev {
+    fn from(e: NetEv) -> Ev {
+        Ev::Net(e)
+    }
+}
+
+/// h0 sends packets (IP length, time) over a link h0 → h1 with 10 ms of delay whose
+/// deliveries come from `src` and whose queue is `queue`; returns (packet, time it left
+/// h0's port) in the order they reach h1.
+fn deliveries(
+    src: &RateSource,
+    queue: QueueSpec,
+    sends: &[(u32, SimTime)],
+) -> Vec<(usize, SimTime)> {
+    let mut net = Network::default();
+    let h0 = net.add_node("h0", NodeKind::Host);
+    let h1 = net.add_node("h1", NodeKind::Host);
+    let link = net.add_link("link", h0, h1, 1_000_000_000, 10 * MS, queue.build());
+    net.add_link("link_rev", h1, h0, 1_000_000_000, 10 * MS, queue.build());
+    net.finish();
+    net.set_rate_source(link, src, Rng::new(1, 2));
+    net.seal(0);
+    assert!(!net.port(link).direct, "a trace-driven port runs on events");
+    let mut pool = PacketPool::default();
+    let mut q = EventQueue::<Ev>::new();
+    for (i, &(_, t)) in sends.iter().enumerate() {
+        q.schedule(t, Ev::Send(i));
+    }
+    let mut tap = NoTap;
+    let mut got = Vec::new();
+    while let Some((now, ev)) = q.pop_until(SimTime::MAX) {
+        let mut cx = NetCtx {
+            pool: &mut pool,
+            q: &mut q,
+            tap: &mut tap,
+        };
+        match ev {
+            Ev::Send(i) => {
+                let mut p = Packet::blank();
+                p.src = h0;
+                p.dst = h1;
+                p.size = sends[i].0;
+                p.seq = i as u64;
+                let id = cx.pool.alloc(p);
+                net.egress(h0, id, &mut cx);
+            }
+            Ev::Net(e) => {
+                if let crate::net::forward::NetOut::Deliver(_, id) = net.on_event(e, &mut cx) {
+                    got.push((cx.pool.get(id).seq as usize, now - 10 * MS));
+                    cx.pool.free(id);
+                }
+            }
+        }
+    }
+    got
+}
+
+fn trace(text: &str) -> RateSource {
+    RateSource::Trace("hand".into(), Arc::new(Trace::parse(text).unwrap()))
+}
+
+/// A hand-written trace and what mm-link's `rationalize` does with it, worked by hand.
+/// Opportunities (ms): 1, 1, 3, 6, then the trace again from 6: 7, 7, 9, 12, 13, …
+/// Each carries 1504 bytes; a packet costs its IP length + 4.
+/// - A (1500 B, at 0.5 ms) costs 1504: the first opportunity at 1 ms whole → 1 ms.
+/// - B (100 B, at 0.5 ms) costs 104: the second opportunity at 1 ms; its other 1400
+///   bytes are lost (nothing waits) → 1 ms.
+/// - C (3000 B, at 2 ms) costs 3004: 1504 at 3 ms, 1500 at 6 ms → 6 ms, 4 bytes left.
+/// - D (40 B, at 4 ms, queued behind C) costs 44: the 4 bytes left at 6 ms, 40 at the
+///   first opportunity at 7 ms → 7 ms; 1464 bytes of it left.
+/// - E (1000 B, at 6.5 ms) costs 1004, within those 1464 → 7 ms. The second opportunity
+///   at 7 ms finds nothing: lost.
+/// - F (1500 B, at 7 ms exactly): both 7-ms opportunities are spent before it is queued
+///   (mm-link's `read_packet` rationalizes first) → 9 ms.
+/// - G (1500 B, at 9 ms exactly): the 9-ms opportunity went to F before G came → 12 ms.
+#[test]
+fn a_port_on_a_hand_written_trace_delivers_what_mm_link_delivers() {
+    let sends = [
+        (1500, 500 * US),
+        (100, 500 * US),
+        (3000, 2 * MS),
+        (40, 4 * MS),
+        (1000, 6500 * US),
+        (1500, 7 * MS),
+        (1500, 9 * MS),
+    ];
+    let want = [
+        (0, MS),
+        (1, MS),
+        (2, 6 * MS),
+        (3, 7 * MS),
+        (4, 7 * MS),
+        (5, 9 * MS),
+        (6, 12 * MS),
+    ];
+    let q = QueueSpec::droptail(Limit::Packets(100));
+    assert_eq!(deliveries(&trace("1\n1\n3\n6\n"), q.clone(), &sends), want);
+    // Any discipline in front: CoDel (its 5 ms target is never exceeded long enough
+    // here) gives the same deliveries.
+    let codel = QueueSpec::Codel(crate::qdisc::codel::Spec {
+        params: crate::qdisc::codel::CodelParams::linux(false),
+        limit: 100,
+    });
+    assert_eq!(deliveries(&trace("1\n1\n3\n6\n"), codel, &sends), want);
+    // The queue's limit still holds in front of the link: with room for 1 packet, B
+    // (queued behind A until the 1-ms opportunity) is dropped.
+    let one = QueueSpec::droptail(Limit::Packets(1));
+    let got = deliveries(&trace("1\n1\n3\n6\n"), one, &sends);
+    assert!(!got.iter().any(|&(i, _)| i == 1), "{got:?}");
+}
+
+/// A saturated trace-driven link delivers one 1500-byte packet per line, at the lines'
+/// times, period after period.
+#[test]
+fn a_saturated_link_uses_every_opportunity_of_the_looping_trace() {
+    let sends: Vec<(u32, SimTime)> = (0..40).map(|_| (1500, 0)).collect();
+    let got = deliveries(
+        &trace("2\n2\n5\n10\n"),
+        QueueSpec::droptail(Limit::Packets(100)),
+        &sends,
+    );
+    let times: Vec<SimTime> = got.iter().map(|&(_, t)| t / MS).collect();
+    let mut want = Vec::new();
+    for k in 0..10 {
+        for t in [2, 2, 5, 10] {
+            want.push(10 * k + t);
+        }
+    }
+    assert_eq!(times, want);
+}
+
+/// A scenario whose bottleneck's rate is `rate` (TOML), read as if from a file in `dir`.
+fn scenario_with(dir: &Path, rate: &str) -> Result<crate::scenario::Scenario, String> {
+    let text = format!(
+        "[sim]\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nbottleneck = {{ rate = {rate}, delay = \"10ms\" }}\n"
+    );
+    let file = dir.join("s.toml");
+    crate::scenario::parse_scenario(&text, &file.to_string_lossy(), &[]).map_err(|e| {
+        e.iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// Bad input names the file, the line and what it holds (exit 2 at the command line);
+/// good input gives both directions their source and the link its mean rate.
+#[test]
+fn trace_files_are_read_relative_to_the_scenario_and_refused_with_their_line() {
+    let dir = std::env::temp_dir().join(format!("cclab-dyn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ok.trace"), "1\n1\n2\n").unwrap();
+    std::fs::write(dir.join("bad.trace"), "1\n2\nx3\n").unwrap();
+    std::fs::write(dir.join("down.trace"), "5\n3\n").unwrap();
+    std::fs::write(dir.join("empty.trace"), "").unwrap();
+    let sc = scenario_with(&dir, "{ trace = \"ok.trace\" }").unwrap();
+    let links: Vec<&str> = sc.link_rates.iter().map(|l| l.link.as_str()).collect();
+    assert_eq!(links, ["bottleneck", "bottleneck_rev"]);
+    // 3 lines per 2 ms: 18 Mbit/s; the dumbbell's access rate defaults to 10 × that.
+    let crate::scenario::TopologySpec::Dumbbell {
+        bottleneck,
+        access_rate_bps,
+        ..
+    } = &sc.topology
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (bottleneck.rate_bps, *access_rate_bps),
+        (18_000_000, 180_000_000)
+    );
+    for (rate, want) in [
+        ("{ trace = \"missing.trace\" }", "missing.trace"),
+        ("{ trace = \"bad.trace\" }", "bad.trace': line 3 (\"x3\")"),
+        (
+            "{ trace = \"down.trace\" }",
+            "line 2 (\"3\"): timestamps must not decrease",
+        ),
+        ("{ trace = \"empty.trace\" }", "no timestamp"),
+        (
+            "{ trace = \"ok.trace\", reverse_trace = \"bad.trace\" }",
+            "bottleneck.rate.reverse_trace",
+        ),
+        ("{ trace = \"ok.trace\", markov = {} }", "exactly one of"),
+        (
+            "{ markov = { good = \"1Mbps\", bad = \"0bps\", good_time = \"1s\" } }",
+            "bad_time",
+        ),
+        (
+            "{ onoff = { rate = \"1Mbps\", on = \"0s\", off = \"1s\" } }",
+            "onoff.on",
+        ),
+    ] {
+        let e = scenario_with(&dir, rate).unwrap_err();
+        assert!(e.contains(want), "{rate}: {e}");
+        assert!(e.contains("s.toml"), "{e}");
+    }
+    // On a fat-tree's links (or a star's) a rate table is refused.
+    let text = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"fat-tree\"\nk = 4\nlink = { rate = { trace = \"ok.trace\" }, delay = \"1us\" }\n";
+    let e = crate::scenario::parse_scenario(text, &dir.join("f.toml").to_string_lossy(), &[])
+        .unwrap_err();
+    assert!(e.iter().any(|e| e.key == "topology.link.rate"), "{e:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
