@@ -662,6 +662,7 @@ impl CongestionOps for Bbr3 {
         // `TCP_CONG_WANTS_CE_EVENTS` with `bbr_precise_ece_ack`, on an `ecn_low` route.
         ReceiverNeeds {
             ecn: false,
+            ect_1: false,
             ce_state: self.ecn_low,
             ce_ack_now: self.ecn_low,
         }

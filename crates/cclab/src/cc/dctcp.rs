@@ -12,6 +12,10 @@
 //! `dctcp-reno … fallback_mode` by `ss`), and the socket stops sending ECT.
 //! The receiver's CE state machine (`tcp_dctcp.h: dctcp_ece_ack_update`) lives in
 //! `tcp::receiver`, where the ACKs are made.
+//! With `dctcp_ect = 1` (the L4S team's tree, `tcp_dctcp.c`'s module parameter
+//! `dctcp_ect`, "send packet with ECT(dctcp_ect)", which sets `TCP_CONG_WANTS_ECT_1`) the
+//! socket's ECN-capable packets are ECT(1), the L4S identifier: DCTCP as an L4S sender
+//! (RFC 9331 §4.3 requirements aside), everything else unchanged (docs/references.md §18.2).
 //! Not modelled: PLB (protective load balancing) rehashing.
 
 use super::{reno, CaEvent, CaState, CongestionOps, ReceiverNeeds, TcpCcState, CA_ACK_ECE};
@@ -33,6 +37,8 @@ pub struct Dctcp {
     pub dctcp_alpha_on_init: u32,
     /// ECN was not negotiated: behave as `dctcp_reno`.
     pub fallback: bool,
+    /// `dctcp_ect` (L4S team's tree): send ECT(1) instead of ECT(0).
+    pub dctcp_ect_1: bool,
     /// Delivered / CE-delivered segments since the last alpha update, for `ss`.
     ab_tot: u64,
     ab_ecn: u64,
@@ -50,6 +56,7 @@ impl Default for Dctcp {
             dctcp_shift_g: 4,
             dctcp_alpha_on_init: DCTCP_MAX_ALPHA,
             fallback: false,
+            dctcp_ect_1: false,
             ab_tot: 0,
             ab_ecn: 0,
             mss: 0,
@@ -132,6 +139,8 @@ pub struct Options {
     pub shift_g: u32,
     /// `dctcp_alpha_on_init` (0..=1024; default `DCTCP_MAX_ALPHA`).
     pub alpha_on_init: u32,
+    /// `dctcp_ect` (the L4S team's tree only; 0 or 1, default 0): ECT(1) when 1.
+    pub ect: u32,
 }
 
 impl Default for Options {
@@ -139,6 +148,7 @@ impl Default for Options {
         Options {
             shift_g: 4,
             alpha_on_init: DCTCP_MAX_ALPHA,
+            ect: 0,
         }
     }
 }
@@ -149,10 +159,12 @@ impl super::Configure for Dctcp {
     fn read(ck: &mut Checker, t: Tab, o: &mut super::CcOptions) {
         ck.get_into(t, &SHIFT_G, &mut o.dctcp.shift_g);
         ck.get_into(t, &ALPHA_ON_INIT, &mut o.dctcp.alpha_on_init);
+        ck.get_into(t, &ECT, &mut o.dctcp.ect);
     }
     fn configure(&mut self, o: &super::CcOptions) {
         self.dctcp_shift_g = o.dctcp.shift_g.min(10);
         self.dctcp_alpha_on_init = o.dctcp.alpha_on_init;
+        self.dctcp_ect_1 = o.dctcp.ect != 0;
     }
 }
 
@@ -174,12 +186,21 @@ pub const ALPHA_ON_INIT: Key = Key {
     meaning: "module parameter `dctcp_alpha_on_init` (1024 = alpha 1.0)",
 };
 
+/// `dctcp_ect` (the L4S team's tree; `dctcp` only, not `dctcp-3.18`).
+pub const ECT: Key = Key {
+    name: "dctcp_ect",
+    ty: Ty::Int(0, 1),
+    default: "`0`",
+    allowed: "",
+    meaning: "module parameter `dctcp_ect` of the L4S team's `tcp_dctcp.c`: the ECT codepoint of the socket's ECN-capable packets, `1` = ECT(1), the L4S identifier (DCTCP as an L4S sender)",
+};
+
 static OPTIONS: Schema = Schema {
     title: "DCTCP options",
     place: "[tcp]",
     noun: "options",
     about: "",
-    keys: &[SHIFT_G, ALPHA_ON_INIT],
+    keys: &[SHIFT_G, ALPHA_ON_INIT, ECT],
     with: &[],
     variants: None,
 };
@@ -197,11 +218,17 @@ impl CongestionOps for Dctcp {
         true
     }
 
+    /// `dctcp_ect` sets `TCP_CONG_WANTS_ECT_1` (the L4S team's `dctcp_register`).
+    fn wants_ect_1(&self) -> bool {
+        self.dctcp_ect_1
+    }
+
     /// The receiver runs `dctcp_ece_ack_update` (RFC 8257 §3.2), which ACKs a change of CE
     /// state at once ("tcp: do not delay ACK in DCTCP upon CE status change", 2018).
     fn receiver_needs(&self) -> ReceiverNeeds {
         ReceiverNeeds {
             ecn: true,
+            ect_1: self.dctcp_ect_1,
             ce_state: true,
             ce_ack_now: true,
         }

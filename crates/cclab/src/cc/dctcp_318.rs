@@ -192,6 +192,7 @@ impl CongestionOps for Dctcp318 {
     fn receiver_needs(&self) -> ReceiverNeeds {
         ReceiverNeeds {
             ecn: true,
+            ect_1: false,
             ce_state: true,
             ce_ack_now: false,
         }

@@ -458,11 +458,22 @@ pub trait CongestionOps {
     fn needs_ecn(&self) -> bool {
         false
     }
+    /// Are this module's ECN-capable packets ECT(1), the L4S identifier (RFC 9331), rather
+    /// than ECT(0)? The L4S team's tree: the module flag `TCP_CONG_WANTS_ECT_1`
+    /// (`tcp_ca_wants_ect_1`; its `tcp_prague.c` and, with `dctcp_ect`, `tcp_dctcp.c` set
+    /// it) for the handshake, and the socket's `TCP_ECN_ECT_1` once the module runs;
+    /// mainline since the AccECN series: `TCP_CONG_ECT_1_NEGOTIATION`
+    /// (`INET_ECN_xmit_ect_1_negotiation`). A socket asks once, when it is built, and
+    /// writes that codepoint wherever it would write ECT(0) (docs/references.md §L4S).
+    fn wants_ect_1(&self) -> bool {
+        false
+    }
     /// What the module needs from the receiving end of its connections. Linux runs the
     /// listener's own module there too; a scenario gives both ends the same one.
     fn receiver_needs(&self) -> ReceiverNeeds {
         ReceiverNeeds {
             ecn: self.needs_ecn(),
+            ect_1: self.wants_ect_1(),
             ce_state: false,
             ce_ack_now: false,
         }
@@ -488,6 +499,9 @@ pub struct ReceiverNeeds {
     /// send every segment ECT (Linux `INET_ECN_xmit`), the SYN-ACK too unless `syn_ect`
     /// is off.
     pub ecn: bool,
+    /// With `ecn`: what this end sends is ECT(1), not ECT(0) (the module's
+    /// [`CongestionOps::wants_ect_1`]; Linux runs the listener's module here too).
+    pub ect_1: bool,
     /// The module's receiver-side CE state machine (DCTCP `dctcp_ece_ack_update`, RFC 8257
     /// §3.2): ECE mirrors each packet's CE bit instead of latching until CWR.
     pub ce_state: bool,
@@ -715,6 +729,9 @@ impl CongestionOps for Cc {
     }
     fn needs_ecn(&self) -> bool {
         dispatch!(self, c => c.needs_ecn())
+    }
+    fn wants_ect_1(&self) -> bool {
+        dispatch!(self, c => c.wants_ect_1())
     }
     fn receiver_needs(&self) -> ReceiverNeeds {
         dispatch!(self, c => c.receiver_needs())

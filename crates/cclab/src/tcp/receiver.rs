@@ -73,6 +73,9 @@ pub struct Receiver {
     ecn_allowed: bool,
     /// What this end's congestion control needs here (ECN; DCTCP's CE state machine).
     needs: ReceiverNeeds,
+    /// The ECT codepoint of what this end sends when its module needs ECN: ECT(1) if the
+    /// module wants it (`ReceiverNeeds::ect_1`), else ECT(0).
+    ect: u8,
     syn_ect: bool,
     pub ecn_ok: bool,
     /// DCTCP `ce_state` and `prior_rcv_nxt`.
@@ -126,6 +129,7 @@ impl Receiver {
             dsack: None,
             ecn_allowed: cfg.ecn,
             needs,
+            ect: if needs.ect_1 { ECT1 } else { ECT0 },
             syn_ect: cfg.syn_ect,
             ecn_ok: false,
             ce_state: false,
@@ -212,7 +216,7 @@ impl Receiver {
             // ECT on the SYN-ACK only for a module that needs ECN (Linux
             // `tcp_ecn_send_synack` with `tcp_ca_needs_ecn`).
             if self.needs.ecn && self.syn_ect {
-                a.ecn = ECT0;
+                a.ecn = self.ect;
             }
         }
         a.seq = 0;
@@ -447,7 +451,7 @@ impl Receiver {
             a.flags |= ECE;
         }
         if self.ecn_ok && self.needs.ecn {
-            a.ecn = ECT0;
+            a.ecn = self.ect;
         }
         a.seq = 1;
         a.ack = ack;

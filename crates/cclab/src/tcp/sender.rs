@@ -160,6 +160,9 @@ pub struct Sender {
     pub state: SndState,
     pub tp: TcpCcState,
     pub cc: Cc,
+    /// The ECT codepoint this socket's ECN-capable packets carry: ECT(1) for a module
+    /// that wants it (`CongestionOps::wants_ect_1`, L4S), else ECT(0); asked once here.
+    ect: u8,
     /// Payload bytes per full segment.
     pub mss: u32,
     pub rtt: RttEstimator,
@@ -282,12 +285,14 @@ impl Sender {
             || cfg.host.tso
             || cfg.host.tsq
             || cc.reads_pacing_rate();
+        let ect = if cc.wants_ect_1() { ECT1 } else { ECT0 };
         Sender {
             addr,
             cfg: Arc::clone(cfg),
             state: SndState::Idle,
             tp,
             cc,
+            ect,
             mss,
             rtt: RttEstimator::new(cfg.rto_mode, cfg.rto_min, cfg.rto_max, cfg.rto_initial),
             backoff: 0,
@@ -430,7 +435,7 @@ impl Sender {
         if self.cfg.ecn || self.cc.needs_ecn() {
             p.flags |= ECE | CWR;
             if self.cc.needs_ecn() && self.cfg.syn_ect {
-                p.ecn = ECT0;
+                p.ecn = self.ect;
             }
         }
         p.seq = 0;

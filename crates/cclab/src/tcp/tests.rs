@@ -369,6 +369,37 @@ fn rfc3168_retransmissions_are_not_ect_but_dctcp_ones_are() {
     }
 }
 
+/// DCTCP on ECT(1) (`dctcp_ect = 1`, the L4S team's `tcp_dctcp.c`; docs/references.md
+/// §18.2): every ECN-capable packet of both ends is ECT(1) where plain DCTCP's is ECT(0)
+/// — the SYN and SYN-ACK, the data, the retransmission, the receiver's ACKs — and ECN is
+/// negotiated as before.
+#[test]
+fn dctcp_ect_1_sends_every_ect_packet_as_ect_1() {
+    let mut cfg = dctcp();
+    cfg.cc_options.dctcp.ect = 1;
+    let mut b = Bench::new(&cfg, 5 * MS, GBPS, Some(1_000_000));
+    b.drop = Box::new(|_, to_server, n| to_server && n == 50);
+    b.connect();
+    b.run_until(5 * SEC);
+    assert!(b.s.tp.ecn_ok && b.r.ecn_ok);
+    assert_eq!(b.s.cc_name(), "dctcp");
+    let syn = |to_server: bool| {
+        b.log
+            .iter()
+            .find(|l| l.to_server == to_server && l.p.flags & SYN != 0)
+            .unwrap()
+            .p
+            .ecn
+    };
+    assert_eq!((syn(true), syn(false)), (ECT1, ECT1));
+    assert!(b.data_sent().count() > 600);
+    assert!(b.data_sent().all(|l| l.p.ecn == ECT1));
+    assert_eq!(b.data_sent().filter(|l| l.p.retrans).count(), 1);
+    assert!(b.acks().count() > 300);
+    assert!(b.acks().all(|l| l.p.ecn == ECT1));
+    assert_eq!(b.r.delivered_bytes, 1_000_000);
+}
+
 #[test]
 fn ss_line_has_the_seeds_dctcp_fields_in_order() {
     let mut b = Bench::new(&dctcp(), 50 * US, GBPS, Some(2_000_000));

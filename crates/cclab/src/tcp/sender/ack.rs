@@ -49,7 +49,7 @@ impl Sender {
         let mut p = self.template(io.now);
         p.flags = ACK;
         if self.tp.ecn_ok && self.cc.needs_ecn() {
-            p.ecn = ECT0; // the DCTCP socket keeps ECT on everything it sends
+            p.ecn = self.ect; // the DCTCP socket keeps ECT on everything it sends
         }
         p.seq = self.tp.snd_nxt.max(1);
         p.ack = self.hs.rcv_nxt;

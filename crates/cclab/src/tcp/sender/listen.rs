@@ -166,7 +166,7 @@ impl Sender {
         if self.tp.ecn_ok {
             p.flags |= ECE;
             if self.cc.needs_ecn() && self.cfg.syn_ect {
-                p.ecn = ECT0;
+                p.ecn = self.ect;
             }
         }
         p.seq = 0;

@@ -263,7 +263,7 @@ impl Sender {
         p.payload = len;
         p.size = len + IP_TCP_HDR + self.ts_len();
         if self.tp.ecn_ok {
-            p.ecn = ECT0;
+            p.ecn = self.ect;
         }
         p
     }
@@ -272,7 +272,7 @@ impl Sender {
     /// module needs ECN, whose socket keeps ECT on every packet.
     pub(super) fn retrans_ecn(&self) -> u8 {
         if self.tp.ecn_ok && self.cc.needs_ecn() {
-            ECT0
+            self.ect
         } else {
             NOT_ECT
         }
