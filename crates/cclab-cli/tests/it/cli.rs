@@ -789,10 +789,10 @@ fn reproduce_pie_quick_passes() {
     assert!(num("reno_n50", "drops") > num("reno_n5", "drops"));
 }
 
-/// DualPI2 with a DCTCP (L4S) flow against CUBIC (docs/references.md §6.7) in --quick:
-/// the classic queue's mean delay at the 15 ms target, the L queue's median under the
-/// 1 ms step and its 99th percentile under the classic median, the windows at 1.64/k: four
-/// checks pass; the link stays busy.
+/// DualPI2 with a DCTCP-on-ECT(1) (L4S) flow against CUBIC (docs/references.md §6.7) in
+/// --quick: the classic queue's mean delay at the 15 ms target, the L queue's median under
+/// the 1 ms step and its 99th percentile under the classic median, the windows at 1.64/k:
+/// four checks pass; the link stays busy.
 #[test]
 fn reproduce_l4s_dualq_quick_passes() {
     let v = reproduce_json("l4s-dualq");
@@ -801,6 +801,14 @@ fn reproduce_l4s_dualq_quick_passes() {
     let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
     assert!(num("dctcp_cubic", "utilisation") > 0.95);
     assert!(num("dctcp_cubic", "l_p99_ms") * 5.0 < num("dctcp_cubic", "c_p50_ms"));
+    // ECT(1) into l4s_ect and ECT(0) into any_ect: the queue decides alike, to the packet.
+    for m in ["l_goodput_mbps", "c_p99_ms", "p_l_marked"] {
+        assert_eq!(
+            num("dctcp_cubic", m),
+            num("dctcp_ect0_any_ect_cubic", m),
+            "{m}"
+        );
+    }
 }
 
 /// Ware et al.'s model of BBR v1 against CUBIC (docs/references.md §15.5) in --quick: at

@@ -19,9 +19,9 @@
 //! bottleneck (5 ms one way; base RTT 20 ms) with DualPI2 at Linux's defaults; s0 runs
 //! the scalable sender, s1 CUBIC without ECN (Linux's default: it asks for no ECN); one
 //! bulk flow each from t = 0, SACK, Linux 6.6 defaults. The scalable sender is DCTCP
-//! (`tcp_dctcp.c`) with ECN on its packets as ECT(0) and the queue's classifier at tc's
-//! `any_ect` (the man page's data-centre setting: ECT(0) in the L queue) — the queue does
-//! to it what it does to ECT(1) with `l4s_ect`.
+//! (`tcp_dctcp.c`) sending ECT(1) (the L4S team's `dctcp_ect = 1`), classified into the L
+//! queue by the default `l4s_ect`. A row (not judged): DCTCP on ECT(0) with the classifier
+//! at tc's `any_ect` (the man page's data-centre setting), which the queue treats alike.
 //!
 //! **Measured** after a 10 s warm-up: each queue's sojourn of every packet sent
 //! (percentiles, mean), each flow's goodput, its packets in flight sampled every 1 ms (its
@@ -35,7 +35,7 @@ use super::common::{tcp, MeanCi};
 use super::study::{Of, Study};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
-use crate::qdisc::dualpi2::{self, Params, ECN_MASK_ANY_ECT, MAX_PROB};
+use crate::qdisc::dualpi2::{self, Params, ECN_MASK_ANY_ECT, ECN_MASK_L4S_ECT, MAX_PROB};
 use crate::qdisc::{Qdisc, QueueSpec};
 use crate::scenario::*;
 use crate::sim::Sim;
@@ -72,19 +72,35 @@ const K: f64 = 2.0;
 const RENO_C: f64 = 1.224_744_871;
 const SCALABLE_C: f64 = 2.0;
 
-/// The scalable sender on the L queue.
+/// The scalable sender on the L queue: its congestion control, `tcp_dctcp.c`'s `dctcp_ect`
+/// (1: ECT(1)), and the queue's classifier. A row for another sender is one
+/// `s.variant(…)` line.
 #[derive(Clone, Copy, Debug)]
-enum Scalable {
-    /// DCTCP on ECT(0), the queue at `any_ect`.
-    DctcpEct0,
+struct Scalable {
+    cc: &'static str,
+    dctcp_ect: u32,
+    ecn_mask: u8,
 }
 
+/// DCTCP on ECT(1) into the default `l4s_ect` classifier: the judged configuration.
+const DCTCP_ECT1: Scalable = Scalable {
+    cc: "dctcp",
+    dctcp_ect: 1,
+    ecn_mask: ECN_MASK_L4S_ECT,
+};
+/// DCTCP on ECT(0) into `any_ect` (tc's data-centre setting): the same queue decisions.
+const DCTCP_ECT0_ANY: Scalable = Scalable {
+    cc: "dctcp",
+    dctcp_ect: 0,
+    ecn_mask: ECN_MASK_ANY_ECT,
+};
+
 impl Scalable {
-    /// The sender's TCP settings, and the queue's classifier.
-    fn setup(self) -> (TcpConfig, u8) {
-        match self {
-            Scalable::DctcpEct0 => (tcp("dctcp"), ECN_MASK_ANY_ECT),
-        }
+    /// The sender's TCP settings.
+    fn tcp(self) -> TcpConfig {
+        let mut t = tcp(self.cc);
+        t.cc_options.dctcp.ect = self.dctcp_ect;
+        t
     }
 }
 
@@ -107,10 +123,9 @@ struct Run {
 type Metric = fn(&Run) -> f64;
 
 fn simulate(o: &Options, s: Scalable, dur: SimTime, seed: u64) -> Run {
-    let (l_tcp, ecn_mask) = s.setup();
     let queue = QueueSpec::DualPi2(dualpi2::Spec {
         params: Params {
-            ecn_mask,
+            ecn_mask: s.ecn_mask,
             ..Params::default()
         },
     });
@@ -128,7 +143,7 @@ fn simulate(o: &Options, s: Scalable, dur: SimTime, seed: u64) -> Run {
     };
     let mut sc = Scenario::new("l4s-dualq", topo, dur);
     sc.seed = seed;
-    sc.add_flow("s0", "r0", o.tcp(l_tcp));
+    sc.add_flow("s0", "r0", o.tcp(s.tcp()));
     sc.add_flow("s1", "r1", o.tcp(tcp("cubic")));
     o.prepare(&mut sc);
     let mut sim = Sim::new(&sc).expect("valid scenario");
@@ -194,8 +209,8 @@ fn run(o: &Options) -> Report {
     let dur = if o.quick { 30 * SEC } else { 100 * SEC };
     let (runs, cap) = (3, 6);
     let mut s: Study<Scalable, Run> = Study::new("l4s-dualq", o);
-    let dctcp = s.variant("dctcp_cubic", Scalable::DctcpEct0, runs, cap);
-    let vars = vec![dctcp];
+    let dctcp = s.variant("dctcp_cubic", DCTCP_ECT1, runs, cap);
+    let mut vars = vec![dctcp];
     let checks = vec![
         s.check(
             "classic queue: mean sojourn / the 15 ms target",
@@ -230,6 +245,8 @@ fn run(o: &Options) -> Report {
             Of::mean(dctcp, |r: &Run| r.l_window / r.c_window),
         ),
     ];
+    // Rows, not judged.
+    vars.push(s.variant("dctcp_ect0_any_ect_cubic", DCTCP_ECT0_ANY, runs, runs));
     let mut d = s.run(|&c, seed| simulate(o, c, dur, seed));
     for &v in &vars {
         let name = d.name(v).to_string();
@@ -273,7 +290,7 @@ fn run(o: &Options) -> Report {
         secs(WARM),
         o.seed,
     ));
-    d.note("dctcp_cubic: DCTCP on ECT(0) with the queue's classifier at any_ect (tc's data-centre setting), which puts it in the L queue as l4s_ect puts ECT(1)");
+    d.note("dctcp_cubic: DCTCP on ECT(1) (tcp_dctcp.c's dctcp_ect = 1, the L4S team's tree) into the default l4s_ect classifier; dctcp_ect0_any_ect_cubic (not judged): DCTCP on ECT(0) with the classifier at any_ect (tc's data-centre setting), which the queue treats alike");
     d.note("rate_ratio_model: the windows' balance 1.64/k times the round trips' ratio, (20 ms + the C queue's mean sojourn) / (20 ms + the L queue's): window fairness at equal base RTTs is not rate fairness, since the classic flow's round trip carries the 15 ms target; the rates balance only where the base RTT dwarfs it");
     d.note("windows are packets in flight sampled every 1 ms; p_l = CE marks in the L queue over the L flow's data segments, p_c = the C queue's AQM drops over the C flow's; l_window_x_p_l and c_window_x_sqrt_p_c are the window laws' constants as measured (2 and 1.22 in the models); sojourn percentiles and means from every packet each queue sent in the window (percentiles to the histogram's 0.1%)");
     d.finish()
