@@ -31,7 +31,7 @@
 //! Runs: three seeds, up to six while a check's interval is as wide as its band.
 //! `--quick`: 30 s runs instead of 100 s.
 
-use super::common::{tcp, MeanCi};
+use super::common::{busy_bits, tcp};
 use super::study::{Of, Study};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -148,13 +148,8 @@ fn simulate(o: &Options, s: Scalable, dur: SimTime, seed: u64) -> Run {
     o.prepare(&mut sc);
     let mut sim = Sim::new(&sc).expect("valid scenario");
     let port = sim.net.port_by_name("bottleneck").expect("a bottleneck");
-    let busy = |sim: &mut Sim| {
-        let now = sim.q.now();
-        let p = sim.net.port_now(port, now);
-        (p.tx_bytes + p.tx_pkts * p.framing as u64) as f64 * 8.0
-    };
     sim.run_until(WARM);
-    let bits0 = busy(&mut sim);
+    let bits0 = busy_bits(&mut sim, port);
     let at: Vec<u64> = (0..2)
         .map(|i| sim.tcp(i).receiver.delivered_bytes)
         .collect();
@@ -173,7 +168,7 @@ fn simulate(o: &Options, s: Scalable, dur: SimTime, seed: u64) -> Run {
         prob += dualpi2_of(&sim, port).prob as f64 / MAX_PROB as f64;
         k += 1.0;
     }
-    let bits = busy(&mut sim) - bits0;
+    let bits = busy_bits(&mut sim, port) - bits0;
     let window_s = secs(dur - WARM);
     let mbps =
         |i: usize| (sim.tcp(i).receiver.delivered_bytes - at[i]) as f64 * 8.0 / window_s / 1e6;
@@ -248,39 +243,33 @@ fn run(o: &Options) -> Report {
     // Rows, not judged.
     vars.push(s.variant("dctcp_ect0_any_ect_cubic", DCTCP_ECT0_ANY, runs, runs));
     let mut d = s.run(|&c, seed| simulate(o, c, dur, seed));
-    for &v in &vars {
-        let name = d.name(v).to_string();
-        let rows: [(&str, Metric); 22] = [
-            ("l_goodput_mbps", |r| r.l_mbps),
-            ("c_goodput_mbps", |r| r.c_mbps),
-            ("rate_ratio_l_over_c", |r| r.l_mbps / r.c_mbps),
-            ("rate_ratio_model", |r| {
-                SCALABLE_C / RENO_C / K * (BASE_RTT_MS + r.c_ms[3]) / (BASE_RTT_MS + r.l_ms[3])
-            }),
-            ("l_window_pkts", |r| r.l_window),
-            ("c_window_pkts", |r| r.c_window),
-            ("window_ratio_l_over_c", |r| r.l_window / r.c_window),
-            ("p_prime", |r| r.p_prime),
-            ("p_l_marked", |r| r.p_l),
-            ("p_c_dropped", |r| r.p_c),
-            ("l_window_x_p_l", |r| r.l_window * r.p_l),
-            ("c_window_x_sqrt_p_c", |r| r.c_window * r.p_c.sqrt()),
-            ("l_p50_ms", |r| r.l_ms[0]),
-            ("l_p90_ms", |r| r.l_ms[1]),
-            ("l_p99_ms", |r| r.l_ms[2]),
-            ("l_mean_ms", |r| r.l_ms[3]),
-            ("c_p50_ms", |r| r.c_ms[0]),
-            ("c_p90_ms", |r| r.c_ms[1]),
-            ("c_p99_ms", |r| r.c_ms[2]),
-            ("c_mean_ms", |r| r.c_ms[3]),
-            ("utilisation", |r| r.util),
-            ("step_share_of_l_marks", |r| r.step_share),
-        ];
-        for (metric, f) in rows {
-            let x: MeanCi = d.mean(v, f);
-            d.row_ci(&name, metric, x);
-        }
-    }
+    let rows: [(&str, Metric); 22] = [
+        ("l_goodput_mbps", |r| r.l_mbps),
+        ("c_goodput_mbps", |r| r.c_mbps),
+        ("rate_ratio_l_over_c", |r| r.l_mbps / r.c_mbps),
+        ("rate_ratio_model", |r| {
+            SCALABLE_C / RENO_C / K * (BASE_RTT_MS + r.c_ms[3]) / (BASE_RTT_MS + r.l_ms[3])
+        }),
+        ("l_window_pkts", |r| r.l_window),
+        ("c_window_pkts", |r| r.c_window),
+        ("window_ratio_l_over_c", |r| r.l_window / r.c_window),
+        ("p_prime", |r| r.p_prime),
+        ("p_l_marked", |r| r.p_l),
+        ("p_c_dropped", |r| r.p_c),
+        ("l_window_x_p_l", |r| r.l_window * r.p_l),
+        ("c_window_x_sqrt_p_c", |r| r.c_window * r.p_c.sqrt()),
+        ("l_p50_ms", |r| r.l_ms[0]),
+        ("l_p90_ms", |r| r.l_ms[1]),
+        ("l_p99_ms", |r| r.l_ms[2]),
+        ("l_mean_ms", |r| r.l_ms[3]),
+        ("c_p50_ms", |r| r.c_ms[0]),
+        ("c_p90_ms", |r| r.c_ms[1]),
+        ("c_p99_ms", |r| r.c_ms[2]),
+        ("c_mean_ms", |r| r.c_ms[3]),
+        ("utilisation", |r| r.util),
+        ("step_share_of_l_marks", |r| r.step_share),
+    ];
+    d.rows_ci(&vars, &rows);
     for c in checks {
         d.emit(c);
     }

@@ -291,6 +291,21 @@ impl DualPi2 {
         }
     }
 
+    /// `must_drop` with its counters: the mark to write, or `None` to drop the packet.
+    fn coupled(&mut self, class: Class, ect: u8, backlog: u64) -> Option<Mark> {
+        match self.must_drop(class, ect, backlog) {
+            Act::Pass => Some(Mark::None),
+            Act::Mark => {
+                self.stats.ecn_mark += 1;
+                Some(Mark::Ce)
+            }
+            Act::Drop => {
+                self.stats.aqm_drops[class as usize] += 1;
+                None
+            }
+        }
+    }
+
     /// The heads' ages at `now` (ns), 0 for an empty queue: (C, L) (`get_queue_delays`).
     pub fn queue_delays(&self, now_ns: u64) -> (u64, u64) {
         let age = |q: &VecDeque<Queued>| q.front().map_or(0, |h| now_ns.saturating_sub(h.ts));
@@ -372,16 +387,9 @@ impl QueueDisc for DualPi2 {
         }
         let mut mark = Mark::None;
         if self.p.drop_early {
-            match self.must_drop(class, m.ecn, self.bytes) {
-                Act::Pass => {}
-                Act::Mark => {
-                    self.stats.ecn_mark += 1;
-                    mark = Mark::Ce;
-                }
-                Act::Drop => {
-                    self.stats.aqm_drops[class as usize] += 1;
-                    return Verdict::Drop;
-                }
+            match self.coupled(class, m.ecn, self.bytes) {
+                Some(m) => mark = m,
+                None => return Verdict::Drop,
             }
         }
         let q = Queued {
@@ -421,14 +429,9 @@ impl QueueDisc for DualPi2 {
             let credit_change = weight * h.len as i32;
             let mut mark = Mark::None;
             if !self.p.drop_early {
-                match self.must_drop(class, h.ect, self.bytes) {
-                    Act::Pass => {}
-                    Act::Mark => {
-                        self.stats.ecn_mark += 1;
-                        mark = Mark::Ce;
-                    }
-                    Act::Drop => {
-                        self.stats.aqm_drops[class as usize] += 1;
+                match self.coupled(class, h.ect, self.bytes) {
+                    Some(m) => mark = m,
+                    None => {
                         drops.push(h.id);
                         continue;
                     }
