@@ -25,6 +25,7 @@ pub mod highspeed;
 pub mod hstcp_lp;
 pub mod htcp;
 pub mod minmax;
+pub mod prague;
 pub mod reno;
 pub mod scalable;
 pub mod state;
@@ -100,6 +101,9 @@ pub struct TcpCcState {
     /// cwnd before the last reduction (for undo), like `tp->prior_cwnd`.
     pub prior_cwnd: u32,
     pub mss_cache: u32,
+    /// The IP packet size of a full segment, `tcp_mss_to_mtu(sk, mss_cache)` (the link
+    /// MTU the socket's MSS came from).
+    pub mtu: u32,
     /// Sequence numbers as 64-bit byte offsets (no wrap-around in the simulator).
     pub snd_una: u64,
     pub snd_nxt: u64,
@@ -166,6 +170,7 @@ impl TcpCcState {
             snd_cwnd_clamp: u32::MAX,
             prior_cwnd: init_cwnd,
             mss_cache: mss,
+            mtu: mss + crate::packet::IP_TCP_HDR + crate::packet::TS_OPT,
             snd_una: 0,
             snd_nxt: 0,
             srtt_us: 0,
@@ -464,7 +469,7 @@ pub trait CongestionOps {
     /// it) for the handshake, and the socket's `TCP_ECN_ECT_1` once the module runs;
     /// mainline since the AccECN series: `TCP_CONG_ECT_1_NEGOTIATION`
     /// (`INET_ECN_xmit_ect_1_negotiation`). A socket asks once, when it is built, and
-    /// writes that codepoint wherever it would write ECT(0) (docs/references.md §L4S).
+    /// writes that codepoint wherever it would write ECT(0) (docs/references.md §18.2).
     fn wants_ect_1(&self) -> bool {
         false
     }
@@ -664,6 +669,8 @@ ccs! {
     "bbr" => Bbr(bbr::Bbr),
     /// BBR v3 (Google's `bbr` v3 tree, `tcp_bbr.c`).
     "bbr3" => Bbr3(bbr3::Bbr3),
+    /// TCP Prague (the L4S team's `tcp_prague.c`, 0.7).
+    "prague" => Prague(prague::Prague),
 }
 
 impl Cc {

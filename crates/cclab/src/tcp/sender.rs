@@ -274,6 +274,7 @@ impl Sender {
         let ssthresh = cfg.init_ssthresh.unwrap_or(u32::MAX / 2);
         let mut tp = TcpCcState::new(mss, initial::init_cwnd(cfg, mss), ssthresh);
         tp.sk_pacing_status = Self::pacing_status_of(cfg);
+        tp.mtu = cfg.mtu;
         tp.sk_max_pacing_rate = cfg.max_pacing_rate.map_or(NO_RATE, |b| b / 8);
         tp.pacing_ss_ratio = cfg.pacing_ss_ratio;
         tp.pacing_ca_ratio = cfg.pacing_ca_ratio;
@@ -352,8 +353,10 @@ impl Sender {
     }
 
     /// Something below TCP changed (a module turned pacing on in `init`): the send loop
-    /// with its checks from now on.
+    /// with its checks from now on. And a module's `init` may have replaced its ops by
+    /// ones without `cong_control` (Prague's `prague_reno` fallback), before any data.
     fn refresh_plain(&mut self) {
+        self.cc_owns = self.cc.has_cong_control();
         self.plain &= self.tp.sk_pacing_status == PacingStatus::None;
         self.track_pacing |= self.tp.sk_pacing_status != PacingStatus::None;
     }

@@ -302,3 +302,38 @@ cwnd = "100us"
     assert!(around.iter().all(|&c| c >= 19), "{around:?}");
     assert!(r.flows[0].retransmits >= 1);
 }
+
+/// TCP Prague (the L4S team's `tcp_prague.c` 0.7, docs/references.md §18.1) through a
+/// step-marking queue: examples/prague.toml (two flows, 1 Gbit/s, about 1.1 ms RTT, CE on
+/// an ECT packet arriving above K = 20 packets, a 200-packet buffer; examples/dctcp.toml
+/// with `prague`), 2 s, the queue sampled every millisecond.
+///
+/// - Shallow: after the start-up (from 0.5 s) the queue stays within K + 4 packets. Once
+///   RTT-independent (4 rounds after slow start, a few ms here) a flow grows by one
+///   segment per `prague_rtt_target` (25 ms: 1/W per ACK scaled by (srtt / 25 ms)²) and
+///   reduces at most once per 25 ms, so between two reductions each of the two flows
+///   adds at most one segment above K, and its cwnd is its fractional window rounded up
+///   (at most one more): K + 2 · 2.
+/// - Full: in that time the queue never empties (the link stays busy), the buffer drops
+///   nothing, and the marks are what holds it there: each flow's alpha is strictly between
+///   0 and 1.
+#[test]
+fn prague_holds_a_step_marking_queue_at_its_threshold() {
+    let r = example("prague.toml", &[("output.cc", "10ms")]);
+    let q: Vec<u64> = (r.series.queue.iter())
+        .filter(|s| s.queue == "bottleneck" && s.t >= 0.5)
+        .map(|s| s.pkts)
+        .collect();
+    assert!(q.len() >= 1500, "{} samples", q.len());
+    let (lo, hi) = (*q.iter().min().unwrap(), *q.iter().max().unwrap());
+    assert!(hi <= 20 + 4, "max {hi} packets");
+    assert!(lo > 0, "the queue emptied");
+    let b = r.queues.iter().find(|q| q.name == "bottleneck").unwrap();
+    assert_eq!(b.drops, 0);
+    assert!(b.marks > 0);
+    for flow in 0..2 {
+        let a = series(&r, flow, "alpha");
+        let last = a.last().unwrap().1;
+        assert!(last > 0.0 && last < 1.0, "flow {flow}: alpha {last}");
+    }
+}
