@@ -242,6 +242,15 @@ fn run(o: &Options) -> Report {
     ];
     // Rows, not judged.
     vars.push(s.variant("dctcp_ect0_any_ect_cubic", DCTCP_ECT0_ANY, runs, runs));
+    vars.push(s.variant(
+        "prague_cubic",
+        Scalable {
+            cc: "prague",
+            ..DCTCP_ECT1
+        },
+        runs,
+        runs,
+    ));
     let mut d = s.run(|&c, seed| simulate(o, c, dur, seed));
     let rows: [(&str, Metric); 22] = [
         ("l_goodput_mbps", |r| r.l_mbps),
@@ -279,7 +288,7 @@ fn run(o: &Options) -> Report {
         secs(WARM),
         o.seed,
     ));
-    d.note("dctcp_cubic: DCTCP on ECT(1) (tcp_dctcp.c's dctcp_ect = 1, the L4S team's tree) into the default l4s_ect classifier; dctcp_ect0_any_ect_cubic (not judged): DCTCP on ECT(0) with the classifier at any_ect (tc's data-centre setting), which the queue treats alike");
+    d.note("dctcp_cubic: DCTCP on ECT(1) (tcp_dctcp.c's dctcp_ect = 1, the L4S team's tree) into the default l4s_ect classifier; dctcp_ect0_any_ect_cubic (not judged): DCTCP on ECT(0) with the classifier at any_ect (tc's data-centre setting), which the queue treats alike; prague_cubic (not judged): TCP Prague (tcp_prague.c, ECT(1)) as the scalable sender");
     d.note("rate_ratio_model: the windows' balance 1.64/k times the round trips' ratio, (20 ms + the C queue's mean sojourn) / (20 ms + the L queue's): window fairness at equal base RTTs is not rate fairness, since the classic flow's round trip carries the 15 ms target; the rates balance only where the base RTT dwarfs it");
     d.note("windows are packets in flight sampled every 1 ms; p_l = CE marks in the L queue over the L flow's data segments, p_c = the C queue's AQM drops over the C flow's; l_window_x_p_l and c_window_x_sqrt_p_c are the window laws' constants as measured (2 and 1.22 in the models); sojourn percentiles and means from every packet each queue sent in the window (percentiles to the histogram's 0.1%)");
     d.finish()
