@@ -29,6 +29,14 @@ pub fn tcp(cc: &str) -> TcpConfig {
     }
 }
 
+/// The bits port `port` has put on its wire so far, its link's framing included: the
+/// busy time of its transmitter times its rate.
+pub fn busy_bits(sim: &mut crate::sim::Sim, port: crate::net::PortId) -> f64 {
+    let now = sim.q.now();
+    let p = sim.net.port_now(port, now);
+    (p.tx_bytes + p.tx_pkts * p.framing as u64) as f64 * 8.0
+}
+
 /// A single hop `src → dst` at `rate` with one-way delay `owd` and the given queue.
 pub fn one_hop(rate: u64, owd: SimTime, queue: QueueSpec) -> TopologySpec {
     TopologySpec::Chain {

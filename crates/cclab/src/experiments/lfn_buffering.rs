@@ -432,15 +432,12 @@ fn run(o: &Options) -> Report {
         ("retransmits", |o| o.retransmits as f64),
         ("timeouts", |o| o.timeouts as f64),
     ];
-    for v in [
-        w10, w100, w20, dump20, restart, ramp, nobuf, nobuf_dump, b2b, fq, fq_ecn,
-    ] {
-        let name = d.name(v).to_string();
-        for (metric, f) in rows {
-            let m = d.mean(v, f);
-            d.row_ci(&name, metric, m);
-        }
-    }
+    d.rows_ci(
+        &[
+            w10, w100, w20, dump20, restart, ramp, nobuf, nobuf_dump, b2b, fq, fq_ecn,
+        ],
+        &rows,
+    );
     let m = d.mean(ramp, |o| o.ramp_ratio);
     d.row_ci("tuned_buffer_18mb", "ramp_ratio", m);
     d.note(format!(

@@ -25,6 +25,7 @@ pub mod fct_websearch;
 pub mod hstcp_lp;
 pub mod incast_qct;
 pub mod ipg_tuning;
+pub mod l4s_dualq;
 pub mod lab10g;
 pub mod lfn_buffering;
 pub mod lfn_pacing;
@@ -180,6 +181,7 @@ pub fn all() -> Vec<Experiment> {
         bbr_vs_cubic::EXPERIMENT,
         bbr_rtt::EXPERIMENT,
         cellular::EXPERIMENT,
+        l4s_dualq::EXPERIMENT,
     ]
 }
 

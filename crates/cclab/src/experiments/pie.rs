@@ -27,7 +27,7 @@
 //! while a check's interval is as wide as its band. `--quick`: 30 s runs instead of the
 //! paper's 100 s, three seeds.
 
-use super::common::MeanCi;
+use super::common::busy_bits;
 use super::study::{Of, Study};
 use super::{Against, Experiment, Options, Report, Tol};
 use crate::engine::*;
@@ -95,15 +95,10 @@ fn simulate(o: &Options, c: Case, dur: SimTime, seed: u64) -> Run {
     o.prepare(&mut sc);
     let mut sim = Sim::new(&sc).expect("valid scenario");
     let port = sim.net.port_by_name("bottleneck").expect("a bottleneck");
-    let busy = |sim: &mut Sim| {
-        let now = sim.q.now();
-        let p = sim.net.port_now(port, now);
-        (p.tx_bytes + p.tx_pkts * p.framing as u64) as f64 * 8.0
-    };
     sim.run_until(WARM);
-    let bits0 = busy(&mut sim);
+    let bits0 = busy_bits(&mut sim, port);
     sim.run_until(dur);
-    let bits = busy(&mut sim) - bits0;
+    let bits = busy_bits(&mut sim, port) - bits0;
     let drops = sim.net.port(port).stats.drops;
     let res = sim.results();
     let warm_s = secs(WARM);
@@ -158,21 +153,15 @@ fn run(o: &Options) -> Report {
     // replaces.
     vars.push(s.variant("reno_n5_droptail", Case { n: 5, pie: false }, runs, runs));
     let mut d = s.run(|&c, seed| simulate(o, c, dur, seed));
-    for &v in &vars {
-        let name = d.name(v).to_string();
-        let rows: [(&str, Metric); 6] = [
-            ("mean_delay_ms", |r| r.mean_ms),
-            ("p50_delay_ms", |r| r.p50_ms),
-            ("p90_delay_ms", |r| r.p90_ms),
-            ("p99_delay_ms", |r| r.p99_ms),
-            ("utilisation", |r| r.util),
-            ("drops", |r| r.drops as f64),
-        ];
-        for (metric, f) in rows {
-            let x: MeanCi = d.mean(v, f);
-            d.row_ci(&name, metric, x);
-        }
-    }
+    let rows: [(&str, Metric); 6] = [
+        ("mean_delay_ms", |r| r.mean_ms),
+        ("p50_delay_ms", |r| r.p50_ms),
+        ("p90_delay_ms", |r| r.p90_ms),
+        ("p99_delay_ms", |r| r.p99_ms),
+        ("utilisation", |r| r.util),
+        ("drops", |r| r.drops as f64),
+    ];
+    d.rows_ci(&vars, &rows);
     for c in checks {
         d.emit(c);
     }

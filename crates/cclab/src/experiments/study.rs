@@ -410,6 +410,9 @@ pub struct Done<C, O> {
     grown: Vec<(usize, usize)>,
 }
 
+/// A row's metric name and how to read it from a run.
+pub type RowOf<O> = (&'static str, fn(&O) -> f64);
+
 impl<C, O> Done<C, O> {
     /// Variant `v`'s runs, in seed order.
     pub fn runs(&self, v: V) -> &[O] {
@@ -424,6 +427,18 @@ impl<C, O> Done<C, O> {
     /// The mean of `get` over `v`'s runs.
     pub fn mean(&self, v: V, get: impl Fn(&O) -> f64) -> MeanCi {
         self.runs.mean(v, get)
+    }
+
+    /// A row per `(metric, get)` for each variant of `vars`: the mean of `get` over its
+    /// runs with its interval.
+    pub fn rows_ci(&mut self, vars: &[V], rows: &[RowOf<O>]) {
+        for &v in vars {
+            let name = self.name(v).to_string();
+            for &(metric, f) in rows {
+                let m = self.mean(v, f);
+                self.row_ci(&name, metric, m);
+            }
+        }
     }
 
     /// Variant `v`'s first run (seed `--seed`).

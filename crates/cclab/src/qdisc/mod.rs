@@ -31,6 +31,7 @@ pub mod bucket;
 pub mod classful;
 pub mod codel;
 pub mod droptail;
+pub mod dualpi2;
 pub mod ecn;
 pub mod fifo;
 pub mod flowq;
@@ -492,6 +493,8 @@ qdiscs! {
     "pie" => Pie(pie),
     /// Flow Queue PIE as Linux `sch_fq_pie` (`fq_pie.rs`).
     "fq_pie" => FqPie(fq_pie),
+    /// The DualQ Coupled AQM with PI2 as Linux `sch_dualpi2` (`dualpi2.rs`).
+    "dualpi2" => DualPi2(dualpi2),
 }
 
 /// The `name = { … }` table a discipline keeps its own keys in (their `rate` or `delay` are
