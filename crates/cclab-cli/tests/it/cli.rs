@@ -839,7 +839,8 @@ fn reproduce_bbr_vs_cubic_quick_passes() {
 /// CUBIC and BBR over the synthetic cellular link (docs/references.md §20) in --quick:
 /// the five closed-form checks pass (the link delivers no more than its opportunities,
 /// CUBIC keeps it busy and its buffer full, BBR's queue stays under 2·BDP at the good
-/// rate), and in the delay/throughput plane BBR sits at lower delay than CUBIC.
+/// rate), and in the delay/throughput plane BBR sits at lower delay than CUBIC; TCP
+/// Prague's two points are there, behind DualPI2 at a small part of its drop-tail delay.
 #[test]
 fn reproduce_cellular_quick_passes() {
     let v = reproduce_json("cellular");
@@ -848,6 +849,8 @@ fn reproduce_cellular_quick_passes() {
     let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
     assert!(num("bbr", "rtt_p95_ms") < num("cubic", "rtt_p95_ms"));
     assert!(num("bbr", "backlog_pkts") < 0.5 * num("cubic", "backlog_pkts"));
+    // Prague's two points: behind DualPI2 its delay is a fraction of the drop-tail one's.
+    assert!(num("prague_dualpi2", "rtt_p95_ms") < 0.25 * num("prague", "rtt_p95_ms"));
 }
 
 /// BBR v1's RTT unfairness (docs/references.md §15.7) in --quick: the 50 ms flow takes
