@@ -789,6 +789,23 @@ fn reproduce_pie_quick_passes() {
     assert!(num("reno_n50", "drops") > num("reno_n5", "drops"));
 }
 
+/// Accurate ECN's feedback (docs/references.md §16) in --quick: with the option the sender
+/// learns exactly the marks the receiver saw on a lossless ACK path; RFC 3168 reacts at
+/// most once per round trip; the ACE field alone is left unresolved by its two seeds (one
+/// run off by a few marks: the run, not the code, decides).
+#[test]
+fn reproduce_accecn_feedback_quick_passes() {
+    let v = reproduce_json("accecn-feedback");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_passes(&v, 2);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert_eq!(
+        num("accecn_option_ackloss0", "marks_learnt"),
+        num("accecn_option_ackloss0", "marks_seen")
+    );
+    assert!(num("accecn_option_ackloss0", "marks_seen") > 100.0);
+}
+
 /// Ware et al.'s model of BBR v1 against CUBIC (docs/references.md §15.5) in --quick: at
 /// X = 8 BDP, BBR's share against 4 CUBIC flows is its share against 1 within 10% (the
 /// model's finding that N does not matter); the model's own share is a row.

@@ -3,6 +3,7 @@
 //! the simulated ones, and checks with their tolerances. Adding one = one file + one line
 //! in `all()`.
 
+pub mod accecn_feedback;
 pub mod bbr_loss;
 pub mod bbr_rtt;
 pub mod bbr_startup;
@@ -178,6 +179,7 @@ pub fn all() -> Vec<Experiment> {
         bbr_v3::EXPERIMENT,
         bbr_vs_cubic::EXPERIMENT,
         bbr_rtt::EXPERIMENT,
+        accecn_feedback::EXPERIMENT,
     ]
 }
 

@@ -265,15 +265,21 @@ impl Receiver {
             }
         }
         if self.state != RcvState::Established || p.payload == 0 {
-            if let Some(a) = self.accecn.as_deref_mut() {
-                // The peer's option enables ours (`saw_accecn_opt`); the CE marks of pure
-                // ACKs count too (`tcp_ecn_received_counters`).
-                a.saw_opt |= accecn::option(p).is_some();
-                a.counters.on_segment(p.ecn, 1, 0);
+            if self.accecn.is_some() {
+                self.accecn_on_pure_ack(p);
             }
             return;
         }
         self.on_data(p, io);
+    }
+
+    /// A pure ACK from the peer: its option enables ours (`saw_accecn_opt`), its CE mark
+    /// counts too (`tcp_ecn_received_counters`).
+    fn accecn_on_pure_ack(&mut self, p: &Packet) {
+        if let Some(a) = self.accecn.as_deref_mut() {
+            a.saw_opt |= accecn::option(p).is_some();
+            a.counters.on_segment(p.ecn, 1, 0);
+        }
     }
 
     fn on_syn(&mut self, p: &Packet, io: &mut Io) {
@@ -285,6 +291,8 @@ impl Receiver {
             // `tcp_ecn_create_request`: an AccECN-setup SYN, where AccECN is allowed.
             if self.accecn_allowed && accecn::syn_requests_accecn(p.flags) {
                 self.ecn_ok = true;
+                self.needs.ce_state = false;
+                self.ece_latch = true;
                 self.accecn = Some(Box::new(AccEcnRcv {
                     counters: RcvCounters {
                         prev: p.ecn,
@@ -343,16 +351,18 @@ impl Receiver {
         self.stats.data_segs_in += segs;
         // ECN: CWR clears the latch, then CE sets it (Linux order).
         let mut force_now = false;
-        if self.ecn_ok {
+        if self.ecn_ok && self.needs.ce_state {
+            if p.ecn == CE {
+                self.stats.ce_segs_in += segs;
+            }
+        } else if self.ecn_ok {
             if let Some(a) = self.accecn.as_deref_mut() {
                 // `tcp_ecn_received_counters`: no latch; an edge of the IP-ECN field is
-                // ACKed now, so the sender can tell which packets were marked.
+                // ACKed now, so the sender can tell which packets were marked. (AccECN
+                // connections run without DCTCP's CE state machine, `needs.ce_state`: the
+                // edge's ACK does its work.)
                 force_now = a.counters.on_segment(p.ecn, segs as u32, p.payload);
                 a.saw_opt |= accecn::option(p).is_some();
-                if p.ecn == CE {
-                    self.stats.ce_segs_in += segs;
-                }
-            } else if self.needs.ce_state {
                 if p.ecn == CE {
                     self.stats.ce_segs_in += segs;
                 }
@@ -562,14 +572,6 @@ impl Receiver {
     fn emit_ack(&mut self, io: &mut Io, ack: u64, ece: bool) {
         let mut a = self.template(io.now);
         a.flags = ACK;
-        if self.ecn_ok {
-            if ece {
-                a.flags |= ECE;
-            }
-            if self.needs.ecn {
-                a.ecn = ECT0;
-            }
-        }
         a.seq = 1;
         a.ack = ack;
         a.rwnd = self.rwnd();
@@ -591,10 +593,16 @@ impl Receiver {
             a.nsack = n as u8 + 1;
         }
         a.size = IP_TCP_HDR + TS_OPT + sack_opt_len(a.nsack as usize);
-        if self.ecn_ok {
-            if let Some(acc) = self.accecn.as_deref_mut() {
-                acc.ack(&mut a, io.now);
+        // An AccECN connection holds `ece` set (its latch is never cleared) and writes ACE
+        // and the option instead.
+        if self.ecn_ok && ece {
+            match self.accecn.as_deref_mut() {
+                None => a.flags |= ECE,
+                Some(acc) => acc.ack(&mut a, io.now),
             }
+        }
+        if self.ecn_ok && self.needs.ecn {
+            a.ecn = ECT0;
         }
         // The accepted socket's IP ID counter (`tcp::initial_inet_id`).
         a.ip_id = self.inet_id;
