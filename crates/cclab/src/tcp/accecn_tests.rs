@@ -51,20 +51,21 @@ fn the_counters_start_where_rfc_9768_puts_them() {
     assert_eq!(option(&Packet::blank()), None);
 }
 
+/// The sender's reading of an ACK with ACE `cep` and option `opt` that newly delivers
+/// `pkts` full segments, counted in as the sender does.
+fn step(f: &mut Feedback, cep: u32, opt: Option<(u32, u32)>, pkts: u32) -> u32 {
+    let bytes = pkts as u64 * MSS as u64;
+    let d = f.ce_delta(&ack(cep, opt), true, pkts, bytes, MSS, true);
+    f.delivered_ce += d as u64;
+    d
+}
+
 #[test]
 fn ace_alone_is_exact_below_eight_marks_between_acks() {
     let mut f = Feedback::default();
     // 3 marks in 3 packets, then 4 marks in 7 packets (< 8 per ACK): exact.
-    assert_eq!(
-        f.ce_delta(&ack(3, None), true, 3, 3 * MSS as u64, MSS, true),
-        3
-    );
-    f.delivered_ce += 3;
-    assert_eq!(
-        f.ce_delta(&ack(7, None), true, 7, 7 * MSS as u64, MSS, true),
-        4
-    );
-    f.delivered_ce += 4;
+    assert_eq!(step(&mut f, 3, None, 3), 3);
+    assert_eq!(step(&mut f, 7, None, 7), 4);
     // An ACK that delivers nothing new tells nothing (a reordered ACK).
     assert_eq!(f.ce_delta(&ack(9, None), false, 0, 0, MSS, true), 0);
 }
@@ -75,66 +76,27 @@ fn ace_wraps_at_eight_and_the_byte_counters_resolve_it() {
     // Without the option, on the first ACK (no history of thinned ACKs: the EWMA of
     // packets per ACK is this ACK's 10 > 4, so Linux takes ACK thinning as the reason and
     // assumes no wrap): 2, an undercount of 8 — ACE alone cannot tell 2 from 10.
-    let mut f = Feedback::default();
-    assert_eq!(
-        f.ce_delta(&ack(10, None), true, 10, 10 * MSS as u64, MSS, true),
-        2
-    );
+    assert_eq!(step(&mut Feedback::default(), 10, None, 10), 2);
     // Where ACKs normally cover one packet (EWMA low), the same ACK is read with as many
     // wraps as the packets allow (RFC 9768 §3.2.2.5.2's safety rule): 10.
     let mut f = Feedback::default();
     for k in 1..=20u32 {
-        assert_eq!(
-            f.ce_delta(&ack(0, None), true, 1, MSS as u64, MSS, true),
-            0,
-            "{k}"
-        );
+        assert_eq!(step(&mut f, 0, None, 1), 0, "{k}");
     }
-    assert_eq!(
-        f.ce_delta(&ack(10, None), true, 10, 10 * MSS as u64, MSS, true),
-        10
-    );
+    assert_eq!(step(&mut f, 10, None, 10), 10);
     // With the option: one earlier CE-only change makes the CE byte counter the one that
     // moves (`est_ecnfield`), then 10 CE packets of 1448 bytes in one ACK: exact, 10.
     let mut f = Feedback::default();
-    let d = f.ce_delta(&ack(1, Some((MSS, 0))), true, 1, MSS as u64, MSS, true);
-    assert_eq!(d, 1);
-    f.delivered_ce += 1;
-    let d = f.ce_delta(
-        &ack(11, Some((11 * MSS, 0))),
-        true,
-        10,
-        10 * MSS as u64,
-        MSS,
-        true,
-    );
-    assert_eq!(d, 10);
-    f.delivered_ce += 10;
+    assert_eq!(step(&mut f, 1, Some((MSS, 0)), 1), 1);
+    assert_eq!(step(&mut f, 11, Some((11 * MSS, 0)), 10), 10);
     // 20 packets of which 9 CE in one ACK (≥ 16 packets: Linux estimates the CE packets
     // from the bytes): ACE moved by 1, the bytes say 9.
-    let d = f.ce_delta(
-        &ack(20, Some((20 * MSS, 11 * MSS))),
-        true,
-        20,
-        20 * MSS as u64,
-        MSS,
-        true,
-    );
-    assert_eq!(d, 9);
+    assert_eq!(step(&mut f, 20, Some((20 * MSS, 11 * MSS)), 20), 9);
     assert_eq!(f.ce_bytes(), 20 * MSS);
     // On that ACK two counters moved (CE and ECT(0)), so the next option's CE bytes cannot
     // be told from the others' (`est_ecnfield` cleared): a 2-mark ACK of 10 packets is
     // read by the safety rule as 10, an overcount of 8.
-    f.delivered_ce += 9;
-    let d = f.ce_delta(
-        &ack(22, Some((22 * MSS, 19 * MSS))),
-        true,
-        10,
-        10 * MSS as u64,
-        MSS,
-        true,
-    );
-    assert_eq!(d, 10);
+    assert_eq!(step(&mut f, 22, Some((22 * MSS, 19 * MSS)), 10), 10);
 }
 
 #[test]
