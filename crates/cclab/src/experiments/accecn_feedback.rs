@@ -22,7 +22,8 @@
 //! an ECN threshold queue marking CE above K = 20 packets (limit 1000); the reverse
 //! bottleneck link loses each packet (the ACKs) with probability 0, 0.25 or 0.5. Marks
 //! set = the bottleneck's mark counter; marks seen = the receiver's CE segments; marks
-//! learnt = the sender's `delivered_ce`.
+//! learnt = the sender's `delivered_ce`. The flow stops writing 0.5 s before the end, so
+//! no ACK is still on its way when they are read.
 //!
 //! Runs: the hosts' jitter and the loss are random: two seeds per variant. `--quick`: 2 s
 //! runs instead of 10 s.
@@ -48,6 +49,8 @@ type Metric = fn(&Run) -> f64;
 
 const RATE: u64 = 50_000_000;
 const OWD: SimTime = 10 * MS;
+/// Time left at the end for the last data and ACKs (RTT ≈ 20 ms plus the queue).
+const DRAIN: SimTime = 500 * MS;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Feedback {
@@ -99,7 +102,10 @@ fn simulate(o: &Options, c: Case, dur: SimTime, seed: u64) -> Run {
             tcp.ecn_option = if c.fb == Feedback::Option { 2 } else { 0 };
         }
     }
-    sc.add_default_flows(&o.tcp(tcp));
+    // The flow stops writing DRAIN before the end, so every ACK (and the marks it reports)
+    // has arrived when the counts are read.
+    let f = sc.add_flow("s0", "r0", o.tcp(tcp));
+    sc.apps.flows[f].stop = Some(dur - DRAIN);
     if c.ack_loss > 0.0 {
         sc.losses.push(LossSpec {
             link: "bottleneck_rev".into(),
@@ -221,7 +227,7 @@ fn run(o: &Options) -> Report {
         d.emit(c);
     }
     d.note(format!(
-        "dumbbell: one DCTCP sender, 100 Mbit/s access (50 µs) → 50 Mbit/s bottleneck (10 ms one way), ECN threshold K = 20 packets (limit 1000); the reverse bottleneck link loses each packet with the probability in the variant's name (‰); {} s runs, means over {runs} seeds ({}…)",
+        "dumbbell: one DCTCP sender, 100 Mbit/s access (50 µs) → 50 Mbit/s bottleneck (10 ms one way), ECN threshold K = 20 packets (limit 1000); the reverse bottleneck link loses each packet with the probability in the variant's name (‰); {} s runs (the flow writes until 0.5 s before the end), means over {runs} seeds ({}…)",
         secs(dur),
         o.seed,
     ));
