@@ -20,6 +20,10 @@ pub const RST: u8 = 0x04;
 pub const PSH: u8 = 0x08;
 pub const ACK: u8 = 0x10;
 pub const ECE: u8 = 0x40;
+/// AE, the Accurate ECN bit (RFC 9768 §3.2.2; bit 7 of the TCP header's byte 12, the
+/// former NS bit). cclab sends no urgent data, so URG's place in `flags` (0x20) holds it;
+/// the pcap writer puts it where it belongs.
+pub const AE: u8 = 0x20;
 pub const CWR: u8 = 0x80;
 
 /// Bytes of IPv4 + TCP headers without options.

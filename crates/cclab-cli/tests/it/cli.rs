@@ -821,6 +821,27 @@ fn reproduce_l4s_dualq_quick_passes() {
     }
 }
 
+/// Accurate ECN's feedback (docs/references.md §16) in --quick: on a lossless ACK path the
+/// sender learns exactly the marks the receiver saw, with the ACE field alone and with the
+/// option; RFC 3168 reacts at most once per round trip; under 25% ACK loss the option
+/// keeps the count exact while ACE alone overcounts (the safety rule's assumed wraps).
+#[test]
+fn reproduce_accecn_feedback_quick_passes() {
+    let v = reproduce_json("accecn-feedback");
+    assert_verdicts(&v, [0, 0, 0, 0]);
+    assert_passes(&v, 3);
+    let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
+    assert!(num("accecn_option_ackloss0", "marks_seen") > 100.0);
+    assert_eq!(
+        num("accecn_option_ackloss250", "marks_learnt"),
+        num("accecn_option_ackloss250", "marks_seen")
+    );
+    assert!(
+        num("accecn_ace_ackloss250", "marks_learnt")
+            > 1.5 * num("accecn_ace_ackloss250", "marks_seen")
+    );
+}
+
 /// Ware et al.'s model of BBR v1 against CUBIC (docs/references.md §15.5) in --quick: at
 /// X = 8 BDP, BBR's share against 4 CUBIC flows is its share against 1 within 10% (the
 /// model's finding that N does not matter); the model's own share is a row.

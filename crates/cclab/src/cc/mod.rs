@@ -473,6 +473,11 @@ pub trait CongestionOps {
     fn wants_ect_1(&self) -> bool {
         false
     }
+    /// Does it need Accurate ECN (`TCP_CONG_NEEDS_ACCECN`, `tcp_ca_needs_accecn`): ask for
+    /// and accept AccECN whatever `ecn` says (`tcp/accecn.rs`)?
+    fn needs_accecn(&self) -> bool {
+        false
+    }
     /// What the module needs from the receiving end of its connections. Linux runs the
     /// listener's own module there too; a scenario gives both ends the same one.
     fn receiver_needs(&self) -> ReceiverNeeds {
@@ -739,6 +744,9 @@ impl CongestionOps for Cc {
     }
     fn wants_ect_1(&self) -> bool {
         dispatch!(self, c => c.wants_ect_1())
+    }
+    fn needs_accecn(&self) -> bool {
+        dispatch!(self, c => c.needs_accecn())
     }
     fn receiver_needs(&self) -> ReceiverNeeds {
         dispatch!(self, c => c.receiver_needs())

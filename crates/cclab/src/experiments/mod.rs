@@ -3,6 +3,7 @@
 //! the simulated ones, and checks with their tolerances. Adding one = one file + one line
 //! in `all()`.
 
+pub mod accecn_feedback;
 pub mod bbr_loss;
 pub mod bbr_rtt;
 pub mod bbr_startup;
@@ -182,6 +183,7 @@ pub fn all() -> Vec<Experiment> {
         bbr_rtt::EXPERIMENT,
         cellular::EXPERIMENT,
         l4s_dualq::EXPERIMENT,
+        accecn_feedback::EXPERIMENT,
     ]
 }
 

@@ -84,6 +84,17 @@ pub struct TcpConfig {
     pub tso_retrans: bool,
     /// RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR.
     pub ecn: bool,
+    /// Linux `net.ipv4.tcp_ecn` when it was given as a number (`ecn = 0..5`, `tcp/accecn.rs`):
+    /// 2 accepts ECN without asking for it, 3 asks for and accepts Accurate ECN (RFC 9768),
+    /// 4 accepts AccECN and asks for RFC 3168 ECN, 5 accepts AccECN and asks for nothing.
+    /// 0 with `ecn` as a boolean: `ecn` alone decides (as 0 or 1).
+    pub ecn_mode: u8,
+    /// Linux `net.ipv4.tcp_ecn_option`: which ACKs carry the AccECN option (0 none, 1 only
+    /// when a counter changed or a beacon is due, 2 every segment).
+    pub ecn_option: u8,
+    /// Linux `net.ipv4.tcp_ecn_option_beacon`: with `ecn_option = 1`, an option at least
+    /// this many times per RTT.
+    pub ecn_option_beacon: u32,
     pub init_cwnd: u32,
     /// `init_cwnd = "rfc3390"`: the initial window from the MSS (Linux 2.6 `tcp_init_cwnd`,
     /// RFC 3390) instead of `init_cwnd` segments (`tcp/sender/initial.rs`).
@@ -200,6 +211,25 @@ pub struct HostStack {
     pub fq: bool,
 }
 
+impl TcpConfig {
+    /// This end asks for Accurate ECN on its SYN (`net.ipv4.tcp_ecn` = 3).
+    pub fn accecn_out(&self) -> bool {
+        self.ecn_mode == 3
+    }
+    /// This end accepts Accurate ECN (`net.ipv4.tcp_ecn` 3 to 5).
+    pub fn accecn_in(&self) -> bool {
+        self.ecn_mode >= 3
+    }
+    /// This end accepts RFC 3168 ECN (`net.ipv4.tcp_ecn` other than 0).
+    pub fn ecn_in(&self) -> bool {
+        self.ecn || self.ecn_mode != 0
+    }
+    /// This end asks for RFC 3168 ECN (`net.ipv4.tcp_ecn` 1 or 4).
+    pub fn ecn_out(&self) -> bool {
+        self.ecn || self.ecn_mode == 4
+    }
+}
+
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
@@ -212,6 +242,9 @@ impl Default for TcpConfig {
             min_tso_segs: 2,
             tso_retrans: true,
             ecn: false,
+            ecn_mode: 0,
+            ecn_option: 2,
+            ecn_option_beacon: 3,
             init_cwnd: 10,
             init_cwnd_rfc3390: false,
             init_ssthresh: None,
@@ -339,7 +372,17 @@ fn parse_keys(ck: &mut Checker, t: Tab, c: &mut TcpConfig) {
     ck.get_into(t, key("tso_win_divisor"), &mut c.tso_win_divisor);
     ck.get_into(t, key("min_tso_segs"), &mut c.min_tso_segs);
     ck.get_into(t, key("tso_retrans"), &mut c.tso_retrans);
-    ck.get_into(t, key("ecn"), &mut c.ecn);
+    if let Some(m) = ck.opt(t, "ecn", |v| match v {
+        Value::Boolean(b) => Ok(if *b { 1 } else { 0 }),
+        _ => int(0, 5)(v).map(|n| n as u8).map_err(|m| {
+            format!("{m}, or a boolean (Linux `net.ipv4.tcp_ecn`: 0 off, 1 RFC 3168, 2 accept only, 3 AccECN, 4 accept AccECN and ask RFC 3168, 5 accept AccECN only)")
+        }),
+    }) {
+        c.ecn = m == 1;
+        c.ecn_mode = m;
+    }
+    ck.get_into(t, key("ecn_option"), &mut c.ecn_option);
+    ck.get_into(t, key("ecn_option_beacon"), &mut c.ecn_option_beacon);
     if let Some(x) = ck.opt(t, "init_cwnd", |v| match v {
         Value::String(s) if s.eq_ignore_ascii_case("rfc3390") => Ok(None),
         _ => int(1, U32)(v)

@@ -8,6 +8,7 @@
 //! packets it sends and the timers it wants into a `transport::Io`, so it can be
 //! unit-tested by feeding it packets; both halves implement `transport::Endpoint`.
 
+pub mod accecn;
 pub mod config;
 pub mod era;
 #[cfg(test)]
@@ -104,9 +105,13 @@ impl TcpConn {
     ) -> Result<TcpConn, String> {
         let cc = cfg.congestion_control()?;
         let needs = cc.receiver_needs();
+        let mut receiver = Receiver::new(addr, cfg, needs);
+        if cc.needs_accecn() {
+            receiver.allow_accecn();
+        }
         Ok(TcpConn {
             sender: Sender::new(addr, cfg, cc, start, bytes),
-            receiver: Receiver::new(addr, cfg, needs),
+            receiver,
         })
     }
 }

@@ -21,12 +21,18 @@
 //! - Listener ECN acceptance (Linux `tcp_ecn_create_request`): an ECN-setup SYN is accepted
 //!   if it is not ECT and ECN is enabled here, or if this end's module needs ECN (DCTCP);
 //!   the SYN-ACK and every ACK of a DCTCP socket are ECT(0).
+//! - Accurate ECN (RFC 9768, `tcp/accecn.rs`): an AccECN-setup SYN (AE|CWR|ECE) is
+//!   accepted when `ecn` is 3 to 5 or the module needs AccECN; the SYN-ACK's ACE echoes the
+//!   SYN's IP-ECN codepoint; every ACK then carries the CE packet count mod 8 in ACE and,
+//!   when `ecn_option` allows and it fits, the AccECN option's byte counters; a change of
+//!   the IP-ECN field is acknowledged at once (`tcp_ecn_received_counters`); no ECE latch.
 //! - Linux's quick-ack count from the window (`receiver/quickack.rs`) and the receive
 //!   window of 2.6 — initial window, `tcp_grow_window`, autotuning (`receiver/window.rs`).
 
 mod quickack;
 mod window;
 
+use super::accecn::{self, RcvCounters};
 use super::Addr;
 use crate::cc::ReceiverNeeds;
 use crate::engine::{SimTime, Timer, TimerCheck};
@@ -51,6 +57,57 @@ pub struct ReceiverStats {
     pub dup_segs_in: u64,
     pub ooo_segs_in: u64,
     pub ce_segs_in: u64,
+}
+
+/// A receiver's Accurate ECN state: the counters, the sysctls and what the handshake
+/// told.
+#[derive(Clone, Debug, Default)]
+pub struct AccEcnRcv {
+    pub counters: RcvCounters,
+    /// The SYN's IP-ECN codepoint (`syn_ect_rcv`), echoed in the SYN-ACK's ACE.
+    syn_ect: u8,
+    /// `net.ipv4.tcp_ecn_option`, `tcp_ecn_option_beacon`.
+    option: u8,
+    beacon: u32,
+    /// The peer sent an AccECN option (`saw_accecn_opt`): only then do options go.
+    saw_opt: bool,
+    /// The handshake's RTT (SYN-ACK to third ACK), the beacon's period; when the SYN-ACK
+    /// went.
+    srtt: SimTime,
+    synack_at: SimTime,
+    /// AccECN options sent, and ACKs that could not fit one.
+    pub options_sent: u64,
+}
+
+impl AccEcnRcv {
+    /// Write the ACE field and, where `ecn_option` asks for it and it fits, the AccECN
+    /// option onto the ACK `a` (`tcp_accecn_set_ace`, `tcp_established_options`,
+    /// `tcp_options_fit_accecn`): the RFC 3168 ECE it may carry is replaced.
+    fn ack(&mut self, a: &mut Packet, now: SimTime) {
+        a.flags = accecn::with_ace(a.flags, self.counters.ace());
+        let beacon =
+            self.beacon > 0 && (now - self.counters.opt_sent_at) * self.beacon as u64 >= self.srtt;
+        if self.option == 0
+            || !self.saw_opt
+            || !(self.option >= 2 || self.counters.demand > 0 || beacon)
+        {
+            return;
+        }
+        let Some((fields, bytes, nsack)) =
+            accecn::fit_option(self.counters.minlen, TS_OPT, a.nsack as usize)
+        else {
+            return;
+        };
+        // Without timestamps Linux keeps 3 SACK blocks beside a full option; the option's
+        // slot is the third here (`tcp/accecn.rs`), so cclab keeps 2.
+        let nsack = nsack.min(MAX_SACK - 1);
+        a.size += bytes;
+        a.size -= sack_opt_len(a.nsack as usize) - sack_opt_len(nsack);
+        a.nsack = nsack as u8;
+        accecn::put_option(a, &self.counters.option(fields));
+        self.counters.option_sent(now);
+        self.options_sent += 1;
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -78,6 +135,12 @@ pub struct Receiver {
     ect: u8,
     syn_ect: bool,
     pub ecn_ok: bool,
+    /// Accurate ECN: allowed here, and negotiated (its counters, `tcp/accecn.rs`); boxed,
+    /// out of the way of a classic connection.
+    accecn_allowed: bool,
+    pub accecn: Option<Box<AccEcnRcv>>,
+    ecn_option: u8,
+    ecn_option_beacon: u32,
     /// DCTCP `ce_state` and `prior_rcv_nxt`.
     pub ce_state: bool,
     prior_rcv_nxt: u64,
@@ -127,7 +190,11 @@ impl Receiver {
             sack: cfg.sack,
             dsack_on: cfg.sack && cfg.dsack,
             dsack: None,
-            ecn_allowed: cfg.ecn,
+            ecn_allowed: cfg.ecn_in(),
+            accecn_allowed: cfg.accecn_in(),
+            accecn: None,
+            ecn_option: cfg.ecn_option,
+            ecn_option_beacon: cfg.ecn_option_beacon,
             needs,
             ect: if needs.ect_1 { ECT1 } else { ECT0 },
             syn_ect: cfg.syn_ect,
@@ -165,6 +232,12 @@ impl Receiver {
         }
     }
 
+    /// Accept Accurate ECN whatever `ecn` says: the module needs it
+    /// (`TCP_CONG_NEEDS_ACCECN`, `CongestionOps::needs_accecn`).
+    pub fn allow_accecn(&mut self) {
+        self.accecn_allowed = true;
+    }
+
     fn template(&self, now: SimTime) -> Packet {
         self.addr.segment(false, now)
     }
@@ -191,11 +264,26 @@ impl Receiver {
         if self.state == RcvState::SynRcvd && p.flags & ACK != 0 {
             self.state = RcvState::Established;
             self.rcv_nxt = self.rcv_nxt.max(1);
+            if let Some(a) = self.accecn.as_deref_mut() {
+                a.srtt = io.now - a.synack_at;
+            }
         }
         if self.state != RcvState::Established || p.payload == 0 {
+            if self.accecn.is_some() {
+                self.accecn_on_pure_ack(p);
+            }
             return;
         }
         self.on_data(p, io);
+    }
+
+    /// A pure ACK from the peer: its option enables ours (`saw_accecn_opt`), its CE mark
+    /// counts too (`tcp_ecn_received_counters`).
+    fn accecn_on_pure_ack(&mut self, p: &Packet) {
+        if let Some(a) = self.accecn.as_deref_mut() {
+            a.saw_opt |= accecn::option(p).is_some();
+            a.counters.on_segment(p.ecn, 1, 0);
+        }
     }
 
     fn on_syn(&mut self, p: &Packet, io: &mut Io) {
@@ -204,6 +292,22 @@ impl Receiver {
             self.rcv_nxt = 1;
             let ecn_setup = p.flags & ECE != 0 && p.flags & CWR != 0;
             self.ecn_ok = ecn_setup && ((!p.is_ect() && self.ecn_allowed) || self.needs.ecn);
+            // `tcp_ecn_create_request`: an AccECN-setup SYN, where AccECN is allowed.
+            if self.accecn_allowed && accecn::syn_requests_accecn(p.flags) {
+                self.ecn_ok = true;
+                self.needs.ce_state = false;
+                self.ece_latch = true;
+                self.accecn = Some(Box::new(AccEcnRcv {
+                    counters: RcvCounters {
+                        prev: p.ecn,
+                        ..Default::default()
+                    },
+                    syn_ect: p.ecn,
+                    option: self.ecn_option,
+                    beacon: self.ecn_option_beacon,
+                    ..Default::default()
+                }));
+            }
             self.prior_rcv_nxt = 1;
             self.ts_recent = p.tsval;
         } else if self.state == RcvState::Established {
@@ -211,7 +315,21 @@ impl Receiver {
         }
         let mut a = self.template(io.now);
         a.flags = SYN | ACK;
-        if self.ecn_ok {
+        a.size = IP_TCP_HDR + 20;
+        if let Some(acc) = self.accecn.as_deref_mut() {
+            // `tcp_accecn_echo_syn_ect`; the first SYN-ACK carries the option with the
+            // counters' initial values (`tcp_synack_options`: 12 bytes beside MSS, SACK-
+            // permitted, timestamps and window scale), a retransmitted one does not.
+            a.flags = accecn::with_ace(a.flags, accecn::synack_ace(acc.syn_ect));
+            if acc.option > 0 && self.state == RcvState::SynRcvd && acc.synack_at == 0 {
+                accecn::put_option(&mut a, &RcvCounters::default().option(3));
+                a.size += 12;
+            }
+            acc.synack_at = io.now.max(1);
+            if self.needs.ecn && self.syn_ect {
+                a.ecn = self.ect;
+            }
+        } else if self.ecn_ok {
             a.flags |= ECE;
             // ECT on the SYN-ACK only for a module that needs ECN (Linux
             // `tcp_ecn_send_synack` with `tcp_ca_needs_ecn`).
@@ -223,7 +341,6 @@ impl Receiver {
         a.ack = 1;
         a.rwnd = self.rwnd();
         a.tsecr = p.tsval;
-        a.size = IP_TCP_HDR + 20;
         // IP ID 0: Linux sends the SYN-ACK from the request socket through
         // `ip_build_and_send_pkt`, which gives a DF packet ID 0 (since 5.17, "ipv4: tcp:
         // send zero IPID in SYNACK messages"); the ID counter starts with the accepted socket.
@@ -243,14 +360,26 @@ impl Receiver {
                 self.stats.ce_segs_in += segs;
             }
         } else if self.ecn_ok {
-            if p.flags & CWR != 0 {
-                self.ece_latch = false;
-            }
-            if p.ecn == CE {
-                self.stats.ce_segs_in += segs;
-                if !self.ece_latch {
-                    self.quickack_left = self.quickack_left.max(2);
-                    self.ece_latch = true;
+            if let Some(a) = self.accecn.as_deref_mut() {
+                // `tcp_ecn_received_counters`: no latch; an edge of the IP-ECN field is
+                // ACKed now, so the sender can tell which packets were marked. (AccECN
+                // connections run without DCTCP's CE state machine, `needs.ce_state`: the
+                // edge's ACK does its work.)
+                force_now = a.counters.on_segment(p.ecn, segs as u32, p.payload);
+                a.saw_opt |= accecn::option(p).is_some();
+                if p.ecn == CE {
+                    self.stats.ce_segs_in += segs;
+                }
+            } else {
+                if p.flags & CWR != 0 {
+                    self.ece_latch = false;
+                }
+                if p.ecn == CE {
+                    self.stats.ce_segs_in += segs;
+                    if !self.ece_latch {
+                        self.quickack_left = self.quickack_left.max(2);
+                        self.ece_latch = true;
+                    }
                 }
             }
         }
@@ -447,12 +576,6 @@ impl Receiver {
     fn emit_ack(&mut self, io: &mut Io, ack: u64, ece: bool) {
         let mut a = self.template(io.now);
         a.flags = ACK;
-        if self.ecn_ok && ece {
-            a.flags |= ECE;
-        }
-        if self.ecn_ok && self.needs.ecn {
-            a.ecn = self.ect;
-        }
         a.seq = 1;
         a.ack = ack;
         a.rwnd = self.rwnd();
@@ -474,6 +597,17 @@ impl Receiver {
             a.nsack = n as u8 + 1;
         }
         a.size = IP_TCP_HDR + TS_OPT + sack_opt_len(a.nsack as usize);
+        // An AccECN connection holds `ece` set (its latch is never cleared) and writes ACE
+        // and the option instead.
+        if self.ecn_ok && ece {
+            match self.accecn.as_deref_mut() {
+                None => a.flags |= ECE,
+                Some(acc) => acc.ack(&mut a, io.now),
+            }
+        }
+        if self.ecn_ok && self.needs.ecn {
+            a.ecn = self.ect;
+        }
         // The accepted socket's IP ID counter (`tcp::initial_inet_id`).
         a.ip_id = self.inet_id;
         self.inet_id = self.inet_id.wrapping_add(1);

@@ -255,6 +255,8 @@ pub struct Sender {
     loss: rack::LossState,
     /// Handshake options, the peer's FIN, our FIN (`sender/listen.rs`).
     hs: listen::Handshake,
+    /// Accurate ECN's feedback, once negotiated (`tcp/accecn.rs`, `sender/ack.rs`).
+    pub accecn: Option<Box<super::accecn::Feedback>>,
 }
 
 impl Sender {
@@ -344,6 +346,7 @@ impl Sender {
             lsndtime: 0,
             loss: rack::LossState::new(cfg.reordering).with_era(cfg),
             hs: listen::Handshake::new(cfg),
+            accecn: None,
         }
     }
 
@@ -435,7 +438,13 @@ impl Sender {
         p.flags = SYN;
         // Linux `tcp_ecn_send_syn`: ECN is requested when the sysctl asks for it or the
         // module needs it; the SYN itself is ECT only for modules that need ECN.
-        if self.cfg.ecn || self.cc.needs_ecn() {
+        if self.cfg.accecn_out() || self.cc.needs_accecn() {
+            // Accurate ECN (RFC 9768 §3.1.1): AE, CWR and ECE.
+            p.flags |= AE | ECE | CWR;
+            if self.cc.needs_ecn() && self.cfg.syn_ect {
+                p.ecn = self.ect;
+            }
+        } else if self.cfg.ecn_out() || self.cc.needs_ecn() {
             p.flags |= ECE | CWR;
             if self.cc.needs_ecn() && self.cfg.syn_ect {
                 p.ecn = self.ect;

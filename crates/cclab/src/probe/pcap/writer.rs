@@ -13,7 +13,7 @@ use super::{
 };
 use crate::engine::SimTime;
 use crate::net::NodeId;
-use crate::packet::{Packet, PktKind, ACK, MAX_SACK, SYN};
+use crate::packet::{Packet, PktKind, ACK, AE, MAX_SACK, SYN};
 use std::io::{self, Write};
 
 /// Writes packets to a libpcap stream. Nothing is allocated per packet: each record is
@@ -345,8 +345,8 @@ fn tcp_header(h: &mut [u8], p: &Packet, cp: ConnPorts, opt: usize) {
         0
     };
     h[8..12].copy_from_slice(&ack.to_be_bytes());
-    h[12] = (((20 + opt) / 4) as u8) << 4;
-    h[13] = p.flags;
+    h[12] = (((20 + opt) / 4) as u8) << 4 | (p.flags & AE != 0) as u8;
+    h[13] = p.flags & !AE;
     let rwnd = if p.rwnd == 0 && p.from_client {
         cp.client_rwnd
     } else {

@@ -65,10 +65,24 @@ pub(super) const KEYS: &[Key] = &[
     },
     Key {
         name: "ecn",
-        ty: Ty::Bool,
+        ty: Ty::Text("boolean or 0 to 5"),
         default: "`false`",
+        allowed: "`true`, `false`, or Linux's `net.ipv4.tcp_ecn` value 0 to 5",
+        meaning: "ECN negotiation as Linux's sysctl `net.ipv4.tcp_ecn` (`include/net/tcp_ecn.h` `enum tcp_ecn_mode`): `true` (1) RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR; `false` (0) none; 2 accept RFC 3168 ECN but do not ask for it; 3 ask for and accept Accurate ECN (RFC 9768: the ACE field counts CE packets on every ACK, the AccECN option counts bytes, no ECE latch, no CWR), falling back to RFC 3168 or no ECN when the peer does not support it; 4 accept AccECN, ask for RFC 3168; 5 accept AccECN, ask for nothing. An algorithm that needs ECN (`dctcp`) negotiates it whatever this says",
+    },
+    Key {
+        name: "ecn_option",
+        ty: Ty::Int(0, 2),
+        default: "`2`",
         allowed: "",
-        meaning: "RFC 3168 ECN: negotiate, send data ECT(0), echo CE with ECE until CWR; an algorithm that needs ECN (`dctcp`) negotiates it whatever this says",
+        meaning: "with Accurate ECN, which segments carry the AccECN option (Linux sysctl `net.ipv4.tcp_ecn_option`, `tcp_output.c` `tcp_established_options`): 0 none (the ACE field alone), 1 after a change of the IP-ECN field or a CE mark (twice) and as a beacon (`ecn_option_beacon`), 2 every segment it fits on. Its bytes count in the segment's size, and the data sender's segments carry it too (MSS 12 bytes smaller with 2)",
+    },
+    Key {
+        name: "ecn_option_beacon",
+        ty: Ty::Int(0, 1_000_000),
+        default: "`3`",
+        allowed: "",
+        meaning: "with `ecn_option = 1`, send the AccECN option at least this many times per RTT (Linux sysctl `net.ipv4.tcp_ecn_option_beacon`, `tcp_accecn_option_beacon_check`); 0: no beacon",
     },
     Key {
         name: "init_cwnd",

@@ -13,6 +13,7 @@ use crate::cc::{
 };
 use crate::engine::{SimTime, SEC};
 use crate::packet::*;
+use crate::tcp::accecn;
 use crate::tcp::config::Growth;
 use crate::transport::Io;
 
@@ -46,6 +47,12 @@ impl Sender {
     }
 
     pub(super) fn send_pure_ack(&mut self, io: &mut Io) {
+        let p = self.pure_ack(io);
+        self.xmit(io, p);
+    }
+
+    /// A pure ACK of what has arrived (`tcp_send_ack`), not yet sent.
+    fn pure_ack(&mut self, io: &mut Io) -> Packet {
         let mut p = self.template(io.now);
         p.flags = ACK;
         if self.tp.ecn_ok && self.cc.needs_ecn() {
@@ -54,7 +61,12 @@ impl Sender {
         p.seq = self.tp.snd_nxt.max(1);
         p.ack = self.hs.rcv_nxt;
         p.size = IP_TCP_HDR + self.ts_len();
-        self.xmit(io, p);
+        if self.accecn.is_some() {
+            // ACE: the CE packets this end received (none: the peer's ACKs carry no data
+            // here, and are not counted), plus 5.
+            p.flags = accecn::with_ace(p.flags, accecn::CEP_INIT);
+        }
+        p
     }
 
     pub(super) fn on_synack(&mut self, p: &Packet, io: &mut Io) {
@@ -67,6 +79,26 @@ impl Sender {
         self.peer_window(p.rwnd);
         self.tp.ecn_ok =
             (self.cfg.ecn || self.cc.needs_ecn()) && p.flags & ECE != 0 && p.flags & CWR == 0;
+        let mut third_ack_ace = None;
+        if self.cfg.accecn_out() || self.cc.needs_accecn() {
+            // `tcp_ecn_rcv_synack` (RFC 9768 Table 3): AccECN, RFC 3168 or none.
+            match accecn::mode_from_synack(p.flags) {
+                accecn::EcnMode::AccEcn => {
+                    self.tp.ecn_ok = true;
+                    let saw_opt = accecn::option(p).is_some();
+                    self.accecn = Some(Box::new(accecn::Feedback {
+                        saw_opt,
+                        ..Default::default()
+                    }));
+                    // The third ACK reflects the SYN-ACK's IP-ECN codepoint
+                    // (`tcp_accecn_set_ace`'s exception), with the option if the SYN-ACK
+                    // had one.
+                    third_ack_ace = Some((accecn::synack_ace(p.ecn), saw_opt));
+                }
+                accecn::EcnMode::Rfc3168 => self.tp.ecn_ok = true,
+                accecn::EcnMode::Off => self.tp.ecn_ok = false,
+            }
+        }
         if self.syn_tx == 1 {
             self.rtt.sample(io.now - self.syn_sent_at, 1, 1);
             self.update_srtt();
@@ -82,7 +114,19 @@ impl Sender {
         if !self.cc_owns {
             self.update_pacing_rate();
         }
-        self.send_pure_ack(io);
+        if let Some((ace, opt)) = third_ack_ace {
+            let mut a = self.pure_ack(io);
+            a.flags = accecn::with_ace(a.flags, ace);
+            if opt && self.cfg.ecn_option > 0 {
+                // All counters at their initial values: the full option, 12 bytes.
+                let o = accecn::RcvCounters::default().option(3);
+                accecn::put_option(&mut a, &o);
+                a.size += 12;
+            }
+            self.xmit(io, a);
+        } else {
+            self.send_pure_ack(io);
+        }
         self.try_send(io);
     }
 
@@ -120,10 +164,10 @@ impl Sender {
         if self.loss.pending == Pending::Probe0 {
             self.ack_probe(io);
         }
-        let ece = self.tp.ecn_ok && p.flags & ECE != 0;
-        if ece {
-            self.stats.ece_acks += 1;
-        }
+        // RFC 3168: ECE. Accurate ECN: whether ACE and the option report new CE marks
+        // (`FLAG_ECE` from `tcp_accecn_process`), decided once the ACK's deliveries are
+        // known, below.
+        let mut ece = self.tp.ecn_ok && (p.flags & ECE != 0 || self.accecn.is_some());
 
         // Cumulative ACK: clean the retransmit queue (Linux `tcp_clean_rtx_queue`).
         let Cleaned {
@@ -148,7 +192,10 @@ impl Sender {
         );
         self.tp.delivered += newly_delivered as u64;
         if ece {
-            self.tp.delivered_ce += newly_delivered as u64;
+            ece = self.ecn_echo(p, ack, prior_una, newly_delivered, newly_sacked);
+            if ece {
+                self.stats.ece_acks += 1;
+            }
         }
 
         // RTT sample.
@@ -310,6 +357,36 @@ impl Sender {
             self.reno_dupacks = 0;
         }
         is_dup
+    }
+
+    /// The ECN feedback of an ACK: RFC 3168's ECE counts every newly delivered packet
+    /// as marked (`tcp_count_delivered`); Accurate ECN counts the CE marks ACE and the
+    /// option report (`tcp_accecn_process`). True when it reports congestion (`FLAG_ECE`).
+    #[inline]
+    fn ecn_echo(
+        &mut self,
+        p: &Packet,
+        ack: u64,
+        prior_una: u64,
+        newly_delivered: u32,
+        newly_sacked: u32,
+    ) -> bool {
+        let Some(acc) = self.accecn.as_deref_mut() else {
+            self.tp.delivered_ce += newly_delivered as u64;
+            return true;
+        };
+        // Bytes newly delivered: cumulatively acked, plus SACKed segments at the MSS.
+        let bytes = (ack - prior_una) + newly_sacked as u64 * self.mss as u64;
+        // `FLAG_FORWARD_PROGRESS | FLAG_TS_PROGRESS`: an ACK that delivers something, or
+        // one with a newer timestamp (the D-SACK of a tail loss probe).
+        let progress = ack > prior_una || newly_sacked > 0 || p.tsval > acc.last_tsval;
+        acc.last_tsval = acc.last_tsval.max(p.tsval);
+        let sack_or_open =
+            self.cfg.sack || matches!(self.tp.ca_state, CaState::Open | CaState::Cwr);
+        let d = acc.ce_delta(p, progress, newly_delivered, bytes, self.mss, sack_or_open);
+        acc.delivered_ce += d as u64;
+        self.tp.delivered_ce += d as u64;
+        d > 0
     }
 
     /// `tcp_in_ack_event` for an ACK at or above `prior_una`: its flags to the congestion

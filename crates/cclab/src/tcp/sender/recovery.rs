@@ -41,8 +41,9 @@ impl Sender {
         self.prr_delivered = 0;
         self.prr_out = 0;
         self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
-        if self.tp.ecn_ok {
-            self.cwr_pending = true; // `tcp_ecn_queue_cwr`
+        // `tcp_ecn_queue_cwr`: RFC 3168 only; Accurate ECN has no CWR.
+        if self.tp.ecn_ok && self.accecn.is_none() {
+            self.cwr_pending = true;
             self.stats.cwr_events += 1;
         }
     }
@@ -303,7 +304,7 @@ impl Sender {
             self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
             // Linux calls CA_EVENT_LOSS here, while cwnd still has its pre-RTO value.
             self.cc.cwnd_event(&mut self.tp, CaEvent::Loss);
-            if self.tp.ecn_ok {
+            if self.tp.ecn_ok && self.accecn.is_none() {
                 self.cwr_pending = true;
             }
         }
