@@ -478,6 +478,11 @@ pub trait CongestionOps {
     fn needs_accecn(&self) -> bool {
         false
     }
+    /// Must a peer that answers with RFC 3168 ECN only leave the connection without ECN
+    /// (`TCP_CONG_NO_FALLBACK_RFC3168`, `tcp_ca_no_fallback_rfc3168`; TCP Prague)?
+    fn no_fallback_rfc3168(&self) -> bool {
+        false
+    }
     /// What the module needs from the receiving end of its connections. Linux runs the
     /// listener's own module there too; a scenario gives both ends the same one.
     fn receiver_needs(&self) -> ReceiverNeeds {
@@ -747,6 +752,9 @@ impl CongestionOps for Cc {
     }
     fn needs_accecn(&self) -> bool {
         dispatch!(self, c => c.needs_accecn())
+    }
+    fn no_fallback_rfc3168(&self) -> bool {
+        dispatch!(self, c => c.no_fallback_rfc3168())
     }
     fn receiver_needs(&self) -> ReceiverNeeds {
         dispatch!(self, c => c.receiver_needs())

@@ -23,18 +23,17 @@
 //!   Below `prague_cwnd_transit` · 1500 bytes of window (`prague_cwnd_mode` 2, the
 //!   default) the module switches to a rate-based mode whose pacing rate is the window
 //!   (±3% in each half of a virtual RTT).
-//! - **Fallback**: without ECN negotiated, `prague_reno` (Reno's ssthresh, growth and
+//! - **Fallback**: without AccECN negotiated (no ECN, or a peer with RFC 3168 only), `prague_reno` (Reno's ssthresh, growth and
 //!   undo; no ECT, no pacing, no `cong_control`).
 //!
-//! Feedback. The L4S tree requires AccECN (`TCP_CONG_NEEDS_ACCECN |
-//! TCP_CONG_NO_FALLBACK_RFC3168`: a classic-ECN peer gets Prague to `prague_reno`). Until
-//! cclab's TCP has AccECN, Prague negotiates RFC 3168 ECN and its receiver runs DCTCP's CE
-//! state machine (`dctcp_ece_ack_update`, ECE mirroring each packet's CE bit, a change
-//! ACKed at once), so an ECE ACK's newly delivered segments are the CE-marked ones:
-//! `tp.delivered_ce` counts them, as Linux's `tcp_newly_delivered` does for RFC 3168
-//! (`rs->ece_delta = delivered`). With AccECN, `tp.delivered_ce` is the ACE/option count
-//! and nothing here changes; the receiver then needs no CE state machine.
-//!
+//! Feedback: Accurate ECN (RFC 9768, `tcp/accecn.rs`), as the L4S tree requires
+//! (`TCP_CONG_NEEDS_ACCECN | TCP_CONG_NO_FALLBACK_RFC3168`): the SYN asks for AccECN
+//! whatever `tcp.ecn` says, and a peer that answers with RFC 3168 ECN only leaves the
+//! connection without ECN, so Prague runs as `prague_reno`. `tp.delivered_ce` is the count
+//! the ACE field and the AccECN option give (`__tcp_accecn_process`); Prague's receiver
+//! runs no CE state machine of its own (the L4S tree's module has none: AccECN's receiver
+//! ACKs each change of the IP-ECN field).
+
 //! `tcp_is_cwnd_limited` is `tp.is_cwnd_limited` as the send loop after the previous ACK
 //! left it: for a module with `cong_control` nothing in between moves cwnd, ssthresh or
 //! the window's verdict (an undo aside, which the next ACK sees).
@@ -534,14 +533,24 @@ impl CongestionOps for Prague {
         true
     }
 
-    /// Classic ECN feedback made as exact as it goes (DCTCP's receiver state machine),
-    /// standing in for AccECN until cclab has it (module docs).
+    /// `TCP_CONG_NEEDS_ACCECN`.
+    fn needs_accecn(&self) -> bool {
+        true
+    }
+
+    /// `TCP_CONG_NO_FALLBACK_RFC3168`.
+    fn no_fallback_rfc3168(&self) -> bool {
+        true
+    }
+
+    /// ECN and ECT(1) at the receiving end too; no DCTCP CE state machine (AccECN's
+    /// receiver feeds back every mark).
     fn receiver_needs(&self) -> ReceiverNeeds {
         ReceiverNeeds {
             ecn: true,
             ect_1: true,
-            ce_state: true,
-            ce_ack_now: true,
+            ce_state: false,
+            ce_ack_now: false,
         }
     }
 

@@ -69,6 +69,12 @@ impl Bench {
         bytes: Option<u64>,
     ) -> Bench {
         let addr = Bench::ADDR;
+        let server_cc = server.congestion_control().unwrap();
+        let mut r = Receiver::new(addr, server, server_cc.receiver_needs());
+        // As `TcpConn::new`: a module that needs AccECN lets its listener accept it.
+        if server_cc.needs_accecn() {
+            r.allow_accecn();
+        }
         Bench {
             s: Sender::new(
                 addr,
@@ -77,11 +83,7 @@ impl Bench {
                 0,
                 bytes,
             ),
-            r: Receiver::new(
-                addr,
-                server,
-                server.congestion_control().unwrap().receiver_needs(),
-            ),
+            r,
             now: 0,
             owd,
             rate_bps,

@@ -246,7 +246,7 @@ fn without_ecn_it_runs_prague_reno() {
 }
 
 /// Prague end to end on the TCP harness (1 Gbit/s, 5 ms one way, every 10th data
-/// segment CE-marked): both ends negotiate ECN and send everything ECT(1) — SYN,
+/// segment CE-marked): both ends negotiate AccECN and send everything ECT(1) — SYN,
 /// SYN-ACK, data, ACKs (ECN++ as `TCP_CONG_WANTS_ECT_1`); the module paces
 /// (`SK_PACING_NEEDED`), sees the marks through `tp.delivered_ce` and so an alpha
 /// between 0 and 1; 2 MB arrive.
@@ -315,5 +315,38 @@ fn a_prague_client_of_a_reno_server_runs_prague_reno() {
     assert_eq!(b.s.tp.sk_pacing_status, PacingStatus::None);
     // The loss was recovered by Reno's halving (ssthresh = cwnd / 2 at the time).
     assert_eq!(b.s.stats.recoveries, 1);
+    assert_eq!(b.r.delivered_bytes, 1_000_000);
+}
+
+/// Against a peer that answers with RFC 3168 ECN only (a Reno server with `tcp.ecn = 1`),
+/// `TCP_CONG_NO_FALLBACK_RFC3168` leaves the connection without ECN: the SYN asked for
+/// AccECN (AE, CWR, ECE), the SYN-ACK answered ECE alone, and Prague runs `prague-reno`
+/// with Not-ECT data. (The SYN is Not-ECT here, `syn_ect = false`: a classic listener
+/// refuses ECN on an ECT SYN, `tcp_ecn_create_request`, and the connection would be
+/// without ECN from the start.)
+#[test]
+fn a_prague_client_of_a_classic_ecn_server_gives_up_ecn() {
+    use crate::packet::{AE, CWR, ECE, NOT_ECT, SYN};
+    use crate::tcp::config::TcpConfig;
+    use crate::tcp::harness::Bench;
+    let cfg = TcpConfig {
+        cc: "prague".into(),
+        syn_ect: false,
+        ..TcpConfig::default()
+    };
+    let server = TcpConfig {
+        cc: "reno".into(),
+        ecn: true,
+        ..TcpConfig::default()
+    };
+    let mut b = Bench::pair(&cfg, &server, 5 * MS, 1_000_000_000, Some(1_000_000));
+    b.connect();
+    b.run_until(3 * crate::engine::SEC);
+    let syn = b.log.iter().find(|l| l.p.flags == SYN | AE | CWR | ECE);
+    assert!(syn.is_some(), "the SYN asks for AccECN");
+    assert!(b.r.ecn_ok, "the server runs RFC 3168");
+    assert!(!b.s.tp.ecn_ok);
+    assert_eq!(b.s.cc_name(), "prague-reno");
+    assert!(b.data_sent().all(|l| l.p.ecn == NOT_ECT));
     assert_eq!(b.r.delivered_bytes, 1_000_000);
 }

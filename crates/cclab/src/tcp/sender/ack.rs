@@ -95,7 +95,9 @@ impl Sender {
                     // had one.
                     third_ack_ace = Some((accecn::synack_ace(p.ecn), saw_opt));
                 }
-                accecn::EcnMode::Rfc3168 => self.tp.ecn_ok = true,
+                // `tcp_ecn_rcv_synack`: a module that allows no RFC 3168 fallback runs
+                // without ECN against a classic peer.
+                accecn::EcnMode::Rfc3168 => self.tp.ecn_ok = !self.cc.no_fallback_rfc3168(),
                 accecn::EcnMode::Off => self.tp.ecn_ok = false,
             }
         }
