@@ -11,6 +11,8 @@ mod limits;
 mod outputs_doc;
 mod outputs_safety;
 mod pcap_tools;
+mod reproduce;
+mod reproduce_beyond;
 mod schema;
 mod sweep;
 mod terminal;
