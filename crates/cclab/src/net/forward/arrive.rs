@@ -76,21 +76,6 @@ impl Network {
             }
             NetEv::TsqDone { port } => self.tsq_done(port, cx),
             NetEv::TsqWake { conn } => NetOut::TsqWake(conn),
-            rare => self.on_rare_event(rare, cx),
-        }
-    }
-
-    /// The events a bulk transfer over plain ports does not take (GRO's flush, the SACK
-    /// CPU's hand-over, a discipline's timer): out of line, so that what
-    /// they do does not weigh on the code of the events every packet takes.
-    #[cold]
-    #[inline(never)]
-    fn on_rare_event<E: From<NetEv>, T: Tap>(
-        &mut self,
-        ev: NetEv,
-        cx: &mut NetCtx<E, T>,
-    ) -> NetOut {
-        match ev {
             NetEv::GroFlush { node } => {
                 if let Some(gro) = self.host.gro.as_deref_mut() {
                     gro.flush(node, &mut self.host.gro_out);
@@ -106,12 +91,6 @@ impl Network {
             NetEv::LinkChange { change } => {
                 self.link_change(change, cx);
                 NetOut::Nothing
-            }
-            NetEv::Arrive { .. }
-            | NetEv::TxDone { .. }
-            | NetEv::TsqDone { .. }
-            | NetEv::TsqWake { .. } => {
-                unreachable!("taken by on_event")
             }
         }
     }
