@@ -4,7 +4,6 @@
 //! packet by packet (whole-network behaviour is tested through `sim`).
 
 use super::{Addr, Receiver, Sender};
-use crate::cc::CongestionOps;
 use crate::engine::{tx_time, SimTime};
 use crate::packet::{Packet, CE};
 use crate::tcp::config::TcpConfig;
@@ -69,12 +68,7 @@ impl Bench {
         bytes: Option<u64>,
     ) -> Bench {
         let addr = Bench::ADDR;
-        let server_cc = server.congestion_control().unwrap();
-        let mut r = Receiver::new(addr, server, server_cc.receiver_needs());
-        // As `TcpConn::new`: a module that needs AccECN lets its listener accept it.
-        if server_cc.needs_accecn() {
-            r.allow_accecn();
-        }
+        let r = Receiver::for_module(addr, server, &server.congestion_control().unwrap());
         Bench {
             s: Sender::new(
                 addr,

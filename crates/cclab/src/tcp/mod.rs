@@ -21,7 +21,6 @@ mod tests;
 #[cfg(test)]
 mod tests_rack;
 
-use crate::cc::CongestionOps;
 use crate::engine::SimTime;
 use crate::packet::Packet;
 use crate::tcp::config::TcpConfig;
@@ -104,14 +103,9 @@ impl TcpConn {
         bytes: Option<u64>,
     ) -> Result<TcpConn, String> {
         let cc = cfg.congestion_control()?;
-        let needs = cc.receiver_needs();
-        let mut receiver = Receiver::new(addr, cfg, needs);
-        if cc.needs_accecn() {
-            receiver.allow_accecn();
-        }
         Ok(TcpConn {
+            receiver: Receiver::for_module(addr, cfg, &cc),
             sender: Sender::new(addr, cfg, cc, start, bytes),
-            receiver,
         })
     }
 }

@@ -232,10 +232,14 @@ impl Receiver {
         }
     }
 
-    /// Accept Accurate ECN whatever `ecn` says: the module needs it
-    /// (`TCP_CONG_NEEDS_ACCECN`, `CongestionOps::needs_accecn`).
-    pub fn allow_accecn(&mut self) {
-        self.accecn_allowed = true;
+    /// The receiving end of a connection whose ends run congestion control `cc`: what the
+    /// module needs here (`receiver_needs`), and Accurate ECN accepted whatever `ecn` says
+    /// when the module needs it (`TCP_CONG_NEEDS_ACCECN`, `CongestionOps::needs_accecn`).
+    pub fn for_module(addr: Addr, cfg: &TcpConfig, cc: &crate::cc::Cc) -> Receiver {
+        use crate::cc::CongestionOps;
+        let mut r = Receiver::new(addr, cfg, cc.receiver_needs());
+        r.accecn_allowed |= cc.needs_accecn();
+        r
     }
 
     fn template(&self, now: SimTime) -> Packet {
