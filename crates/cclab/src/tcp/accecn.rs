@@ -316,7 +316,10 @@ impl Feedback {
             return false;
         };
         self.saw_opt = true;
-        let mut res = self.est != 0;
+        // Linux compares each moved counter with the estimate as it was on entry
+        // (`estimate_ecnfield`, a local copy), not as this loop updates it.
+        let old_est = self.est;
+        let mut res = old_est != 0;
         let mut ambiguous = false;
         let mut first_changed = false;
         for ect in [ECT1, CE, ECT0] {
@@ -337,7 +340,7 @@ impl Feedback {
                 res = false;
                 ambiguous = true;
             }
-            if d != 0 && ect != self.est {
+            if d != 0 && ect != old_est {
                 if !first_changed {
                     self.est = ect;
                     first_changed = true;

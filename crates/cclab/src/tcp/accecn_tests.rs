@@ -93,10 +93,25 @@ fn ace_wraps_at_eight_and_the_byte_counters_resolve_it() {
     // from the bytes): ACE moved by 1, the bytes say 9.
     assert_eq!(step(&mut f, 20, Some((20 * MSS, 11 * MSS)), 20), 9);
     assert_eq!(f.ce_bytes(), 20 * MSS);
-    // On that ACK two counters moved (CE and ECT(0)), so the next option's CE bytes cannot
-    // be told from the others' (`est_ecnfield` cleared): a 2-mark ACK of 10 packets is
-    // read by the safety rule as 10, an overcount of 8.
-    assert_eq!(step(&mut f, 22, Some((22 * MSS, 19 * MSS)), 10), 10);
+    // On that ACK two counters moved, CE (the estimate on entry) and ECT(0): one counter
+    // other than the estimate moved, so the option stays trusted and ECT(0) becomes the
+    // estimate. Linux compares each counter with the estimate as it was on entry
+    // (`estimate_ecnfield`, a local copy), so the next mixed ACK (2 CE of 10 packets,
+    // 8 ≤ n < 16) is trusted too, and CE, the counter that moved besides the estimate,
+    // becomes the estimate again: its 2 CE segments' bytes are below half the safety
+    // rule's 10 (`TCP_ACCECN_SAFETY_SHIFT`), so ACE's 2 stands. Exact.
+    assert_eq!(f.est, ECT0);
+    assert_eq!(step(&mut f, 22, Some((22 * MSS, 19 * MSS)), 10), 2);
+    assert_eq!(f.est, CE);
+    // Before the sender knows which counter moves (no estimate yet), an option in which two
+    // counters moved cannot be trusted (`est_ecnfield` stays 0): where ACKs normally cover
+    // one packet, the safety rule reads a 2-mark ACK of 10 packets as 10, 8 too many.
+    let mut f = Feedback::default();
+    for _ in 0..20 {
+        step(&mut f, 0, None, 1);
+    }
+    assert_eq!(step(&mut f, 2, Some((2 * MSS, 8 * MSS)), 10), 10);
+    assert_eq!(f.est, 0);
 }
 
 #[test]
@@ -205,4 +220,34 @@ fn the_sender_counts_every_mark_the_receiver_saw() {
     let (r, s, bytes) = run(&c0, |n| n % 12 != 0, |k| k % 6 != 0 && k < 150);
     assert_eq!(bytes, 0, "no option, no bytes");
     assert_eq!(s, r);
+}
+
+#[test]
+fn a_lost_first_synack_leaves_the_connection_without_the_option() {
+    // The first SYN-ACK carries the option; a retransmitted one does not (RFC 9768
+    // §3.2.3.2.2, Linux `tcp_synack_options`), and an end sends options only once it saw
+    // one (`saw_accecn_opt`): with the first SYN-ACK lost, no option ever flows, and
+    // AccECN runs on ACE alone.
+    let c = cfg(3);
+    for lose_first in [false, true] {
+        let mut b = Bench::pair(&c, &c, 5 * MS, GBPS, Some(300 * MSS as u64));
+        let mut synacks = 0;
+        b.drop = Box::new(move |p, to_server, _| {
+            if !to_server && p.flags & SYN != 0 {
+                synacks += 1;
+                return lose_first && synacks == 1;
+            }
+            false
+        });
+        b.connect();
+        b.run_until(120 * SEC);
+        assert!(b.s.done_at.is_some());
+        let sent =
+            b.r.accecn
+                .as_deref()
+                .expect("AccECN negotiated")
+                .options_sent;
+        let saw = b.s.accecn.as_deref().expect("AccECN negotiated").saw_opt;
+        assert_eq!((sent > 0, saw), (!lose_first, !lose_first), "{lose_first}");
+    }
 }
