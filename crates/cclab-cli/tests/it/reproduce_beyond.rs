@@ -35,13 +35,14 @@ fn reproduce_pie_quick_passes() {
 
 /// DualPI2 with a DCTCP-on-ECT(1) (L4S) flow against CUBIC (docs/references.md §6.7) in
 /// --quick: the classic queue's mean delay at the 15 ms target, the L queue's median under
-/// the 1 ms step and its 99th percentile under the classic median, the windows at 1.64/k:
-/// four checks pass; the link stays busy.
+/// the 1 ms step and its 99th percentile under the classic median, the windows at 1.64/k,
+/// and TCP Prague's L-queue median and 99th percentile against the DualQ paper's abstract:
+/// six checks pass; the link stays busy.
 #[test]
 fn reproduce_l4s_dualq_quick_passes() {
     let v = reproduce_json("l4s-dualq");
     assert_verdicts(&v, [0, 0, 0, 0]);
-    assert_passes(&v, 4);
+    assert_passes(&v, 6);
     let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
     assert!(num("dctcp_cubic", "utilisation") > 0.95);
     assert!(num("dctcp_cubic", "l_p99_ms") * 5.0 < num("dctcp_cubic", "c_p50_ms"));
@@ -99,12 +100,14 @@ fn reproduce_bbr_vs_cubic_quick_passes() {
 /// the five closed-form checks pass (the link delivers no more than its opportunities,
 /// CUBIC keeps it busy and its buffer full, BBR's queue stays under 2·BDP at the good
 /// rate), and in the delay/throughput plane BBR sits at lower delay than CUBIC; TCP
-/// Prague's two points are there, behind DualPI2 at a small part of its drop-tail delay.
+/// Prague's two points are there, behind DualPI2 at a small part of its drop-tail delay;
+/// the 2-packet floor of the step (tc `min_qlen_step 2`, the cause run) gives Prague more
+/// of the link than Linux's default (Briscoe's native-AQM report, the sixth check).
 #[test]
 fn reproduce_cellular_quick_passes() {
     let v = reproduce_json("cellular");
     assert_verdicts(&v, [0, 0, 0, 0]);
-    assert_passes(&v, 5);
+    assert_passes(&v, 6);
     let num = |variant: &str, m: &str| row(&v, variant, m)["sim"].as_f64().unwrap();
     assert!(num("bbr", "rtt_p95_ms") < num("cubic", "rtt_p95_ms"));
     assert!(num("bbr", "backlog_pkts") < 0.5 * num("cubic", "backlog_pkts"));
