@@ -18,7 +18,7 @@ use crate::engine::{Rng, SimTime};
 use crate::qdisc::linkrate::{mahimahi::Trace, LinkRate, Markov, RateSource};
 use crate::qdisc::{Qdisc, QueueSpec};
 use crate::schema::check::{join, Checker, Tab};
-use crate::schema::{Key, Limit, Schema, Ty, REQUIRED};
+use crate::schema::{fnv1a, InputFile, Key, Limit, Schema, Ty, FNV_START, REQUIRED};
 use std::path::Path;
 use std::sync::Arc;
 use toml::Value;
@@ -154,17 +154,25 @@ pub static ONOFF_KEYS: Schema = Schema {
     variants: None,
 };
 
-/// Read a trace file named `name` (relative to the scenario file `file`'s folder).
-fn read_trace(file: &str, name: &str) -> Result<Arc<Trace>, String> {
+/// Read the trace file `name` that key `key` gives (relative to the scenario file
+/// `file`'s folder): the file as read, and its timestamps.
+fn read_trace(file: &str, key: &str, name: &str) -> Result<(InputFile, Arc<Trace>), String> {
     let path = Path::new(file)
         .parent()
         .map(|d| d.join(name))
         .unwrap_or_else(|| Path::new(name).to_path_buf());
     let text = crate::schema::read_text_limited(&path, crate::schema::MAX_INPUT_BYTES)
         .map_err(|e| format!("cannot read trace file '{}': {e}", path.display()))?;
-    Trace::parse(&text)
+    let trace = Trace::parse(&text)
         .map(Arc::new)
-        .map_err(|e| format!("trace file '{}': {e}", path.display()))
+        .map_err(|e| format!("trace file '{}': {e}", path.display()))?;
+    let f = InputFile {
+        key: key.to_string(),
+        value: name.to_string(),
+        path: std::path::absolute(&path).unwrap_or(path),
+        digest: fnv1a(FNV_START, text.bytes()),
+    };
+    Ok((f, trace))
 }
 
 /// The two directions' sources of rate table `rt` (errors reported; `None` if any).
@@ -193,9 +201,9 @@ fn read(ck: &mut Checker, rt: Tab) -> Option<(RateSource, RateSource)> {
     match given[0] {
         "trace" => {
             let name: String = ck.get(rt, &TRACE)?;
-            let fwd = read_trace(&file, &name);
+            let fwd = read_trace(&file, &join(rt.path, "trace"), &name);
             let fwd = match fwd {
-                Ok(t) => RateSource::Trace(name.clone(), t),
+                Ok((f, t)) => RateSource::Trace(f, t),
                 Err(m) => {
                     ck.err(&join(rt.path, "trace"), rt.t.get("trace"), m);
                     return None;
@@ -204,8 +212,8 @@ fn read(ck: &mut Checker, rt: Tab) -> Option<(RateSource, RateSource)> {
             let rev = match ck.get::<String>(rt, &REVERSE_TRACE) {
                 None if rt.t.contains_key("reverse_trace") => return None,
                 None => fwd.clone(),
-                Some(r) => match read_trace(&file, &r) {
-                    Ok(t) => RateSource::Trace(r, t),
+                Some(r) => match read_trace(&file, &join(rt.path, "reverse_trace"), &r) {
+                    Ok((f, t)) => RateSource::Trace(f, t),
                     Err(m) => {
                         ck.err(
                             &join(rt.path, "reverse_trace"),

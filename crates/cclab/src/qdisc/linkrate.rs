@@ -70,8 +70,9 @@ impl Markov {
 /// Where a link's opportunities come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RateSource {
-    /// A Mahimahi trace (the file's name, for messages, and its timestamps), looping.
-    Trace(String, Arc<mahimahi::Trace>),
+    /// A Mahimahi trace (the file, as the scenario named it and as it was read, and its
+    /// timestamps), looping.
+    Trace(crate::schema::InputFile, Arc<mahimahi::Trace>),
     Markov(Markov),
 }
 
