@@ -417,6 +417,18 @@ impl QueueDisc for Classful {
         }
     }
 
+    /// `prio_reset` / `drr_reset`: every class's discipline reset. What the scheduler
+    /// gives now is taken first, in its order; then each class drops what it holds back.
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        while let Deq::Packet(id, _) = self.dequeue(now, drops) {
+            drops.push(id);
+        }
+        for c in &mut self.classes {
+            c.q.reset(now, drops);
+        }
+        self.held = Backlog::default();
+    }
+
     #[inline]
     fn backlog(&self) -> Backlog {
         self.held

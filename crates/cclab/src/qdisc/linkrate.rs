@@ -310,6 +310,18 @@ impl QueueDisc for LinkRate {
         }
     }
 
+    /// The link went down: what it was delivering (the packet in transit, those delivered
+    /// but not yet taken) is dropped with what the discipline holds and the drops not yet
+    /// handed on; its opportunities go on in time (mm-link's trace does not stop), spent
+    /// on nothing until packets come again.
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        drops.append(&mut self.late_drops);
+        drops.extend(self.transit.take().map(|t| t.0));
+        drops.extend(self.ready.drain(..).map(|r| r.0));
+        self.held = Backlog::default();
+        self.child.reset(now, drops);
+    }
+
     fn backlog(&self) -> Backlog {
         let c = self.child.backlog();
         Backlog {
