@@ -522,6 +522,24 @@ mod tests {
         assert_eq!(order, vec![10, 11, 12, 0, 1, 2]);
     }
 
+    /// A link going down resets every class (`prio_reset`): what the scheduler gives now
+    /// is dropped in its order (the default class's 10, 11: the first class has nothing
+    /// due), then what a class holds back (the first class's netem, its 0 and 1 due at
+    /// 10 ms); the port's backlog is then empty.
+    #[test]
+    fn reset_drops_what_each_class_holds_back() {
+        let mut q = two_classes(Sched::Strict, (1, 1), None);
+        q.classes[0].q = QueueSpec::delay(10 * crate::engine::MS, 100).build();
+        for (id, dscp) in [(0, 1), (1, 1), (10, 0), (11, 0)] {
+            q.enqueue(id, &meta(dscp, 1500));
+        }
+        let mut drops = Vec::new();
+        q.reset(0, &mut drops);
+        assert_eq!(drops, [10, 11, 0, 1]);
+        assert_eq!(q.backlog(), Backlog::default());
+        assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::Empty);
+    }
+
     #[test]
     fn drr_shares_bytes_by_weight() {
         let mut q = two_classes(Sched::Drr, (3, 1), None);
