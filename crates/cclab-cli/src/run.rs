@@ -34,13 +34,20 @@ pub fn run(a: RunArgs) -> ExitCode {
     };
     let file = a.file.display().to_string();
     let text = if a.file.is_dir() {
-        // A folder cclab wrote: rerun the scenario its manifest holds.
+        // A folder cclab wrote: rerun the scenario its manifest holds, over the files its
+        // run read.
         from_folder(a.file)
     } else {
-        cclab::scenario::read_scenario(a.file).map(|t| (t, file))
+        cclab::scenario::read_scenario(a.file).map(|t| (t, file, Vec::new()))
     };
-    let sweep = matches!(&text, Ok((t, _)) if cclab::scenario::has_sweep(t));
-    let loaded = text.and_then(|(text, file)| overrides.apply(&text, &file));
+    let sweep = matches!(&text, Ok((t, ..)) if cclab::scenario::has_sweep(t));
+    let loaded = text.and_then(|(text, file, recorded)| {
+        let ov = cclab::scenario::Overrides {
+            recorded,
+            ..overrides
+        };
+        ov.apply(&text, &file)
+    });
     let sc = match loaded {
         Ok(sc) => sc,
         Err(errs) => return refused(&errs, a.file),
@@ -150,8 +157,12 @@ fn print_result(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The scenario text in the manifest of an output folder, and the name of the manifest.
-fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::ScenarioError>> {
+/// A scenario to rerun: its text, the file it is from, the files its run read.
+type Recorded = (String, String, Vec<cclab::scenario::schema::InputFile>);
+
+/// The scenario text in the manifest of an output folder, the name of the manifest, and
+/// the files the run read (its `inputs`).
+fn from_folder(dir: &Path) -> Result<Recorded, Vec<cclab::scenario::ScenarioError>> {
     let path = dir.join(cclab::report::MANIFEST);
     let file = path.display().to_string();
     let err = |message: String| {
@@ -177,7 +188,18 @@ fn from_folder(dir: &Path) -> Result<(String, String), Vec<cclab::scenario::Scen
         .and_then(|s| s.as_str())
         .filter(|s| !s.is_empty())
         .ok_or_else(|| err("holds no scenario (it is not a `cclab run` folder)".into()))?;
-    Ok((scenario.to_string(), file))
+    let recorded = match v.get("inputs") {
+        None => Vec::new(),
+        Some(i) => cclab::report::inputs_from_json(i).map_err(|m| {
+            vec![cclab::scenario::ScenarioError {
+                file: file.clone(),
+                key: "inputs".into(),
+                value: String::new(),
+                message: m,
+            }]
+        })?,
+    };
+    Ok((scenario.to_string(), file, recorded))
 }
 
 /// The run id in the manifest of folder `dir`, if it has one.

@@ -146,6 +146,11 @@ pub fn run(
         meta.insert("run_id".into(), result.run_id.clone().into());
         meta.insert("seed".into(), sc.seed.into());
         meta.insert("scenario".into(), sc.source.clone().into());
+        let inputs = sc.inputs();
+        if !inputs.is_empty() {
+            // What a re-run of this folder needs beyond the scenario: the files it read.
+            meta.insert("inputs".into(), crate::report::inputs_json(&inputs));
+        }
         if let Err(msg) = crate::report::write_run_unless(
             d,
             &result,

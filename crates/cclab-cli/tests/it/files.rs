@@ -190,6 +190,70 @@ fn a_folder_reruns_the_run_that_wrote_it() {
     let _ = std::fs::remove_dir_all(&base);
 }
 
+/// A run over a trace file (`trace = "traces/x.trace"`, relative to the scenario's
+/// folder) records the file it read in run.json (`inputs`); `cclab run DIR` reads that
+/// file, not one relative to DIR, and gives the same results and run id. A trace changed
+/// or gone since is refused with exit 2, naming run.json, the key and the value, and
+/// nothing is written.
+#[test]
+fn a_folder_reruns_over_the_trace_file_its_run_read() {
+    let base = tmpdir("rerun-trace");
+    std::fs::create_dir_all(base.join("sc/traces")).unwrap();
+    let trace = base.join("sc/traces/x.trace");
+    std::fs::write(&trace, "1\n2\n3\n").unwrap();
+    let scenario = base.join("sc/cell.toml");
+    std::fs::write(
+        &scenario,
+        "[sim]\nduration = \"300ms\"\n[topology]\nkind = \"dumbbell\"\nbottleneck = { rate = { trace = \"traces/x.trace\" }, delay = \"10ms\" }\n",
+    )
+    .unwrap();
+    let (a, b, c) = (base.join("a"), base.join("b"), base.join("c"));
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    common::assert_exit_0(&cclab(&["run", &path(&scenario), "--out", &path(&a), "-q"]));
+    let manifest = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap()
+    };
+    let m = manifest(&a);
+    let inputs = m["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 1, "{m}");
+    assert_eq!(inputs[0]["key"], "topology.bottleneck.rate.trace");
+    assert_eq!(inputs[0]["value"], "traces/x.trace");
+    assert_eq!(
+        Path::new(inputs[0]["path"].as_str().unwrap()),
+        trace.as_path()
+    );
+    // Rerun from the folder (cclab runs in the CLI crate's folder: neither the
+    // scenario's folder nor the run's).
+    common::assert_exit_0(&cclab(&["run", &path(&a), "--out", &path(&b), "-q"]));
+    assert_eq!(
+        std::fs::read(a.join("summary.json")).unwrap(),
+        std::fs::read(b.join("summary.json")).unwrap()
+    );
+    assert_eq!(manifest(&b)["run_id"], m["run_id"]);
+    assert_eq!(manifest(&b)["inputs"], m["inputs"]);
+    // One line changed, then the file gone: refused, nothing written.
+    let refused = |why: &str| {
+        let o = cclab(&["run", &path(&a), "--out", &path(&c), "-q"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for want in [
+            "run.json",
+            "topology.bottleneck.rate.trace",
+            "\"traces/x.trace\"",
+            trace.to_str().unwrap(),
+            why,
+        ] {
+            assert!(err.contains(want), "{want}: {err}");
+        }
+        assert!(!c.exists(), "nothing is written");
+    };
+    std::fs::write(&trace, "1\n2\n4\n").unwrap();
+    refused("has changed since the run");
+    std::fs::remove_file(&trace).unwrap();
+    refused("cannot read trace file");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_leaves_nothing_half_written() {

@@ -78,6 +78,10 @@ impl QueueDisc for RouterMark {
         self.inner.dequeue(now, drops)
     }
 
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        self.inner.reset(now, drops)
+    }
+
     fn backlog(&self) -> Backlog {
         self.inner.backlog()
     }

@@ -18,7 +18,7 @@ use crate::engine::{Rng, SimTime};
 use crate::qdisc::linkrate::{mahimahi::Trace, LinkRate, Markov, RateSource};
 use crate::qdisc::{Qdisc, QueueSpec};
 use crate::schema::check::{join, Checker, Tab};
-use crate::schema::{Key, Limit, Schema, Ty, REQUIRED};
+use crate::schema::{fnv1a, InputFile, Key, Limit, Schema, Ty, FNV_START, REQUIRED};
 use std::path::Path;
 use std::sync::Arc;
 use toml::Value;
@@ -35,7 +35,7 @@ const TRACE: Key = Key {
     name: "trace",
     ty: Ty::Str,
     default: "none",
-    allowed: "a file of one integer per line, nondecreasing, the last above 0; relative to the scenario file's folder",
+    allowed: "a file of one integer per line, nondecreasing, the last above 0; relative to the scenario file's folder (a re-run of a run's folder, `cclab run DIR`, reads the file that run read: run.json's `inputs`)",
     meaning: "a Mahimahi trace (mm-link's format): one line per delivery opportunity of 1504 bytes (a 1500-byte packet and mm-link's 4-byte TUN header), its time in ms; it repeats with its last time as period",
 };
 
@@ -154,17 +154,49 @@ pub static ONOFF_KEYS: Schema = Schema {
     variants: None,
 };
 
-/// Read a trace file named `name` (relative to the scenario file `file`'s folder).
-fn read_trace(file: &str, name: &str) -> Result<Arc<Trace>, String> {
-    let path = Path::new(file)
-        .parent()
-        .map(|d| d.join(name))
-        .unwrap_or_else(|| Path::new(name).to_path_buf());
-    let text = crate::schema::read_text_limited(&path, crate::schema::MAX_INPUT_BYTES)
-        .map_err(|e| format!("cannot read trace file '{}': {e}", path.display()))?;
-    Trace::parse(&text)
+/// Read the trace file `name` that key `key` gives: relative to the scenario file
+/// `ck.file`'s folder, or, in a re-run of a folder whose run read it (`ck.recorded`), the
+/// file that run read, refused if its contents have changed. The file as read, and its
+/// timestamps.
+fn read_trace(ck: &Checker, key: &str, name: &str) -> Result<(InputFile, Arc<Trace>), String> {
+    let recorded = ck.recorded.iter().find(|r| r.key == key && r.value == name);
+    let path = match recorded {
+        Some(r) => r.path.clone(),
+        None => Path::new(ck.file)
+            .parent()
+            .map(|d| d.join(name))
+            .unwrap_or_else(|| Path::new(name).to_path_buf()),
+    };
+    let text =
+        crate::schema::read_text_limited(&path, crate::schema::MAX_INPUT_BYTES).map_err(|e| {
+            match recorded {
+                Some(_) => format!(
+                    "cannot read trace file '{}' (the file the run recorded in {} read): {e}",
+                    path.display(),
+                    ck.file
+                ),
+                None => format!("cannot read trace file '{}': {e}", path.display()),
+            }
+        })?;
+    let digest = fnv1a(FNV_START, text.bytes());
+    if let Some(r) = recorded.filter(|r| r.digest != digest) {
+        return Err(format!(
+            "trace file '{}' has changed since the run recorded in {} read it (FNV-1a digest {digest:016x}, was {:016x}): put its contents back, or run the scenario file again (a new run, with a new id)",
+            path.display(),
+            ck.file,
+            r.digest
+        ));
+    }
+    let trace = Trace::parse(&text)
         .map(Arc::new)
-        .map_err(|e| format!("trace file '{}': {e}", path.display()))
+        .map_err(|e| format!("trace file '{}': {e}", path.display()))?;
+    let f = InputFile {
+        key: key.to_string(),
+        value: name.to_string(),
+        path: std::path::absolute(&path).unwrap_or(path),
+        digest,
+    };
+    Ok((f, trace))
 }
 
 /// The two directions' sources of rate table `rt` (errors reported; `None` if any).
@@ -189,13 +221,12 @@ fn read(ck: &mut Checker, rt: Tab) -> Option<(RateSource, RateSource)> {
         );
         return None;
     }
-    let file = ck.file.to_string();
     match given[0] {
         "trace" => {
             let name: String = ck.get(rt, &TRACE)?;
-            let fwd = read_trace(&file, &name);
+            let fwd = read_trace(ck, &join(rt.path, "trace"), &name);
             let fwd = match fwd {
-                Ok(t) => RateSource::Trace(name.clone(), t),
+                Ok((f, t)) => RateSource::Trace(f, t),
                 Err(m) => {
                     ck.err(&join(rt.path, "trace"), rt.t.get("trace"), m);
                     return None;
@@ -204,8 +235,8 @@ fn read(ck: &mut Checker, rt: Tab) -> Option<(RateSource, RateSource)> {
             let rev = match ck.get::<String>(rt, &REVERSE_TRACE) {
                 None if rt.t.contains_key("reverse_trace") => return None,
                 None => fwd.clone(),
-                Some(r) => match read_trace(&file, &r) {
-                    Ok(t) => RateSource::Trace(r, t),
+                Some(r) => match read_trace(ck, &join(rt.path, "reverse_trace"), &r) {
+                    Ok((f, t)) => RateSource::Trace(f, t),
                     Err(m) => {
                         ck.err(
                             &join(rt.path, "reverse_trace"),
@@ -293,15 +324,16 @@ fn zero_or_rate(v: &Value) -> Result<u64, String> {
 }
 
 /// The nominal rate of link table `t` whose `rate` is a table: the mean rate of its
-/// forward direction, read without reporting anything ([`parse`] reports); 1 when it
-/// cannot be read.
-pub fn mean_rate(file: &str, t: Tab) -> u64 {
+/// forward direction, read (as `ck` reads it) without reporting anything ([`parse`]
+/// reports); 1 when it cannot be read.
+pub fn mean_rate(ck: &Checker, t: Tab) -> u64 {
     let mut quiet = Checker {
-        file,
+        file: ck.file,
         from_cli: Vec::new(),
         errors: Vec::new(),
         hosts: None,
         links: None,
+        recorded: ck.recorded,
     };
     let Some(Value::Table(rt)) = t.t.get("rate") else {
         return 1;

@@ -101,6 +101,15 @@ impl TwoBuckets {
         Take { toks, ptoks }
     }
 
+    /// Both buckets full, the last packet at `now_ns` (`tbf_reset`).
+    pub fn refill(&mut self, now_ns: u64) {
+        self.t_c = now_ns;
+        self.rate.tokens = self.rate.depth;
+        if let Some(p) = &mut self.peak {
+            p.tokens = p.depth;
+        }
+    }
+
     /// The packet went: keep the buckets `take` computed.
     #[inline]
     pub fn commit(&mut self, now_ns: u64, t: Take) {

@@ -417,6 +417,18 @@ impl QueueDisc for Classful {
         }
     }
 
+    /// `prio_reset` / `drr_reset`: every class's discipline reset. What the scheduler
+    /// gives now is taken first, in its order; then each class drops what it holds back.
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        while let Deq::Packet(id, _) = self.dequeue(now, drops) {
+            drops.push(id);
+        }
+        for c in &mut self.classes {
+            c.q.reset(now, drops);
+        }
+        self.held = Backlog::default();
+    }
+
     #[inline]
     fn backlog(&self) -> Backlog {
         self.held
@@ -508,6 +520,24 @@ mod tests {
         }
         let order: Vec<_> = std::iter::from_fn(|| deq(&mut q)).collect();
         assert_eq!(order, vec![10, 11, 12, 0, 1, 2]);
+    }
+
+    /// A link going down resets every class (`prio_reset`): what the scheduler gives now
+    /// is dropped in its order (the default class's 10, 11: the first class has nothing
+    /// due), then what a class holds back (the first class's netem, its 0 and 1 due at
+    /// 10 ms); the port's backlog is then empty.
+    #[test]
+    fn reset_drops_what_each_class_holds_back() {
+        let mut q = two_classes(Sched::Strict, (1, 1), None);
+        q.classes[0].q = QueueSpec::delay(10 * crate::engine::MS, 100).build();
+        for (id, dscp) in [(0, 1), (1, 1), (10, 0), (11, 0)] {
+            q.enqueue(id, &meta(dscp, 1500));
+        }
+        let mut drops = Vec::new();
+        q.reset(0, &mut drops);
+        assert_eq!(drops, [10, 11, 0, 1]);
+        assert_eq!(q.backlog(), Backlog::default());
+        assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::Empty);
     }
 
     #[test]

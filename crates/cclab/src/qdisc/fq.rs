@@ -448,6 +448,26 @@ fn ect(ecn: u8) -> bool {
 }
 
 impl QueueDisc for Fq {
+    /// `fq_reset`: every flow's packets dropped (`fq_flow_purge`: its time-sorted ones,
+    /// then its in-order list), every flow forgotten.
+    fn reset(&mut self, _now: SimTime, drops: &mut Vec<PktId>) {
+        for fl in &self.flows {
+            if fl.at == At::Free {
+                continue;
+            }
+            let mut sorted: Vec<(SimTime, u64, u32)> =
+                fl.t_root.iter().map(|&Reverse(e)| e).collect();
+            sorted.sort_unstable();
+            drops.extend(sorted.iter().map(|&(_, _, n)| self.nodes[n as usize].id));
+            let mut n = fl.head;
+            while n != NIL {
+                drops.push(self.nodes[n as usize].id);
+                n = self.nodes[n as usize].next;
+            }
+        }
+        *self = Fq::new(self.p.clone());
+    }
+
     /// `fq_enqueue`.
     fn enqueue(&mut self, id: PktId, m: &PktMeta) -> Verdict {
         if self.pkts >= u64::from(self.p.limit) {

@@ -248,6 +248,12 @@ impl QueueDisc for Htb {
         d
     }
 
+    /// `htb_reset`: the leaf's qdisc reset; the class's tokens are kept (its mode,
+    /// `HTB_CAN_SEND` after a reset, is computed from them at the next dequeue).
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        self.child.reset(now, drops);
+    }
+
     super::queue_is_the_childs!();
 }
 

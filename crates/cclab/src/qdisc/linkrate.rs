@@ -70,8 +70,9 @@ impl Markov {
 /// Where a link's opportunities come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RateSource {
-    /// A Mahimahi trace (the file's name, for messages, and its timestamps), looping.
-    Trace(String, Arc<mahimahi::Trace>),
+    /// A Mahimahi trace (the file, as the scenario named it and as it was read, and its
+    /// timestamps), looping.
+    Trace(crate::schema::InputFile, Arc<mahimahi::Trace>),
     Markov(Markov),
 }
 
@@ -307,6 +308,18 @@ impl QueueDisc for LinkRate {
         } else {
             Deq::Empty
         }
+    }
+
+    /// The link went down: what it was delivering (the packet in transit, those delivered
+    /// but not yet taken) is dropped with what the discipline holds and the drops not yet
+    /// handed on; its opportunities go on in time (mm-link's trace does not stop), spent
+    /// on nothing until packets come again.
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        drops.append(&mut self.late_drops);
+        drops.extend(self.transit.take().map(|t| t.0));
+        drops.extend(self.ready.drain(..).map(|r| r.0));
+        self.held = Backlog::default();
+        self.child.reset(now, drops);
     }
 
     fn backlog(&self) -> Backlog {

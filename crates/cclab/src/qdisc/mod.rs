@@ -218,6 +218,16 @@ pub trait QueueDisc {
     fn on_timer(&mut self, _now: SimTime) -> Option<SimTime> {
         None
     }
+    /// The port's link went down (Linux `dev_deactivate` → `qdisc_reset`, the discipline's
+    /// `.reset`): every packet the discipline holds goes into `drops`, and it is left
+    /// empty. The default takes what `dequeue(now)` gives until it gives no packet, which
+    /// empties a discipline that holds nothing back; one that holds packets back (a
+    /// shaper, a delay line, pacing, a trace-driven link) drops them itself.
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        while let Deq::Packet(id, _) = self.dequeue(now, drops) {
+            drops.push(id);
+        }
+    }
 }
 
 /// The queue of a shaper that only holds back its child's dequeue (tbf, htb): what it
@@ -303,6 +313,10 @@ impl<T: QueueDisc + ?Sized> QueueDisc for Box<T> {
     #[inline(never)]
     fn on_timer(&mut self, now: SimTime) -> Option<SimTime> {
         (**self).on_timer(now)
+    }
+    #[inline(never)]
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        (**self).reset(now, drops)
     }
 }
 
@@ -460,6 +474,12 @@ macro_rules! qdiscs {
                 match self {
                     $(Qdisc::$var(q) => q.on_timer(now),)*
                     Qdisc::Custom(q) => q.on_timer(now),
+                }
+            }
+            fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+                match self {
+                    $(Qdisc::$var(q) => q.reset(now, drops),)*
+                    Qdisc::Custom(q) => q.reset(now, drops),
                 }
             }
         }

@@ -619,6 +619,18 @@ impl QueueDisc for Netem {
             }
         }
     }
+    /// `netem_reset` → `tfifo_reset`: the packets of the time-ordered queue (the tree and
+    /// the linear part) and those due already (`head`) are dropped.
+    fn reset(&mut self, _now: SimTime, drops: &mut Vec<PktId>) {
+        if let Some(x) = self.ext.as_deref_mut() {
+            drops.extend(x.head.drain(..).map(|h| h.0));
+            while let Some(Reverse((_, _, id, _))) = x.tree.pop() {
+                drops.push(id);
+            }
+        }
+        drops.extend(self.q.drain(..).map(|h| h.0));
+        self.bytes = 0;
+    }
     fn backlog(&self) -> Backlog {
         Backlog {
             bytes: self.bytes,

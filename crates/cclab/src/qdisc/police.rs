@@ -346,6 +346,9 @@ impl QueueDisc for Police {
     fn dequeue(&mut self, now: SimTime, drops: &mut Vec<PktId>) -> Deq {
         self.tail.dequeue(now, drops)
     }
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        self.tail.reset(now, drops)
+    }
     fn backlog(&self) -> Backlog {
         self.tail.backlog()
     }

@@ -285,6 +285,12 @@ impl QueueDisc for Tbf {
         Deq::NotBefore((now_ns + take.wait_ns()) * 1000)
     }
 
+    /// `tbf_reset`: the child reset, the buckets full from now.
+    fn reset(&mut self, now: SimTime, drops: &mut Vec<PktId>) {
+        self.child.reset(now, drops);
+        self.buckets.refill(now / 1000);
+    }
+
     super::queue_is_the_childs!();
 }
 

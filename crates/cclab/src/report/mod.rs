@@ -273,6 +273,51 @@ impl Files<'_> {
     }
 }
 
+/// The files a run read (`run.json`'s `inputs`): for each, the key that names it, the
+/// value written there, the file read (absolute) and the FNV-1a digest of its bytes (16
+/// hex digits), so that `cclab run DIR` reads the same file and refuses it if it changed.
+pub fn inputs_json(inputs: &[&crate::schema::InputFile]) -> serde_json::Value {
+    inputs
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "key": f.key,
+                "value": f.value,
+                "path": f.path.to_string_lossy(),
+                "fnv1a64": format!("{:016x}", f.digest),
+            })
+        })
+        .collect()
+}
+
+/// `run.json`'s `inputs` read back (what [`inputs_json`] wrote), or why they cannot be.
+pub fn inputs_from_json(v: &serde_json::Value) -> Result<Vec<crate::schema::InputFile>, String> {
+    let Some(list) = v.as_array() else {
+        return Err("expected a list of the files the run read".into());
+    };
+    let mut out = Vec::new();
+    for (i, e) in list.iter().enumerate() {
+        let s = |k: &str| e.get(k).and_then(|x| x.as_str());
+        let digest = s("fnv1a64").and_then(|d| u64::from_str_radix(d, 16).ok());
+        match (s("key"), s("value"), s("path"), digest) {
+            (Some(key), Some(value), Some(path), Some(digest)) => {
+                out.push(crate::schema::InputFile {
+                    key: key.into(),
+                    value: value.into(),
+                    path: path.into(),
+                    digest,
+                })
+            }
+            _ => {
+                return Err(format!(
+                    "entry {i} is not {{ key, value, path, fnv1a64 }} (a file the run read)"
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The tables every run writes (`NAME.csv` and `NAME.parquet`), whatever its scenario.
 pub const RUN_TABLES: [&str; 5] = ["runs", "flows", "queues", "pings", "queries"];
 /// The tables a run with byte-count flows writes beside them.

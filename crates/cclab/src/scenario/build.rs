@@ -6,20 +6,39 @@ use crate::engine::SimTime;
 
 impl Scenario {
     /// A stable id of this run: a hash of the resolved scenario (its source, or its full
-    /// description when built in Rust) and the seed, so identical runs share it and
-    /// tables of many runs can be concatenated and told apart.
+    /// description when built in Rust), the seed and the contents of the files it reads
+    /// (its traces: [`Scenario::inputs`]), so identical runs share it and tables of many
+    /// runs can be concatenated and told apart. A scenario that reads no file has the id
+    /// of its text and seed alone.
     pub fn run_id(&self) -> String {
+        use crate::schema::{fnv1a, FNV_START};
         let text = if self.source.is_empty() {
             format!("{self:?}")
         } else {
             self.source.clone()
         };
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes().chain(format!("\nseed={}", self.seed).bytes()) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        let mut h = fnv1a(
+            FNV_START,
+            text.bytes().chain(format!("\nseed={}", self.seed).bytes()),
+        );
+        for f in self.inputs() {
+            h = fnv1a(h, format!("\n{}={:016x}", f.key, f.digest).bytes());
         }
         format!("{h:016x}")
+    }
+
+    /// The files the scenario read (its links' traces), each once, in the order of its
+    /// links.
+    pub fn inputs(&self) -> Vec<&crate::schema::InputFile> {
+        let mut v: Vec<&crate::schema::InputFile> = Vec::new();
+        for l in &self.link_rates {
+            if let crate::qdisc::linkrate::RateSource::Trace(f, _) = &l.source {
+                if !v.iter().any(|g| g.key == f.key) {
+                    v.push(f);
+                }
+            }
+        }
+        v
     }
 
     /// An empty scenario on `topology` running for `duration`.

@@ -311,6 +311,7 @@ mod tests {
                     errors: Vec::new(),
                     hosts: None,
                     links: None,
+                    recorded: &[],
                 };
                 let q = crate::qdisc::parse(&mut ck, Tab { path: "q", t: &t }, given);
                 if !ck.errors.is_empty() {

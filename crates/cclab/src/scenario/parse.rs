@@ -181,6 +181,9 @@ pub struct Overrides {
     /// Values a sweep sets (`[sweep]`, `sweep/`), as TOML values, after the `--set`s;
     /// their errors are attributed to `[sweep]`.
     pub values: Vec<(String, Value)>,
+    /// The files the run being re-run read (its folder's manifest, `run.json` `inputs`):
+    /// read again from where that run read them, and refused if changed.
+    pub recorded: Vec<crate::schema::InputFile>,
 }
 
 impl Overrides {
@@ -236,7 +239,7 @@ impl Overrides {
         if let Some(seed) = self.seed {
             sets.push(("sim.seed".into(), Value::Integer(seed as i64), "--set"));
         }
-        parse(text, file, &sets, &self.pcap)
+        parse(text, file, &sets, &self.pcap, &self.recorded)
     }
 }
 
@@ -259,15 +262,17 @@ pub fn parse_scenario(
         .iter()
         .map(|(k, v)| (k.clone(), set_value(v), "--set"))
         .collect();
-    parse(text, file, &sets, &[])
+    parse(text, file, &sets, &[], &[])
 }
 
-/// [`parse_scenario`] with `--pcap` names added to `[output] pcap`.
+/// [`parse_scenario`] with `--pcap` names added to `[output] pcap`, reading the files a
+/// re-run's manifest `recorded` from where they were read.
 fn parse(
     text: &str,
     file: &str,
     sets: &[(String, Value, &'static str)],
     pcap: &[String],
+    recorded: &[crate::schema::InputFile],
 ) -> Result<Scenario, Vec<ScenarioError>> {
     if let Some(e) = too_long(text, file, "") {
         return Err(vec![e]);
@@ -289,6 +294,7 @@ fn parse(
         errors: Vec::new(),
         hosts: None,
         links: None,
+        recorded,
     };
     // A sweep (`cclab sweep`) is not part of any one run: its points are runs of the rest.
     root.remove("sweep");

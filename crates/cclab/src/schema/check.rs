@@ -99,6 +99,10 @@ pub struct Checker<'a> {
     /// Names of the topology's hosts and links, once it is known.
     pub hosts: Option<Vec<String>>,
     pub links: Option<Vec<String>>,
+    /// The files a previous run read, as its folder's manifest records them (a re-run of
+    /// the folder, `cclab run DIR`): a key with the value recorded reads the recorded file,
+    /// and refuses it if its contents changed. Empty otherwise.
+    pub recorded: &'a [super::InputFile],
 }
 
 impl Checker<'_> {

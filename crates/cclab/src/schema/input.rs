@@ -1,7 +1,7 @@
 //! Reading an input file with a bound on what is read (scenario and sweep files, size
 //! distributions, `--set` values).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The largest input cclab reads: a scenario or sweep file, the scenario text given to
 /// Python, a `--set` value (16 MiB, docs/scenario.md; the largest example is 5 KB; a
@@ -57,4 +57,32 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// Where an FNV-1a hash starts (its 64-bit offset basis).
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a (64 bits) of `bytes`, continuing from `h` ([`FNV_START`] for a new hash): the
+/// hash of run ids and of the contents of the files a scenario reads.
+pub fn fnv1a(mut h: u64, bytes: impl IntoIterator<Item = u8>) -> u64 {
+    for b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// A file a scenario's key names (a link's trace), as the run read it: its contents are
+/// part of the run id, and the run's manifest (`run.json`, `inputs`) records it, so that
+/// a re-run of the run's folder reads the same file and refuses it if it has changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputFile {
+    /// The key that names it (`topology.bottleneck.rate.trace`).
+    pub key: String,
+    /// The value written there (a path relative to the scenario file's folder, or absolute).
+    pub value: String,
+    /// The file read, absolute.
+    pub path: PathBuf,
+    /// [`fnv1a`] of its bytes.
+    pub digest: u64,
 }

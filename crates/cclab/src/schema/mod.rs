@@ -13,7 +13,9 @@ mod limit;
 pub mod units;
 
 pub use check::ScenarioError;
-pub use input::{input_limit_text, read_text_limited, MAX_INPUT_BYTES};
+pub use input::{
+    fnv1a, input_limit_text, read_text_limited, InputFile, FNV_START, MAX_INPUT_BYTES,
+};
 pub use limit::Limit;
 
 use std::fmt::Write;

@@ -174,11 +174,7 @@ impl Sweep {
     /// The sweep's id: 8 hex digits of an FNV-1a hash of its file's text (grid, seeds and
     /// scenario), in the default folder's name.
     pub fn id(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.text.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        let h = crate::schema::fnv1a(crate::schema::FNV_START, self.text.bytes());
         format!("{:08x}", h >> 32)
     }
 

@@ -358,6 +358,7 @@ pub fn set_era(c: &mut TcpConfig, era: Era, keep: &[&str]) {
         errors: Vec::new(),
         hosts: None,
         links: None,
+        recorded: &[],
     };
     apply_profile(&mut ck, "tcp", era, c);
     assert!(ck.errors.is_empty(), "the profile's own values are valid");

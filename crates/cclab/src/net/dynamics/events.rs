@@ -22,7 +22,10 @@
 //!   reconverges: cclab's routes are static, as `ip route` ones are, and Linux keeps using
 //!   a route whose device lost its carrier unless `ignore_routes_with_linkdown` is set);
 //!   the device's qdisc is swapped for `noop_qdisc`, which drops every packet offered, and
-//!   the packets queued are dropped (`dev_deactivate` → `qdisc_reset`); what is on the
+//!   the discipline is reset (`dev_deactivate` → `qdisc_reset`, `QueueDisc::reset`): the
+//!   packets queued are dropped, and so are those it holds back — a shaper's (tbf, htb),
+//!   netem's delay line, fq's paced flows, a trace-driven link's packet in transit and
+//!   those delivered but not yet taken; all counted as the port's drops. What is on the
 //!   wire arrives. `true` brings it back with its discipline, empty.
 //!
 //! A port with a change is never direct (`Port::direct`): its transmitter runs on events,
@@ -76,7 +79,7 @@ pub static KEYS: Schema = Schema {
     title: "[[event]]",
     place: "an [[event]]",
     noun: "event",
-    about: "A change to a link during the run. `rate`: what starts after it is serialised at the new rate. `delay`: what starts after it propagates for the new delay; a link never reorders, so a shorter delay takes effect (old − new) later. `loss`: the link's random loss from then on. `up = false`: the link goes down in both directions as a carrier loss does on Linux with static routes — routes stay (the path stalls; nothing reconverges), the qdisc drops what it held and every packet offered (`noop_qdisc`), what is on the wire arrives; `up = true` restores it. A trace-driven or generated link's rate cannot be changed.",
+    about: "A change to a link during the run. `rate`: what starts after it is serialised at the new rate. `delay`: what starts after it propagates for the new delay; a link never reorders, so a shorter delay takes effect (old − new) later. `loss`: the link's random loss from then on. `up = false`: the link goes down in both directions as a carrier loss does on Linux with static routes — routes stay (the path stalls; nothing reconverges), the qdisc drops what it held, what a shaper, netem or a trace-driven link held back included (`qdisc_reset`), and every packet offered (`noop_qdisc`), what is on the wire arrives; `up = true` restores it. A trace-driven or generated link's rate cannot be changed.",
     keys: &[AT, SET],
     with: &[],
     variants: None,
@@ -300,12 +303,11 @@ impl Network {
         let now = cx.q.now();
         let noop = Qdisc::Custom(Box::new(Noop));
         let mut q = std::mem::replace(&mut self.port_mut(port).qdisc, noop);
-        // qdisc_reset: what the discipline holds is dropped.
+        // qdisc_reset: what the discipline holds is dropped, what a shaper, a delay line or
+        // a trace-driven link holds back too.
         let mut drops = Vec::new();
         let before = q.bytes();
-        while let Deq::Packet(id, _) = q.dequeue(now, &mut drops) {
-            drops.push(id);
-        }
+        q.reset(now, &mut drops);
         let pr = self.port_mut(port);
         pr.stats.advance(now, before);
         pr.stats.drops += drops.len() as u64;
@@ -326,8 +328,8 @@ impl Network {
         pr.qdisc = q;
         let now = cx.q.now();
         if pr.qdisc.pkts() > 0 && pr.idle(now) {
-            // What a shaper held back while the link was down goes on now: the
-            // transmitter is woken as a wake-up it asked for would (`forward.rs` `arm`).
+            // What a discipline kept through its reset (a library user's own) goes on now:
+            // the transmitter is woken as a wake-up it asked for would (`forward.rs` `arm`).
             pr.txdone_pending = true;
             pr.waiting = false;
             pr.wake_at = now;

@@ -24,17 +24,44 @@ fn deliveries(
     queue: QueueSpec,
     sends: &[(u32, SimTime)],
 ) -> Vec<(usize, SimTime)> {
+    let (got, _) = over_link(Some(src), queue, sends, &[]);
+    got
+}
+
+/// [`deliveries`] over a 1 Gbit/s link (whose deliveries come from `src` if given) that
+/// goes down and up at the times of `changes` (`topology.link.up`); also the drops of
+/// h0's port.
+fn over_link(
+    src: Option<&RateSource>,
+    queue: QueueSpec,
+    sends: &[(u32, SimTime)],
+    changes: &[(SimTime, bool)],
+) -> (Vec<(usize, SimTime)>, u64) {
     let mut net = Network::default();
     let h0 = net.add_node("h0", NodeKind::Host);
     let h1 = net.add_node("h1", NodeKind::Host);
     let link = net.add_link("link", h0, h1, 1_000_000_000, 10 * MS, queue.build());
     net.add_link("link_rev", h1, h0, 1_000_000_000, 10 * MS, queue.build());
     net.finish();
-    net.set_rate_source(link, src, Rng::new(1, 2));
-    net.seal(0);
-    assert!(!net.port(link).direct, "a trace-driven port runs on events");
-    let mut pool = PacketPool::default();
+    if let Some(src) = src {
+        net.set_rate_source(link, src, Rng::new(1, 2));
+    }
     let mut q = EventQueue::<Ev>::new();
+    let changes = changes.iter().map(|&(at, up)| {
+        let c = events::LinkChange {
+            port: link,
+            change: events::Change::Up(up),
+            follow_up: false,
+        };
+        (at, c)
+    });
+    net.add_changes(changes.collect(), 1, &mut q);
+    net.seal(0);
+    assert!(
+        !net.port(link).direct,
+        "a trace-driven or changing port runs on events"
+    );
+    let mut pool = PacketPool::default();
     for (i, &(_, t)) in sends.iter().enumerate() {
         q.schedule(t, Ev::Send(i));
     }
@@ -64,11 +91,15 @@ fn deliveries(
             }
         }
     }
-    got
+    (got, net.port(link).stats.drops)
 }
 
 fn trace(text: &str) -> RateSource {
-    RateSource::Trace("hand".into(), Arc::new(Trace::parse(text).unwrap()))
+    let f = crate::schema::InputFile {
+        value: "hand".into(),
+        ..Default::default()
+    };
+    RateSource::Trace(f, Arc::new(Trace::parse(text).unwrap()))
 }
 
 /// A hand-written trace and what mm-link's `rationalize` does with it, worked by hand.
@@ -213,4 +244,92 @@ fn trace_files_are_read_relative_to_the_scenario_and_refused_with_their_line() {
         .unwrap_err();
     assert!(e.iter().any(|e| e.key == "topology.link.rate"), "{e:?}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The run id covers the contents of the trace files a scenario reads: the same scenario
+/// over two files that differ in one line has two ids (and so do the two directions'
+/// files); the same contents under another name give the same id; a scenario that reads
+/// no file keeps the id of its text and seed (the literal: `run_id` of
+/// examples/rate_change.toml in run.json, written by the build before this change, 9080ead).
+#[test]
+fn the_run_id_covers_the_trace_files_contents() {
+    let dir = std::env::temp_dir().join(format!("cclab-dyn-id-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.trace"), "1\n2\n3\n").unwrap();
+    let id = |rate: &str| scenario_with(&dir, rate).unwrap().run_id();
+    // Before each id, the file under that name is rewritten: one line differs.
+    let with = |text: &str, rate: &str| {
+        std::fs::write(dir.join("x.trace"), text).unwrap();
+        id(rate)
+    };
+    let one = with("1\n2\n3\n", "{ trace = \"x.trace\" }");
+    let other = with("1\n2\n4\n", "{ trace = \"x.trace\" }");
+    assert_ne!(one, other);
+    let renamed = with("1\n2\n3\n", "{ trace = \"a.trace\" }");
+    // Another name is another text: another id (the text is hashed as written).
+    assert_ne!(renamed, one);
+    assert_eq!(with("1\n2\n3\n", "{ trace = \"x.trace\" }"), one);
+    // The reverse direction's file counts too.
+    let r1 = with(
+        "1\n2\n3\n",
+        "{ trace = \"a.trace\", reverse_trace = \"x.trace\" }",
+    );
+    let r2 = with(
+        "1\n2\n4\n",
+        "{ trace = \"a.trace\", reverse_trace = \"x.trace\" }",
+    );
+    assert_ne!(r1, r2);
+    // No trace: the id of the text and seed alone, as before.
+    let text = include_str!("../../../../../examples/rate_change.toml");
+    let sc = crate::scenario::parse_scenario(text, "examples/rate_change.toml", &[]).unwrap();
+    assert!(sc.inputs().is_empty());
+    assert_eq!(sc.run_id(), "5438d18d55efd548");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Link down drops what the port's discipline holds back, as Linux's `qdisc_reset` does
+/// when the carrier goes (`dev_deactivate`), not only what it would send now. Worked by
+/// hand:
+///
+/// - A trace link with opportunities at 10 and 20 ms, repeating every 20 ms (30, 40, …).
+///   A (3000 B at 1 ms) costs 3004 bytes: 1504 go at 10 ms, so at 15 ms A is in transit,
+///   and B, C (1500 B at 2 and 3 ms) wait in the queue. Down at 15 ms: A, B and C are
+///   dropped (3 drops; before, none was: the discipline answered "not before 20 ms" and
+///   all three went on after the link came up). Up at 25 ms; D (1500 B at 26 ms) takes
+///   the opportunity at 30 ms: the only delivery, leaving at 30 ms.
+/// - A tbf of 1.2 Mbit/s and a 1600-byte bucket on a 1 Gbit/s link: of three 1500-byte
+///   packets at 0, the first goes at once and empties the bucket to 100 bytes; the second
+///   waits for 1400 bytes of tokens (9.3 ms). Down at 5 ms: the two held back are
+///   dropped (2 drops). Up at 50 ms with a full bucket (`tbf_reset`): the fourth packet,
+///   at 60 ms, goes at once. Delivered: 0 and 3.
+#[test]
+fn link_down_drops_what_a_shaper_or_trace_link_holds() {
+    let fifo = QueueSpec::droptail(Limit::Packets(100));
+    let sends = [
+        (3000, US * 1000),
+        (1500, 2 * MS),
+        (1500, 3 * MS),
+        (1500, 26 * MS),
+    ];
+    let (got, drops) = over_link(
+        Some(&trace("10\n20\n")),
+        fifo.clone(),
+        &sends,
+        &[(15 * MS, false), (25 * MS, true)],
+    );
+    assert_eq!((got, drops), (vec![(3, 30 * MS)], 3));
+    let tbf = QueueSpec::tbf(1_200_000, 1600, fifo);
+    let sends = [(1500, 0), (1500, 0), (1500, 0), (1500, 60 * MS)];
+    let (got, drops) = over_link(None, tbf, &sends, &[(5 * MS, false), (50 * MS, true)]);
+    let order: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!((order, drops), (vec![0, 3], 2));
+    // The fourth left at 60 ms: the bucket was full (the link's 1500 + 38 bytes of
+    // Ethernet at 1 Gbit/s, 12.304 µs, on top).
+    assert_eq!(got[1].1, 60 * MS + 12_304_000);
+    // netem's delay line (`tfifo_reset`): two packets at 0 due at 20 ms are dropped at
+    // 5 ms; one at 30 ms, after the link is up again, leaves at 50 ms.
+    let netem = QueueSpec::delay(20 * MS, 100);
+    let sends = [(1500, 0), (1500, 0), (1500, 30 * MS)];
+    let (got, drops) = over_link(None, netem, &sends, &[(5 * MS, false), (25 * MS, true)]);
+    assert_eq!((got, drops), (vec![(2, 50 * MS + 12_304_000)], 2));
 }

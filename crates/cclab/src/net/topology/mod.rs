@@ -158,7 +158,7 @@ pub fn read_link(ck: &mut Checker, t: Tab, default_limit: Limit) -> LinkSpec {
     let rate_bps = match t.t.get("rate") {
         // A trace or a generated link (`net/dynamics.rs`, which reports its errors): its
         // mean rate.
-        Some(toml::Value::Table(_)) => crate::net::dynamics::mean_rate(ck.file, t),
+        Some(toml::Value::Table(_)) => crate::net::dynamics::mean_rate(ck, t),
         None => {
             ck.missing(t, "rate", "\"1Gbps\"");
             1

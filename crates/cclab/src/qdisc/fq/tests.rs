@@ -488,3 +488,27 @@ fn an_emptied_new_flow_passes_once_through_old_flows() {
     want.extend([0, 110, 111, 1]);
     assert_eq!(got, want);
 }
+
+/// `fq_reset` (a link going down): every flow's packets are dropped — those sorted by
+/// stamp first, then the in-order list (`fq_flow_purge`) — whether the flow is listed or
+/// throttled, and every flow is forgotten. Flow 1 holds 1 (3 µs) and 4 (5 µs) in order
+/// and 2, 3 (2 µs, earlier than the tail) sorted; flow 2's unstamped 5 leaves at 0, and
+/// flow 1, due at 2 µs, is throttled. Reset at 0: 2, 3, 1, 4 dropped; afterwards the
+/// qdisc is empty and a new packet leaves at once.
+#[test]
+fn reset_drops_every_flows_packets_and_forgets_the_flows() {
+    let mut q = fq(Spec::default());
+    for (id, edt) in [(1, 3 * US), (2, 2 * US), (3, 2 * US), (4, 5 * US)] {
+        q.enqueue(id, &pkt(1, 1500, edt, 0));
+    }
+    q.enqueue(5, &pkt(2, 1500, 0, 0));
+    assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::Packet(5, Mark::None));
+    assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::NotBefore(2 * US));
+    let mut drops = Vec::new();
+    q.reset(0, &mut drops);
+    assert_eq!(drops, [2, 3, 1, 4]);
+    assert_eq!((q.backlog(), q.flows()), (Backlog::default(), 0));
+    assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::Empty);
+    q.enqueue(6, &pkt(1, 1500, 0, 0));
+    assert_eq!(q.dequeue(0, &mut Vec::new()), Deq::Packet(6, Mark::None));
+}

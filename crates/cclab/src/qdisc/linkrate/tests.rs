@@ -21,7 +21,7 @@ pub(crate) fn opportunities(src: &RateSource, seed: u64, until: SimTime) -> Vec<
 #[test]
 fn the_discipline_answers_not_before_the_next_opportunity() {
     let t = Arc::new(mahimahi::Trace::parse("1\n4\n").unwrap());
-    let src = RateSource::Trace("t".into(), t);
+    let src = RateSource::Trace(Default::default(), t);
     let child = QueueSpec::droptail(Limit::Packets(10)).build();
     let mut q = LinkRate::new(child, &src, Rng::new(1, 0));
     let mut drops = Vec::new();
