@@ -28,6 +28,7 @@ fn ack(p: &mut Prague, tp: &mut TcpCcState, acked: u32, ce: u32) {
     tp.snd_una += acked as u64 * 1448;
     let rs = RateSample {
         acked_sacked: acked,
+        ece_delta: ce,
         ..Default::default()
     };
     p.cong_control(tp, &rs);
@@ -349,4 +350,49 @@ fn a_prague_client_of_a_classic_ecn_server_gives_up_ecn() {
     assert_eq!(b.s.cc_name(), "prague-reno");
     assert!(b.data_sent().all(|l| l.p.ecn == NOT_ECT));
     assert_eq!(b.r.delivered_bytes, 1_000_000);
+}
+
+/// `tcp_ack` calls `cong_control` only for an ACK at or above `snd_una` that finds data
+/// outstanding: an ACK with nothing in flight takes the `no_queue` path (and an older one
+/// `old_ack`), which reach neither `tcp_rate_gen` nor `tcp_cong_control`. A transfer of
+/// 300 kB completes (nothing outstanding, out of slow start since the first mark); the
+/// receiver's last ACK then arrives three more times. In Linux Prague does not hear of
+/// them: its round counter, fractional window, rate, smoothed RTT and cwnd stay. (Before,
+/// cclab ran `cong_control` on them: `snd_una` ≥ `next_seq` and 25 ms since the last
+/// alpha update made the first a new round, `round` 11 → 12, `hsrtt_us` moved.)
+#[test]
+fn an_ack_with_nothing_outstanding_does_not_reach_cong_control() {
+    use crate::tcp::config::TcpConfig;
+    use crate::tcp::harness::Bench;
+    use crate::transport::Io;
+    let cfg = TcpConfig {
+        cc: "prague".into(),
+        ..TcpConfig::default()
+    };
+    let mut b = Bench::new(&cfg, 5 * MS, 100_000_000, Some(300_000));
+    b.mark = Box::new(|_, n| n % 10 == 0);
+    b.connect();
+    b.run_until(2 * crate::engine::SEC);
+    assert_eq!(b.r.delivered_bytes, 300_000);
+    assert_eq!(b.s.packets_out(), 0);
+    assert!(!b.s.tp.in_slow_start());
+    let state = |b: &Bench| {
+        let Cc::Prague(p) = &b.s.cc else {
+            panic!("prague")
+        };
+        (
+            p.round,
+            p.frac_cwnd,
+            p.rate_bytes,
+            p.hsrtt_us,
+            b.s.tp.snd_cwnd,
+        )
+    };
+    let before = state(&b);
+    let last = b.acks().last().unwrap().p.clone();
+    for _ in 0..3 {
+        let mut io = Io::new(b.now);
+        b.s.on_packet(&last, &mut io);
+    }
+    assert_eq!(state(&b), before);
 }
