@@ -246,6 +246,20 @@ fn without_ecn_it_runs_prague_reno() {
     assert_eq!(s, " fallback_mode");
 }
 
+/// A Prague transfer of `bytes` on the TCP harness (`rate_bps`, 5 ms one way, every 10th
+/// data segment CE-marked), run for 2 s.
+fn marked_transfer(rate_bps: u64, bytes: u64) -> crate::tcp::harness::Bench {
+    let cfg = crate::tcp::config::TcpConfig {
+        cc: "prague".into(),
+        ..Default::default()
+    };
+    let mut b = crate::tcp::harness::Bench::new(&cfg, 5 * MS, rate_bps, Some(bytes));
+    b.mark = Box::new(|_, n| n % 10 == 0);
+    b.connect();
+    b.run_until(2 * crate::engine::SEC);
+    b
+}
+
 /// Prague end to end on the TCP harness (1 Gbit/s, 5 ms one way, every 10th data
 /// segment CE-marked): both ends negotiate AccECN and send everything ECT(1) — SYN,
 /// SYN-ACK, data, ACKs (ECN++ as `TCP_CONG_WANTS_ECT_1`); the module paces
@@ -254,16 +268,7 @@ fn without_ecn_it_runs_prague_reno() {
 #[test]
 fn a_prague_connection_is_ect_1_throughout_and_paced() {
     use crate::packet::{CE, ECT1, SYN};
-    use crate::tcp::config::TcpConfig;
-    use crate::tcp::harness::Bench;
-    let cfg = TcpConfig {
-        cc: "prague".into(),
-        ..TcpConfig::default()
-    };
-    let mut b = Bench::new(&cfg, 5 * MS, 1_000_000_000, Some(2_000_000));
-    b.mark = Box::new(|_, n| n % 10 == 0);
-    b.connect();
-    b.run_until(2 * crate::engine::SEC);
+    let b = marked_transfer(1_000_000_000, 2_000_000);
     assert!(b.s.tp.ecn_ok && b.r.ecn_ok);
     assert_eq!(b.s.cc_name(), "prague");
     assert!(b
@@ -362,17 +367,9 @@ fn a_prague_client_of_a_classic_ecn_server_gives_up_ecn() {
 /// alpha update made the first a new round, `round` 11 → 12, `hsrtt_us` moved.)
 #[test]
 fn an_ack_with_nothing_outstanding_does_not_reach_cong_control() {
-    use crate::tcp::config::TcpConfig;
     use crate::tcp::harness::Bench;
     use crate::transport::Io;
-    let cfg = TcpConfig {
-        cc: "prague".into(),
-        ..TcpConfig::default()
-    };
-    let mut b = Bench::new(&cfg, 5 * MS, 100_000_000, Some(300_000));
-    b.mark = Box::new(|_, n| n % 10 == 0);
-    b.connect();
-    b.run_until(2 * crate::engine::SEC);
+    let mut b = marked_transfer(100_000_000, 300_000);
     assert_eq!(b.r.delivered_bytes, 300_000);
     assert_eq!(b.s.packets_out(), 0);
     assert!(!b.s.tp.in_slow_start());
