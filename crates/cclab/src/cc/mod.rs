@@ -344,6 +344,9 @@ pub struct RateSample {
     pub tx_in_flight: u32,
     /// The ACK carried ECE (`rs->is_ece`, BBR v3 tree).
     pub is_ece: bool,
+    /// CE marks this ACK newly reported (`rs->ece_delta`, the L4S tree: set by
+    /// `tcp_accecn_process`, or every delivered segment of an ECE ACK with RFC 3168).
+    pub ece_delta: u32,
     /// The ACK acknowledges exactly a tail loss probe's retransmission
     /// (`rs->is_acking_tlp_retrans_seq`, BBR v3 tree: `tlp_retrans` and ack ==
     /// `tlp_high_seq`).
@@ -380,6 +383,7 @@ impl Default for RateSample {
             lost: 0,
             tx_in_flight: 0,
             is_ece: false,
+            ece_delta: 0,
             is_acking_tlp_retrans_seq: false,
             acked_sacked: 0,
             prior_in_flight: 0,

@@ -30,7 +30,9 @@
 //! (`TCP_CONG_NEEDS_ACCECN | TCP_CONG_NO_FALLBACK_RFC3168`): the SYN asks for AccECN
 //! whatever `tcp.ecn` says, and a peer that answers with RFC 3168 ECN only leaves the
 //! connection without ECN, so Prague runs as `prague_reno`. `tp.delivered_ce` is the count
-//! the ACE field and the AccECN option give (`__tcp_accecn_process`); Prague's receiver
+//! the ACE field and the AccECN option give (`__tcp_accecn_process`), `rs.ece_delta` this
+//! ACK's share of it; `cong_control` hears only the ACKs `tcp_ack` gives it (at or above
+//! `snd_una`, with data outstanding: not `old_ack`, not `no_queue`). Prague's receiver
 //! runs no CE state machine of its own (the L4S tree's module has none: AccECN's receiver
 //! ACKs each change of the IP-ECN field).
 
@@ -154,9 +156,6 @@ pub struct Prague {
     pub in_loss: bool,
     /// ECN was not negotiated: `prague_reno`.
     pub fallback: bool,
-    /// `tp.delivered_ce` after the previous ACK: this ACK's `rs->ece_delta` is the
-    /// difference (the L4S tree's `tcp_ack` sets it where `delivered_ce` grows).
-    prev_delivered_ce: u64,
     /// `tcp_mss_to_mtu(sk, mss_cache)`.
     mtu: u64,
 }
@@ -318,9 +317,10 @@ impl Prague {
         self.new_round(tp);
     }
 
-    /// `prague_update_cwnd`, with this ACK's `rs->ece_delta`.
-    fn update_cwnd(&mut self, tp: &mut TcpCcState, rs: &RateSample, ece_delta: u64) {
+    /// `prague_update_cwnd`.
+    fn update_cwnd(&mut self, tp: &mut TcpCcState, rs: &RateSample) {
         let mut acked = rs.acked_sacked as i64;
+        let ece_delta = rs.ece_delta;
         if ece_delta != 0 {
             if !self.saw_ce && !self.alpha_mode {
                 self.frac_cwnd = (self.frac_cwnd + 1) >> 1;
@@ -585,7 +585,6 @@ impl CongestionOps for Prague {
         self.loss_rate_bytes = 0;
         self.round = 0;
         self.saw_ce = tp.delivered_ce != 0;
-        self.prev_delivered_ce = tp.delivered_ce;
         self.mtu_cache = if self.mtu == 0 { 1500 } else { self.mtu as u32 };
         self.hsrtt_us = if tp.srtt_us != 0 {
             (tp.srtt_us as u64) << HSRTT_SHIFT
@@ -651,9 +650,7 @@ impl CongestionOps for Prague {
 
     /// `prague_cong_control`.
     fn cong_control(&mut self, tp: &mut TcpCcState, rs: &RateSample) {
-        let ece_delta = tp.delivered_ce - self.prev_delivered_ce;
-        self.prev_delivered_ce = tp.delivered_ce;
-        self.update_cwnd(tp, rs, ece_delta);
+        self.update_cwnd(tp, rs);
         if self.should_update_ewma(tp) {
             self.update_alpha(tp);
         }

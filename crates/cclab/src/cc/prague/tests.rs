@@ -28,6 +28,7 @@ fn ack(p: &mut Prague, tp: &mut TcpCcState, acked: u32, ce: u32) {
     tp.snd_una += acked as u64 * 1448;
     let rs = RateSample {
         acked_sacked: acked,
+        ece_delta: ce,
         ..Default::default()
     };
     p.cong_control(tp, &rs);
@@ -245,6 +246,20 @@ fn without_ecn_it_runs_prague_reno() {
     assert_eq!(s, " fallback_mode");
 }
 
+/// A Prague transfer of `bytes` on the TCP harness (`rate_bps`, 5 ms one way, every 10th
+/// data segment CE-marked), run for 2 s.
+fn marked_transfer(rate_bps: u64, bytes: u64) -> crate::tcp::harness::Bench {
+    let cfg = crate::tcp::config::TcpConfig {
+        cc: "prague".into(),
+        ..Default::default()
+    };
+    let mut b = crate::tcp::harness::Bench::new(&cfg, 5 * MS, rate_bps, Some(bytes));
+    b.mark = Box::new(|_, n| n % 10 == 0);
+    b.connect();
+    b.run_until(2 * crate::engine::SEC);
+    b
+}
+
 /// Prague end to end on the TCP harness (1 Gbit/s, 5 ms one way, every 10th data
 /// segment CE-marked): both ends negotiate AccECN and send everything ECT(1) — SYN,
 /// SYN-ACK, data, ACKs (ECN++ as `TCP_CONG_WANTS_ECT_1`); the module paces
@@ -253,16 +268,7 @@ fn without_ecn_it_runs_prague_reno() {
 #[test]
 fn a_prague_connection_is_ect_1_throughout_and_paced() {
     use crate::packet::{CE, ECT1, SYN};
-    use crate::tcp::config::TcpConfig;
-    use crate::tcp::harness::Bench;
-    let cfg = TcpConfig {
-        cc: "prague".into(),
-        ..TcpConfig::default()
-    };
-    let mut b = Bench::new(&cfg, 5 * MS, 1_000_000_000, Some(2_000_000));
-    b.mark = Box::new(|_, n| n % 10 == 0);
-    b.connect();
-    b.run_until(2 * crate::engine::SEC);
+    let b = marked_transfer(1_000_000_000, 2_000_000);
     assert!(b.s.tp.ecn_ok && b.r.ecn_ok);
     assert_eq!(b.s.cc_name(), "prague");
     assert!(b
@@ -349,4 +355,41 @@ fn a_prague_client_of_a_classic_ecn_server_gives_up_ecn() {
     assert_eq!(b.s.cc_name(), "prague-reno");
     assert!(b.data_sent().all(|l| l.p.ecn == NOT_ECT));
     assert_eq!(b.r.delivered_bytes, 1_000_000);
+}
+
+/// `tcp_ack` calls `cong_control` only for an ACK at or above `snd_una` that finds data
+/// outstanding: an ACK with nothing in flight takes the `no_queue` path (and an older one
+/// `old_ack`), which reach neither `tcp_rate_gen` nor `tcp_cong_control`. A transfer of
+/// 300 kB completes (nothing outstanding, out of slow start since the first mark); the
+/// receiver's last ACK then arrives three more times. In Linux Prague does not hear of
+/// them: its round counter, fractional window, rate, smoothed RTT and cwnd stay. (Before,
+/// cclab ran `cong_control` on them: `snd_una` ≥ `next_seq` and 25 ms since the last
+/// alpha update made the first a new round, `round` 11 → 12, `hsrtt_us` moved.)
+#[test]
+fn an_ack_with_nothing_outstanding_does_not_reach_cong_control() {
+    use crate::tcp::harness::Bench;
+    use crate::transport::Io;
+    let mut b = marked_transfer(100_000_000, 300_000);
+    assert_eq!(b.r.delivered_bytes, 300_000);
+    assert_eq!(b.s.packets_out(), 0);
+    assert!(!b.s.tp.in_slow_start());
+    let state = |b: &Bench| {
+        let Cc::Prague(p) = &b.s.cc else {
+            panic!("prague")
+        };
+        (
+            p.round,
+            p.frac_cwnd,
+            p.rate_bytes,
+            p.hsrtt_us,
+            b.s.tp.snd_cwnd,
+        )
+    };
+    let before = state(&b);
+    let last = b.acks().last().unwrap().p.clone();
+    for _ in 0..3 {
+        let mut io = Io::new(b.now);
+        b.s.on_packet(&last, &mut io);
+    }
+    assert_eq!(state(&b), before);
 }

@@ -281,13 +281,18 @@ impl Sender {
         // Cwnd: reduce (PRR) or grow (Linux `tcp_cong_control`), or the module's
         // `cong_control` with this ACK's rate sample (`tcp_rate_gen` first).
         if self.cc_owns {
-            let delivered = (self.tp.delivered - prior_delivered) as u32;
-            self.rate_gen(delivered, (self.tp.lost - prior_lost) as u32);
-            self.tp.packets_in_flight = self.in_flight();
-            self.tp.packets_out = self.packets_out();
-            self.tp.tcp_wstamp = self.wstamp;
-            self.tp.cwnd_usage_limited = self.usage.limited;
-            self.cc.cong_control(&mut self.tp, &self.rate.rs);
+            // `tcp_ack` reaches `tcp_rate_gen` / `tcp_cong_control` neither for an old
+            // ACK (`old_ack`) nor for one that found nothing outstanding (`no_queue`,
+            // `!prior_packets`: snd_una was snd_nxt, which this ACK has not moved).
+            if ack >= prior_una && prior_una < self.tp.snd_nxt {
+                let delivered = (self.tp.delivered - prior_delivered) as u32;
+                self.rate_gen(delivered, (self.tp.lost - prior_lost) as u32);
+                self.tp.packets_in_flight = self.in_flight();
+                self.tp.packets_out = self.packets_out();
+                self.tp.tcp_wstamp = self.wstamp;
+                self.tp.cwnd_usage_limited = self.usage.limited;
+                self.cc.cong_control(&mut self.tp, &self.rate.rs);
+            }
         } else {
             self.cong_control(
                 ack,
@@ -375,6 +380,7 @@ impl Sender {
     ) -> bool {
         let Some(acc) = self.accecn.as_deref_mut() else {
             self.tp.delivered_ce += newly_delivered as u64;
+            self.rate.rs.ece_delta = newly_delivered; // `tcp_newly_delivered`
             return true;
         };
         // Bytes newly delivered: cumulatively acked, plus SACKed segments at the MSS.
@@ -388,6 +394,8 @@ impl Sender {
         let d = acc.ce_delta(p, progress, newly_delivered, bytes, self.mss, sack_or_open);
         acc.delivered_ce += d as u64;
         self.tp.delivered_ce += d as u64;
+        // `rs->ece_delta` (`tcp_accecn_process`), read by a module with `cong_control`.
+        self.rate.rs.ece_delta = d;
         d > 0
     }
 
