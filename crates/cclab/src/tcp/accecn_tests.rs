@@ -304,3 +304,23 @@ fn the_bytes_estimated_without_an_option_are_the_advance_of_snd_una() {
     let fb = b.s.accecn.as_deref().unwrap();
     assert_eq!(fb.bytes[(ECT0 - 1) as usize], 4 * MSS);
 }
+
+#[test]
+fn an_ack_below_snd_una_is_not_read_for_ecn() {
+    // Linux `tcp_ack` sends an ACK below snd_una to `old_ack`, which tags its SACK blocks
+    // but never reaches `tcp_accecn_process`: its ACE tells nothing.
+    let (mut b, t) = in_flight();
+    let mss = MSS as u64;
+    let mut a1 = t.clone();
+    a1.ack = 1 + 4 * mss;
+    deliver(&mut b, &a1);
+    // An older ACK (below snd_una) that newly SACKs a segment, its ACE 3 beyond the last.
+    let mut old = t.clone();
+    old.ack = 1 + 2 * mss;
+    old.flags = with_ace(ACK, CEP_INIT + 3);
+    old.sack[0] = (1 + 6 * mss, 1 + 7 * mss);
+    old.nsack = 1;
+    deliver(&mut b, &old);
+    assert_eq!(b.s.tp.delivered_ce, 0);
+    assert_eq!(b.s.accecn.as_deref().unwrap().delivered_ce, 0);
+}

@@ -377,6 +377,11 @@ impl Sender {
             self.tp.delivered_ce += newly_delivered as u64;
             return true;
         };
+        if ack < prior_una {
+            // `tcp_ack`'s `old_ack`: an ACK below snd_una has its SACK blocks tagged but
+            // never reaches `tcp_accecn_process`; its ACE is not read.
+            return false;
+        }
         // `sack_state.delivered_bytes`: the newly SACKed segments (at the MSS here,
         // `tcp_sacktag_one`), which `tcp_clean_rtx_queue` replaces (`=`, not `+=`) by the
         // advance of snd_una when the ACK advances it.
