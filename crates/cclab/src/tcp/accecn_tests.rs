@@ -324,3 +324,18 @@ fn an_ack_below_snd_una_is_not_read_for_ecn() {
     assert_eq!(b.s.tp.delivered_ce, 0);
     assert_eq!(b.s.accecn.as_deref().unwrap().delivered_ce, 0);
 }
+
+#[test]
+fn the_third_ack_demands_an_option() {
+    // Linux `tcp_rcv_state_process` (SYN_RECV → ESTABLISHED, AccECN): `accecn_opt_demand
+    // = 1` before the third ACK's IP-ECN field is counted. Here the SYN and the third ACK
+    // are both Not-ECT: no edge, so the demand is the handshake's one.
+    let c = cfg(3);
+    let mut b = Bench::pair(&c, &c, 5 * MS, GBPS, Some(300 * MSS as u64));
+    b.drop = Box::new(|p, to_server, _| to_server && p.payload > 0);
+    b.connect();
+    b.run_until(20 * MS);
+    let r = b.r.accecn.as_deref().expect("AccECN negotiated");
+    assert_eq!(b.r.state, crate::tcp::receiver::RcvState::Established);
+    assert_eq!(r.counters.demand, 1);
+}
