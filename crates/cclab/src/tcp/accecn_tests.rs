@@ -327,7 +327,7 @@ fn an_ack_below_snd_una_is_not_read_for_ecn() {
 
 #[test]
 fn the_third_ack_demands_an_option() {
-    // Linux `tcp_rcv_state_process` (SYN_RECV → ESTABLISHED, AccECN): `accecn_opt_demand
+    // Linux `tcp_ecn_openreq_child` (`tcp_minisocks.c`, AccECN): `accecn_opt_demand
     // = 1` before the third ACK's IP-ECN field is counted. Here the SYN and the third ACK
     // are both Not-ECT: no edge, so the demand is the handshake's one.
     let c = cfg(3);
