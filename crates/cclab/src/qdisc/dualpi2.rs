@@ -484,6 +484,19 @@ impl QueueDisc for DualPi2 {
     }
 
     /// `dualpi2_init`: the stream for the draws, and the first update a `tupdate` later.
+    /// `dualpi2_reset`: both queues flushed (the C queue's packets first) without the AQM
+    /// or a draw, p' = 0, the credit back at its start. Linux keeps `last_qdelay` and
+    /// zeroes its counters (`ecn_mark`, `step_marks`); [`Stats`] are the run's totals
+    /// and are kept.
+    fn reset(&mut self, _now: SimTime, drops: &mut Vec<PktId>) {
+        drops.extend(self.c.drain(..).map(|h| h.id));
+        drops.extend(self.l.drain(..).map(|h| h.id));
+        self.bytes = 0;
+        self.memory_used = 0;
+        self.prob = 0;
+        self.c_protection_credit = self.c_protection_init;
+    }
+
     fn start(&mut self, rng: &mut Rng) -> Option<SimTime> {
         self.rng = Rng::new(rng.next_u64(), 0);
         Some(self.p.tupdate * 1000)

@@ -251,3 +251,91 @@ fn a_lost_first_synack_leaves_the_connection_without_the_option() {
         assert_eq!((sent > 0, saw), (!lose_first, !lose_first), "{lose_first}");
     }
 }
+
+/// A connection whose data is in flight and whose ACKs the test writes itself: the
+/// receiver's own ACKs are all lost. Returns the bench and a template ACK.
+fn in_flight() -> (Bench, Packet) {
+    let c = cfg(3);
+    let mut b = Bench::pair(&c, &c, 5 * MS, GBPS, Some(300 * MSS as u64));
+    b.drop = Box::new(|p, to_server, _| !to_server && p.flags & SYN == 0);
+    b.connect();
+    b.run_until(20 * MS);
+    assert!(b.s.accecn.is_some() && b.s.tp.snd_nxt > 1 + 9 * MSS as u64);
+    let mut t = b.acks().last().expect("the receiver ACKed").p.clone();
+    t.flags = with_ace(ACK, CEP_INIT);
+    t.nsack = 0;
+    t.sack = [(0, 0); MAX_SACK];
+    (b, t)
+}
+
+fn deliver(b: &mut Bench, p: &Packet) {
+    let mut io = crate::transport::Io::new(b.now);
+    b.s.on_packet(p, &mut io);
+}
+
+#[test]
+fn the_bytes_estimated_without_an_option_are_the_advance_of_snd_una() {
+    // Linux `tcp_clean_rtx_queue` assigns `sack->delivered_bytes` the advance of snd_una
+    // when an ACK advances it, replacing what `tcp_sacktag_one` added for the blocks the
+    // same ACK newly SACKs. The estimate on an ACK without the option adds exactly that.
+    let (mut b, t) = in_flight();
+    let mss = MSS as u64;
+    // ACK 1: 2 segments, an option on which ECT(0)'s counter moved: the estimate follows
+    // ECT(0) from now on.
+    let mut a1 = t.clone();
+    a1.ack = 1 + 2 * mss;
+    let o = AccEcnOpt {
+        order1: true,
+        fields: 3,
+        e1b: E1B_INIT,
+        ceb: CEB_INIT,
+        e0b: E0B_INIT + 2 * MSS,
+    };
+    put_option(&mut a1, &o);
+    deliver(&mut b, &a1);
+    let fb = b.s.accecn.as_deref().unwrap();
+    assert_eq!((fb.est, fb.bytes[(ECT0 - 1) as usize]), (ECT0, 2 * MSS));
+    // ACK 2: 2 more segments cumulatively and 2 newly SACKed, no option: 2 MSS more.
+    let mut a2 = t.clone();
+    a2.ack = 1 + 4 * mss;
+    a2.sack[0] = (1 + 5 * mss, 1 + 7 * mss);
+    a2.nsack = 1;
+    deliver(&mut b, &a2);
+    let fb = b.s.accecn.as_deref().unwrap();
+    assert_eq!(fb.bytes[(ECT0 - 1) as usize], 4 * MSS);
+}
+
+#[test]
+fn an_ack_below_snd_una_is_not_read_for_ecn() {
+    // Linux `tcp_ack` sends an ACK below snd_una to `old_ack`, which tags its SACK blocks
+    // but never reaches `tcp_accecn_process`: its ACE tells nothing.
+    let (mut b, t) = in_flight();
+    let mss = MSS as u64;
+    let mut a1 = t.clone();
+    a1.ack = 1 + 4 * mss;
+    deliver(&mut b, &a1);
+    // An older ACK (below snd_una) that newly SACKs a segment, its ACE 3 beyond the last.
+    let mut old = t.clone();
+    old.ack = 1 + 2 * mss;
+    old.flags = with_ace(ACK, CEP_INIT + 3);
+    old.sack[0] = (1 + 6 * mss, 1 + 7 * mss);
+    old.nsack = 1;
+    deliver(&mut b, &old);
+    assert_eq!(b.s.tp.delivered_ce, 0);
+    assert_eq!(b.s.accecn.as_deref().unwrap().delivered_ce, 0);
+}
+
+#[test]
+fn the_third_ack_demands_an_option() {
+    // Linux `tcp_ecn_openreq_child` (`tcp_minisocks.c`, AccECN): `accecn_opt_demand
+    // = 1` before the third ACK's IP-ECN field is counted. Here the SYN and the third ACK
+    // are both Not-ECT: no edge, so the demand is the handshake's one.
+    let c = cfg(3);
+    let mut b = Bench::pair(&c, &c, 5 * MS, GBPS, Some(300 * MSS as u64));
+    b.drop = Box::new(|p, to_server, _| to_server && p.payload > 0);
+    b.connect();
+    b.run_until(20 * MS);
+    let r = b.r.accecn.as_deref().expect("AccECN negotiated");
+    assert_eq!(b.r.state, crate::tcp::receiver::RcvState::Established);
+    assert_eq!(r.counters.demand, 1);
+}

@@ -270,6 +270,9 @@ impl Receiver {
             self.rcv_nxt = self.rcv_nxt.max(1);
             if let Some(a) = self.accecn.as_deref_mut() {
                 a.srtt = io.now - a.synack_at;
+                // `tcp_ecn_openreq_child` (`tcp_minisocks.c`, AccECN): one option is owed once
+                // established, before the third ACK's IP-ECN field is counted below.
+                a.counters.demand = 1;
             }
         }
         if self.state != RcvState::Established || p.payload == 0 {

@@ -322,3 +322,29 @@ fn dpi2_10_rtt_helper() {
     assert!(auto_config(10_000, 20_000).is_err());
     assert_eq!(whole_us(1500 * US + 999_999), 1_500_000);
 }
+
+/// DPI2-12, `dualpi2_reset` (the link went down): both queues are flushed without the AQM
+/// (no mark, no draw), p' = 0 and the credit back at its start (−120,000); the next packet
+/// meets p' = 0. Here 3 C packets queued at 0, an update at 20 ms gives p' = 278,125,000
+/// (DPI2-2); after the reset: 3 drops, nothing held, p' = 0.
+#[test]
+fn dpi2_12_reset_flushes_and_clears_the_probability() {
+    let mut d = q(Params::default());
+    for id in 0..3 {
+        assert!(matches!(
+            d.enqueue(id, &meta(1500, NOT_ECT, 0)),
+            Verdict::Queue(_)
+        ));
+    }
+    d.on_timer(20 * MS);
+    assert_eq!(d.prob, 278_125_000);
+    let mut drops = Vec::new();
+    d.reset(20 * MS, &mut drops);
+    assert_eq!(drops, vec![0, 1, 2]);
+    assert_eq!(d.backlog().pkts, 0);
+    assert_eq!(d.backlog().bytes, 0);
+    assert_eq!(d.prob, 0);
+    assert_eq!(d.credit(), -120_000);
+    // Nothing was sent: the flush is not the scheduler's.
+    assert_eq!(d.stats.sent, [0, 0]);
+}

@@ -383,8 +383,19 @@ impl Sender {
             self.rate.rs.ece_delta = newly_delivered; // `tcp_newly_delivered`
             return true;
         };
-        // Bytes newly delivered: cumulatively acked, plus SACKed segments at the MSS.
-        let bytes = (ack - prior_una) + newly_sacked as u64 * self.mss as u64;
+        if ack < prior_una {
+            // `tcp_ack`'s `old_ack`: an ACK below snd_una has its SACK blocks tagged but
+            // never reaches `tcp_accecn_process`; its ACE is not read.
+            return false;
+        }
+        // `sack_state.delivered_bytes`: the newly SACKed segments (at the MSS here,
+        // `tcp_sacktag_one`), which `tcp_clean_rtx_queue` replaces (`=`, not `+=`) by the
+        // advance of snd_una when the ACK advances it.
+        let bytes = if ack > prior_una {
+            ack - prior_una
+        } else {
+            newly_sacked as u64 * self.mss as u64
+        };
         // `FLAG_FORWARD_PROGRESS | FLAG_TS_PROGRESS`: an ACK that delivers something, or
         // one with a newer timestamp (the D-SACK of a tail loss probe).
         let progress = ack > prior_una || newly_sacked > 0 || p.tsval > acc.last_tsval;
