@@ -214,3 +214,50 @@ fn trace_files_are_read_relative_to_the_scenario_and_refused_with_their_line() {
     assert!(e.iter().any(|e| e.key == "topology.link.rate"), "{e:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A generated state that delivers must last, on average, one 1500-byte packet at its
+/// rate: `onoff = { rate = "1bps", on = "200ms", … }` drew on-periods until one lasted
+/// 12000 s (never; the run hung, or ended only when the state's end time wrapped around
+/// u64), and 1 ps states at 12 Mbit/s drew 10⁹ states per delivery.
+#[test]
+fn generated_states_shorter_than_one_packet_are_refused() {
+    let dir = std::env::temp_dir().join(format!("cclab-dyn-states-{}", std::process::id()));
+    for (rate, want) in [
+        (
+            "{ onoff = { rate = \"1bps\", on = \"200ms\", off = \"20ms\" } }",
+            "key 'topology.bottleneck.rate.onoff.on' = \"200ms\": shorter than one 1500-byte packet at rate = 1bps (12000s)",
+        ),
+        (
+            "{ markov = { good = \"1bps\", bad = \"0bps\", good_time = \"1ms\", bad_time = \"1ms\", arrivals = \"even\" } }",
+            "key 'topology.bottleneck.rate.markov.good_time' = \"1ms\": shorter than one 1500-byte packet at good = 1bps (12000s)",
+        ),
+        (
+            "{ markov = { good = \"12Mbps\", bad = \"12Mbps\", good_time = \"1ps\", bad_time = \"999999ns\" } }",
+            "key 'topology.bottleneck.rate.markov.bad_time' = \"999999ns\": shorter than one 1500-byte packet at bad = 12Mbps (1ms)",
+        ),
+    ] {
+        let e = scenario_with(&dir, rate).unwrap_err();
+        assert!(e.contains(want), "{rate}: {e}");
+        assert!(e.contains("s.toml"), "{e}");
+    }
+    let e = scenario_with(
+        &dir,
+        "{ markov = { good = \"12Mbps\", bad = \"12Mbps\", good_time = \"1ps\", bad_time = \"1ps\" } }",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("markov.good_time") && e.contains("markov.bad_time"),
+        "{e}"
+    );
+    // One packet time exactly, and a silent state of any length, are accepted.
+    for rate in [
+        "{ markov = { good = \"12Mbps\", bad = \"0bps\", good_time = \"1ms\", bad_time = \"1ps\", arrivals = \"even\" } }",
+        "{ onoff = { rate = \"12Mbps\", on = \"1ms\", off = \"1ps\" } }",
+    ] {
+        let sc = scenario_with(&dir, rate).unwrap_or_else(|e| panic!("{rate}: {e}"));
+        let src = &sc.link_rates[0].source;
+        // And the generator gets on: 1 s of such a link is drawn at once.
+        let n = crate::qdisc::linkrate::count_opportunities(src, Rng::new(1, 0), 0, crate::engine::SEC);
+        assert!(n > 0, "{rate}");
+    }
+}
