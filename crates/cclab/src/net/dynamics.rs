@@ -38,7 +38,7 @@ const TRACE: Key = Key {
     name: "trace",
     ty: Ty::Str,
     default: "none",
-    allowed: "a file of one integer per line, nondecreasing, the last above 0; relative to the scenario file's folder",
+    allowed: "a file of one integer per line, nondecreasing, at most 1000000000 (10⁶ s), the last above 0; relative to the scenario file's folder",
     meaning: "a Mahimahi trace (mm-link's format): one line per delivery opportunity of 1504 bytes (a 1500-byte packet and mm-link's 4-byte TUN header), its time in ms; it repeats with its last time as period",
 };
 
