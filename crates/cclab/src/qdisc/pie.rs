@@ -413,7 +413,7 @@ const LIMIT: Key = Key {
     name: "limit",
     ty: Ty::QueueLimit,
     default: "`\"1000pkts\"` (Linux `pie_params_init`)",
-    allowed: "a packet count, at least 1",
+    allowed: "a packet count, 1 to 4294967295",
     meaning: "the queue limit, in packets",
 };
 
