@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::{EventQueue, MS, US};
+use crate::engine::{EventQueue, MS, SEC, US};
 use crate::net::{NetCtx, NetEv, NoTap, NodeKind};
 use crate::packet::{Packet, PacketPool};
 use crate::qdisc::linkrate::mahimahi::Trace;
@@ -260,4 +260,57 @@ fn generated_states_shorter_than_one_packet_are_refused() {
         let n = crate::qdisc::linkrate::count_opportunities(src, Rng::new(1, 0), 0, crate::engine::SEC);
         assert!(n > 0, "{rate}");
     }
+}
+
+/// A link down while PIE's update timer is due (`[[event]]` up = false at 450 ms, true at
+/// 550 ms; PIE's first update comes at 500 ms): the timer goes on through the outage, as
+/// Linux's does (the real qdisc keeps its `adapt_timer` behind `noop_qdisc`). The timer
+/// used to be handed to the stand-in, which keeps none: PIE never updated again after
+/// the link came back.
+#[test]
+fn a_qdisc_timer_survives_a_link_outage() {
+    let mut net = Network::default();
+    let h0 = net.add_node("h0", NodeKind::Host);
+    let h1 = net.add_node("h1", NodeKind::Host);
+    let link = net.add_link("link", h0, h1, 10_000_000, MS, QueueSpec::pie().build());
+    net.add_link("link_rev", h1, h0, 10_000_000, MS, QueueSpec::pie().build());
+    net.finish();
+    let mut q = EventQueue::<Ev>::new();
+    let change = |at: SimTime, up: bool| {
+        (
+            at,
+            events::LinkChange {
+                port: link,
+                change: events::Change::Up(up),
+                follow_up: false,
+            },
+        )
+    };
+    net.add_changes(
+        vec![change(450 * MS, false), change(550 * MS, true)],
+        1,
+        &mut q,
+    );
+    net.seal(0);
+    net.start_qdiscs(|p| Rng::new(1, p as u64), &mut q);
+    let mut pool = PacketPool::default();
+    let mut tap = NoTap;
+    // Updates of the link's PIE (tupdate 15 ms from 500 ms): 500, 515, …, 995 ms.
+    let mut updates = Vec::new();
+    while let Some((now, ev)) = q.pop_until(SEC) {
+        let Ev::Net(e) = ev else { unreachable!() };
+        if let NetEv::QdiscTimer { port } = e {
+            if port == link {
+                updates.push(now);
+            }
+        }
+        let mut cx = NetCtx {
+            pool: &mut pool,
+            q: &mut q,
+            tap: &mut tap,
+        };
+        net.on_event(e, &mut cx);
+    }
+    let want: Vec<SimTime> = (0..34).map(|k| 500 * MS + k * 15 * MS).collect();
+    assert_eq!(updates, want);
 }
