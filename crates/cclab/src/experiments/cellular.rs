@@ -134,8 +134,10 @@ fn simulate(o: &Options, c: Case, dur: SimTime, seed: u64) -> Run {
             rate_bps: model(c.poisson).mean_bps(),
             delay: OWD,
             queue: if c.dualpi2 {
-                let mut params = crate::qdisc::dualpi2::Params::default();
-                params.min_qlen_step = c.min_qlen_step;
+                let params = crate::qdisc::dualpi2::Params {
+                    min_qlen_step: c.min_qlen_step,
+                    ..Default::default()
+                };
                 QueueSpec::DualPi2(crate::qdisc::dualpi2::Spec { params })
             } else {
                 QueueSpec::droptail(Limit::Packets(BUFFER))
