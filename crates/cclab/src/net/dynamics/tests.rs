@@ -155,6 +155,13 @@ fn scenario_with(dir: &Path, rate: &str) -> Result<crate::scenario::Scenario, St
     })
 }
 
+/// The scenario whose bottleneck's rate is `rate` is refused with `want`, naming the file.
+fn assert_refused(dir: &Path, rate: &str, want: &str) {
+    let e = scenario_with(dir, rate).unwrap_err();
+    assert!(e.contains(want), "{rate}: {e}");
+    assert!(e.contains("s.toml"), "{e}");
+}
+
 /// Bad input names the file, the line and what it holds (exit 2 at the command line);
 /// good input gives both directions their source and the link its mean rate.
 #[test]
@@ -203,9 +210,7 @@ fn trace_files_are_read_relative_to_the_scenario_and_refused_with_their_line() {
             "onoff.on",
         ),
     ] {
-        let e = scenario_with(&dir, rate).unwrap_err();
-        assert!(e.contains(want), "{rate}: {e}");
-        assert!(e.contains("s.toml"), "{e}");
+        assert_refused(&dir, rate, want);
     }
     // On a fat-tree's links (or a star's) a rate table is refused.
     let text = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"fat-tree\"\nk = 4\nlink = { rate = { trace = \"ok.trace\" }, delay = \"1us\" }\n";
@@ -236,9 +241,7 @@ fn generated_states_shorter_than_one_packet_are_refused() {
             "key 'topology.bottleneck.rate.markov.bad_time' = \"999999ns\": shorter than one 1500-byte packet at bad = 12Mbps (1ms)",
         ),
     ] {
-        let e = scenario_with(&dir, rate).unwrap_err();
-        assert!(e.contains(want), "{rate}: {e}");
-        assert!(e.contains("s.toml"), "{e}");
+        assert_refused(&dir, rate, want);
     }
     let e = scenario_with(
         &dir,
