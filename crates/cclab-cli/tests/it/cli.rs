@@ -600,3 +600,91 @@ fn bbr3_keeps_loss_under_its_threshold_where_bbr_does_not() {
     assert!(v1.iter().all(|&f| f > 0.05), "bbr: {v1:?}");
     assert!(v3.iter().all(|&f| f < 0.02), "bbr3: {v3:?}");
 }
+
+/// Inputs to issue 57's keys that a bad-input sweep found hanging a run, or accepted while
+/// tc refuses them: each is refused (exit 2) naming the file (or `--set`), the key and the
+/// value, and nothing is written.
+#[test]
+fn issue_57_keys_refuse_what_hung_or_was_clamped() {
+    let dir = common::fresh_dir("cli", "issue57");
+    std::fs::write(dir.join("far.trace"), "1\n99999999999999\n").unwrap();
+    let cellular = std::fs::read_to_string(examples().join("cellular.toml")).unwrap();
+    let with_rate = |name: &str, rate: &str| {
+        let text: String = cellular
+            .lines()
+            .map(|l| match l.starts_with("bottleneck =") {
+                true => format!("bottleneck = {{ rate = {rate}, delay = \"20ms\" }}\n"),
+                false => format!("{l}\n"),
+            })
+            .collect();
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f.to_string_lossy().into_owned()
+    };
+    let onoff = with_rate(
+        "onoff.toml",
+        "{ onoff = { rate = \"1bps\", on = \"200ms\", off = \"20ms\" } }",
+    );
+    let trace = with_rate("trace.toml", "{ trace = \"far.trace\" }");
+    let pie = examples().join("pie.toml").to_string_lossy().into_owned();
+    let dualpi2 = examples()
+        .join("dualpi2.toml")
+        .to_string_lossy()
+        .into_owned();
+    for (file, set, key, value) in [
+        (
+            &onoff,
+            None,
+            "topology.bottleneck.rate.onoff.on",
+            "\"200ms\"",
+        ),
+        (
+            &trace,
+            None,
+            "topology.bottleneck.rate.trace",
+            "99999999999999",
+        ),
+        (
+            &pie,
+            Some("topology.bottleneck.tupdate=1ps"),
+            "topology.bottleneck.tupdate",
+            "1ps",
+        ),
+        (
+            &dualpi2,
+            Some("topology.bottleneck.limit=4294967296pkts"),
+            "topology.bottleneck.limit",
+            "4294967296pkts",
+        ),
+        (
+            &dualpi2,
+            Some("topology.bottleneck.step_thresh=4294967296pkts"),
+            "topology.bottleneck.step_thresh",
+            "4294967296pkts",
+        ),
+    ] {
+        let out = dir.join("out");
+        let mut args = vec!["run", file.as_str(), "--out", out.to_str().unwrap(), "-q"];
+        args.extend(["--set", "sim.duration=200ms"]);
+        if let Some(s) = set {
+            args.extend(["--set", s]);
+        }
+        let o = cclab(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{key}: {err}");
+        // Where the value came from: the file, or the --set that gave it.
+        let name = match set {
+            Some(_) => "--set".into(),
+            None => Path::new(file).file_name().unwrap().to_string_lossy(),
+        };
+        assert!(
+            err.lines().any(|l| l.starts_with("error: ")
+                && l.contains(name.as_ref())
+                && l.contains(key)
+                && l.contains(value)),
+            "{key} = {value}: {err}"
+        );
+        assert!(!out.exists(), "{key}: nothing is written for bad input");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -29,12 +29,22 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const EXAMPLES: [&str; 5] = [
+const EXAMPLES: [&str; 13] = [
     "dumbbell.toml",
     "chain.toml",
     "graph.toml",
     "incast.toml",
     "loss.toml",
+    // Issue 57's keys: DualPI2, Prague, AccECN, PIE, FQ-PIE, netem, a generated link and
+    // link events.
+    "dualpi2.toml",
+    "prague.toml",
+    "accecn.toml",
+    "pie.toml",
+    "fq_pie.toml",
+    "netem.toml",
+    "cellular.toml",
+    "rate_change.toml",
 ];
 
 /// Values of every kind, valid and not: units right and wrong, numbers at the edges,

@@ -14,7 +14,7 @@
 pub mod events;
 
 use super::{Network, PortId};
-use crate::engine::{Rng, SimTime};
+use crate::engine::{Rng, SimTime, SEC};
 use crate::qdisc::linkrate::{mahimahi::Trace, LinkRate, Markov, RateSource};
 use crate::qdisc::{Qdisc, QueueSpec};
 use crate::schema::check::{join, Checker, Tab};
@@ -22,6 +22,9 @@ use crate::schema::{fnv1a, InputFile, Key, Limit, Schema, Ty, FNV_START, REQUIRE
 use std::path::Path;
 use std::sync::Arc;
 use toml::Value;
+
+/// The bits of a 1500-byte packet, the unit generated links' rates are given in.
+const MTU_BITS: u64 = 1500 * 8;
 
 /// The opportunities of one direction of a link.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +38,7 @@ const TRACE: Key = Key {
     name: "trace",
     ty: Ty::Str,
     default: "none",
-    allowed: "a file of one integer per line, nondecreasing, the last above 0; relative to the scenario file's folder (a re-run of a run's folder, `cclab run DIR`, reads the file that run read: run.json's `inputs`)",
+    allowed: "a file of one integer per line, nondecreasing, at most 1000000000 (10⁶ s), the last above 0; relative to the scenario file's folder (a re-run of a run's folder, `cclab run DIR`, reads the file that run read: run.json's `inputs`)",
     meaning: "a Mahimahi trace (mm-link's format): one line per delivery opportunity of 1504 bytes (a 1500-byte packet and mm-link's 4-byte TUN header), its time in ms; it repeats with its last time as period",
 };
 
@@ -92,14 +95,14 @@ const GOOD_TIME: Key = Key {
     name: "good_time",
     ty: Ty::Interval,
     default: REQUIRED,
-    allowed: "",
+    allowed: "greater than zero; at least one 1500-byte packet at `good` (1 ms at 12 Mbit/s)",
     meaning: "mean time in the good state (exponentially distributed)",
 };
 const BAD_TIME: Key = Key {
     name: "bad_time",
     ty: Ty::Interval,
     default: REQUIRED,
-    allowed: "",
+    allowed: "greater than zero; with `bad` above 0, at least one 1500-byte packet at `bad`",
     meaning: "mean time in the bad state (exponentially distributed)",
 };
 const ARRIVALS: Key = Key {
@@ -132,7 +135,7 @@ const ON: Key = Key {
     name: "on",
     ty: Ty::Interval,
     default: REQUIRED,
-    allowed: "",
+    allowed: "greater than zero; at least one 1500-byte packet at `rate`",
     meaning: "mean time on (exponentially distributed)",
 };
 const OFF: Key = Key {
@@ -284,6 +287,8 @@ fn read(ck: &mut Checker, rt: Tab) -> Option<(RateSource, RateSource)> {
                 mean: [gt?, bt?],
                 poisson: arrivals == "poisson",
             };
+            let states = [("good", "good_time"), ("bad", "bad_time")];
+            check_states(ck, mt, &m, states)?;
             Some((RateSource::Markov(m.clone()), RateSource::Markov(m)))
         }
         _ => {
@@ -298,9 +303,40 @@ fn read(ck: &mut Checker, rt: Tab) -> Option<(RateSource, RateSource)> {
                 mean: [on?, off?],
                 poisson: false,
             };
+            check_states(ck, ot, &m, [("rate", "on"), ("", "off")])?;
             Some((RateSource::Markov(m.clone()), RateSource::Markov(m)))
         }
     }
+}
+
+/// Each delivering state of `m` (keys: its rate's, its mean time's) must last, on average,
+/// at least one 1500-byte packet at its rate. A shorter state mostly ends before its first
+/// opportunity: the generator draws states until one is long enough, which with evenly
+/// spaced opportunities (`onoff`, `arrivals = "even"`) takes e^(packet time / mean) draws
+/// — forever in practice (`1bps` for `200ms` states) — and the state's rate never shows.
+/// A state that delivers nothing is a rate of 0 (`bad = "0bps"`, `onoff`'s off).
+fn check_states(ck: &mut Checker, t: Tab, m: &Markov, keys: [(&str, &str); 2]) -> Option<()> {
+    let mut ok = true;
+    for (i, (rate_key, time_key)) in keys.into_iter().enumerate() {
+        let rate = m.rate[i];
+        if rate == 0 {
+            continue;
+        }
+        let packet = (MTU_BITS as u128 * SEC as u128).div_ceil(rate as u128);
+        if (m.mean[i] as u128) < packet {
+            let packet = crate::schema::units::format_time(packet.min(u64::MAX as u128) as u64);
+            ck.err(
+                &join(t.path, time_key),
+                t.t.get(time_key),
+                format!(
+                    "shorter than one 1500-byte packet at {rate_key} = {} ({packet}): the state would end before its first delivery; give {time_key} at least {packet} or a higher {rate_key} (a state that delivers nothing is a rate of 0)",
+                    crate::schema::units::format_rate(rate)
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(())
 }
 
 /// A rate, or zero (`"0bps"`, `0`).

@@ -363,8 +363,8 @@ impl Network {
     #[inline(never)]
     pub(crate) fn qdisc_timer<E: From<NetEv>>(&mut self, port: PortId, q: &mut EventQueue<E>) {
         let now = q.now();
-        let pr = &mut self.ports[port as usize];
-        if let Some(t) = pr.qdisc.on_timer(now) {
+        // While its link is down the discipline is put aside, and its timer goes on.
+        if let Some(t) = self.timer_qdisc(port).on_timer(now) {
             q.schedule(t.max(now), NetEv::QdiscTimer { port }.into());
         }
     }

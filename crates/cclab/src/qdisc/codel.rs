@@ -287,19 +287,21 @@ pub const LIMIT: Key = Key {
     name: "limit",
     ty: Ty::QueueLimit,
     default: "`\"1000pkts\"` (Linux `sch_codel`: `DEFAULT_CODEL_LIMIT`)",
-    allowed: "a packet count, at least 1",
+    allowed: "a packet count, 1 to 4294967295",
     meaning: "the queue limit, in packets",
 };
 
+/// The `limit` of a discipline that counts packets (codel, fq_codel, pie, fq_pie, dualpi2):
+/// 1 to 2³² − 1, as tc's `get_u32` reads it into the u32 `TCA_*_LIMIT` (`sch->limit`).
 pub fn packet_limit(ck: &mut Checker, t: Tab, what: &str, default: u64) -> u64 {
     match ck.get::<Limit>(t, &super::droptail::LIMIT) {
         None => default,
-        Some(Limit::Packets(n)) if n > 0 => n,
+        Some(Limit::Packets(n)) if n > 0 && n <= u32::MAX as u64 => n,
         Some(_) => {
             ck.err(
                 &join(t.path, "limit"),
                 t.t.get("limit"),
-                format!("{what}'s limit is a packet count of at least 1 (e.g. \"{default}pkts\")"),
+                format!("{what}'s limit is a packet count from 1 to 4294967295 (tc passes a u32), e.g. \"{default}pkts\""),
             );
             default
         }

@@ -89,7 +89,7 @@ const LIMIT: Key = Key {
     name: "limit",
     ty: Ty::QueueLimit,
     default: "`\"10240pkts\"` (Linux `fq_pie_init`: 10 × 1024)",
-    allowed: "a packet count, at least 1",
+    allowed: "a packet count, 1 to 4294967295",
     meaning: "the queue limit, in packets (the whole qdisc, all flows)",
 };
 

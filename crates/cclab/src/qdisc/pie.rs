@@ -37,9 +37,9 @@
 //!   15 ms at HZ = 1000, 16 ms at HZ = 250).
 
 use super::{Backlog, Deq, Mark, PktMeta, QdiscSpec, QueueDisc, Verdict};
-use crate::engine::{Rng, SimTime, MS};
+use crate::engine::{Rng, SimTime, MS, US};
 use crate::packet::{PktId, NOT_ECT};
-use crate::schema::check::{Checker, Tab};
+use crate::schema::check::{join, Checker, Tab};
 use crate::schema::Limit;
 use crate::schema::{Key, Schema, Ty};
 use std::collections::VecDeque;
@@ -371,7 +371,7 @@ pub const TUPDATE: Key = Key {
     name: "tupdate",
     ty: Ty::Interval,
     default: "`\"15ms\"`",
-    allowed: "",
+    allowed: "at least 1 µs",
     meaning: "how often the drop probability is recomputed (tc `tupdate`; the first update comes 500 ms after the start, as Linux's)",
 };
 pub const ALPHA: Key = Key {
@@ -413,7 +413,7 @@ const LIMIT: Key = Key {
     name: "limit",
     ty: Ty::QueueLimit,
     default: "`\"1000pkts\"` (Linux `pie_params_init`)",
-    allowed: "a packet count, at least 1",
+    allowed: "a packet count, 1 to 4294967295",
     meaning: "the queue limit, in packets",
 };
 
@@ -432,7 +432,19 @@ pub fn parse_params(ck: &mut Checker, t: Tab, p: &mut PieParams) {
     if let Some(x) = ck.get::<SimTime>(t, &TARGET) {
         p.target = ticks(x);
     }
-    ck.get_into(t, &TUPDATE, &mut p.tupdate);
+    if let Some(x) = ck.get::<SimTime>(t, &TUPDATE) {
+        if x < US {
+            // tc passes whole µs (TCA_PIE_TUPDATE); a timer every picosecond would make a
+            // run of seconds 10¹² updates long.
+            ck.err(
+                &join(t.path, TUPDATE.name),
+                t.t.get(TUPDATE.name),
+                "tupdate is at least 1 µs (tc passes whole µs)".into(),
+            );
+        } else {
+            p.tupdate = x;
+        }
+    }
     ck.get_into(t, &ALPHA, &mut p.alpha);
     ck.get_into(t, &BETA, &mut p.beta);
     ck.get_into(t, &ECN, &mut p.ecn);

@@ -229,6 +229,17 @@ impl Network {
         }
     }
 
+    /// The discipline whose timer is due on `port`: the one a downed link put aside, else
+    /// the port's own. Linux's `dev_deactivate` swaps in `noop_qdisc` but keeps the real
+    /// qdisc with its timers (sch_pie's `adapt_timer`, sch_dualpi2's hrtimer are stopped
+    /// only by `->destroy`), so PIE, FQ-PIE and DualPI2 go on updating through an outage.
+    pub(crate) fn timer_qdisc(&mut self, port: PortId) -> &mut Qdisc {
+        match self.changes.saved.iter().position(|(p, _)| *p == port) {
+            Some(k) => &mut self.changes.saved[k].1,
+            None => &mut self.port_mut(port).qdisc,
+        }
+    }
+
     /// The port of the other direction of `port`'s link.
     fn reverse_of(&self, port: PortId) -> Option<PortId> {
         let p = self.port(port);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::{EventQueue, MS, US};
+use crate::engine::{EventQueue, MS, SEC, US};
 use crate::net::{NetCtx, NetEv, NoTap, NodeKind};
 use crate::packet::{Packet, PacketPool};
 use crate::qdisc::linkrate::mahimahi::Trace;
@@ -186,6 +186,13 @@ fn scenario_with(dir: &Path, rate: &str) -> Result<crate::scenario::Scenario, St
     })
 }
 
+/// The scenario whose bottleneck's rate is `rate` is refused with `want`, naming the file.
+fn assert_refused(dir: &Path, rate: &str, want: &str) {
+    let e = scenario_with(dir, rate).unwrap_err();
+    assert!(e.contains(want), "{rate}: {e}");
+    assert!(e.contains("s.toml"), "{e}");
+}
+
 /// Bad input names the file, the line and what it holds (exit 2 at the command line);
 /// good input gives both directions their source and the link its mean rate.
 #[test]
@@ -234,9 +241,7 @@ fn trace_files_are_read_relative_to_the_scenario_and_refused_with_their_line() {
             "onoff.on",
         ),
     ] {
-        let e = scenario_with(&dir, rate).unwrap_err();
-        assert!(e.contains(want), "{rate}: {e}");
-        assert!(e.contains("s.toml"), "{e}");
+        assert_refused(&dir, rate, want);
     }
     // On a fat-tree's links (or a star's) a rate table is refused.
     let text = "[sim]\nduration = \"1s\"\n[topology]\nkind = \"fat-tree\"\nk = 4\nlink = { rate = { trace = \"ok.trace\" }, delay = \"1us\" }\n";
@@ -332,4 +337,102 @@ fn link_down_drops_what_a_shaper_or_trace_link_holds() {
     let sends = [(1500, 0), (1500, 0), (1500, 30 * MS)];
     let (got, drops) = over_link(None, netem, &sends, &[(5 * MS, false), (25 * MS, true)]);
     assert_eq!((got, drops), (vec![(2, 50 * MS + 12_304_000)], 2));
+}
+
+/// A generated state that delivers must last, on average, one 1500-byte packet at its
+/// rate: `onoff = { rate = "1bps", on = "200ms", … }` drew on-periods until one lasted
+/// 12000 s (never; the run hung, or ended only when the state's end time wrapped around
+/// u64), and 1 ps states at 12 Mbit/s drew 10⁹ states per delivery.
+#[test]
+fn generated_states_shorter_than_one_packet_are_refused() {
+    let dir = std::env::temp_dir().join(format!("cclab-dyn-states-{}", std::process::id()));
+    for (rate, want) in [
+        (
+            "{ onoff = { rate = \"1bps\", on = \"200ms\", off = \"20ms\" } }",
+            "key 'topology.bottleneck.rate.onoff.on' = \"200ms\": shorter than one 1500-byte packet at rate = 1bps (12000s)",
+        ),
+        (
+            "{ markov = { good = \"1bps\", bad = \"0bps\", good_time = \"1ms\", bad_time = \"1ms\", arrivals = \"even\" } }",
+            "key 'topology.bottleneck.rate.markov.good_time' = \"1ms\": shorter than one 1500-byte packet at good = 1bps (12000s)",
+        ),
+        (
+            "{ markov = { good = \"12Mbps\", bad = \"12Mbps\", good_time = \"1ps\", bad_time = \"999999ns\" } }",
+            "key 'topology.bottleneck.rate.markov.bad_time' = \"999999ns\": shorter than one 1500-byte packet at bad = 12Mbps (1ms)",
+        ),
+    ] {
+        assert_refused(&dir, rate, want);
+    }
+    let e = scenario_with(
+        &dir,
+        "{ markov = { good = \"12Mbps\", bad = \"12Mbps\", good_time = \"1ps\", bad_time = \"1ps\" } }",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("markov.good_time") && e.contains("markov.bad_time"),
+        "{e}"
+    );
+    // One packet time exactly, and a silent state of any length, are accepted.
+    for rate in [
+        "{ markov = { good = \"12Mbps\", bad = \"0bps\", good_time = \"1ms\", bad_time = \"1ps\", arrivals = \"even\" } }",
+        "{ onoff = { rate = \"12Mbps\", on = \"1ms\", off = \"1ps\" } }",
+    ] {
+        let sc = scenario_with(&dir, rate).unwrap_or_else(|e| panic!("{rate}: {e}"));
+        let src = &sc.link_rates[0].source;
+        // And the generator gets on: 1 s of such a link is drawn at once.
+        let n = crate::qdisc::linkrate::count_opportunities(src, Rng::new(1, 0), 0, crate::engine::SEC);
+        assert!(n > 0, "{rate}");
+    }
+}
+
+/// A link down while PIE's update timer is due (`[[event]]` up = false at 450 ms, true at
+/// 550 ms; PIE's first update comes at 500 ms): the timer goes on through the outage, as
+/// Linux's does (the real qdisc keeps its `adapt_timer` behind `noop_qdisc`). The timer
+/// used to be handed to the stand-in, which keeps none: PIE never updated again after
+/// the link came back.
+#[test]
+fn a_qdisc_timer_survives_a_link_outage() {
+    let mut net = Network::default();
+    let h0 = net.add_node("h0", NodeKind::Host);
+    let h1 = net.add_node("h1", NodeKind::Host);
+    let link = net.add_link("link", h0, h1, 10_000_000, MS, QueueSpec::pie().build());
+    net.add_link("link_rev", h1, h0, 10_000_000, MS, QueueSpec::pie().build());
+    net.finish();
+    let mut q = EventQueue::<Ev>::new();
+    let change = |at: SimTime, up: bool| {
+        (
+            at,
+            events::LinkChange {
+                port: link,
+                change: events::Change::Up(up),
+                follow_up: false,
+            },
+        )
+    };
+    net.add_changes(
+        vec![change(450 * MS, false), change(550 * MS, true)],
+        1,
+        &mut q,
+    );
+    net.seal(0);
+    net.start_qdiscs(|p| Rng::new(1, p as u64), &mut q);
+    let mut pool = PacketPool::default();
+    let mut tap = NoTap;
+    // Updates of the link's PIE (tupdate 15 ms from 500 ms): 500, 515, …, 995 ms.
+    let mut updates = Vec::new();
+    while let Some((now, ev)) = q.pop_until(SEC) {
+        let Ev::Net(e) = ev else { unreachable!() };
+        if let NetEv::QdiscTimer { port } = e {
+            if port == link {
+                updates.push(now);
+            }
+        }
+        let mut cx = NetCtx {
+            pool: &mut pool,
+            q: &mut q,
+            tap: &mut tap,
+        };
+        net.on_event(e, &mut cx);
+    }
+    let want: Vec<SimTime> = (0..34).map(|k| 500 * MS + k * 15 * MS).collect();
+    assert_eq!(updates, want);
 }

@@ -8,7 +8,7 @@ const LIMIT: Key = Key {
     name: "limit",
     ty: Ty::QueueLimit,
     default: "`\"10000pkts\"` (Linux `dualpi2_reset_default`)",
-    allowed: "a packet count, at least 1",
+    allowed: "a packet count, 1 to 4294967295",
     meaning: "packets both queues hold together (tc `limit`)",
 };
 const MEMLIMIT: Key = Key {
@@ -65,7 +65,7 @@ const STEP_THRESH: Key = Key {
     name: "step_thresh",
     ty: Ty::Text("time or packet count"),
     default: "`\"1ms\"`",
-    allowed: "a time (`\"1ms\"`) or a packet count (`\"5pkts\"`)",
+    allowed: "a time (`\"1ms\"`) or a packet count (`\"5pkts\"`, at most 4294967295)",
     meaning: "the L queue's step: a packet that waited longer (or leaves more packets behind it) is CE-marked (tc `step_thresh`)",
 };
 const MIN_QLEN_STEP: Key = Key {
@@ -207,7 +207,10 @@ fn step_thresh(v: &toml::Value) -> Result<(u64, bool), String> {
         return Ok((whole_us(t), false));
     }
     match units::parse_limit(s) {
-        Ok(Limit::Packets(n)) => Ok((n.min(u32::MAX as u64), true)),
+        Ok(Limit::Packets(n)) if n <= u32::MAX as u64 => Ok((n, true)),
+        Ok(Limit::Packets(_)) => Err(format!(
+            "\"{s}\": a packet count is at most 4294967295 (tc passes a u32)"
+        )),
         _ => Err(format!(
             "\"{s}\" is neither a time (\"1ms\", \"500us\") nor a packet count (\"5pkts\")"
         )),

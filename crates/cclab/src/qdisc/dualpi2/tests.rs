@@ -348,3 +348,47 @@ fn dpi2_12_reset_flushes_and_clears_the_probability() {
     // Nothing was sent: the flush is not the scheduler's.
     assert_eq!(d.stats.sent, [0, 0]);
 }
+
+/// Packet counts tc passes as a u32 (`get_u32`, which refuses more): `limit` of every
+/// packet-counting discipline and dualpi2's `step_thresh` in packets were clamped to
+/// 4294967295 without a word; now they are refused, and 4294967295 itself is kept.
+#[test]
+fn packet_counts_above_u32_are_refused() {
+    let text = |q: &str, kv: &str| {
+        format!(
+            "[sim]\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nbottleneck = {{ rate = \"10Mbps\", delay = \"1ms\", queue = \"{q}\", {kv} }}\n"
+        )
+    };
+    let refused = |q: &str, kv: &str, key: &str| {
+        let e = crate::scenario::parse_scenario(&text(q, kv), "q.toml", &[]).unwrap_err();
+        let m = e[0].to_string();
+        assert!(
+            m.contains(&format!(
+                "key 'topology.bottleneck.{key}' = \"4294967296pkts\""
+            )) && m.contains("4294967295 (tc passes a u32)"),
+            "{q} {kv}: {m}"
+        );
+    };
+    for q in ["dualpi2", "pie", "fq_pie", "codel", "fq_codel"] {
+        refused(q, "limit = \"4294967296pkts\"", "limit");
+        crate::scenario::parse_scenario(&text(q, "limit = \"4294967295pkts\""), "q.toml", &[])
+            .unwrap();
+    }
+    refused("dualpi2", "step_thresh = \"4294967296pkts\"", "step_thresh");
+    let sc = crate::scenario::parse_scenario(
+        &text("dualpi2", "step_thresh = \"4294967295pkts\""),
+        "q.toml",
+        &[],
+    )
+    .unwrap();
+    let crate::net::topology::spec::TopologySpec::Dumbbell { bottleneck, .. } = &sc.topology else {
+        panic!("not a dumbbell")
+    };
+    let crate::qdisc::QueueSpec::DualPi2(s) = &bottleneck.queue else {
+        panic!("not dualpi2")
+    };
+    assert_eq!(
+        (s.params.step_thresh, s.params.step_in_packets),
+        (4_294_967_295, true)
+    );
+}

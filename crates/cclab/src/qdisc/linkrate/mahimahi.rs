@@ -6,6 +6,13 @@
 //! timestamp must be above zero. mm-link refuses an empty line, a line that is not an
 //! integer (`myatoi`: `strtol` over the whole line), a timestamp below the one before
 //! and a file without a timestamp; so does this reader, naming the line and what it holds.
+//! It also refuses a timestamp beyond 10⁶ s, cclab's longest time (mm-link's are u64 ms).
+
+use crate::engine::MS;
+use crate::schema::units::MAX_TIME;
+
+/// The latest timestamp a trace may hold, in ms: [`MAX_TIME`] (10⁶ s).
+pub const MAX_MS: u64 = MAX_TIME / MS;
 
 /// A trace as read: the opportunities' times in milliseconds, nondecreasing, the last one
 /// (the period) above zero.
@@ -63,6 +70,13 @@ impl Trace {
                             .into(),
                     )),
                 };
+            // cclab's times stop at 10⁶ s (`units::MAX_TIME`): a later timestamp would wrap
+            // the u64 of picoseconds the link's opportunities are kept in.
+            if t > MAX_MS {
+                return Err(err(format!(
+                    "{t} ms is beyond the longest time cclab takes ({MAX_MS} ms = 10⁶ s)"
+                )));
+            }
             if let Some(&last) = ms.last() {
                 if t < last {
                     return Err(err(format!(
@@ -125,5 +139,13 @@ mod tests {
         assert!(e.to_string().contains("3 ms after 4 ms"), "{e}");
         assert_eq!(Trace::parse("").unwrap_err().line, 0);
         assert_eq!(Trace::parse("0\n0\n").unwrap_err().line, 2);
+        // 10⁶ s is the last time cclab takes; later ones wrapped the opportunities' u64 of
+        // picoseconds (a panic in a debug build, nonsense times in a release one).
+        assert_eq!(Trace::parse("1000000000\n").unwrap().period_ms(), MAX_MS);
+        for huge in ["1000000001", "99999999999999", "18446744073709551615"] {
+            let e = Trace::parse(&format!("1\n{huge}\n")).unwrap_err();
+            assert_eq!((e.line, e.value.as_str()), (2, huge));
+            assert!(e.to_string().contains("beyond the longest time"), "{e}");
+        }
     }
 }

@@ -242,3 +242,27 @@ fn dq_rate_estimator_by_hand() {
     v.calculate_probability(&p, 30_000);
     assert_eq!(v.qdelay, 349_090);
 }
+
+/// tc passes tupdate in whole µs: below 1 µs is refused (pie and fq_pie), as dualpi2's
+/// is. `tupdate = "1ps"` was accepted and a run of 1 s did not end in 30 s of wall time
+/// (an update every picosecond from 500 ms on).
+#[test]
+fn tupdate_below_a_microsecond_is_refused() {
+    for q in ["pie", "fq_pie"] {
+        let text = |t: &str| {
+            format!(
+                "[sim]\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nbottleneck = {{ rate = \"10Mbps\", delay = \"1ms\", queue = \"{q}\", tupdate = \"{t}\" }}\n"
+            )
+        };
+        for bad in ["1ps", "999ns"] {
+            let e = crate::scenario::parse_scenario(&text(bad), "p.toml", &[]).unwrap_err();
+            let m = e[0].to_string();
+            assert!(
+                m.contains(&format!("key 'topology.bottleneck.tupdate' = \"{bad}\""))
+                    && m.contains("at least 1 µs"),
+                "{m}"
+            );
+        }
+        crate::scenario::parse_scenario(&text("1us"), "p.toml", &[]).unwrap();
+    }
+}
