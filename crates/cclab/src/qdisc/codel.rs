@@ -397,6 +397,14 @@ impl QueueDisc for Codel {
     fn peek_len(&self) -> Option<u32> {
         self.q.q.front().map(|p| p.len)
     }
+    /// `codel_reset` (the link went down): the queue flushed without CoDel's dequeue
+    /// (`qdisc_reset_queue`: no drop decision, no state change on the way) and the state
+    /// zeroed (`codel_vars_init`: a memset).
+    fn reset(&mut self, _now: SimTime, drops: &mut Vec<PktId>) {
+        drops.extend(self.q.q.drain(..).map(|p| p.id));
+        self.q.bytes = 0;
+        self.vars = CodelVars::default();
+    }
 }
 
 #[cfg(test)]
@@ -519,5 +527,42 @@ mod tests {
         let t = drop_times(&mut v, &mut q, start, start + 300 * MS);
         assert_eq!(v.lastcount, 5, "count resumed at delta = 6 − 1");
         assert!((t[1] - t[0] - 44.1).abs() <= 0.2, "{t:?}");
+    }
+
+    /// `codel_reset` (a link going down): every packet flushed, none through CoDel's
+    /// dequeue (which would drop or mark by the state), and the state zeroed
+    /// (`codel_vars_init`).
+    #[test]
+    fn reset_flushes_without_the_aqm_and_zeroes_the_state() {
+        let mut q = Codel {
+            p: CodelParams::linux(false),
+            limit: 100,
+            vars: CodelVars::default(),
+            q: Fifo {
+                q: VecDeque::new(),
+                bytes: 0,
+            },
+        };
+        let m = PktMeta {
+            len: 1500,
+            segs: 1,
+            ..PktMeta::default()
+        };
+        for id in 0..4 {
+            assert!(matches!(q.enqueue(id, &m), Verdict::Queue(_)));
+        }
+        q.vars.dropping = true;
+        q.vars.count = 7;
+        q.vars.lastcount = 5;
+        q.vars.drop_next = 1;
+        let mut drops = Vec::new();
+        q.reset(crate::engine::SEC, &mut drops);
+        assert_eq!(drops, vec![0, 1, 2, 3]);
+        assert_eq!((q.backlog().pkts, q.backlog().bytes), (0, 0));
+        assert!(!q.vars.dropping);
+        assert_eq!(
+            (q.vars.count, q.vars.lastcount, q.vars.drop_next),
+            (0, 0, 0)
+        );
     }
 }

@@ -556,6 +556,15 @@ impl QueueDisc for Pie {
         self.vars.calculate_probability(&self.p, self.bytes);
         next_update(&self.p, now)
     }
+
+    /// `pie_reset` (the link went down): the queue flushed without PIE's dequeue
+    /// (`qdisc_reset_queue`: no drain-rate sample) and `pie_vars_init` (burst allowance,
+    /// estimator restart; the probability and delays kept, as Linux keeps them).
+    fn reset(&mut self, _now: SimTime, drops: &mut Vec<PktId>) {
+        drops.extend(self.q.drain(..).map(|h| h.id));
+        self.bytes = 0;
+        self.vars.init();
+    }
 }
 
 #[cfg(test)]

@@ -266,3 +266,37 @@ fn tupdate_below_a_microsecond_is_refused() {
         crate::scenario::parse_scenario(&text("1us"), "p.toml", &[]).unwrap();
     }
 }
+
+/// `pie_reset` (a link going down): the queue is flushed without PIE's dequeue and
+/// `pie_vars_init` restarts the burst allowance and the estimator; the probability and the
+/// delays stay, as the kernel leaves them.
+#[test]
+fn reset_flushes_and_restarts_the_estimator_but_keeps_the_probability() {
+    let mut q = Pie::new(PieParams::default());
+    let m = PktMeta {
+        len: 1500,
+        segs: 1,
+        ..PktMeta::default()
+    };
+    for id in 0..3 {
+        assert_eq!(q.enqueue(id, &m), Verdict::ENQUEUE);
+    }
+    q.vars.prob = MAX_PROB / 20;
+    q.vars.qdelay = ticks(20 * MS);
+    q.vars.burst_time = 0;
+    q.vars.avg_dq_rate = 22;
+    q.vars.dq_count = 4500;
+    q.vars.accu_prob = MAX_PROB;
+    let mut drops = Vec::new();
+    q.reset(30 * MS, &mut drops);
+    assert_eq!(drops, vec![0, 1, 2]);
+    assert_eq!((q.backlog().pkts, q.backlog().bytes), (0, 0));
+    assert_eq!(q.vars.burst_time, ticks(150 * MS));
+    assert_eq!(q.vars.dq_tstamp, DTIME_INVALID);
+    assert_eq!(q.vars.dq_count, DQCOUNT_INVALID);
+    assert_eq!((q.vars.avg_dq_rate, q.vars.accu_prob), (0, 0));
+    assert_eq!(
+        (q.vars.prob, q.vars.qdelay),
+        (MAX_PROB / 20, ticks(20 * MS))
+    );
+}
