@@ -317,6 +317,24 @@ impl QueueDisc for FqCodel {
     fn peek_len(&self) -> Option<u32> {
         self.lists.peek(&self.flows, |f| f.q.front().map(|p| p.len))
     }
+
+    /// `fq_codel_reset` (the link went down): both flow lists emptied, each flow purged in
+    /// index order (`fq_codel_flow_purge`: no CoDel dequeue, no drop decision) with its
+    /// CoDel state zeroed (`codel_vars_init`), the backlogs 0. The drops of an overflow
+    /// not yet handed to the port go first.
+    fn reset(&mut self, _now: SimTime, drops: &mut Vec<PktId>) {
+        drops.append(&mut self.pending_drops);
+        self.lists.new.clear();
+        self.lists.old.clear();
+        for f in &mut self.flows {
+            drops.extend(f.q.drain(..).map(|p| p.id));
+            f.bytes = 0;
+            f.listed = false;
+            f.vars = CodelVars::default();
+        }
+        self.bytes = 0;
+        self.pkts = 0;
+    }
 }
 
 #[cfg(test)]
@@ -418,5 +436,32 @@ mod tests {
         }
         assert!(drops.is_empty(), "ECT packets are marked, not dropped");
         assert!(marks > 5, "{marks} marks");
+    }
+
+    /// `fq_codel_reset`: every flow's packets dropped in flow order, none through CoDel
+    /// (a flow in its dropping state would otherwise drop by its state), the lists and
+    /// each flow's CoDel state cleared; a packet queued after it starts a new flow.
+    #[test]
+    fn reset_purges_each_flow_and_zeroes_its_codel_state() {
+        let mut q = Spec::default().build();
+        let mut id = 0;
+        for (h, n) in [(B, 2), (A, 3)] {
+            for _ in 0..n {
+                q.enqueue(id, &meta(h, 1514));
+                id += 1;
+            }
+        }
+        q.flows[0].vars.dropping = true;
+        q.flows[0].vars.count = 9;
+        let mut drops = Vec::new();
+        q.reset(crate::engine::SEC, &mut drops);
+        // Flow 0 (A: ids 2, 3, 4) before flow 1 (B: ids 0, 1).
+        assert_eq!(drops, vec![2, 3, 4, 0, 1]);
+        assert_eq!((q.backlog().pkts, q.backlog().bytes), (0, 0));
+        assert!(q.lists.new.is_empty() && q.lists.old.is_empty());
+        assert!(!q.flows[0].vars.dropping && q.flows[0].vars.count == 0);
+        assert!(q.flows.iter().all(|f| !f.listed && f.q.is_empty()));
+        q.enqueue(9, &meta(A, 1514));
+        assert_eq!(q.lists.new, [0]);
     }
 }
