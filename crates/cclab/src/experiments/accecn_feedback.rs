@@ -166,31 +166,28 @@ const WHY_OPT: &str = "as for ACE alone (fewer than 8 packets per ACK on a lossl
 const WHY_OPT_LOSS: &str = "RFC 9768 §3.2.2.5.2 and Linux `__tcp_accecn_process`: where an ACK covers n ≥ 8 packets the CE byte counter decides — n ≥ 16: ⌈d_ceb · n / bytes⌉ CE packets, the count itself for full-sized segments; 8 ≤ n < 16: the safety rule's count if d_ceb exceeds ACE's count of segments, ACE's if d_ceb is below half the safety rule's, which picks the true count for full-sized segments; the option rides on every ACK (`ecn_option = 2`, no SACK blocks without data loss) and one counter besides the estimated one moves (`est_ecnfield`): exact in every run, no tolerance";
 const WHY_3168: &str = "RFC 3168 §6.1.2: the sender reacts to ECE at most once per window of data (one round trip; Linux holds CWR until the data sent at its start is acked), so its congestion signals number at most the run's round trips (duration / min RTT), whatever the ACK path loses";
 
-/// A run's marks learnt that differ from those seen (NaN if the handshake failed).
+/// `x`, read from run `r`, or NaN when its handshake failed (nothing to judge: a NaN fails).
+fn if_established(r: &Run, x: f64) -> f64 {
+    if r.established < 1.0 {
+        f64::NAN
+    } else {
+        x
+    }
+}
+
+/// A run's marks learnt that differ from those seen.
 fn miscount(r: &Run) -> f64 {
-    if r.established < 1.0 {
-        f64::NAN
-    } else {
-        (r.learnt - r.seen).abs()
-    }
+    if_established(r, (r.learnt - r.seen).abs())
 }
 
-/// A run's marks seen but not learnt (NaN if the handshake failed).
+/// A run's marks seen but not learnt.
 fn missed(r: &Run) -> f64 {
-    if r.established < 1.0 {
-        f64::NAN
-    } else {
-        (r.seen - r.learnt).max(0.0)
-    }
+    if_established(r, (r.seen - r.learnt).max(0.0))
 }
 
-/// Congestion signals (entries into CWR) per round trip (NaN if the handshake failed).
+/// Congestion signals (entries into CWR) per round trip.
 fn signals_per_rtt(r: &Run) -> f64 {
-    if r.established < 1.0 {
-        f64::NAN
-    } else {
-        r.cwr_episodes / r.rtts
-    }
+    if_established(r, r.cwr_episodes / r.rtts)
 }
 
 fn path(loss: f64) -> String {
