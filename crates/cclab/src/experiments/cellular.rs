@@ -294,7 +294,9 @@ fn run(o: &Options) -> Report {
             dualpi2,
             min_qlen_step,
         };
-        vars.push(s.variant(name, c, runs, runs));
+        // The two behind DualPI2 are read by the check below: more runs while it is open.
+        let most = if dualpi2 { cap } else { runs };
+        vars.push(s.variant(name, c, runs, most));
     }
     let (no_floor, floor) = (vars[vars.len() - 2], vars[vars.len() - 1]);
     checks.push(s.check(
